@@ -1,0 +1,94 @@
+/**
+ * The admin API under `/_emulator` (DESIGN.md "Admin API"; no auth). Each
+ * operation is in spec/openapi.yaml (`spec/paths/admin.yaml`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Emulator } from '../context.js';
+import type { OpRequest, ResourceModule } from '../http/types.js';
+import { errors } from '../http/errors.js';
+import { isoTime, newId } from '../http/format.js';
+import { specDir } from '../http/spec.js';
+import { exportSnapshot, importSnapshot, loadFixtures, resetState } from '../store/fixtures.js';
+import { listDeliveries } from '../webhooks/inspect.js';
+import { deliver } from '../webhooks/delivery.js';
+import { insertApiKey, newToken } from '../resources/api-keys/index.js';
+
+/** The package version, from package.json. */
+export const VERSION: string = JSON.parse(fs.readFileSync(path.join(path.dirname(specDir()), 'package.json'), 'utf8')).version;
+
+function health() {
+  return { status: 'ok', version: VERSION };
+}
+
+async function reset(ctx: Emulator) {
+  // Imported lazily: the module list imports this module.
+  const { modules } = await import('../resources/index.js');
+  await ctx.scheduler.exclusive(() => resetState(ctx, modules, loadFixtures(ctx.config.fixtures)));
+  return { object: 'reset', reset: true };
+}
+
+function clock(ctx: Emulator) {
+  return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode };
+}
+
+async function advance(ctx: Emulator, req: OpRequest<{ ms?: number; to?: string }>) {
+  const { ms, to } = req.body;
+  if ((ms === undefined) === (to === undefined)) throw errors.validation('Give exactly one of `ms` and `to`.', 422);
+  let fired;
+  if (to !== undefined) {
+    const target = Date.parse(to);
+    if (Number.isNaN(target)) throw errors.invalidParameter('The `to` field must be an ISO 8601 date-time.');
+    fired = await ctx.scheduler.advanceTo(target);
+  } else {
+    fired = await ctx.scheduler.advance(ms!);
+  }
+  ctx.bus.emit('clock', ctx.clock.nowMs());
+  return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode, fired: fired.map((j) => ({ type: j.type, due_at: isoTime(j.due_at) })) };
+}
+
+function createTeam(ctx: Emulator, req: OpRequest<{ name?: string; owner_email?: string }>) {
+  const id = newId();
+  const ownerEmail = req.body.owner_email ?? `owner+${id.slice(0, 8)}@example.com`;
+  const token = newToken();
+  ctx.db.transaction(() => {
+    ctx.db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)').run(id, req.body.name ?? `Team ${id.slice(0, 8)}`, ownerEmail, ctx.clock.nowMs());
+    insertApiKey(ctx, { teamId: id, name: 'Default', token, permission: 'full_access' });
+  })();
+  return { id, api_key: token, owner_email: ownerEmail };
+}
+
+function deliveries(ctx: Emulator, req: OpRequest) {
+  return { object: 'list', data: listDeliveries(ctx, req.query) };
+}
+
+async function replay(ctx: Emulator, req: OpRequest) {
+  const row = ctx.db.prepare('SELECT id FROM webhook_deliveries WHERE id = ?').get(req.params.delivery_id);
+  if (!row) throw errors.notFound('Webhook delivery');
+  await ctx.scheduler.exclusive(() => deliver(ctx, req.params.delivery_id, true));
+  return listDeliveries(ctx).find((d) => d.id === req.params.delivery_id);
+}
+
+function snapshotGet(ctx: Emulator) {
+  return exportSnapshot(ctx);
+}
+
+async function snapshotPost(ctx: Emulator, req: OpRequest) {
+  await ctx.scheduler.exclusive(() => importSnapshot(ctx, req.body));
+  return { object: 'snapshot', imported: true };
+}
+
+export const adminModule: ResourceModule = {
+  name: 'admin',
+  operations: {
+    'admin/health': health,
+    'admin/reset': reset,
+    'admin/get-clock': clock,
+    'admin/advance-clock': advance,
+    'admin/create-team': createTeam,
+    'admin/list-webhook-deliveries': deliveries,
+    'admin/replay-webhook-delivery': replay,
+    'admin/export-snapshot': snapshotGet,
+    'admin/import-snapshot': snapshotPost,
+  },
+};

@@ -1,0 +1,157 @@
+/**
+ * Builds the express app from the operations of `spec/openapi.yaml` and the
+ * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
+ *
+ * For each operation, in order: multipart upload (if the body is
+ * `multipart/form-data`), authentication, parameter validation, body
+ * validation, the handler, response validation (when
+ * `config.validateResponses`), then the JSON reply. A path served with
+ * another method answers 405; an unknown path 404; malformed JSON 400; a
+ * body over 50 MB 413; all in the error shape of `src/http/errors.ts`.
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import multer from 'multer';
+import os from 'node:os';
+import type { Emulator } from './context.js';
+import { ApiError, errors } from './http/errors.js';
+import { authenticate } from './http/auth.js';
+import { compileOperation, toApiError } from './http/validate.js';
+import { loadSpec, type Operation } from './http/spec.js';
+import { Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
+
+/** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
+export const JSON_BODY_LIMIT = '50mb';
+/** Largest multipart upload (interface-spec "Limits": import file 200MB). */
+export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
+
+/** What an `onResponse` hook learns about an answered API request. */
+export interface ResponseInfo {
+  auth: Auth | null;
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  requestBody: unknown;
+  responseBody: unknown;
+  userAgent: string | null;
+}
+
+/**
+ * Sorts paths so that literal segments are tried before parameters
+ * (`/contacts/imports` before `/contacts/{id}`).
+ */
+function routeOrder(a: Operation, b: Operation): number {
+  const ka = a.path.replace(/\{/g, '~');
+  const kb = b.path.replace(/\{/g, '~');
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/**
+ * Builds the app. Throws at start if a module handles an operationId that the
+ * document lacks, or two modules handle the same one.
+ */
+export async function buildApp(ctx: Emulator, modules: ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []) {
+  const { operations } = await loadSpec();
+  const handlers = new Map<string, OperationHandler>();
+  for (const mod of modules) {
+    for (const [id, h] of Object.entries(mod.operations ?? {})) {
+      if (handlers.has(id)) throw new Error(`operation ${id} handled twice (module ${mod.name})`);
+      if (!operations.some((o) => o.operationId === id)) throw new Error(`module ${mod.name} handles ${id}, which spec/openapi.yaml lacks`);
+      handlers.set(id, h);
+    }
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  // The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails`.
+  app.use((req, _res, next) => {
+    if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
+    next();
+  });
+  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  const upload = multer({ dest: os.tmpdir(), limits: { fileSize: UPLOAD_LIMIT_BYTES } });
+
+  const sorted = [...operations].sort(routeOrder);
+  for (const op of sorted) {
+    const handler = handlers.get(op.operationId);
+    const v = compileOperation(op);
+    const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const chain: express.RequestHandler[] = [];
+    if (op.body?.mediaType === 'multipart/form-data') chain.push(upload.single('file'));
+    chain.push(async (req: Request, res: Response, next: NextFunction) => {
+      let auth: Auth | null = null;
+      let body: unknown = undefined;
+      try {
+        if (!handler) throw new ApiError(501, 'application_error', `${op.method} ${op.path} (${op.operationId}) is not implemented by the emulator yet.`);
+        if (op.requiresAuth) auth = authenticate(ctx, req.headers.authorization, op);
+        const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
+        if (v.params && !v.params(params)) throw toApiError(v.params.errors, 'params');
+        const pathParams: Record<string, string> = {};
+        const query: Record<string, any> = {};
+        for (const p of op.parameters) {
+          if (p.in === 'path') pathParams[p.name] = params[p.name];
+          else if (p.in === 'query' && params[p.name] !== undefined) query[p.name] = params[p.name];
+        }
+        if (op.body) {
+          body = req.body ?? {};
+          if (op.body.mediaType === 'application/json' && (typeof body !== 'object' || body === null) && !Array.isArray(body)) {
+            throw errors.validation('The request body must be a JSON object.', 400);
+          }
+          if (v.body && !v.body(body)) throw toApiError(v.body.errors, 'body');
+        }
+        const opReq: OpRequest = { params: pathParams, query, body, auth, headers: req.headers, file: req.file, raw: req };
+        const result = await handler(ctx, opReq);
+        const reply = result instanceof Reply ? result : new Reply(op.successStatus, result);
+        if (reply.contentType) {
+          res.status(reply.status).set(reply.headers).type(reply.contentType).send(reply.body);
+          return;
+        }
+        if (ctx.config.validateResponses) {
+          const check = v.responses[String(reply.status)];
+          if (!check) throw new Error(`${op.operationId} answered ${reply.status}, which spec/openapi.yaml does not declare`);
+          if (!check(reply.body)) {
+            throw new Error(`${op.operationId} ${reply.status} response does not match spec/openapi.yaml: ${JSON.stringify(check.errors?.slice(0, 5))} body=${JSON.stringify(reply.body).slice(0, 500)}`);
+          }
+        }
+        res.status(reply.status).set(reply.headers).json(reply.body);
+        for (const hook of onResponse) {
+          hook({ auth, operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, requestBody: body, responseBody: reply.body, userAgent: req.headers['user-agent'] ?? null });
+        }
+      } catch (err) {
+        if (err instanceof ApiError && auth) {
+          for (const hook of onResponse) {
+            hook({ auth, operationId: op.operationId, method: op.method, path: req.originalUrl, status: err.statusCode, requestBody: body, responseBody: err.toJSON(), userAgent: req.headers['user-agent'] ?? null });
+          }
+        }
+        next(err);
+      }
+    });
+    app[method](op.expressPath, ...chain);
+  }
+  const paths = [...new Set(sorted.map((o) => o.expressPath))];
+  for (const p of paths) app.all(p, (_req, _res, next) => next(errors.methodNotAllowed()));
+  app.use((_req, _res, next) => next(errors.routeNotFound()));
+
+  // The error renderer: every failure in the `{statusCode, message, name}` shape.
+  app.use((err: any, _req: Request, res: Response, _next: NextFunction) => {
+    let apiErr: ApiError;
+    if (err instanceof ApiError) apiErr = err;
+    else if (err?.type === 'entity.parse.failed') apiErr = errors.validation(`The request body is not valid JSON: ${err.message}`, 400);
+    else if (err?.type === 'entity.too.large') apiErr = errors.payloadTooLarge(JSON_BODY_LIMIT);
+    else if (err?.name === 'MulterError') {
+      apiErr = err.code === 'LIMIT_FILE_SIZE'
+        ? errors.payloadTooLarge('200MB')
+        : errors.validation(`Invalid multipart body: ${err.message}${err.field ? ` (field \`${err.field}\`)` : ''}.`, 422);
+    } else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
+      apiErr = errors.validation(String(err.message ?? 'Invalid request.'), err.status);
+    } else {
+      ctx.log('error', `unhandled error: ${err?.stack ?? err}`);
+      apiErr = new ApiError(500, 'application_error', ctx.config.validateResponses ? String(err?.message ?? err) : 'Internal server error. We are unable to process your request right now, please try again later.');
+    }
+    if (res.headersSent) return;
+    res.status(apiErr.statusCode).set(apiErr.headers).json(apiErr.toJSON());
+  });
+  return app;
+}

@@ -1,0 +1,187 @@
+/**
+ * The job scheduler (DESIGN.md "Behaviour: Clock"). Every asynchronous
+ * transition is a row in `jobs` with a due time in emulated ms; it runs when
+ * the clock reaches it.
+ *
+ * - `advance(ms)` walks the clock forward job by job, in due-time order
+ *   (ties by insertion), running each before moving on; jobs that handlers
+ *   schedule inside the window run too. Resolves once none is due.
+ * - In `real` mode a timer also runs due jobs in the background.
+ * - Runs never overlap: one promise chain serialises them.
+ */
+import type { DB } from '../store/db.js';
+import type { Clock } from './clock.js';
+
+/** A stored job. `payload` is the parsed JSON given to `schedule`. */
+export interface Job<P = any> {
+  id: number;
+  type: string;
+  team_id: string | null;
+  due_at: number;
+  payload: P;
+}
+
+/** Runs a job. Throwing marks the job failed (logged) and the run goes on. */
+export type JobHandler = (job: Job) => void | Promise<void>;
+
+/** What an advance ran: job type and due time (ms), in run order. */
+export interface FiredJob {
+  id: number;
+  type: string;
+  due_at: number;
+}
+
+export const schedulerMigration = {
+  version: 2,
+  name: 'jobs',
+  sql: `CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    type TEXT NOT NULL,
+    team_id TEXT,
+    due_at INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    error TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX jobs_due ON jobs (status, due_at, id);`,
+};
+
+export class Scheduler {
+  private handlers = new Map<string, JobHandler>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  /** Registers the handler of a job type. Throws if the type is taken. */
+  register(type: string, handler: JobHandler): void {
+    if (this.handlers.has(type)) throw new Error(`job type ${type} registered twice`);
+    this.handlers.set(type, handler);
+  }
+
+  /**
+   * Stores a job due at `dueAt` (emulated ms; default now) and returns its id.
+   * Synchronous, so it can be part of the caller's SQLite transaction.
+   */
+  schedule(type: string, payload: unknown, opts: { dueAt?: number; teamId?: string | null } = {}): number {
+    if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
+    const now = this.clock.nowMs();
+    const info = this.db
+      .prepare('INSERT INTO jobs (type, team_id, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(type, opts.teamId ?? null, Math.max(opts.dueAt ?? now, 0), JSON.stringify(payload ?? null), now);
+    this.kick();
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Cancels pending jobs of `type` whose payload field `key` equals `value`. Returns how many. */
+  cancelWhere(type: string, key: string, value: string): number {
+    return this.db
+      .prepare(`UPDATE jobs SET status = 'cancelled' WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
+      .run(type, key, value).changes;
+  }
+
+  /** Pending jobs, soonest first (for the admin API and tests). */
+  pending(): FiredJob[] {
+    return this.db
+      .prepare(`SELECT id, type, due_at FROM jobs WHERE status = 'pending' ORDER BY due_at, id`)
+      .all() as FiredJob[];
+  }
+
+  /**
+   * Moves the clock forward by `ms` (≥ 0), running every job due up to the
+   * new time in order. Resolves with the jobs that ran.
+   */
+  advance(ms: number): Promise<FiredJob[]> {
+    return this.serial(async () => {
+      const target = this.clock.nowMs() + ms;
+      const fired = await this.runUntil(target);
+      this.clock.moveTo(target);
+      return fired;
+    });
+  }
+
+  /** Like `advance`, to an absolute time in ms (no-op move if in the past; due jobs still run). */
+  advanceTo(ms: number): Promise<FiredJob[]> {
+    return this.advance(Math.max(0, ms - this.clock.nowMs()));
+  }
+
+  /** Runs what is due now without moving the clock. */
+  runDue(): Promise<FiredJob[]> {
+    return this.advance(0);
+  }
+
+  /** Starts the background timer (real mode). */
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Stops the background timer and waits for a running job to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.chain.catch(() => {});
+  }
+
+  /** Runs `fn` when no job or advance is running, and blocks them until it ends. */
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
+    return this.serial(async () => fn());
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  private async runUntil(target: number): Promise<FiredJob[]> {
+    const fired: FiredJob[] = [];
+    const nextJob = this.db.prepare(
+      `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
+    );
+    const setStatus = this.db.prepare('UPDATE jobs SET status = ?, error = ? WHERE id = ?');
+    for (;;) {
+      const row = nextJob.get(target) as (Omit<Job, 'payload'> & { payload: string }) | undefined;
+      if (!row) break;
+      this.clock.moveTo(row.due_at);
+      setStatus.run('running', null, row.id);
+      const handler = this.handlers.get(row.type);
+      try {
+        if (!handler) throw new Error(`no handler for job type ${row.type}`);
+        await handler({ ...row, payload: JSON.parse(row.payload) });
+        setStatus.run('done', null, row.id);
+      } catch (err) {
+        setStatus.run('failed', String((err as Error)?.stack ?? err), row.id);
+        this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+      }
+      fired.push({ id: row.id, type: row.type, due_at: row.due_at });
+    }
+    return fired;
+  }
+
+  /** In real mode, (re)arms the timer for the soonest pending job. */
+  private kick(): void {
+    if (this.clock.mode !== 'real' || this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    const next = this.db
+      .prepare(`SELECT due_at FROM jobs WHERE status = 'pending' ORDER BY due_at LIMIT 1`)
+      .get() as { due_at: number } | undefined;
+    if (!next) {
+      this.timer = null;
+      return;
+    }
+    const wait = Math.min(Math.max(next.due_at - this.clock.nowMs(), 0), 60_000);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.serial(() => this.runUntil(this.clock.nowMs())).finally(() => this.kick());
+    }, wait);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The emulator's shared state, handed to every handler and job:
+ * store, clock, scheduler, configuration and an in-process event bus.
+ */
+import { EventEmitter } from 'node:events';
+import type { DB } from './store/db.js';
+import type { Clock, ClockMode } from './clock/clock.js';
+import type { Scheduler } from './clock/scheduler.js';
+
+/** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
+export interface EmulatorConfig {
+  /** `:memory:` or a file path. */
+  db: string;
+  clock: ClockMode;
+  /** `send`: POST deliveries to endpoints; `record`: only record them. */
+  webhooks: 'send' | 'record';
+  /** Path of the fixtures JSON (default `fixtures/default.json`). */
+  fixtures: string;
+  /** Replaces the default team's full-access key token, if set. */
+  apiKey?: string;
+  /** `error` | `warn` | `info` | `debug`. */
+  logLevel: string;
+  /** Validate every response against its schema in spec/openapi.yaml (tests). */
+  validateResponses: boolean;
+  /** Webhook delivery timeout in ms (default 10 000). */
+  webhookTimeoutMs: number;
+  /** Requests per second per team; 0 = off (the default). */
+  rateLimit: number;
+  /** Public base URL of this server, once listening (e.g. `http://127.0.0.1:4400`). */
+  baseUrl: string;
+}
+
+/**
+ * Notifications on `bus` (for the inbox page's server-sent events and
+ * `waitForEmail`): `'email'` (email id), `'delivery'` (delivery id),
+ * `'clock'` (now ms), `'reset'`.
+ */
+export interface Emulator {
+  db: DB;
+  clock: Clock;
+  scheduler: Scheduler;
+  config: EmulatorConfig;
+  bus: EventEmitter;
+  log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
+}

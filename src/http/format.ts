@@ -1,0 +1,42 @@
+/**
+ * Output formats shared by every resource.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/**
+ * Renders emulated milliseconds as the API timestamp
+ * `YYYY-MM-DD HH:MM:SS.ffffff+00` (interface-spec "Conventions"; DESIGN.md
+ * picks 6 fraction digits). `null`/`undefined` → `null`.
+ */
+export function apiTime(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
+  const iso = new Date(ms).toISOString(); // 2026-11-22T10:00:00.123Z
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${iso.slice(20, 23)}000+00`;
+}
+
+/** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (API-FACTS §4). */
+export function isoTime(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
+  return new Date(ms).toISOString();
+}
+
+/** A new public id: lower-case UUID v4 (API-FACTS §4 "IDs"). */
+export function newId(): string {
+  return randomUUID();
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `n` random characters from [A-Za-z0-9]. */
+export function randomAlnum(n: number): string {
+  const bytes = randomBytes(n);
+  let out = '';
+  for (let i = 0; i < n; i++) out += ALNUM[bytes[i] % ALNUM.length];
+  return out;
+}
+
+/** Parses a stored JSON column; `null` stays `null`. */
+export function fromJson<T>(text: string | null | undefined): T | null {
+  if (text === null || text === undefined) return null;
+  return JSON.parse(text) as T;
+}

@@ -1,0 +1,82 @@
+/**
+ * The one implementation of list pagination (interface-spec "Pagination";
+ * API-FACTS §4 "Cursors", "Page size", "Order"):
+ * - newest first (`ORDER BY seq DESC`, `seq` = insertion order);
+ * - `limit` 1..100 (checked by the spec's `limit` parameter schema);
+ * - `after` = id of the last item seen → older items; `before` = id of the
+ *   first item seen → newer items; the cursor item itself is excluded;
+ * - `after` with `before` → 422 `validation_error`; an unknown cursor → 422;
+ * - `limit` omitted: `defaultLimit` items, or all items when it is `null`.
+ * Each page is one indexed range scan on `(team_id, seq)`, so its cost does
+ * not grow with the table.
+ */
+import type { DB } from '../store/db.js';
+import { ApiError } from './errors.js';
+
+/** Pagination query parameters as validated. */
+export interface PageQuery {
+  limit?: number;
+  after?: string;
+  before?: string;
+}
+
+/** The list envelope (interface-spec "Conventions"). */
+export interface ListEnvelope<T> {
+  object: 'list';
+  has_more: boolean;
+  data: T[];
+}
+
+export interface PageOptions<Row, Item> {
+  /** Table name (a trusted constant, never user input). */
+  table: string;
+  /** SQL condition without pagination, e.g. `team_id = ? AND segment_id = ?`. */
+  where: string;
+  /** Bind values of `where`. */
+  params: unknown[];
+  query: PageQuery;
+  /** 20 for emails, topics, templates; `null` where the spec says all items. */
+  defaultLimit: number | null;
+  /** Row → list item. */
+  map: (row: Row) => Item;
+  /** Columns to select (default `*`). */
+  columns?: string;
+}
+
+/**
+ * Returns one page as a list envelope. Throws `ApiError` 422 for both
+ * cursors or an unknown cursor.
+ */
+export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, Item>): ListEnvelope<Item> {
+  const { table, where, params, query } = opts;
+  if (query.after !== undefined && query.before !== undefined) {
+    throw new ApiError(422, 'validation_error', 'You can only use either the `after` or `before` parameter, not both. See https://resend.com/docs/pagination for more information.');
+  }
+  const limit = query.limit ?? opts.defaultLimit ?? null;
+  const cursorId = query.after ?? query.before;
+  let cursorSeq: number | null = null;
+  if (cursorId !== undefined) {
+    const row = db.prepare(`SELECT seq FROM ${table} WHERE id = ? AND (${where})`).get(cursorId, ...params) as { seq: number } | undefined;
+    if (!row) {
+      throw new ApiError(422, 'validation_error', `The \`${query.after !== undefined ? 'after' : 'before'}\` cursor \`${cursorId}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`);
+    }
+    cursorSeq = row.seq;
+  }
+  const cols = opts.columns ?? '*';
+  let rows: Row[];
+  let hasMore: boolean;
+  const take = limit === null ? -1 : limit + 1;
+  if (query.before !== undefined) {
+    rows = db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where}) AND seq > ? ORDER BY seq ASC LIMIT ?`).all(...params, cursorSeq, take) as Row[];
+    hasMore = limit !== null && rows.length > limit;
+    if (hasMore) rows = rows.slice(0, limit!);
+    rows.reverse();
+  } else {
+    const cond = cursorSeq !== null ? ' AND seq < ?' : '';
+    const bind = cursorSeq !== null ? [...params, cursorSeq, take] : [...params, take];
+    rows = db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where})${cond} ORDER BY seq DESC LIMIT ?`).all(...bind) as Row[];
+    hasMore = limit !== null && rows.length > limit;
+    if (hasMore) rows = rows.slice(0, limit!);
+  }
+  return { object: 'list', has_more: hasMore, data: rows.map(opts.map) };
+}

@@ -1,0 +1,113 @@
+/**
+ * Loads this project's OpenAPI document (`spec/openapi.yaml` and the files it
+ * `$ref`s under `spec/paths/`), dereferenced, and lists its operations.
+ * The app registers exactly these operations; a handler without an operation
+ * is refused at start (see `src/app.ts`).
+ */
+import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import fs from 'node:fs';
+
+/** JSON Schema as found in the document (OAS 3.1 = JSON Schema 2020-12). */
+export type Schema = Record<string, any>;
+
+/** One operation of the document, flattened for the app builder. */
+export interface Operation {
+  operationId: string;
+  /** Upper-case HTTP method. */
+  method: string;
+  /** OpenAPI path, e.g. `/domains/{domain_id}`. */
+  path: string;
+  /** Express path, e.g. `/domains/:domain_id`. */
+  expressPath: string;
+  /** `false` when the operation declares `security: []` (admin API). */
+  requiresAuth: boolean;
+  /** `x-emulator-permission: sending`: allowed to `sending_access` keys. */
+  sending: boolean;
+  /** Path and query parameters (path-item level merged in). */
+  parameters: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: Schema }[];
+  /** Body schema and its media type, if the operation takes a body. */
+  body: { mediaType: 'application/json' | 'multipart/form-data'; schema: Schema; required: boolean } | null;
+  /** Success status (the first 2xx in `responses`). */
+  successStatus: number;
+  /** JSON response schema by status code. */
+  responses: Record<string, Schema>;
+}
+
+/** Directory of the `spec/` folder, from `src/http` or `dist/src/http`. */
+export function specDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = path.join(dir, 'spec', 'openapi.yaml');
+    if (fs.existsSync(candidate)) return path.join(dir, 'spec');
+    dir = path.dirname(dir);
+  }
+  throw new Error('spec/openapi.yaml not found');
+}
+
+let cached: Promise<{ document: Schema; operations: Operation[] }> | null = null;
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/**
+ * Loads and dereferences the document once per process. Throws if a `$ref`
+ * does not resolve or an operation lacks an `operationId`.
+ */
+export function loadSpec(): Promise<{ document: Schema; operations: Operation[] }> {
+  if (!cached) {
+    cached = (async () => {
+      const document = (await $RefParser.dereference(path.join(specDir(), 'openapi.yaml'))) as Schema;
+      const operations: Operation[] = [];
+      for (const [p, item] of Object.entries<any>(document.paths ?? {})) {
+        for (const m of METHODS) {
+          const op = item[m];
+          if (!op) continue;
+          if (!op.operationId) throw new Error(`${m.toUpperCase()} ${p} has no operationId`);
+          const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((prm: any) => ({
+            name: prm.name,
+            in: prm.in,
+            required: prm.in === 'path' ? true : Boolean(prm.required),
+            schema: prm.schema ?? { type: 'string' },
+          }));
+          let body: Operation['body'] = null;
+          const content = op.requestBody?.content;
+          if (content?.['application/json']) {
+            body = { mediaType: 'application/json', schema: content['application/json'].schema ?? {}, required: Boolean(op.requestBody.required) };
+          } else if (content?.['multipart/form-data']) {
+            body = { mediaType: 'multipart/form-data', schema: content['multipart/form-data'].schema ?? {}, required: Boolean(op.requestBody.required) };
+          }
+          const responses: Record<string, Schema> = {};
+          let successStatus = 200;
+          let foundSuccess = false;
+          for (const [code, resp] of Object.entries<any>(op.responses ?? {})) {
+            const schema = resp?.content?.['application/json']?.schema;
+            if (schema) responses[code] = schema;
+            if (!foundSuccess && /^2\d\d$/.test(code)) {
+              successStatus = Number(code);
+              foundSuccess = true;
+            }
+          }
+          const security = op.security ?? document.security ?? [];
+          operations.push({
+            operationId: op.operationId,
+            method: m.toUpperCase(),
+            path: p,
+            expressPath: p.replace(/\{([^}]+)\}/g, ':$1'),
+            requiresAuth: security.length > 0,
+            sending: op['x-emulator-permission'] === 'sending',
+            parameters: params,
+            body,
+            successStatus,
+            responses,
+          });
+        }
+      }
+      return { document, operations };
+    })();
+    cached.catch(() => {
+      cached = null;
+    });
+  }
+  return cached;
+}

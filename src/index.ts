@@ -1,0 +1,102 @@
+/**
+ * The public API of resend-emulator:
+ *
+ * ```ts
+ * import { startServer } from 'resend-emulator';
+ * const emu = await startServer();            // manual clock, in-memory store
+ * const resend = new Resend(emu.apiKey, { baseUrl: emu.url });
+ * await emu.clock.advance('10m');             // runs every job due
+ * await emu.close();
+ * ```
+ */
+import { parseDuration } from './clock/clock.js';
+import type { FiredJob } from './clock/scheduler.js';
+import type { Emulator } from './context.js';
+import { defaultConfig, run } from './server.js';
+import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './webhooks/inspect.js';
+
+export type { WebhookDelivery, DeliveryFilter } from './webhooks/inspect.js';
+export type { FiredJob } from './clock/scheduler.js';
+export type { Emulator, EmulatorConfig } from './context.js';
+
+/** Options of `startServer` (DESIGN.md "Programmatic"). */
+export interface StartServerOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Host to bind (default `127.0.0.1`). */
+  host?: string;
+  /** `manual` (default here) or `real`. */
+  clock?: 'manual' | 'real';
+  /** Token of the default team's full-access key (default: the fixtures' key). */
+  apiKey?: string;
+  /** `:memory:` (default) or a SQLite file path. */
+  db?: string;
+  /** Fixtures JSON path (default: the bundled `fixtures/default.json`). */
+  fixtures?: string;
+  /** `send` (default) POSTs deliveries; `record` only records them. */
+  webhooks?: 'send' | 'record';
+  /** Validate each response against spec/openapi.yaml (default: env `EMULATOR_VALIDATE_RESPONSES=1`). */
+  validateResponses?: boolean;
+  /** Webhook delivery timeout in ms (default 10 000). */
+  webhookTimeoutMs?: number;
+  /** Requests per second per team, 0 = off (default). */
+  rateLimit?: number;
+  /** `error` (default here), `warn`, `info`, `debug`. */
+  logLevel?: string;
+}
+
+/** A running emulator, as `startServer` returns it. */
+export interface EmulatorServer {
+  /** e.g. `http://127.0.0.1:54321` (no trailing slash). */
+  url: string;
+  /** Full-access token of the default team. */
+  apiKey: string;
+  clock: {
+    /** Emulated now. */
+    now(): Date;
+    /** Moves time forward by ms or a duration text (`'10m'`, `'1h30m'`), running every due job first. */
+    advance(by: number | string): Promise<FiredJob[]>;
+  };
+  /** Back to the fixtures (clock unchanged). */
+  reset(): Promise<void>;
+  /** Recorded webhook deliveries, oldest first. */
+  webhookDeliveries(filter?: DeliveryFilter): WebhookDelivery[];
+  /** The internals, for advanced tests. */
+  ctx: Emulator;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an emulator. Throws if the port is taken, the fixtures cannot be
+ * read, or `clock.advance` is given an unreadable duration (at call time).
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<EmulatorServer> {
+  const config = defaultConfig({
+    clock: options.clock ?? 'manual',
+    apiKey: options.apiKey,
+    db: options.db,
+    fixtures: options.fixtures,
+    webhooks: options.webhooks,
+    validateResponses: options.validateResponses ?? process.env.EMULATOR_VALIDATE_RESPONSES === '1',
+    webhookTimeoutMs: options.webhookTimeoutMs,
+    rateLimit: options.rateLimit,
+    logLevel: options.logLevel ?? 'error',
+  });
+  const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0);
+  return {
+    url: r.url,
+    apiKey: r.apiKey,
+    ctx: r.ctx,
+    clock: {
+      now: () => r.ctx.clock.now(),
+      advance: (by) => {
+        const ms = parseDuration(by);
+        if (ms === null) throw new Error(`cannot read duration ${JSON.stringify(by)}`);
+        return r.ctx.scheduler.advance(ms);
+      },
+    },
+    reset: () => r.ctx.scheduler.exclusive(() => r.reset()),
+    webhookDeliveries: (filter) => listDeliveries(r.ctx, filter),
+    close: () => r.close(),
+  };
+}

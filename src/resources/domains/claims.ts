@@ -1,0 +1,134 @@
+/**
+ * Domain claims (interface-spec "Domain claim", "Domains"; API-FACTS §5.4):
+ * | operationId | rule |
+ * |---|---|
+ * | domains/create-claim | only for a name another team has verified (else 422 `validation_error`); creates the placeholder domain (`not_started`) on the caller's team and a `pending` claim with a TXT record `_resend` = `resend-domain-verification=<32 hex>`, expiring after 7 days; 201 |
+ * | domains/get-claim | the domain's latest claim; 404 `Domain claim not found` |
+ * | domains/verify-claim | a `pending` or `failed` claim → `pending`, then the `domains.claim-verify` job after `DELAYS.claimVerification`: `completed` (the other team's domain is deleted, raising `domain.deleted` there; the placeholder gets new DKIM keys and stays `not_started`, to be verified like a new domain) or `failed` per the naming rule; an expired one → `expired` |
+ * Deleting the placeholder domain cancels its pending claim (`canceled`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Emulator } from '../../context.js';
+import type { OpRequest } from '../../http/types.js';
+import { ApiError, errors } from '../../http/errors.js';
+import { apiTime, newId } from '../../http/format.js';
+import { DELAYS } from '../../clock/delays.js';
+import { newDkimValue } from './records.js';
+import { emitDomainEvent, getDomainOr404, verificationFails, type DomainRow } from './service.js';
+import { insertDomain, resolveCapabilities, type CreateDomainBody } from './domains.js';
+
+interface ClaimRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  domain_id: string;
+  name: string;
+  status: string;
+  region: string;
+  record_value: string;
+  blocked_reason: string | null;
+  failure_reason: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+function toClaim(row: ClaimRow) {
+  return {
+    object: 'domain_claim',
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    domain_id: row.domain_id,
+    region: row.region,
+    record: { type: 'TXT', name: '_resend', value: row.record_value, ttl: 'Auto' },
+    blocked_reason: row.blocked_reason,
+    failure_reason: row.failure_reason,
+    created_at: apiTime(row.created_at),
+    expires_at: apiTime(row.expires_at),
+  };
+}
+
+function latestClaim(ctx: Emulator, domainId: string): ClaimRow {
+  const row = ctx.db.prepare('SELECT * FROM domain_claims WHERE domain_id = ? ORDER BY seq DESC LIMIT 1').get(domainId) as ClaimRow | undefined;
+  if (!row) throw errors.notFound('Domain claim');
+  return row;
+}
+
+function createClaim(ctx: Emulator, req: OpRequest<CreateDomainBody>) {
+  const teamId = req.auth!.teamId;
+  const name = req.body.name.toLowerCase();
+  resolveCapabilities(req.body.capabilities);
+  if (ctx.db.prepare('SELECT id FROM domains WHERE name = ? AND team_id = ?').get(name, teamId)) {
+    throw errors.validation(`The \`${name}\` domain has been registered already.`, 403);
+  }
+  const owner = ctx.db.prepare(`SELECT id FROM domains WHERE name = ? AND status = 'verified' AND team_id <> ?`).get(name, teamId);
+  if (!owner) {
+    throw errors.validation(`The \`${name}\` domain is not verified by another team; create it with POST /domains instead.`, 422);
+  }
+  return ctx.db.transaction(() => {
+    const domain = insertDomain(ctx, teamId, req.body);
+    emitDomainEvent(ctx, 'domain.created', domain);
+    const now = ctx.clock.nowMs();
+    const id = newId();
+    ctx.db
+      .prepare(
+        `INSERT INTO domain_claims (id, team_id, domain_id, name, status, region, record_value, created_at, expires_at)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
+      )
+      .run(id, teamId, domain.id, name, domain.region, `resend-domain-verification=${randomBytes(16).toString('hex')}`, now, now + DELAYS.claimExpiry);
+    ctx.scheduler.schedule('domains.claim-expire', { claim_id: id }, { dueAt: now + DELAYS.claimExpiry, teamId });
+    return toClaim(ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(id) as ClaimRow);
+  })();
+}
+
+function getClaim(ctx: Emulator, req: OpRequest) {
+  const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  return toClaim(latestClaim(ctx, domain.id));
+}
+
+function verifyClaim(ctx: Emulator, req: OpRequest) {
+  const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  const claim = latestClaim(ctx, domain.id);
+  if (claim.status !== 'pending' && claim.status !== 'failed') {
+    throw new ApiError(422, 'validation_error', `The domain claim is \`${claim.status}\` and cannot be verified.`);
+  }
+  return ctx.db.transaction(() => {
+    ctx.db.prepare(`UPDATE domain_claims SET status = 'pending', failure_reason = NULL WHERE id = ?`).run(claim.id);
+    ctx.scheduler.schedule('domains.claim-verify', { claim_id: claim.id }, { dueAt: ctx.clock.nowMs() + DELAYS.claimVerification, teamId: claim.team_id });
+    return toClaim(ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(claim.id) as ClaimRow);
+  })();
+}
+
+/** The `domains.claim-verify` job. */
+export function runClaimVerification(ctx: Emulator, claimId: string): void {
+  const claim = ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(claimId) as ClaimRow | undefined;
+  if (!claim || claim.status !== 'pending') return;
+  const now = ctx.clock.nowMs();
+  ctx.db.transaction(() => {
+    const set = ctx.db.prepare('UPDATE domain_claims SET status = ?, failure_reason = ? WHERE id = ?');
+    if (now >= claim.expires_at) return void set.run('expired', null, claim.id);
+    if (verificationFails(claim.name)) return void set.run('failed', 'verification_record_not_found', claim.id);
+    const previous = ctx.db
+      .prepare(`SELECT * FROM domains WHERE name = ? AND team_id <> ? AND status = 'verified'`)
+      .all(claim.name, claim.team_id) as DomainRow[];
+    for (const d of previous) {
+      ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(d.id);
+      emitDomainEvent(ctx, 'domain.deleted', d);
+    }
+    ctx.db.prepare(`UPDATE domains SET dkim_value = ?, status = 'not_started' WHERE id = ?`).run(newDkimValue(), claim.domain_id);
+    set.run('completed', null, claim.id);
+    const placeholder = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(claim.domain_id) as DomainRow | undefined;
+    if (placeholder) emitDomainEvent(ctx, 'domain.updated', placeholder);
+  })();
+}
+
+/** The `domains.claim-expire` job: a claim still `pending` after 7 days is `expired`. */
+export function runClaimExpiry(ctx: Emulator, claimId: string): void {
+  ctx.db.prepare(`UPDATE domain_claims SET status = 'expired' WHERE id = ? AND status = 'pending'`).run(claimId);
+}
+
+export const claimOperations = {
+  'domains/create-claim': createClaim,
+  'domains/get-claim': getClaim,
+  'domains/verify-claim': verifyClaim,
+};

@@ -1,0 +1,38 @@
+/**
+ * Every module of the emulator, in seeding order. Each owns a range of
+ * migration versions:
+ * | range | module |
+ * |---|---|
+ * | 1-99 | core (teams, jobs) |
+ * | 100-199 | api-keys |
+ * | 200-299 | domains |
+ * | 300-399 | webhooks (endpoints) and src/webhooks (deliveries) |
+ * | 400-499 | emails (sent), 450-499 receiving |
+ * | 500-599 | contacts, 550-599 contact-imports |
+ * | 600-699 | segments (and audiences) |
+ * | 700-799 | topics |
+ * | 800-899 | contact-properties |
+ * | 900-999 | templates |
+ * | 1000-1099 | broadcasts |
+ * | 1100-1199 | automations (and runs) |
+ * | 1200-1299 | events |
+ * | 1300-1399 | suppressions |
+ * | 1400-1499 | logs |
+ * | 1500-1599 | oauth |
+ */
+import type { ResourceModule } from '../http/types.js';
+import { coreModule } from '../store/core.js';
+import { apiKeysModule } from './api-keys/index.js';
+import { domainsModule } from './domains/index.js';
+import { webhooksModule } from './webhooks/index.js';
+import { deliveriesModule } from '../webhooks/index.js';
+import { adminModule } from '../admin/index.js';
+
+export const modules: ResourceModule[] = [
+  coreModule,
+  apiKeysModule,
+  domainsModule,
+  webhooksModule,
+  deliveriesModule,
+  adminModule,
+];

@@ -1,0 +1,106 @@
+/**
+ * Creating and running an emulator: store, clock, scheduler, app, listener.
+ * Used by `startServer()` (src/index.ts) and the CLI (src/cli.ts).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { Clock } from './clock/clock.js';
+import { Scheduler } from './clock/scheduler.js';
+import type { Emulator, EmulatorConfig } from './context.js';
+import { buildApp, type ResponseInfo } from './app.js';
+import { migrate, openDatabase } from './store/db.js';
+import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.js';
+import { modules } from './resources/index.js';
+
+const LEVELS = ['error', 'warn', 'info', 'debug'];
+
+/** Configuration defaults (DESIGN.md CLI table). */
+export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): EmulatorConfig {
+  return {
+    db: ':memory:',
+    clock: 'real',
+    webhooks: 'send',
+    fixtures: defaultFixturesPath(),
+    logLevel: 'info',
+    validateResponses: false,
+    webhookTimeoutMs: 10_000,
+    rateLimit: 0,
+    baseUrl: '',
+    ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** A running emulator. */
+export interface Running {
+  ctx: Emulator;
+  server: http.Server;
+  url: string;
+  /** The default team's full-access token. */
+  apiKey: string;
+  fixtures: Record<string, any>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store (migrating it, seeding fixtures if it has no team), builds
+ * the app and listens on `host:port` (`port` 0 picks a free one).
+ * Throws if the fixtures cannot be read or the port cannot be bound.
+ */
+export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 4400): Promise<Running> {
+  const db = openDatabase(config.db);
+  const clock = new Clock(config.clock);
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  const threshold = LEVELS.indexOf(config.logLevel);
+  const log: Emulator['log'] = (level, msg) => {
+    if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
+  };
+  const scheduler = new Scheduler(db, clock, (m) => log('warn', m));
+  const ctx: Emulator = { db, clock, scheduler, config, bus, log };
+  migrate(db, modules.flatMap((m) => m.migrations ?? []));
+  for (const m of modules) {
+    for (const [type, handler] of Object.entries(m.jobs ?? {})) scheduler.register(type, (job) => handler(ctx, job));
+  }
+  const fixtures = loadFixtures(config.fixtures);
+  const reset = () => resetState(ctx, modules, fixtures);
+  const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;
+  if (!hasTeams) reset();
+  const hooks: ((info: ResponseInfo) => void)[] = [];
+  for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
+  const app = await buildApp(ctx, modules, hooks);
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${addr.port}`;
+  config.baseUrl = url;
+  scheduler.start();
+  const apiKey = config.apiKey ?? (fixtures.api_keys ?? []).find((k: any) => k.default)?.token;
+  let closed = false;
+  return {
+    ctx,
+    server,
+    url,
+    apiKey,
+    fixtures,
+    reset,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await scheduler.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      bus.emit('close');
+      if (config.db !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The core module: teams. Every API key and resource belongs to a team
+ * (DESIGN.md "Behaviour: Teams"). Teams have an owner address, the only
+ * non-test address `onboarding@resend.dev` may send to (API-FACTS §2.1).
+ */
+import type { ResourceModule } from '../http/types.js';
+import { schedulerMigration } from '../clock/scheduler.js';
+
+/** A team row. */
+export interface TeamRow {
+  seq: number;
+  id: string;
+  name: string;
+  owner_email: string;
+  created_at: number;
+}
+
+export const coreModule: ResourceModule = {
+  name: 'teams',
+  migrations: [
+    {
+      version: 1,
+      name: 'teams',
+      sql: `CREATE TABLE teams (
+        seq INTEGER PRIMARY KEY,
+        id TEXT UNIQUE NOT NULL,
+        name TEXT NOT NULL,
+        owner_email TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );`,
+    },
+    schedulerMigration,
+  ],
+  seed(ctx, fixtures, db) {
+    const insert = db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)');
+    for (const t of fixtures.teams ?? []) {
+      insert.run(t.id, t.name, t.owner_email, t.created_at ? Date.parse(t.created_at) : ctx.clock.nowMs());
+    }
+  },
+};
+
+/** The team row, or undefined. */
+export function getTeam(db: import('./db.js').DB, teamId: string): TeamRow | undefined {
+  return db.prepare('SELECT * FROM teams WHERE id = ?').get(teamId) as TeamRow | undefined;
+}

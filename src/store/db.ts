@@ -1,0 +1,79 @@
+/**
+ * The SQLite store: one better-sqlite3 connection per emulator, schema built
+ * by numbered migrations that each resource module owns.
+ *
+ * Storage conventions every table follows (DESIGN.md "Behaviour"):
+ * - `seq INTEGER PRIMARY KEY`: insertion order; lists are `ORDER BY seq DESC`
+ *   (newest first, API-FACTS §4 "Order") and cursors compare `seq`.
+ * - `id TEXT UNIQUE NOT NULL`: the public identifier (lower-case UUID v4).
+ * - `team_id TEXT NOT NULL`: every resource row belongs to a team.
+ * - times are INTEGER milliseconds of emulated time; `src/http/format.ts`
+ *   renders them as `YYYY-MM-DD HH:MM:SS.ffffff+00`.
+ */
+import Database from 'better-sqlite3';
+
+export type DB = Database.Database;
+
+/** One schema step. `version` orders all migrations of all modules. */
+export interface Migration {
+  /** Global order; each module takes its own range (core 1-99, see src/resources/index.ts). */
+  version: number;
+  /** Short label, stored in `schema_migrations`. */
+  name: string;
+  /** SQL run once, inside the migration transaction. */
+  sql: string;
+}
+
+/**
+ * Opens the store. `file` is `:memory:` (default) or a path; a file is put in
+ * WAL mode. Throws if the file cannot be opened.
+ */
+export function openDatabase(file = ':memory:'): DB {
+  const db = new Database(file);
+  if (file !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+/**
+ * Applies, in `version` order, every migration not yet recorded in
+ * `schema_migrations`, each in its own transaction.
+ * Throws if two migrations share a version (a programming error).
+ */
+export function migrate(db: DB, migrations: Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const sorted = [...migrations].sort((a, b) => a.version - b.version);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].version === sorted[i - 1].version) {
+      throw new Error(`duplicate migration version ${sorted[i].version}: ${sorted[i - 1].name} and ${sorted[i].name}`);
+    }
+  }
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const m of sorted) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, Date.now());
+    })();
+  }
+}
+
+/**
+ * Names of every user table (not sqlite internals, not `schema_migrations`),
+ * in creation order. Used by reset and snapshot.
+ */
+export function userTables(db: DB): string[] {
+  return (
+    db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table'
+         AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid`,
+      )
+      .all() as { name: string }[]
+  ).map((r) => r.name);
+}

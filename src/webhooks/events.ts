@@ -1,0 +1,54 @@
+/**
+ * Raising webhook events (DESIGN.md "Behaviour: Webhooks"; API-FACTS §6).
+ * `emitEvent` records one delivery per enabled webhook of the team that is
+ * subscribed to the event type, with the payload `{type, created_at, data}`
+ * (created_at: emulated time, ISO 8601 `Z`) serialised once, so the bytes
+ * signed are the bytes sent. Each delivery gets a `webhook.deliver` job due
+ * now; the request that raised the event never waits for delivery.
+ */
+import type { Emulator } from '../context.js';
+import { isoTime, randomAlnum } from '../http/format.js';
+
+/** Webhook event types of the reference (API-FACTS §6, OA list plus the SDK's suppression events). */
+export const EVENT_TYPES = [
+  'email.sent', 'email.delivered', 'email.delivery_delayed', 'email.bounced', 'email.complained',
+  'email.opened', 'email.clicked', 'email.failed', 'email.scheduled', 'email.suppressed', 'email.received',
+  'contact.created', 'contact.updated', 'contact.deleted',
+  'domain.created', 'domain.updated', 'domain.deleted',
+  'suppression.added', 'suppression.removed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A Standard Webhooks message id: `msg_` + 27 alphanumerics (API-FACTS §4). */
+export function newMessageId(): string {
+  return `msg_${randomAlnum(27)}`;
+}
+
+/**
+ * Records the event for every subscribed, enabled webhook of `teamId` and
+ * schedules its delivery. Synchronous: call it inside the transaction that
+ * made the change, so the event exists exactly when the change does.
+ * Returns the delivery ids.
+ */
+export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown>): string[] {
+  const hooks = ctx.db
+    .prepare(`SELECT id, events FROM webhooks WHERE team_id = ? AND status = 'enabled' ORDER BY seq`)
+    .all(teamId) as { id: string; events: string }[];
+  const now = ctx.clock.nowMs();
+  const payload = JSON.stringify({ type, created_at: isoTime(now), data });
+  const insert = ctx.db.prepare(
+    `INSERT INTO webhook_deliveries (id, team_id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+  );
+  const ids: string[] = [];
+  for (const hook of hooks) {
+    const events = JSON.parse(hook.events) as string[];
+    if (!events.includes(type)) continue;
+    const id = newMessageId();
+    insert.run(id, teamId, hook.id, type, payload, now, now);
+    ctx.scheduler.schedule('webhook.deliver', { delivery_id: id }, { dueAt: now, teamId });
+    ids.push(id);
+  }
+  return ids;
+}
