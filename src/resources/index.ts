@@ -1,14 +1,15 @@
 /**
- * Every module of the emulator, in seeding order. Each owns a range of
- * migration versions:
+ * Every module of the emulator, in seeding order (a module's fixtures may
+ * refer to rows seeded before it). Each owns a range of migration versions:
  * | range | module |
  * |---|---|
  * | 1-99 | core (teams, jobs) |
  * | 100-199 | api-keys |
  * | 200-299 | domains |
- * | 300-399 | webhooks (endpoints) and src/webhooks (deliveries) |
- * | 400-499 | emails (sent), 450-499 receiving |
- * | 500-599 | contacts, 550-599 contact-imports |
+ * | 300-349 | webhooks (endpoints); 350-399 src/webhooks (deliveries) |
+ * | 400-449 | emails (sent) |
+ * | 450-499 | receiving |
+ * | 500-549 | contacts; 550-599 contact-imports |
  * | 600-699 | segments (and audiences) |
  * | 700-799 | topics |
  * | 800-899 | contact-properties |
@@ -26,6 +27,20 @@ import { apiKeysModule } from './api-keys/index.js';
 import { domainsModule } from './domains/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { deliveriesModule } from '../webhooks/index.js';
+import { contactPropertiesModule } from './contact-properties/index.js';
+import { topicsModule } from './topics/index.js';
+import { segmentsModule } from './segments/index.js';
+import { contactsModule } from './contacts/index.js';
+import { contactImportsModule } from './contact-imports/index.js';
+import { templatesModule } from './templates/index.js';
+import { suppressionsModule } from './suppressions/index.js';
+import { emailsModule } from './emails/index.js';
+import { receivingModule } from './receiving/index.js';
+import { broadcastsModule } from './broadcasts/index.js';
+import { eventsModule } from './events/index.js';
+import { automationsModule } from './automations/index.js';
+import { logsModule } from './logs/index.js';
+import { oauthModule } from './oauth/index.js';
 import { adminModule } from '../admin/index.js';
 
 export const modules: ResourceModule[] = [
@@ -34,5 +49,19 @@ export const modules: ResourceModule[] = [
   domainsModule,
   webhooksModule,
   deliveriesModule,
+  contactPropertiesModule,
+  topicsModule,
+  segmentsModule,
+  contactsModule,
+  contactImportsModule,
+  templatesModule,
+  suppressionsModule,
+  emailsModule,
+  receivingModule,
+  broadcastsModule,
+  eventsModule,
+  automationsModule,
+  logsModule,
+  oauthModule,
   adminModule,
 ];

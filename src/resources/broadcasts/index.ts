@@ -1,0 +1,8 @@
+/**
+ * The broadcasts resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ */
+import type { ResourceModule } from '../../http/types.js';
+
+export const broadcastsModule: ResourceModule = {
+  name: 'broadcasts',
+};

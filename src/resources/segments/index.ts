@@ -1,0 +1,8 @@
+/**
+ * The segments resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ */
+import type { ResourceModule } from '../../http/types.js';
+
+export const segmentsModule: ResourceModule = {
+  name: 'segments',
+};

@@ -1,0 +1,8 @@
+/**
+ * The templates resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ */
+import type { ResourceModule } from '../../http/types.js';
+
+export const templatesModule: ResourceModule = {
+  name: 'templates',
+};
