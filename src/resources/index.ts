@@ -42,6 +42,9 @@ import { automationsModule } from './automations/index.js';
 import { logsModule } from './logs/index.js';
 import { oauthModule } from './oauth/index.js';
 import { adminModule } from '../admin/index.js';
+import { adminEmailsModule } from '../admin/emails.js';
+import { inboxModule } from '../admin/inbox.js';
+import { inboundModule } from '../admin/inbound.js';
 
 export const modules: ResourceModule[] = [
   coreModule,
@@ -64,4 +67,7 @@ export const modules: ResourceModule[] = [
   logsModule,
   oauthModule,
   adminModule,
+  adminEmailsModule,
+  inboxModule,
+  inboundModule,
 ];
