@@ -25,7 +25,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })
           .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
-          .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' }),
+          .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
+          .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' }),
       async (args) => {
         const config = defaultConfig({
           db: args.db,
@@ -36,7 +37,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           webhookTimeoutMs: args['webhook-timeout'],
           rateLimit: args['rate-limit'],
           logLevel: args['log-level'],
-          validateResponses: process.env.EMULATOR_VALIDATE_RESPONSES === '1',
+          validateResponses: args['validate-responses'],
         });
         const r = await run(config, args.host, args.port);
         process.stdout.write(
