@@ -1,0 +1,40 @@
+# resend-emulator as a CI service:
+#   docker build -t resend-emulator .
+#   docker run -p 4400:4400 resend-emulator
+# State lives in /data/emulator.db (mount a volume to keep it).
+
+# --- build: compile better-sqlite3 and TypeScript, then drop dev dependencies
+FROM node:22-slim AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts \
+ && npm rebuild better-sqlite3
+COPY tsconfig.json ./
+COPY src ./src
+COPY bin ./bin
+COPY spec ./spec
+COPY fixtures ./fixtures
+RUN npm run build \
+ && npm prune --omit=dev
+
+# --- runtime: only what `emulator start` needs, as a non-root user
+FROM node:22-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build --chown=node:node /app/bin ./bin
+COPY --from=build --chown=node:node /app/spec ./spec
+COPY --from=build --chown=node:node /app/fixtures ./fixtures
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 4400
+HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:4400/_emulator/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "bin/emulator.js", "start"]
+CMD ["--host", "0.0.0.0", "--port", "4400", "--db", "/data/emulator.db"]
