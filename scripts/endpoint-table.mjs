@@ -15,7 +15,7 @@ const rows = operations
 const table = ['| method | path | operationId | status |', '|---|---|---|---|', ...rows].join('\n');
 if (process.argv.includes('--check')) {
   const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const m = /<!-- endpoints:start -->\n([\s\S]*?)\n<!-- endpoints:end -->/.exec(readme);
+  const m = /<!-- endpoints:start -->\n?([\s\S]*?)\n?<!-- endpoints:end -->/.exec(readme);
   if (!m || m[1].trim() !== table.trim()) {
     console.error('README.md endpoint table is out of date: run `npm run docs:endpoints`');
     process.exit(1);
@@ -23,7 +23,7 @@ if (process.argv.includes('--check')) {
 } else if (process.argv.includes('--write')) {
   const file = new URL('../README.md', import.meta.url);
   const readme = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, readme.replace(/<!-- endpoints:start -->\n[\s\S]*?\n<!-- endpoints:end -->/, `<!-- endpoints:start -->\n${table}\n<!-- endpoints:end -->`));
+  fs.writeFileSync(file, readme.replace(/<!-- endpoints:start -->[\s\S]*?<!-- endpoints:end -->/, `<!-- endpoints:start -->\n${table}\n<!-- endpoints:end -->`));
 } else {
   console.log(table);
 }

@@ -1,0 +1,26 @@
+/**
+ * The README's endpoint table matches spec/openapi.yaml, and every operation
+ * of the document has a handler (a route without a handler would answer 501).
+ */
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSpec } from '../src/http/spec.js';
+import { modules } from '../src/resources/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('documentation and coverage of the spec', () => {
+  it('every operation in spec/openapi.yaml has exactly one handler', async () => {
+    const { operations } = await loadSpec();
+    const handled = modules.flatMap((m) => Object.keys(m.operations ?? {}));
+    expect(new Set(handled).size).toBe(handled.length);
+    const missing = operations.map((o) => o.operationId).filter((id) => !handled.includes(id));
+    expect(missing).toEqual([]);
+  });
+
+  it("README's endpoint table is up to date (npm run docs:endpoints)", () => {
+    expect(() => execFileSync(process.execPath, [path.join(root, 'scripts', 'endpoint-table.mjs'), '--check'], { cwd: root, stdio: 'pipe' })).not.toThrow();
+  });
+});
