@@ -95,6 +95,16 @@ describe('emulator start (built binary)', () => {
     expect(list.data.map((d: any) => d.name)).toContain('persisted.io');
   });
 
+  it("runs the Docker image's command (--host 0.0.0.0, --db in a data folder)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-docker-'));
+    const s = await start(['--host', '0.0.0.0', '--port', '0', '--db', path.join(dir, 'emulator.db')]);
+    running.push(s.proc);
+    expect(s.url).toMatch(/^http:\/\/localhost:\d+$/);
+    const health = await fetch(s.url.replace('localhost', '127.0.0.1') + '/_emulator/health');
+    expect((await health.json()).status).toBe('ok');
+    expect(fs.existsSync(path.join(dir, 'emulator.db'))).toBe(true);
+  });
+
   it('rejects an unknown flag with a usage message and exit code 1', async () => {
     const proc = spawn(process.execPath, [bin, 'start', '--nope'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
