@@ -25,11 +25,38 @@ export interface Migration {
 }
 
 /**
+ * Every connection and prepared statement ever made, kept reachable for the
+ * life of the process. On Node >= 24.19, better-sqlite3 12.x (the last line
+ * that supports Node 20) aborts the process when the garbage collector
+ * finalises a Statement or Database outside a JS context ("Assertion failed:
+ * (env) != nullptr" in RemoveEnvironmentCleanupHook; better-sqlite3 13 fixes
+ * it but needs Node 22). Objects that are never collected are never
+ * finalised. Statements are cached by SQL text, so the set stays bounded
+ * (and each SQL text is compiled once); closing a connection still finalises
+ * its statements in SQLite, so only small JS wrappers are kept.
+ */
+const keepAlive: unknown[] = [];
+
+/**
  * Opens the store. `file` is `:memory:` (default) or a path; a file is put in
- * WAL mode. Throws if the file cannot be opened.
+ * WAL mode. `db.prepare(sql)` returns one cached statement per SQL text, so
+ * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
+ * must not `iterate()` a statement they may re-enter. Throws if the file
+ * cannot be opened.
  */
 export function openDatabase(file = ':memory:'): DB {
   const db = new Database(file);
+  const statements = new Map<string, Database.Statement>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      stmt = prepare(sql);
+      statements.set(sql, stmt);
+    }
+    return stmt;
+  }) as DB['prepare'];
+  keepAlive.push(db, statements);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
