@@ -99,7 +99,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       bus.emit('close');
-      if (config.db !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
+      if (config.db !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       db.close();
     },
   };

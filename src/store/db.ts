@@ -57,9 +57,10 @@ export function openDatabase(file = ':memory:'): DB {
     return stmt;
   }) as DB['prepare'];
   keepAlive.push(db, statements);
-  if (file !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
+  // exec, not pragma(): pragma() makes an uncached statement (see keepAlive).
+  if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA synchronous = NORMAL');
   return db;
 }
 
