@@ -14,7 +14,7 @@ describe('contacts', () => {
     const res = await t.api.post('/contacts').send({ email: 'test-get@example.com' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ object: 'contact', id: expect.any(String) });
-    for (const ref of [res.body.id, 'test-get@example.com', 'TEST-GET@example.com']) {
+    for (const ref of [res.body.id, 'test-get@example.com', 'TEST-GET@example.com', 'test-get%40example.com']) {
       const got = await t.api.get(`/contacts/${ref}`);
       expect(got.status).toBe(200);
       expect(Object.keys(got.body)).toEqual(['object', 'id', 'email', 'first_name', 'last_name', 'created_at', 'unsubscribed', 'properties']);
