@@ -11,4 +11,8 @@ export const DELAYS = {
   claimVerification: 5_000,
   /** A domain claim expires this long after creation (API-FACTS §5.4: 7 days). */
   claimExpiry: 7 * 24 * 3_600_000,
+  /** POST /contacts/imports: `queued` → `in_progress`. */
+  contactImportStart: 1_000,
+  /** Contact import `in_progress` → `completed` | `failed` (the CSV is read when this job runs). */
+  contactImportRun: 1_000,
 } as const;

@@ -1,8 +1,103 @@
 /**
- * The contact-imports resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ * Contact imports from CSV (interface-spec "Contact import", "Limits";
+ * API-FACTS §5.9, §8 #5, #6):
+ * | operationId | rule |
+ * |---|---|
+ * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, SPEC) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
+ * | contacts/get-import | `{object, id, status, created_at, completed_at, counts{total, created, updated, skipped, failed}}`; unknown → 404 `Contact import not found` |
+ * | contacts/list-imports | items without `object`, newest first, filter `status`; all when `limit` is omitted |
+ * Jobs: `contact-imports.start` (`queued` → `in_progress`, after
+ * `DELAYS.contactImportStart`), `contact-imports.run` (after
+ * `DELAYS.contactImportRun`; reads the CSV, see `run.ts`).
  */
-import type { ResourceModule } from '../../http/types.js';
+import fs from 'node:fs';
+import type { Emulator } from '../../context.js';
+import type { OpRequest, ResourceModule } from '../../http/types.js';
+import { errors } from '../../http/errors.js';
+import { newId } from '../../http/format.js';
+import { paginate } from '../../http/pagination.js';
+import { DELAYS } from '../../clock/delays.js';
+import { getSegmentOr404 } from '../segments/store.js';
+import { getTopicOr404 } from '../topics/store.js';
+import { propertiesByKey } from '../contact-properties/store.js';
+import { parseJsonField } from './json-fields.js';
+import { getImportOr404, toImport, toImportItem, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
+import { runImport, startImport } from './run.js';
+
+async function create(ctx: Emulator, req: OpRequest<Record<string, string | undefined>>) {
+  const teamId = req.auth!.teamId;
+  const file = req.file;
+  try {
+    if (!file) throw errors.missingField('file');
+    const columnMap = (await parseJsonField<ImportOptions['column_map']>('column_map', req.body.column_map)) ?? {};
+    const segments = (await parseJsonField<{ id: string }[]>('segments', req.body.segments)) ?? [];
+    const topics = (await parseJsonField<ImportOptions['topics']>('topics', req.body.topics)) ?? [];
+    const defs = propertiesByKey(ctx, teamId);
+    for (const key of Object.keys(columnMap.properties ?? {})) {
+      if (!defs.has(key)) throw errors.validation(`The contact property \`${key}\` in \`column_map.properties\` does not exist. Create it first with POST /contact-properties.`, 422);
+    }
+    for (const s of segments) getSegmentOr404(ctx, teamId, s.id);
+    for (const t of topics) getTopicOr404(ctx, teamId, t.id);
+    const options: ImportOptions = {
+      column_map: columnMap,
+      on_conflict: (req.body.on_conflict as 'upsert' | 'skip' | undefined) ?? 'upsert',
+      segments: [...new Set(segments.map((s) => s.id))],
+      topics,
+    };
+    const id = newId();
+    const now = ctx.clock.nowMs();
+    ctx.db.transaction(() => {
+      ctx.db
+        .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
+        .run(id, teamId, file.path, JSON.stringify(options), JSON.stringify(ZERO_COUNTS), now);
+      ctx.scheduler.schedule('contact-imports.start', { import_id: id }, { dueAt: now + DELAYS.contactImportStart, teamId });
+    })();
+    return { object: 'contact_import', id };
+  } catch (err) {
+    if (file) await fs.promises.rm(file.path, { force: true }).catch(() => {});
+    throw err;
+  }
+}
+
+function get(ctx: Emulator, req: OpRequest) {
+  return toImport(getImportOr404(ctx, req.auth!.teamId, req.params.id));
+}
+
+function list(ctx: Emulator, req: OpRequest<unknown, { status?: string; limit?: number; after?: string; before?: string }>) {
+  const { status, ...page } = req.query;
+  const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
+  const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];
+  return paginate(ctx.db, { table: 'contact_imports', where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImportItem(r) });
+}
 
 export const contactImportsModule: ResourceModule = {
   name: 'contact-imports',
+  migrations: [
+    {
+      version: 550,
+      name: 'contact_imports',
+      sql: `CREATE TABLE contact_imports (
+        seq INTEGER PRIMARY KEY,
+        id TEXT UNIQUE NOT NULL,
+        team_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        file_path TEXT,
+        options TEXT NOT NULL,
+        counts TEXT NOT NULL,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        completed_at INTEGER
+      );
+      CREATE INDEX contact_imports_team ON contact_imports (team_id, seq);`,
+    },
+  ],
+  operations: {
+    'contacts/create-import': create,
+    'contacts/get-import': get,
+    'contacts/list-imports': list,
+  },
+  jobs: {
+    'contact-imports.start': (ctx, job) => startImport(ctx, job.payload.import_id),
+    'contact-imports.run': (ctx, job) => runImport(ctx, job.payload.import_id),
+  },
 };

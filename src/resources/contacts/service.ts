@@ -4,8 +4,27 @@
  * family: `contacts`, `contact_segments (contact_id, segment_id, created_at)`
  * in the segments module, `contact_topics (contact_id, topic_id, subscription)`
  * in the topics module.
+ *
+ * Rules implemented here (API-FACTS §5.7, §6; interface-spec "Audience and
+ * Segment"):
+ * - emails are unique per team, case-insensitively; an id never contains `@`;
+ * - creating an existing email returns the existing contact unchanged (REC:
+ *   POST of an existing email → 201 with the existing id);
+ * - custom `properties` must be contact properties of the team, typed as
+ *   they are (`src/resources/contact-properties/store.ts`); `null` clears;
+ * - `contact.created` / `contact.updated` / `contact.deleted` webhook events
+ *   carry `{id, audience_id, segment_ids, created_at, updated_at, email,
+ *   first_name, last_name, unsubscribed}` (API-FACTS §6; times ISO `Z`;
+ *   `audience_id` = the oldest segment or null). CSV imports raise none.
  */
 import type { Emulator } from '../../context.js';
+import { isoTime, newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import { emitEvent } from '../../webhooks/events.js';
+import { fallbackOf, propertiesByKey, validateContactProperties } from '../contact-properties/store.js';
+import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
+import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription } from '../topics/store.js';
+import { toContact, type ContactRow } from './rows.js';
 
 /** A contact as stored; times in emulated ms. */
 export interface Contact {
@@ -21,10 +40,93 @@ export interface Contact {
   updated_at: number;
 }
 
+/** Loose email check used for contacts (CSV rows and service callers): `local@domain.tld`, ≤ 320 chars. */
+export function isValidEmail(email: string): boolean {
+  return email.length <= 320 && /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]+$/.test(email);
+}
+
+function rowByRef(ctx: Emulator, teamId: string, idOrEmail: string): ContactRow | undefined {
+  if (idOrEmail.includes('@')) {
+    return ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? AND email_lower = ?').get(teamId, idOrEmail.trim().toLowerCase()) as ContactRow | undefined;
+  }
+  return ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? AND id = ?').get(teamId, idOrEmail) as ContactRow | undefined;
+}
+
 /** The team's contact by id or (case-insensitive) email, or undefined. */
 export function findContact(ctx: Emulator, teamId: string, idOrEmail: string): Contact | undefined {
-  void ctx; void teamId; void idOrEmail;
-  throw new Error('findContact: being built by the contacts module');
+  const row = rowByRef(ctx, teamId, idOrEmail);
+  return row ? toContact(row) : undefined;
+}
+
+/** The team's contact by id or email, or 404 `Contact not found` (API-FACTS §2.2). */
+export function getContactOr404(ctx: Emulator, teamId: string, idOrEmail: string): Contact {
+  const c = findContact(ctx, teamId, idOrEmail);
+  if (!c) throw errors.notFound('Contact');
+  return c;
+}
+
+/** The `data` of a `contact.*` webhook event (API-FACTS §6). */
+export function contactEventData(ctx: Emulator, contact: Contact): Record<string, unknown> {
+  const segmentIds = segmentIdsOf(ctx, contact.id);
+  return {
+    id: contact.id,
+    audience_id: segmentIds[0] ?? null,
+    segment_ids: segmentIds,
+    created_at: isoTime(contact.created_at),
+    updated_at: isoTime(contact.updated_at),
+    email: contact.email,
+    first_name: contact.first_name,
+    last_name: contact.last_name,
+    unsubscribed: contact.unsubscribed,
+  };
+}
+
+/** What `createContactWith` accepts: the contract's input plus memberships and topic choices. */
+export interface CreateContactInput {
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  unsubscribed?: boolean;
+  properties?: Record<string, unknown>;
+  /** Segment ids to add the contact to (each must be the team's: 404 `Audience not found`). */
+  segments?: string[];
+  /** Explicit topic subscriptions (each topic must be the team's: 404 `Topic not found`). */
+  topics?: { id: string; subscription: Subscription }[];
+}
+
+/**
+ * Creates a contact with its memberships and topic choices in one
+ * transaction, or, if the email exists, adds the memberships and choices to
+ * the existing contact and returns it (`created: false`, fields unchanged).
+ * Raises `contact.created` (new contacts only) unless `emitEvents` is false.
+ * Throws `ApiError` 422 for an invalid email or property, 404 for an unknown
+ * segment or topic; nothing is written then.
+ */
+export function createContactWith(ctx: Emulator, teamId: string, input: CreateContactInput, opts: { emitEvents?: boolean } = {}): { contact: Contact; created: boolean } {
+  const email = input.email.trim();
+  if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+  const props = validateContactProperties(ctx, teamId, input.properties ?? {});
+  for (const s of input.segments ?? []) getSegmentOr404(ctx, teamId, s);
+  for (const t of input.topics ?? []) getTopicOr404(ctx, teamId, t.id);
+  return ctx.db.transaction(() => {
+    let row = rowByRef(ctx, teamId, email);
+    const created = !row;
+    if (!row) {
+      const now = ctx.clock.nowMs();
+      const id = newId();
+      const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
+      ctx.db
+        .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(id, teamId, email, email.toLowerCase(), input.first_name ?? null, input.last_name ?? null, input.unsubscribed ? 1 : 0, JSON.stringify(stored), now, now);
+      row = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?').get(id) as ContactRow;
+    }
+    for (const s of input.segments ?? []) insertMembership(ctx, teamId, row.id, s);
+    if (input.topics?.length) setSubscriptions(ctx, teamId, row.id, input.topics);
+    const contact = toContact(row);
+    if (created && opts.emitEvents !== false) emitEvent(ctx, teamId, 'contact.created', contactEventData(ctx, contact));
+    return { contact, created };
+  })();
 }
 
 /**
@@ -38,8 +140,56 @@ export function createContact(
   input: { email: string; first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> },
   opts?: { emitEvents?: boolean },
 ): { contact: Contact; created: boolean } {
-  void ctx; void teamId; void input; void opts;
-  throw new Error('createContact: being built by the contacts module');
+  return createContactWith(ctx, teamId, input, opts);
+}
+
+/** A contact update; `properties` values of `null` clear the value. */
+export interface ContactPatch {
+  /** A new email (must be valid and not another contact's: 422). */
+  email?: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  unsubscribed?: boolean;
+  properties?: Record<string, unknown>;
+}
+
+/**
+ * `updateContact` with options: `emitEvents` false for CSV imports.
+ * `id` may be the id or the email. Throws 404 `Contact not found`, 422 for a
+ * bad property.
+ */
+export function updateContactWith(ctx: Emulator, teamId: string, id: string, patch: ContactPatch, opts: { emitEvents?: boolean } = {}): Contact {
+  const row = rowByRef(ctx, teamId, id);
+  if (!row) throw errors.notFound('Contact');
+  const props = validateContactProperties(ctx, teamId, patch.properties ?? {});
+  let email = row.email;
+  if (patch.email !== undefined && patch.email.trim().toLowerCase() !== row.email_lower) {
+    email = patch.email.trim();
+    if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+    if (rowByRef(ctx, teamId, email)) throw errors.validation(`A contact with the email \`${email}\` already exists.`, 422);
+  }
+  return ctx.db.transaction(() => {
+    const merged: Record<string, unknown> = JSON.parse(row.properties);
+    for (const [k, v] of Object.entries(props)) {
+      if (v === null) delete merged[k];
+      else merged[k] = v;
+    }
+    ctx.db
+      .prepare('UPDATE contacts SET email = ?, email_lower = ?, first_name = ?, last_name = ?, unsubscribed = ?, properties = ?, updated_at = ? WHERE id = ?')
+      .run(
+        email,
+        email.toLowerCase(),
+        patch.first_name !== undefined ? patch.first_name : row.first_name,
+        patch.last_name !== undefined ? patch.last_name : row.last_name,
+        patch.unsubscribed !== undefined ? (patch.unsubscribed ? 1 : 0) : row.unsubscribed,
+        JSON.stringify(merged),
+        ctx.clock.nowMs(),
+        row.id,
+      );
+    const contact = toContact(ctx.db.prepare('SELECT * FROM contacts WHERE id = ?').get(row.id) as ContactRow);
+    if (opts.emitEvents !== false) emitEvent(ctx, teamId, 'contact.updated', contactEventData(ctx, contact));
+    return contact;
+  })();
 }
 
 /** Updates fields of a contact; raises contact.updated. Throws 404 if absent. */
@@ -49,26 +199,46 @@ export function updateContact(
   id: string,
   patch: { first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> },
 ): Contact {
-  void ctx; void teamId; void id; void patch;
-  throw new Error('updateContact: being built by the contacts module');
+  return updateContactWith(ctx, teamId, id, patch);
+}
+
+/**
+ * Deletes a contact (by id or email) with its memberships and topic choices;
+ * raises contact.deleted. Returns the deleted contact, or undefined if absent.
+ */
+export function removeContact(ctx: Emulator, teamId: string, idOrEmail: string): Contact | undefined {
+  return ctx.db.transaction(() => {
+    const row = rowByRef(ctx, teamId, idOrEmail);
+    if (!row) return undefined;
+    const contact = toContact(row);
+    const data = contactEventData(ctx, contact);
+    ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ?').run(row.id);
+    ctx.db.prepare('DELETE FROM contact_topics WHERE contact_id = ?').run(row.id);
+    ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(row.id);
+    emitEvent(ctx, teamId, 'contact.deleted', data);
+    return contact;
+  })();
 }
 
 /** Deletes a contact (and its memberships); raises contact.deleted. No-op if absent. */
 export function deleteContact(ctx: Emulator, teamId: string, id: string): void {
-  void ctx; void teamId; void id;
-  throw new Error('deleteContact: being built by the contacts module');
+  removeContact(ctx, teamId, id);
 }
 
 /** Adds a contact to a segment (idempotent). Throws 404 if the segment is not the team's. */
 export function addContactToSegment(ctx: Emulator, teamId: string, contactId: string, segmentId: string): void {
-  void ctx; void teamId; void contactId; void segmentId;
-  throw new Error('addContactToSegment: being built by the contacts module');
+  getSegmentOr404(ctx, teamId, segmentId);
+  const contact = getContactOr404(ctx, teamId, contactId);
+  insertMembership(ctx, teamId, contact.id, segmentId);
 }
 
 /** Contacts of a segment, oldest membership first. */
 export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: string): Contact[] {
-  void ctx; void teamId; void segmentId;
-  throw new Error('contactsOfSegment: being built by the contacts module');
+  const rows = ctx.db
+    .prepare(`SELECT c.* FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              WHERE cs.segment_id = ? AND c.team_id = ? ORDER BY cs.seq`)
+    .all(segmentId, teamId) as ContactRow[];
+  return rows.map(toContact);
 }
 
 /**
@@ -76,12 +246,16 @@ export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: stri
  * the topic's `default_subscription`. Throws 404 if the topic is not the team's.
  */
 export function topicSubscription(ctx: Emulator, teamId: string, contactId: string, topicId: string): 'opt_in' | 'opt_out' {
-  void ctx; void teamId; void contactId; void topicId;
-  throw new Error('topicSubscription: being built by the contacts module');
+  const topic = getTopicOr404(ctx, teamId, topicId);
+  return explicitSubscription(ctx, contactId, topicId) ?? topic.default_subscription;
 }
 
 /** A contact's property values with the team's contact-property fallbacks applied. */
 export function contactPropertyValues(ctx: Emulator, teamId: string, contact: Contact): Record<string, string | number | boolean | null> {
-  void ctx; void teamId; void contact;
-  throw new Error('contactPropertyValues: being built by the contacts module');
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const [key, def] of propertiesByKey(ctx, teamId)) {
+    const v = contact.properties[key];
+    out[key] = v !== undefined && v !== null ? v : fallbackOf(def);
+  }
+  return out;
 }

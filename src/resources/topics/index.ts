@@ -1,8 +1,105 @@
 /**
- * The topics resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ * Topics (interface-spec "Topic", "Topics", "Pagination" rule 2; API-FACTS §5.10):
+ * | operationId | rule |
+ * |---|---|
+ * | topics/create | `{name ≤50, default_subscription opt_in\|opt_out (required), description ≤200, visibility public\|private (default private)}` → 201 `{object: "topic", id}` (REC) |
+ * | topics/list | items `{id, name, description, default_subscription, visibility, created_at}`; `limit` defaults to 20 (SPEC) |
+ * | topics/get | the item plus `object: "topic"`; unknown → 404 `Topic not found` |
+ * | topics/update | `name`, `description`, `visibility`; `default_subscription` is immutable (422 `validation_error`) → `{object, id}` |
+ * | topics/remove | `{object: "topic", id, deleted: true}` (REC); contacts' choices for it are dropped |
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { Emulator } from '../../context.js';
+import type { OpRequest, ResourceModule } from '../../http/types.js';
+import { errors } from '../../http/errors.js';
+import { paginate } from '../../http/pagination.js';
+import { getTopicOr404, insertTopic, toTopic, toTopicItem, type Subscription, type TopicRow } from './store.js';
+
+interface TopicBody {
+  name?: string;
+  description?: string | null;
+  default_subscription?: Subscription;
+  visibility?: 'public' | 'private';
+}
+
+function create(ctx: Emulator, req: OpRequest<Required<Pick<TopicBody, 'name' | 'default_subscription'>> & TopicBody>) {
+  const b = req.body;
+  const row = insertTopic(ctx, { teamId: req.auth!.teamId, name: b.name, description: b.description ?? null, defaultSubscription: b.default_subscription, visibility: b.visibility });
+  return { object: 'topic', id: row.id };
+}
+
+function list(ctx: Emulator, req: OpRequest) {
+  return paginate(ctx.db, {
+    table: 'topics',
+    where: 'team_id = ?',
+    params: [req.auth!.teamId],
+    query: req.query,
+    defaultLimit: 20,
+    map: (r: TopicRow) => toTopicItem(r),
+  });
+}
+
+function get(ctx: Emulator, req: OpRequest) {
+  return toTopic(getTopicOr404(ctx, req.auth!.teamId, req.params.id));
+}
+
+function update(ctx: Emulator, req: OpRequest<TopicBody>) {
+  const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
+  const b = req.body;
+  if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
+    throw errors.validation('The `default_subscription` field cannot be changed after the topic is created.', 422);
+  }
+  ctx.db
+    .prepare('UPDATE topics SET name = ?, description = ?, visibility = ? WHERE id = ?')
+    .run(b.name ?? row.name, b.description !== undefined ? b.description : row.description, b.visibility ?? row.visibility, row.id);
+  return { object: 'topic', id: row.id };
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
+  ctx.db.transaction(() => {
+    ctx.db.prepare('DELETE FROM contact_topics WHERE topic_id = ?').run(row.id);
+    ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(row.id);
+  })();
+  return { object: 'topic', id: row.id, deleted: true };
+}
 
 export const topicsModule: ResourceModule = {
   name: 'topics',
+  migrations: [
+    {
+      version: 700,
+      name: 'topics',
+      sql: `CREATE TABLE topics (
+        seq INTEGER PRIMARY KEY,
+        id TEXT UNIQUE NOT NULL,
+        team_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT,
+        default_subscription TEXT NOT NULL,
+        visibility TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX topics_team ON topics (team_id, seq);
+      CREATE TABLE contact_topics (
+        contact_id TEXT NOT NULL,
+        topic_id TEXT NOT NULL,
+        subscription TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (contact_id, topic_id)
+      );
+      CREATE INDEX contact_topics_topic ON contact_topics (topic_id);`,
+    },
+  ],
+  operations: {
+    'topics/create': create,
+    'topics/list': list,
+    'topics/get': get,
+    'topics/update': update,
+    'topics/remove': remove,
+  },
+  seed(ctx, fixtures) {
+    for (const t of fixtures.topics ?? []) {
+      insertTopic(ctx, { id: t.id, teamId: t.team_id, name: t.name, description: t.description ?? null, defaultSubscription: t.default_subscription, visibility: t.visibility, createdAt: t.created_at ? Date.parse(t.created_at) : undefined });
+    }
+  },
 };

@@ -1,0 +1,173 @@
+/**
+ * The import job (API-FACTS §5.9; interface-spec "Contact import"):
+ * - `contact-imports.start`: `queued` → `in_progress`, then schedules the run;
+ * - `contact-imports.run`: streams the CSV from disk with csv-parse (never
+ *   the whole file in memory), one transaction per row, then `completed`
+ *   (or `failed` when the file cannot be read, is not valid CSV or lacks a
+ *   mapped column). The temporary file is deleted in every case.
+ * Row rules: the header row names the columns (matched case-insensitively);
+ * default mapping `email`, `first_name`, `last_name`, `unsubscribed`; empty
+ * cells leave a field unset; a row with an invalid email or a value that
+ * does not parse as its mapped type (`number`, `boolean`: true/false/1/0/
+ * yes/no) or fit its contact property counts as `failed`; an existing email
+ * is `updated` (on_conflict `upsert`, the default per SPEC, API-FACTS §8 #5)
+ * or `skipped` (`skip`, left untouched). Created and updated contacts join
+ * the import's segments and get its topic subscriptions. No `contact.*`
+ * webhook events (API-FACTS §5.9).
+ */
+import fs from 'node:fs';
+import { parse } from 'csv-parse';
+import type { Emulator } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { DELAYS } from '../../clock/delays.js';
+import { createContactWith, findContact, isValidEmail, updateContactWith, type ContactPatch } from '../contacts/service.js';
+import { findSegment, insertMembership } from '../segments/store.js';
+import { findTopic, setSubscriptions } from '../topics/store.js';
+import { importById, type Counts, type ImportOptions } from './store.js';
+
+/** A cell that does not parse; the row counts as failed. */
+class RowError extends Error {}
+
+const TRUE = new Set(['true', '1', 'yes', 'y', 't']);
+const FALSE = new Set(['false', '0', 'no', 'n', 'f']);
+
+/** Parses a boolean cell; throws `RowError`. */
+export function parseBoolean(cell: string): boolean {
+  const v = cell.trim().toLowerCase();
+  if (TRUE.has(v)) return true;
+  if (FALSE.has(v)) return false;
+  throw new RowError(`not a boolean: ${cell}`);
+}
+
+/** Parses a cell by its mapped type; throws `RowError`. */
+export function parseTyped(cell: string, type: 'string' | 'number' | 'boolean'): string | number | boolean {
+  if (type === 'string') return cell;
+  if (type === 'boolean') return parseBoolean(cell);
+  const n = Number(cell.trim());
+  if (cell.trim() === '' || !Number.isFinite(n)) throw new RowError(`not a number: ${cell}`);
+  return n;
+}
+
+/** Job `contact-imports.start`. */
+export function startImport(ctx: Emulator, importId: string): void {
+  const row = importById(ctx, importId);
+  if (!row || row.status !== 'queued') return;
+  ctx.db.transaction(() => {
+    ctx.db.prepare(`UPDATE contact_imports SET status = 'in_progress' WHERE id = ?`).run(importId);
+    ctx.scheduler.schedule('contact-imports.run', { import_id: importId }, { dueAt: ctx.clock.nowMs() + DELAYS.contactImportRun, teamId: row.team_id });
+  })();
+}
+
+function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed', counts: Counts, error: string | null): void {
+  ctx.db
+    .prepare('UPDATE contact_imports SET status = ?, counts = ?, error = ?, completed_at = ?, file_path = NULL WHERE id = ?')
+    .run(status, JSON.stringify(counts), error, ctx.clock.nowMs(), importId);
+}
+
+/** Job `contact-imports.run`. */
+export async function runImport(ctx: Emulator, importId: string): Promise<void> {
+  const row = importById(ctx, importId);
+  if (!row || row.status !== 'in_progress') return;
+  const teamId = row.team_id;
+  const opts = JSON.parse(row.options) as ImportOptions;
+  const counts: Counts = { total: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
+  const saveCounts = ctx.db.prepare('UPDATE contact_imports SET counts = ? WHERE id = ?');
+  const file = row.file_path;
+  // Segments/topics deleted since the upload are left out rather than failing every row.
+  const segments = opts.segments.filter((s) => findSegment(ctx, teamId, s));
+  const topics = opts.topics.filter((t) => findTopic(ctx, teamId, t.id));
+  try {
+    if (!file || !fs.existsSync(file)) {
+      finish(ctx, importId, 'failed', counts, 'The uploaded file is no longer available.');
+      return;
+    }
+    const parser = fs.createReadStream(file).pipe(
+      parse({ bom: true, columns: (h: string[]) => h.map((c) => c.trim()), skip_empty_lines: true, relax_column_count: true, trim: false }),
+    );
+    let columns: Map<string, string> | null = null;
+    const map = opts.column_map;
+    const col = (name: string | undefined, fallback: string, explicit: boolean): string | null => {
+      const wanted = (name ?? fallback).toLowerCase();
+      const found = columns!.get(wanted) ?? null;
+      if (!found && explicit) throw new ApiError(422, 'validation_error', `The CSV has no column \`${name}\`.`);
+      return found;
+    };
+    let emailCol: string | null = null;
+    let firstCol: string | null = null;
+    let lastCol: string | null = null;
+    let unsubCol: string | null = null;
+    let propCols: { key: string; column: string; type: 'string' | 'number' | 'boolean' }[] = [];
+    for await (const record of parser as AsyncIterable<Record<string, string | undefined>>) {
+      if (!columns) {
+        columns = new Map(Object.keys(record).map((k) => [k.toLowerCase(), k]));
+        emailCol = col(map.email, 'email', true);
+        firstCol = col(map.first_name, 'first_name', map.first_name !== undefined);
+        lastCol = col(map.last_name, 'last_name', map.last_name !== undefined);
+        unsubCol = col(map.unsubscribed, 'unsubscribed', map.unsubscribed !== undefined);
+        propCols = Object.entries(map.properties ?? {}).map(([key, m]) => ({ key, column: col(m.column, m.column, true)!, type: m.type ?? 'string' }));
+      }
+      counts.total++;
+      const cell = (c: string | null) => (c === null ? '' : (record[c] ?? ''));
+      try {
+        const email = cell(emailCol).trim();
+        if (!isValidEmail(email)) throw new RowError(`invalid email: ${email}`);
+        const existing = findContact(ctx, teamId, email);
+        if (existing && opts.on_conflict === 'skip') {
+          counts.skipped++;
+        } else {
+          const patch: ContactPatch = {};
+          if (cell(firstCol).trim() !== '') patch.first_name = cell(firstCol).trim();
+          if (cell(lastCol).trim() !== '') patch.last_name = cell(lastCol).trim();
+          if (cell(unsubCol).trim() !== '') patch.unsubscribed = parseBoolean(cell(unsubCol));
+          const properties: Record<string, unknown> = {};
+          for (const p of propCols) {
+            const raw = cell(p.column);
+            if (raw.trim() === '') continue;
+            properties[p.key] = parseTyped(p.type === 'string' ? raw : raw.trim(), p.type);
+          }
+          coerceToDefinitions(ctx, teamId, properties);
+          ctx.db.transaction(() => {
+            if (existing) {
+              updateContactWith(ctx, teamId, existing.id, { ...patch, properties }, { emitEvents: false });
+              for (const s of segments) insertMembership(ctx, teamId, existing.id, s);
+              if (topics.length) setSubscriptions(ctx, teamId, existing.id, topics);
+            } else {
+              createContactWith(ctx, teamId, { email, ...patch, properties, segments, topics }, { emitEvents: false });
+            }
+          })();
+          if (existing) counts.updated++;
+          else counts.created++;
+        }
+      } catch (err) {
+        if (!(err instanceof RowError) && !(err instanceof ApiError)) ctx.log('warn', `contact import ${importId}: row ${counts.total}: ${(err as Error)?.message ?? err}`);
+        counts.failed++;
+      }
+      saveCounts.run(JSON.stringify(counts), importId);
+    }
+    if (!columns) {
+      finish(ctx, importId, 'failed', counts, 'The CSV file has no header row.');
+      return;
+    }
+    finish(ctx, importId, 'completed', counts, null);
+  } catch (err) {
+    finish(ctx, importId, 'failed', counts, (err as Error)?.message ?? String(err));
+  } finally {
+    if (file) await fs.promises.rm(file, { force: true }).catch(() => {});
+  }
+}
+
+/**
+ * Fits parsed values to the team's contact properties: a `string` property
+ * takes any value as text; a `number` property needs a number. Throws
+ * `RowError` for a mismatch (the row fails).
+ */
+function coerceToDefinitions(ctx: Emulator, teamId: string, properties: Record<string, unknown>): void {
+  const defs = ctx.db.prepare('SELECT key, type FROM contact_properties WHERE team_id = ?').all(teamId) as { key: string; type: string }[];
+  const types = new Map(defs.map((d) => [d.key, d.type]));
+  for (const [key, value] of Object.entries(properties)) {
+    const type = types.get(key);
+    if (!type) throw new RowError(`unknown property ${key}`);
+    if (type === 'string') properties[key] = String(value);
+    else if (typeof value !== 'number') throw new RowError(`property ${key} needs a number`);
+  }
+}

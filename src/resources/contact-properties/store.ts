@@ -1,0 +1,92 @@
+/**
+ * Contact property rows and the typing of contact property values
+ * (interface-spec "Contact property"; API-FACTS §5.8).
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+
+/** Types a contact property can have (OA/SDK: `string` | `number`). */
+export type PropertyType = 'string' | 'number';
+
+/** A `contact_properties` row; `fallback_value` is JSON text (string, number or null). */
+export interface PropertyRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  key: string;
+  type: PropertyType;
+  fallback_value: string;
+  created_at: number;
+}
+
+/** The fallback value of a row (string, number or null). */
+export function fallbackOf(row: PropertyRow): string | number | null {
+  return JSON.parse(row.fallback_value) as string | number | null;
+}
+
+/** The single shape: `{object, id, key, type, fallback_value, created_at}`. */
+export function toProperty(row: PropertyRow) {
+  return { object: 'contact_property', id: row.id, key: row.key, type: row.type, fallback_value: fallbackOf(row), created_at: apiTime(row.created_at) };
+}
+
+/** The list item shape (no `object`). */
+export function toPropertyItem(row: PropertyRow) {
+  const { object: _o, ...rest } = toProperty(row);
+  return rest;
+}
+
+/** The team's property by id, or 404 `Contact property not found`. */
+export function getPropertyOr404(ctx: Emulator, teamId: string, id: string): PropertyRow {
+  const row = ctx.db.prepare('SELECT * FROM contact_properties WHERE id = ? AND team_id = ?').get(id, teamId) as PropertyRow | undefined;
+  if (!row) throw errors.notFound('Contact property');
+  return row;
+}
+
+/** Every property of the team, by key. */
+export function propertiesByKey(ctx: Emulator, teamId: string): Map<string, PropertyRow> {
+  const rows = ctx.db.prepare('SELECT * FROM contact_properties WHERE team_id = ? ORDER BY seq').all(teamId) as PropertyRow[];
+  return new Map(rows.map((r) => [r.key, r]));
+}
+
+/**
+ * Checks that `value` fits a property of `type`: a string for `string`, a
+ * finite number for `number`; `null` always fits. Throws 422
+ * `validation_error` naming `field` otherwise (API-FACTS §5.8 "fallback
+ * matching type").
+ */
+export function checkTyped(type: PropertyType, value: unknown, field: string): string | number | null {
+  if (value === null) return null;
+  if (type === 'string' && typeof value === 'string') return value;
+  if (type === 'number' && typeof value === 'number' && Number.isFinite(value)) return value;
+  throw errors.validation(`The \`${field}\` field must be a ${type}, as the contact property is of type \`${type}\`.`, 422);
+}
+
+/**
+ * Validates custom property values given for a contact (POST/PATCH
+ * /contacts): every key must be a contact property of the team (422
+ * `validation_error` otherwise) and every value must match its type.
+ * Returns the typed values (`null` = clear the value).
+ */
+export function validateContactProperties(ctx: Emulator, teamId: string, input: Record<string, unknown>): Record<string, string | number | null> {
+  const defs = propertiesByKey(ctx, teamId);
+  const out: Record<string, string | number | null> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const def = defs.get(key);
+    if (!def) throw errors.validation(`The contact property \`${key}\` does not exist. Create it first with POST /contact-properties.`, 422);
+    out[key] = checkTyped(def.type, value, `properties.${key}`);
+  }
+  return out;
+}
+
+/** Inserts a property (no validation; callers validate). Returns the row. */
+export function insertProperty(
+  ctx: Emulator,
+  p: { id?: string; teamId: string; key: string; type: PropertyType; fallbackValue?: string | number | null; createdAt?: number },
+): PropertyRow {
+  const id = p.id ?? newId();
+  ctx.db
+    .prepare('INSERT INTO contact_properties (id, team_id, key, type, fallback_value, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(id, p.teamId, p.key, p.type, JSON.stringify(p.fallbackValue ?? null), p.createdAt ?? ctx.clock.nowMs());
+  return ctx.db.prepare('SELECT * FROM contact_properties WHERE id = ?').get(id) as PropertyRow;
+}

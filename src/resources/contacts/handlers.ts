@@ -1,0 +1,165 @@
+/**
+ * Handlers of /contacts and /contacts/{contact}/segments|topics
+ * (API-FACTS §5.7; interface-spec "Contact removal from a segment",
+ * "Versioning" 3). Rules are listed in `index.ts`.
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest } from '../../http/types.js';
+import { apiTime } from '../../http/format.js';
+import { paginate } from '../../http/pagination.js';
+import { errors } from '../../http/errors.js';
+import { getSegmentOr404 } from '../segments/store.js';
+import { setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
+import { toContactItem, type ContactRow } from './rows.js';
+import { contactRef } from './ref.js';
+import {
+  contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, type Contact, type ContactPatch,
+} from './service.js';
+
+/** Body of POST /contacts (and of the legacy POST, without segments/topics). */
+export interface CreateBody {
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  unsubscribed?: boolean;
+  properties?: Record<string, unknown>;
+  segments?: (string | { id: string })[];
+  topics?: { id: string; subscription: Subscription }[];
+  audience_id?: string;
+}
+
+/** The single contact shape `{object, id, email, first_name, last_name, created_at, unsubscribed, properties}` (REC:CONv2-get-*). */
+export function toContactResponse(ctx: Emulator, contact: Contact) {
+  const values = contactPropertyValues(ctx, contact.team_id, contact);
+  const properties = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+  return {
+    object: 'contact',
+    id: contact.id,
+    email: contact.email,
+    first_name: contact.first_name,
+    last_name: contact.last_name,
+    created_at: apiTime(contact.created_at),
+    unsubscribed: contact.unsubscribed,
+    properties,
+  };
+}
+
+/** Creates (or finds) a contact from a POST body, with extra segment ids. */
+export function createFromBody(ctx: Emulator, teamId: string, b: CreateBody, extraSegments: string[] = []) {
+  const segments = [...(b.segments ?? []).map((s) => (typeof s === 'string' ? s : s.id)), ...extraSegments];
+  if (b.audience_id) segments.push(b.audience_id);
+  const { contact } = createContactWith(ctx, teamId, {
+    email: b.email,
+    first_name: b.first_name,
+    last_name: b.last_name,
+    unsubscribed: b.unsubscribed,
+    properties: b.properties,
+    segments: [...new Set(segments)],
+    topics: b.topics,
+  });
+  return { object: 'contact', id: contact.id };
+}
+
+function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+  return createFromBody(ctx, req.auth!.teamId, req.body);
+}
+
+function list(ctx: Emulator, req: OpRequest<unknown, { segment_id?: string; limit?: number; after?: string; before?: string }>) {
+  const teamId = req.auth!.teamId;
+  const { segment_id, ...page } = req.query;
+  let where = 'team_id = ?';
+  const params: unknown[] = [teamId];
+  if (segment_id !== undefined) {
+    getSegmentOr404(ctx, teamId, segment_id);
+    where += ' AND id IN (SELECT contact_id FROM contact_segments WHERE segment_id = ?)';
+    params.push(segment_id);
+  }
+  return paginate(ctx.db, { table: 'contacts', where, params, query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
+}
+
+/** GET /contacts/{id|email} (also the legacy path). */
+export function get(ctx: Emulator, req: OpRequest) {
+  return toContactResponse(ctx, getContactOr404(ctx, req.auth!.teamId, contactRef(req.params.id)));
+}
+
+/** PATCH /contacts/{id|email} (also the legacy path) → `{object: "contact", id}`. */
+export function update(ctx: Emulator, req: OpRequest<ContactPatch>) {
+  const c = updateContactWith(ctx, req.auth!.teamId, contactRef(req.params.id), req.body);
+  return { object: 'contact', id: c.id };
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const c = removeContact(ctx, req.auth!.teamId, contactRef(req.params.id));
+  if (!c) throw errors.notFound('Contact');
+  return { object: 'contact', contact: c.id, deleted: true };
+}
+
+function listSegments(ctx: Emulator, req: OpRequest) {
+  const teamId = req.auth!.teamId;
+  const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
+  return paginate(ctx.db, {
+    table: '(SELECT cs.seq AS seq, s.id AS id, s.name AS name, cs.created_at AS created_at, cs.contact_id AS contact_id, s.team_id AS team_id FROM contact_segments cs JOIN segments s ON s.id = cs.segment_id)',
+    where: 'team_id = ? AND contact_id = ?',
+    params: [teamId, contact.id],
+    query: req.query,
+    defaultLimit: null,
+    map: (r: { id: string; name: string; created_at: number }) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at) }),
+  });
+}
+
+function addSegment(ctx: Emulator, req: OpRequest) {
+  const teamId = req.auth!.teamId;
+  const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
+  addContactToSegment(ctx, teamId, contact.id, req.params.segment_id);
+  return { id: req.params.segment_id };
+}
+
+function removeSegment(ctx: Emulator, req: OpRequest) {
+  const teamId = req.auth!.teamId;
+  const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
+  getSegmentOr404(ctx, teamId, req.params.segment_id);
+  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ? AND segment_id = ?').run(contact.id, req.params.segment_id);
+  return { id: contact.id, audienceId: req.params.segment_id, deleted: true };
+}
+
+function listTopics(ctx: Emulator, req: OpRequest) {
+  const teamId = req.auth!.teamId;
+  const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
+  const explicit = ctx.db.prepare('SELECT subscription FROM contact_topics WHERE contact_id = ? AND topic_id = ?');
+  return paginate(ctx.db, {
+    table: 'topics',
+    where: 'team_id = ?',
+    params: [teamId],
+    query: req.query,
+    defaultLimit: 20,
+    map: (t: TopicRow) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      subscription: ((explicit.get(contact.id, t.id) as { subscription: Subscription } | undefined)?.subscription ?? t.default_subscription),
+    }),
+  });
+}
+
+type TopicChoice = { id: string; subscription: Subscription };
+
+function updateTopics(ctx: Emulator, req: OpRequest<TopicChoice[] | { topics: TopicChoice[] }>) {
+  const teamId = req.auth!.teamId;
+  const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
+  const topics = Array.isArray(req.body) ? req.body : req.body.topics;
+  ctx.db.transaction(() => setSubscriptions(ctx, teamId, contact.id, topics))();
+  return { id: contact.id };
+}
+
+export const contactOperations = {
+  'contacts/create': create,
+  'contacts/list': list,
+  'contacts/get': get,
+  'contacts/update': update,
+  'contacts/remove': remove,
+  'contacts/list-segments': listSegments,
+  'contacts/add-segment': addSegment,
+  'contacts/remove-segment': removeSegment,
+  'contacts/list-topics': listTopics,
+  'contacts/update-topics': updateTopics,
+};

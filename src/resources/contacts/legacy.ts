@@ -1,0 +1,35 @@
+/**
+ * The deprecated `/audiences/{audience_id}/contacts[/{id|email}]` paths the
+ * SDK still uses when given `audienceId` (API-FACTS §5.7; REC:CON-*,
+ * REC:CONleg-*). Contacts are team-wide; the audience id only matters on
+ * POST (the new contact joins it; unknown → 404 `Audience not found`) and
+ * on the list (its members). DELETE always answers 200 and echoes the path
+ * value under `contact`, also for a contact that never existed.
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest } from '../../http/types.js';
+import { getSegmentOr404 } from '../segments/store.js';
+import { listSegmentContacts } from '../segments/index.js';
+import { createFromBody, get, update, type CreateBody } from './handlers.js';
+import { contactRef } from './ref.js';
+import { removeContact } from './service.js';
+
+function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+  const teamId = req.auth!.teamId;
+  getSegmentOr404(ctx, teamId, req.params.audience_id);
+  return createFromBody(ctx, teamId, req.body, [req.params.audience_id]);
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const ref = contactRef(req.params.id);
+  removeContact(ctx, req.auth!.teamId, ref);
+  return { object: 'contact', contact: req.params.id, deleted: true };
+}
+
+export const legacyOperations = {
+  'audiences/create-contact': create,
+  'audiences/list-contacts': (ctx: Emulator, req: OpRequest) => listSegmentContacts(ctx, req, req.params.audience_id),
+  'audiences/get-contact': get,
+  'audiences/update-contact': update,
+  'audiences/remove-contact': remove,
+};

@@ -1,0 +1,62 @@
+/**
+ * Segment rows (audiences are the same rows under their deprecated name,
+ * interface-spec "Audience (deprecated) and Segment") and contact
+ * memberships (`contact_segments`).
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+
+/** A `segments` row. */
+export interface SegmentRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  name: string;
+  created_at: number;
+}
+
+/** The list item `{id, name, created_at}` (no `object`, SPEC). */
+export function toSegmentItem(row: SegmentRow) {
+  return { id: row.id, name: row.name, created_at: apiTime(row.created_at) };
+}
+
+/** The team's segment, or undefined. */
+export function findSegment(ctx: Emulator, teamId: string, id: string): SegmentRow | undefined {
+  return ctx.db.prepare('SELECT * FROM segments WHERE id = ? AND team_id = ?').get(id, teamId) as SegmentRow | undefined;
+}
+
+/** The team's segment, or 404 `Audience not found` (the service's wording even on /segments, API-FACTS §2.2). */
+export function getSegmentOr404(ctx: Emulator, teamId: string, id: string): SegmentRow {
+  const row = findSegment(ctx, teamId, id);
+  if (!row) throw errors.notFound('Audience');
+  return row;
+}
+
+/** Inserts a segment. Returns the row. */
+export function insertSegment(ctx: Emulator, s: { id?: string; teamId: string; name: string; createdAt?: number }): SegmentRow {
+  const id = s.id ?? newId();
+  ctx.db.prepare('INSERT INTO segments (id, team_id, name, created_at) VALUES (?, ?, ?, ?)').run(id, s.teamId, s.name, s.createdAt ?? ctx.clock.nowMs());
+  return ctx.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow;
+}
+
+/** Adds a membership if absent (idempotent, keeps the first `created_at`). No checks. */
+export function insertMembership(ctx: Emulator, teamId: string, contactId: string, segmentId: string, at?: number): void {
+  ctx.db
+    .prepare('INSERT OR IGNORE INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES (?, ?, ?, ?)')
+    .run(teamId, contactId, segmentId, at ?? ctx.clock.nowMs());
+}
+
+/** Segment ids of a contact, oldest membership first. */
+export function segmentIdsOf(ctx: Emulator, contactId: string): string[] {
+  return (ctx.db.prepare('SELECT segment_id FROM contact_segments WHERE contact_id = ? ORDER BY seq').all(contactId) as { segment_id: string }[]).map((r) => r.segment_id);
+}
+
+/** Deletes a segment and its memberships; its contacts stay (API-FACTS §5.6). Returns whether it existed. */
+export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolean {
+  return ctx.db.transaction(() => {
+    const info = ctx.db.prepare('DELETE FROM segments WHERE id = ? AND team_id = ?').run(id, teamId);
+    if (info.changes > 0) ctx.db.prepare('DELETE FROM contact_segments WHERE segment_id = ?').run(id);
+    return info.changes > 0;
+  })();
+}

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useEmulator, FIXTURES } from '../../helpers.js';
+
+const NIL = '00000000-0000-0000-0000-000000000000';
+const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
+const BETA = '0f1a2b3c-4d5e-4f6a-9b7c-8d9e0f1a2b3c';
+const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
+const ALICE = '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d';
+
+const tmpFiles: string[] = [];
+function csvFile(text: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'import-test-')), 'contacts.csv');
+  fs.writeFileSync(file, text);
+  tmpFiles.push(file);
+  return file;
+}
+afterEach(() => {
+  for (const f of tmpFiles.splice(0)) fs.rmSync(path.dirname(f), { recursive: true, force: true });
+});
+
+const CSV = [
+  'Email,First Name,Last Name,Unsub,Company,Seats,VIP',
+  'new1@example.com,New,One,false,Initech,10,yes',
+  'ALICE@example.org,Alicia,,true,Globex,,',
+  'not-an-email,Bad,Row,,,,',
+  'new2@example.com,,,,,"many",',
+  'new3@example.com,Three,,0,"Quoted, Inc.",3,no',
+  '',
+].join('\n');
+
+const COLUMN_MAP = {
+  email: 'Email', first_name: 'First Name', last_name: 'Last Name', unsubscribed: 'Unsub',
+  properties: { company: { column: 'Company' }, plan_seats: { column: 'Seats', type: 'number' } },
+};
+
+describe('contact imports', () => {
+  const t = useEmulator({ webhooks: 'record' });
+
+  async function createImport(fields: Record<string, string>, csv = CSV) {
+    let req = t.api.post('/contacts/imports').attach('file', csvFile(csv));
+    for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+    return req;
+  }
+
+  it('runs queued → in_progress → completed with upsert, typed properties, bad rows counted, segments and topics', async () => {
+    await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/r', events: ['contact.created', 'contact.updated'] });
+    const res = await createImport({
+      column_map: JSON.stringify(COLUMN_MAP),
+      segments: JSON.stringify([{ id: BETA }]),
+      topics: JSON.stringify([{ id: PROMOTIONS, subscription: 'opt_in' }]),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ object: 'contact_import', id: expect.any(String) });
+    const id = res.body.id;
+    const queued = await t.api.get(`/contacts/imports/${id}`);
+    expect(queued.body).toEqual({
+      object: 'contact_import', id, status: 'queued', created_at: expect.any(String), completed_at: null,
+      counts: { total: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
+    });
+    await t.emu.clock.advance('1s');
+    expect((await t.api.get(`/contacts/imports/${id}`)).body.status).toBe('in_progress');
+    await t.emu.clock.advance('1s');
+    const done = await t.api.get(`/contacts/imports/${id}`);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.completed_at).toEqual(expect.any(String));
+    expect(done.body.counts).toEqual({ total: 5, created: 2, updated: 1, skipped: 0, failed: 2 });
+
+    const n1 = await t.api.get('/contacts/new1@example.com');
+    expect(n1.body).toMatchObject({ first_name: 'New', last_name: 'One', unsubscribed: false, properties: { company: 'Initech', plan_seats: 10 } });
+    const n3 = await t.api.get('/contacts/new3@example.com');
+    expect(n3.body.properties).toEqual({ company: 'Quoted, Inc.', plan_seats: 3 });
+    expect((await t.api.get('/contacts/new2@example.com')).status).toBe(404); // "many" is not a number: the whole row failed
+    const alice = await t.api.get(`/contacts/${ALICE}`);
+    expect(alice.body).toMatchObject({ first_name: 'Alicia', last_name: 'Martin', unsubscribed: true, properties: { company: 'Globex', plan_seats: 5 } });
+    const beta = await t.api.get(`/segments/${BETA}/contacts`);
+    expect(beta.body.data.map((c: any) => c.email).sort()).toEqual(['alice@example.org', 'new1@example.com', 'new3@example.com']);
+    const topics = await t.api.get('/contacts/new1@example.com/topics');
+    expect(topics.body.data.find((x: any) => x.id === PROMOTIONS).subscription).toBe('opt_in');
+    expect(t.emu.webhookDeliveries()).toEqual([]); // no contact.* events for imports
+  });
+
+  it('skips existing contacts with on_conflict skip and uses the default column names', async () => {
+    const csv = 'email,first_name,last_name\nalice@example.org,Changed,Name\nfresh@example.com,Fresh,\n';
+    const res = await createImport({ on_conflict: 'skip', segments: JSON.stringify([{ id: NEWSLETTER }]) }, csv);
+    expect(res.status).toBe(201);
+    await t.emu.clock.advance('5s');
+    const done = await t.api.get(`/contacts/imports/${res.body.id}`);
+    expect(done.body.counts).toEqual({ total: 2, created: 1, updated: 0, skipped: 1, failed: 0 });
+    expect((await t.api.get(`/contacts/${ALICE}`)).body.first_name).toBe('Alice');
+    expect((await t.api.get('/contacts/fresh@example.com')).body.first_name).toBe('Fresh');
+  });
+
+  it('maps boolean-typed columns and fails rows whose boolean does not parse', async () => {
+    await t.api.post('/contact-properties').send({ key: 'vip', type: 'string' });
+    const csv = 'Email,VIP\na@example.com,yes\nb@example.com,perhaps\n';
+    const res = await createImport({ column_map: JSON.stringify({ email: 'Email', properties: { vip: { column: 'VIP', type: 'boolean' } } }) }, csv);
+    await t.emu.clock.advance('5s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toMatchObject({ created: 1, failed: 1 });
+    expect((await t.api.get('/contacts/a@example.com')).body.properties.vip).toBe('true');
+  });
+
+  it('fails the import when the mapped email column is missing', async () => {
+    const res = await createImport({ column_map: JSON.stringify({ email: 'Mail' }) }, 'email\na@example.com\n');
+    await t.emu.clock.advance('5s');
+    const done = await t.api.get(`/contacts/imports/${res.body.id}`);
+    expect(done.body.status).toBe('failed');
+    expect(done.body.completed_at).not.toBeNull();
+  });
+
+  it('validates the form: file, JSON fields, on_conflict, segments, topics, property keys', async () => {
+    const noFile = await t.api.post('/contacts/imports').field('on_conflict', 'skip');
+    expect(noFile.status).toBe(422);
+    expect(noFile.body).toEqual({ statusCode: 422, message: 'Missing `file` field.', name: 'missing_required_field' });
+    const badJson = await createImport({ column_map: '{"email":' });
+    expect(badJson.status).toBe(422);
+    expect(badJson.body.message).toContain('`column_map`');
+    const badMap = await createImport({ column_map: JSON.stringify({ email: 'Email', properties: { plan_seats: { column: 'Seats', type: 'date' } } }) });
+    expect(badMap.status).toBe(422);
+    expect(badMap.body.message).toContain('`column_map`');
+    const badTopics = await createImport({ topics: JSON.stringify([{ id: PROMOTIONS }]) });
+    expect(badTopics.status).toBe(422);
+    expect(badTopics.body.message).toContain('`topics`');
+    const badConflict = await createImport({ on_conflict: 'merge' });
+    expect(badConflict.status).toBe(422);
+    const unknownSeg = await createImport({ segments: JSON.stringify([{ id: NIL }]) });
+    expect(unknownSeg.status).toBe(404);
+    expect(unknownSeg.body.message).toBe('Audience not found');
+    const unknownTopic = await createImport({ topics: JSON.stringify([{ id: NIL, subscription: 'opt_in' }]) });
+    expect(unknownTopic.status).toBe(404);
+    const unknownProp = await createImport({ column_map: JSON.stringify({ properties: { nope: { column: 'X' } } }) });
+    expect(unknownProp.status).toBe(422);
+    expect(unknownProp.body.message).toContain('nope');
+    expect((await t.api.get('/contacts/imports')).body.data).toEqual([]);
+  });
+
+  it('lists imports newest first with a status filter, 404s unknown ones and isolates teams', async () => {
+    const a = await createImport({}, 'email\nx@example.com\n');
+    await t.emu.clock.advance('5s');
+    const b = await createImport({}, 'email\ny@example.com\n');
+    const all = await t.api.get('/contacts/imports');
+    expect(all.body.data.map((i: any) => i.id)).toEqual([b.body.id, a.body.id]);
+    expect(Object.keys(all.body.data[0])).toEqual(['id', 'status', 'created_at', 'completed_at', 'counts']);
+    const queued = await t.api.get('/contacts/imports?status=queued');
+    expect(queued.body.data.map((i: any) => i.id)).toEqual([b.body.id]);
+    const completed = await t.api.get('/contacts/imports?status=completed');
+    expect(completed.body.data.map((i: any) => i.id)).toEqual([a.body.id]);
+    expect((await t.api.get('/contacts/imports?status=done')).status).toBe(422);
+    const unknown = await t.api.get(`/contacts/imports/${NIL}`);
+    expect(unknown.body).toEqual({ statusCode: 404, message: 'Contact import not found', name: 'not_found' });
+    const other = t.as(FIXTURES.secondTeamKey);
+    expect((await other.get(`/contacts/imports/${a.body.id}`)).status).toBe(404);
+    expect((await other.get('/contacts/imports')).body.data).toEqual([]);
+  });
+
+  it('deletes the uploaded temp file once the import ends', async () => {
+    const res = await createImport({}, 'email\nz@example.com\n');
+    const row = t.emu.ctx.db.prepare('SELECT file_path FROM contact_imports WHERE id = ?').get(res.body.id) as { file_path: string };
+    expect(fs.existsSync(row.file_path)).toBe(true);
+    await t.emu.clock.advance('5s');
+    expect(fs.existsSync(row.file_path)).toBe(false);
+  });
+});
