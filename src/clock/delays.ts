@@ -11,4 +11,8 @@ export const DELAYS = {
   claimVerification: 5_000,
   /** A domain claim expires this long after creation (API-FACTS §5.4: 7 days). */
   claimExpiry: 7 * 24 * 3_600_000,
+  /** A broadcast sent (or reaching its `scheduled_at`) is `queued`; its first batch of emails goes out this much later. */
+  broadcastQueued: 1_000,
+  /** Between two batches of a broadcast's emails (100 a batch); `sent` after the last one. */
+  broadcastBatch: 1_000,
 } as const;
