@@ -1,5 +1,16 @@
 /** Shared bits of the broadcasts tests. */
 import type { TestEmulator } from '../../helpers.js';
+import { contactsOfSegment, topicSubscription, contactPropertyValues } from '../../../src/resources/contacts/service.js';
+import { sendEmail, emailsOfBroadcast } from '../../../src/resources/emails/send.js';
+
+/**
+ * Whether the contracts a broadcast send goes through are implemented (not
+ * the placeholders that throw "being built"). Tests of sending to contacts
+ * run only then, i.e. once the contacts and emails modules are merged.
+ */
+export function contractsReady(): boolean {
+  return [contactsOfSegment, topicSubscription, contactPropertyValues, sendEmail, emailsOfBroadcast].every((f) => !String(f).includes('being built'));
+}
 
 /** The fixtures' "Newsletter" segment of the default team (fixtures/default.json). */
 export const NEWSLETTER_SEGMENT = '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b';
