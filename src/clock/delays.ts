@@ -15,4 +15,8 @@ export const DELAYS = {
   contactImportStart: 1_000,
   /** Contact import `in_progress` → `completed` | `failed` (the CSV is read when this job runs). */
   contactImportRun: 1_000,
+  /** A broadcast sent (or reaching its `scheduled_at`) is `queued`; its first batch of emails goes out this much later. */
+  broadcastQueued: 1_000,
+  /** Between two batches of a broadcast's emails (100 a batch); `sent` after the last one. */
+  broadcastBatch: 1_000,
 } as const;

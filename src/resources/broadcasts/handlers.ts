@@ -1,0 +1,169 @@
+/**
+ * Operation handlers of the broadcasts resource (rules: the table in index.ts).
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest } from '../../http/types.js';
+import { errors } from '../../http/errors.js';
+import { paginate } from '../../http/pagination.js';
+import {
+  assertSegment,
+  assertTopic,
+  getOr404,
+  insertBroadcast,
+  normalizeReplyTo,
+  statusError,
+  toBroadcast,
+  toListItem,
+  type BroadcastContent,
+  type BroadcastRow,
+} from './store.js';
+import { cancelBroadcast, dropJobs, sendBroadcast } from './lifecycle.js';
+import { clickedLinks, recipients, type RecipientType } from './stats.js';
+
+type CreateBody = BroadcastContent & { audience_id?: string; from: string; subject: string; send?: boolean; scheduled_at?: string | null };
+type UpdateBody = BroadcastContent & { audience_id?: string };
+
+/** `segment_id`, else its deprecated name `audience_id` (interface-spec Versioning #1-2). */
+function segmentOf(body: { segment_id?: string; audience_id?: string }): string | undefined {
+  return body.segment_id ?? body.audience_id;
+}
+
+function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+  const b = req.body;
+  const teamId = req.auth!.teamId;
+  if (b.scheduled_at !== undefined && b.scheduled_at !== null && b.send !== true) {
+    throw errors.validation('The `scheduled_at` field can only be used when `send` is true.', 422);
+  }
+  const segmentId = segmentOf(b)!;
+  assertSegment(ctx.db, teamId, segmentId);
+  if (b.topic_id) assertTopic(ctx.db, teamId, b.topic_id);
+  const id = ctx.db.transaction(() => {
+    const row = insertBroadcast(ctx, { teamId, content: { ...b, segment_id: segmentId } });
+    if (b.send === true) sendBroadcast(ctx, row, b.scheduled_at);
+    return row.id;
+  })();
+  return { object: 'broadcast', id };
+}
+
+function list(ctx: Emulator, req: OpRequest) {
+  return paginate(ctx.db, {
+    table: 'broadcasts',
+    where: 'team_id = ?',
+    params: [req.auth!.teamId],
+    query: req.query,
+    defaultLimit: null,
+    map: toListItem,
+  });
+}
+
+function get(ctx: Emulator, req: OpRequest) {
+  return toBroadcast(getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id));
+}
+
+/** Columns an update may set, by API field. */
+const COLUMNS: Record<string, string> = {
+  name: 'name',
+  segment_id: 'segment_id',
+  from: 'from_address',
+  subject: 'subject',
+  reply_to: 'reply_to',
+  preview_text: 'preview_text',
+  html: 'html',
+  text: 'text',
+  topic_id: 'topic_id',
+};
+
+function update(ctx: Emulator, req: OpRequest<UpdateBody>) {
+  const teamId = req.auth!.teamId;
+  const row = getOr404(ctx.db, teamId, req.params.broadcast_id);
+  const b: Record<string, unknown> = { ...req.body };
+  if (b.segment_id === undefined && b.audience_id !== undefined) b.segment_id = b.audience_id;
+  delete b.audience_id;
+  const fields = Object.keys(b).filter((k) => b[k] !== undefined);
+  const editable = row.status === 'draft' || row.status === 'scheduled';
+  if (!editable && fields.some((f) => f !== 'name')) {
+    throw statusError(`This broadcast cannot be edited because its status is \`${row.status}\`. Once sending has started only its \`name\` can change.`);
+  }
+  if (typeof b.segment_id === 'string') assertSegment(ctx.db, teamId, b.segment_id);
+  if (typeof b.topic_id === 'string') assertTopic(ctx.db, teamId, b.topic_id);
+  const sets: string[] = [];
+  const values: unknown[] = [];
+  for (const f of fields) {
+    let v = b[f];
+    if (f === 'name') v = v ?? '';
+    if (f === 'reply_to') {
+      const r = normalizeReplyTo(v as string | string[] | null);
+      v = r ? JSON.stringify(r) : null;
+    }
+    sets.push(`${COLUMNS[f]} = ?`);
+    values.push(v ?? null);
+  }
+  if (sets.length) ctx.db.prepare(`UPDATE broadcasts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as any[]), row.id);
+  return { object: 'broadcast', id: row.id };
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  if (row.status !== 'draft' && row.status !== 'scheduled') {
+    throw statusError(`This broadcast cannot be deleted because its status is \`${row.status}\`. Only \`draft\` and \`scheduled\` broadcasts can be deleted.`);
+  }
+  ctx.db.transaction(() => {
+    dropJobs(ctx, row.id);
+    ctx.db.prepare('DELETE FROM broadcasts WHERE id = ?').run(row.id);
+  })();
+  return { object: 'broadcast', id: row.id, deleted: true };
+}
+
+function send(ctx: Emulator, req: OpRequest<{ scheduled_at?: string | null }>) {
+  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  ctx.db.transaction(() => sendBroadcast(ctx, row, req.body?.scheduled_at))();
+  return { id: row.id };
+}
+
+function cancel(ctx: Emulator, req: OpRequest) {
+  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  ctx.db.transaction(() => cancelBroadcast(ctx, row))();
+  return { object: 'broadcast', id: row.id };
+}
+
+function duplicate(ctx: Emulator, req: OpRequest) {
+  const r: BroadcastRow = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const copy = insertBroadcast(ctx, {
+    teamId: r.team_id,
+    content: {
+      name: r.name,
+      segment_id: r.segment_id,
+      from: r.from_address,
+      subject: r.subject,
+      reply_to: r.reply_to === null ? null : (JSON.parse(r.reply_to) as string[]),
+      preview_text: r.preview_text,
+      html: r.html,
+      text: r.text,
+      topic_id: r.topic_id,
+    },
+  });
+  return { object: 'broadcast', id: copy.id };
+}
+
+function listRecipients(ctx: Emulator, req: OpRequest) {
+  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  return recipients(ctx, row, req.query as { type: RecipientType; email?: string; bounce_type?: string });
+}
+
+function listClickedLinks(ctx: Emulator, req: OpRequest) {
+  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  return clickedLinks(ctx, row, req.query);
+}
+
+export const operations = {
+  'broadcasts/create': create,
+  'broadcasts/list': list,
+  'broadcasts/get': get,
+  'broadcasts/update': update,
+  'broadcasts/remove': remove,
+  'broadcasts/send': send,
+  'broadcasts/cancel': cancel,
+  'broadcasts/duplicate': duplicate,
+  'broadcasts/recipients': listRecipients,
+  'broadcasts/list-clicked-links': listClickedLinks,
+};

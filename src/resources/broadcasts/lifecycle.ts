@@ -1,0 +1,176 @@
+/**
+ * The send lifecycle of a broadcast on the emulated clock (API-FACTS §5.12;
+ * D:dashboard/broadcasts/manage-broadcasts, broadcasts/cancel-broadcast):
+ * | from | trigger | to | job |
+ * |---|---|---|---|
+ * | draft, scheduled | send now | `queued` | `broadcasts.deliver` after `DELAYS.broadcastQueued` |
+ * | draft, scheduled | send with a future `scheduled_at` | `scheduled` | `broadcasts.start` at `scheduled_at` |
+ * | scheduled | `broadcasts.start` | `queued` | `broadcasts.deliver` after `DELAYS.broadcastQueued` |
+ * | queued | `broadcasts.deliver` | `queued` (next batch after `DELAYS.broadcastBatch`) or `sent` (`sent_at` = now) | one email per eligible contact, `BATCH_SIZE` a run |
+ * | scheduled | cancel | `draft` (`scheduled_at` cleared; can be sent again) | start job dropped |
+ * | queued | cancel | `canceled` (final; emails already handed over stay) | remaining batches dropped |
+ * A contact is sent to when it is still in the segment, not unsubscribed and,
+ * for a broadcast with `topic_id`, opted in (`topicSubscription`).
+ */
+import type { Emulator } from '../../context.js';
+import type { Job } from '../../clock/scheduler.js';
+import { DELAYS } from '../../clock/delays.js';
+import { parseDuration } from '../../clock/clock.js';
+import { ApiError, errors } from '../../http/errors.js';
+import { contactPropertyValues, contactsOfSegment, topicSubscription, type Contact } from '../contacts/service.js';
+import { sendEmail, type SendEmailInput } from '../emails/send.js';
+import { statusError, type BroadcastRow } from './store.js';
+import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
+
+/** Emails handed to sending per `broadcasts.deliver` run. */
+export const BATCH_SIZE = 100;
+
+/** Job types. */
+export const JOB_START = 'broadcasts.start';
+export const JOB_DELIVER = 'broadcasts.deliver';
+
+/**
+ * Reads `scheduled_at`: an ISO 8601 date-time (`2026-08-05T11:52:01.858Z`) or
+ * natural language (`in 1 hour`, `in 2 days`, SDK docs). Returns emulated ms.
+ * Throws 422 `validation_error` when it is neither.
+ */
+export function parseScheduledAt(input: string, nowMs: number): number {
+  const text = input.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms)) return ms;
+  } else {
+    const ms = parseDuration(text);
+    if (ms !== null) return nowMs + ms;
+  }
+  throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`).', 422);
+}
+
+/**
+ * Sends a draft (or re-sends a scheduled broadcast) now, or schedules it when
+ * `scheduledAt` lies in the future (a past time sends now). Synchronous: call
+ * inside the caller's transaction. Throws 403 `validation_error` unless the
+ * broadcast is `draft` or `scheduled`; 422 `validation_error` for an
+ * unreadable `scheduled_at` or a broadcast with neither `html` nor `text`.
+ */
+export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: string | null | undefined): void {
+  if (row.status !== 'draft' && row.status !== 'scheduled') {
+    throw statusError(`This broadcast cannot be sent because its status is \`${row.status}\`. Only \`draft\` and \`scheduled\` broadcasts can be sent.`);
+  }
+  if (row.html === null && row.text === null) {
+    throw errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422);
+  }
+  const now = ctx.clock.nowMs();
+  const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
+  if (row.status === 'scheduled') ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', row.id);
+  if (at !== null && at > now) {
+    ctx.db.prepare(`UPDATE broadcasts SET status = 'scheduled', scheduled_at = ? WHERE id = ?`).run(at, row.id);
+    ctx.scheduler.schedule(JOB_START, { broadcast_id: row.id }, { dueAt: at, teamId: row.team_id });
+    return;
+  }
+  queue(ctx, row.id, row.team_id, at);
+}
+
+/** Marks a broadcast `queued` and schedules its first batch. */
+function queue(ctx: Emulator, id: string, teamId: string, scheduledAt: number | null): void {
+  ctx.db.prepare(`UPDATE broadcasts SET status = 'queued', scheduled_at = ? WHERE id = ?`).run(scheduledAt, id);
+  ctx.scheduler.schedule(JOB_DELIVER, { broadcast_id: id }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastQueued, teamId });
+}
+
+/**
+ * Cancels a broadcast: `scheduled` → `draft`, `queued` → `canceled`.
+ * Throws 403 `validation_error` for any other status (SDK PR #1059: the
+ * service answers 403 `validation_error` for draft or sent broadcasts).
+ */
+export function cancelBroadcast(ctx: Emulator, row: BroadcastRow): void {
+  if (row.status === 'scheduled') {
+    ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', row.id);
+    ctx.db.prepare(`UPDATE broadcasts SET status = 'draft', scheduled_at = NULL WHERE id = ?`).run(row.id);
+  } else if (row.status === 'queued') {
+    ctx.scheduler.cancelWhere(JOB_DELIVER, 'broadcast_id', row.id);
+    ctx.db.prepare(`UPDATE broadcasts SET status = 'canceled' WHERE id = ?`).run(row.id);
+  } else {
+    throw statusError(`This broadcast cannot be canceled because its status is \`${row.status}\`. Only \`queued\` and \`scheduled\` broadcasts can be canceled.`);
+  }
+}
+
+/** Drops the pending jobs of a broadcast being deleted. */
+export function dropJobs(ctx: Emulator, id: string): void {
+  ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', id);
+  ctx.scheduler.cancelWhere(JOB_DELIVER, 'broadcast_id', id);
+}
+
+function loadRow(ctx: Emulator, id: string): BroadcastRow | undefined {
+  return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow | undefined;
+}
+
+/** Job `broadcasts.start`: a scheduled broadcast whose time has come becomes `queued`. */
+export function startJob(ctx: Emulator, job: Job<{ broadcast_id: string }>): void {
+  ctx.db.transaction(() => {
+    const row = loadRow(ctx, job.payload.broadcast_id);
+    if (!row || row.status !== 'scheduled') return;
+    queue(ctx, row.id, row.team_id, row.scheduled_at);
+  })();
+}
+
+/** Whether the broadcast goes to this contact now. */
+function eligible(ctx: Emulator, row: BroadcastRow, c: Contact): boolean {
+  if (c.unsubscribed) return false;
+  if (row.topic_id === null) return true;
+  return topicSubscription(ctx, row.team_id, c.id, row.topic_id) === 'opt_in';
+}
+
+/** The email of one contact, placeholders filled. */
+function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact): SendEmailInput {
+  const vars = { contact: c, properties: contactPropertyValues(ctx, row.team_id, c), unsubscribeUrl: unsubscribeUrl(ctx.config.baseUrl, row.id, c.id) };
+  const input: SendEmailInput = {
+    from: row.from_address,
+    to: c.email,
+    subject: renderForContact(row.subject, vars) ?? row.subject,
+  };
+  const html = renderForContact(row.html === null ? null : withPreviewText(row.html, row.preview_text), vars);
+  const text = renderForContact(row.text, vars);
+  if (html !== null) input.html = html;
+  if (text !== null) input.text = text;
+  if (row.reply_to !== null) input.reply_to = JSON.parse(row.reply_to) as string[];
+  if (row.topic_id !== null) input.topic_id = row.topic_id;
+  return input;
+}
+
+/**
+ * Job `broadcasts.deliver`: hands the next `BATCH_SIZE` contacts' emails to
+ * `sendEmail` (each with its own lifecycle), then schedules the next batch or
+ * marks the broadcast `sent`. The recipient list is the segment's members
+ * when the first batch runs (`contact_ids` carries the rest). One transaction
+ * a run; an email the emails module refuses (`ApiError`) is skipped and
+ * logged, the others go on.
+ */
+export function deliverJob(ctx: Emulator, job: Job<{ broadcast_id: string; contact_ids?: string[] }>): void {
+  ctx.db.transaction(() => {
+    const row = loadRow(ctx, job.payload.broadcast_id);
+    if (!row || row.status !== 'queued') return;
+    const members = contactsOfSegment(ctx, row.team_id, row.segment_id);
+    const ids = job.payload.contact_ids ?? members.map((c) => c.id);
+    const byId = new Map(members.map((c) => [c.id, c]));
+    const record = ctx.db.prepare('INSERT INTO broadcast_emails (broadcast_id, email_id, contact_id, email, created_at) VALUES (?, ?, ?, ?, ?)');
+    for (const id of ids.slice(0, BATCH_SIZE)) {
+      const c = byId.get(id);
+      if (!c) continue;
+      try {
+        if (!eligible(ctx, row, c)) continue;
+        const input = emailFor(ctx, row, c);
+        const sent = ctx.db.transaction(() => sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id }))();
+        record.run(row.id, sent.id, c.id, c.email, ctx.clock.nowMs());
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        ctx.log('warn', `broadcast ${row.id}: no email to ${c.email}: ${err.name}: ${err.message}`);
+      }
+    }
+    const rest = ids.slice(BATCH_SIZE);
+    if (rest.length) {
+      ctx.scheduler.schedule(JOB_DELIVER, { broadcast_id: row.id, contact_ids: rest }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });
+    } else {
+      ctx.db.prepare(`UPDATE broadcasts SET status = 'sent', sent_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
+    }
+  })();
+}

@@ -1,0 +1,148 @@
+/**
+ * GET /broadcasts/{id}/recipients and /clicked-links (reference operations
+ * `broadcasts/recipients`, `broadcasts/list-clicked-links`), computed from the
+ * emails the broadcast produced (`broadcast_emails` + `emailsOfBroadcast`).
+ * Row `id`s are opaque cursors, base64 of `offset:N` as the reference shows
+ * (`b2Zmc2V0OjA`); `after`/`before` take them.
+ */
+import type { Emulator } from '../../context.js';
+import { ApiError, errors } from '../../http/errors.js';
+import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
+import { emailsOfBroadcast } from '../emails/send.js';
+import { findContact } from '../contacts/service.js';
+import type { BroadcastRow } from './store.js';
+
+/** The recipient event types of the reference. */
+export type RecipientType = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'unsubscribed' | 'suppressed';
+
+/** Which emails (by `last_event`) count for each type. `clicked` also counts any email with clicks. */
+const EVENTS: Record<Exclude<RecipientType, 'unsubscribed'>, Set<string>> = {
+  sent: new Set(['sent', 'delivered', 'delivery_delayed', 'opened', 'clicked', 'bounced', 'complained']),
+  delivered: new Set(['delivered', 'opened', 'clicked', 'complained']),
+  opened: new Set(['opened', 'clicked']),
+  clicked: new Set(['clicked']),
+  bounced: new Set(['bounced']),
+  complained: new Set(['complained']),
+  suppressed: new Set(['suppressed']),
+};
+/** `unsubscribed` counts contacts that were sent to and are unsubscribed now. */
+const REACHED = EVENTS.sent;
+
+function cursor(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString('base64').replace(/=+$/, '');
+}
+
+function offsetOf(id: string, length: number, which: string): number {
+  const m = /^offset:(\d+)$/.exec(Buffer.from(id, 'base64').toString('utf8'));
+  const n = m ? Number(m[1]) : NaN;
+  if (!Number.isInteger(n) || n >= length) {
+    throw new ApiError(422, 'validation_error', `The \`${which}\` cursor \`${id}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`);
+  }
+  return n;
+}
+
+/**
+ * One page of an in-memory list, the rules of `paginate()` (interface-spec
+ * "Pagination"): `after` → items after that cursor, `before` → items before
+ * it, both → 422; all items when `limit` is omitted. Each item gets its
+ * cursor as `id`.
+ */
+export function pageOf<T extends object>(items: T[], query: PageQuery): ListEnvelope<{ id: string } & T> {
+  if (query.after !== undefined && query.before !== undefined) {
+    throw new ApiError(422, 'validation_error', 'You can only use either the `after` or `before` parameter, not both. See https://resend.com/docs/pagination for more information.');
+  }
+  const withIds = items.map((it, i) => ({ id: cursor(i), ...it }));
+  const limit = query.limit ?? null;
+  let from = 0;
+  let to = withIds.length;
+  if (query.after !== undefined) from = offsetOf(query.after, withIds.length, 'after') + 1;
+  if (query.before !== undefined) to = offsetOf(query.before, withIds.length, 'before');
+  let page: typeof withIds;
+  let hasMore: boolean;
+  if (limit === null) {
+    page = withIds.slice(from, to);
+    hasMore = false;
+  } else if (query.before !== undefined) {
+    page = withIds.slice(Math.max(from, to - limit), to);
+    hasMore = to - from > limit;
+  } else {
+    page = withIds.slice(from, Math.min(to, from + limit));
+    hasMore = to - from > limit;
+  }
+  return { object: 'list', has_more: hasMore, data: page };
+}
+
+interface Sent {
+  email_id: string;
+  contact_id: string | null;
+  email: string;
+}
+
+/** The broadcast's emails with their state, newest first. Empty (without asking the emails module) when it produced none. */
+function sentEmails(ctx: Emulator, row: BroadcastRow) {
+  const own = ctx.db.prepare('SELECT email_id, contact_id, email FROM broadcast_emails WHERE broadcast_id = ? ORDER BY seq DESC').all(row.id) as Sent[];
+  if (own.length === 0) return [];
+  const state = new Map(emailsOfBroadcast(ctx, row.id).map((e) => [e.id, e]));
+  return own.map((s) => {
+    const e = state.get(s.email_id);
+    return { ...s, last_event: e?.last_event ?? 'queued', clicks: e?.clicks ?? [] };
+  });
+}
+
+/**
+ * Recipient rows for one event type, filtered by `email` (case-insensitive)
+ * and `bounce_type`. `count` for opened/clicked (opens are not counted
+ * separately: an opened email counts 1), `bounce_type` for bounced (the
+ * emulator's bounces are permanent, API-FACTS §7), `clicked_links` for clicked.
+ * Throws 422 `validation_error` for `bounce_type` with another type.
+ */
+export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { type: RecipientType; email?: string; bounce_type?: string }) {
+  if (q.bounce_type !== undefined && q.type !== 'bounced') {
+    throw errors.validation('The `bounce_type` parameter can only be used when `type` is `bounced`.', 422);
+  }
+  const wanted = q.email?.toLowerCase();
+  const rows: object[] = [];
+  for (const e of sentEmails(ctx, row)) {
+    if (wanted !== undefined && e.email.toLowerCase() !== wanted) continue;
+    if (q.type === 'unsubscribed') {
+      if (!REACHED.has(e.last_event) || e.contact_id === null) continue;
+      const c = findContact(ctx, row.team_id, e.contact_id);
+      if (!c?.unsubscribed) continue;
+      rows.push({ contact_id: e.contact_id, email: e.email });
+      continue;
+    }
+    const hit = EVENTS[q.type].has(e.last_event) || (q.type === 'clicked' && e.clicks.length > 0) || (q.type === 'opened' && e.clicks.length > 0);
+    if (!hit) continue;
+    const item: Record<string, unknown> = { contact_id: e.contact_id, email: e.email };
+    if (q.type === 'opened') item.count = 1;
+    if (q.type === 'clicked') {
+      const byUrl = new Map<string, number>();
+      for (const c of e.clicks) byUrl.set(c.link, (byUrl.get(c.link) ?? 0) + 1);
+      item.count = Math.max(1, e.clicks.length);
+      item.clicked_links = [...byUrl].map(([url, clicks]) => ({ url, clicks }));
+    }
+    if (q.type === 'bounced') {
+      if (q.bounce_type !== undefined && q.bounce_type !== 'permanent') continue;
+      item.bounce_type = 'permanent';
+    }
+    rows.push(item);
+  }
+  return pageOf(rows, q);
+}
+
+/** Clicked links of the broadcast's emails: `clicks` (all), `unique_clicks` (distinct recipients); most clicked first. */
+export function clickedLinks(ctx: Emulator, row: BroadcastRow, q: PageQuery) {
+  const links = new Map<string, { clicks: number; who: Set<string> }>();
+  for (const e of sentEmails(ctx, row)) {
+    for (const c of e.clicks) {
+      const l = links.get(c.link) ?? { clicks: 0, who: new Set<string>() };
+      l.clicks += 1;
+      l.who.add(e.email.toLowerCase());
+      links.set(c.link, l);
+    }
+  }
+  const items = [...links]
+    .map(([url, l]) => ({ url, clicks: l.clicks, unique_clicks: l.who.size }))
+    .sort((a, b) => b.clicks - a.clicks || a.url.localeCompare(b.url));
+  return pageOf(items, q);
+}

@@ -1,0 +1,191 @@
+/**
+ * The broadcasts table, its row ↔ API shapes, and the lookups of other
+ * modules' rows a broadcast refers to (segment, topic).
+ */
+import type { Emulator } from '../../context.js';
+import type { DB } from '../../store/db.js';
+import { apiTime, newId } from '../../http/format.js';
+import { ApiError, errors } from '../../http/errors.js';
+
+/** Statuses (API-FACTS §5.12): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
+export type BroadcastStatus = 'draft' | 'scheduled' | 'queued' | 'sent' | 'canceled';
+
+/** A stored broadcast; times in emulated ms, `reply_to` as JSON text or null. */
+export interface BroadcastRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  name: string;
+  segment_id: string;
+  from_address: string;
+  subject: string;
+  reply_to: string | null;
+  preview_text: string | null;
+  html: string | null;
+  text: string | null;
+  topic_id: string | null;
+  status: BroadcastStatus;
+  created_at: number;
+  scheduled_at: number | null;
+  sent_at: number | null;
+}
+
+/** Content fields a broadcast is created or updated with (API names). */
+export interface BroadcastContent {
+  name?: string | null;
+  segment_id?: string;
+  from?: string;
+  subject?: string;
+  reply_to?: string | string[] | null;
+  preview_text?: string | null;
+  html?: string | null;
+  text?: string | null;
+  topic_id?: string | null;
+}
+
+export const migrations = [
+  {
+    version: 1000,
+    name: 'broadcasts',
+    sql: `CREATE TABLE broadcasts (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      segment_id TEXT NOT NULL,
+      from_address TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      reply_to TEXT,
+      preview_text TEXT,
+      html TEXT,
+      text TEXT,
+      topic_id TEXT,
+      status TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      scheduled_at INTEGER,
+      sent_at INTEGER
+    );
+    CREATE INDEX broadcasts_team ON broadcasts (team_id, seq);`,
+  },
+  {
+    version: 1001,
+    name: 'broadcast_emails',
+    sql: `CREATE TABLE broadcast_emails (
+      seq INTEGER PRIMARY KEY,
+      broadcast_id TEXT NOT NULL,
+      email_id TEXT NOT NULL,
+      contact_id TEXT,
+      email TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX broadcast_emails_broadcast ON broadcast_emails (broadcast_id, seq);`,
+  },
+];
+
+/** `reply_to` as stored: one address or several become an array; empty → null. */
+export function normalizeReplyTo(v: string | string[] | null | undefined): string[] | null {
+  if (v === null || v === undefined) return null;
+  const arr = Array.isArray(v) ? v : [v];
+  return arr.length ? arr : null;
+}
+
+/** The list item (interface-spec "Broadcast (list item)"; no `topic_id`, API-FACTS §8 #15). */
+export function toListItem(r: BroadcastRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    audience_id: r.segment_id,
+    segment_id: r.segment_id,
+    status: r.status,
+    created_at: apiTime(r.created_at),
+    scheduled_at: apiTime(r.scheduled_at),
+    sent_at: apiTime(r.sent_at),
+  };
+}
+
+/** The broadcast alone (API-FACTS §5.12). */
+export function toBroadcast(r: BroadcastRow) {
+  return {
+    object: 'broadcast',
+    id: r.id,
+    name: r.name,
+    audience_id: r.segment_id,
+    segment_id: r.segment_id,
+    from: r.from_address,
+    subject: r.subject,
+    reply_to: r.reply_to === null ? null : (JSON.parse(r.reply_to) as string[]),
+    preview_text: r.preview_text,
+    html: r.html,
+    text: r.text,
+    status: r.status,
+    created_at: apiTime(r.created_at),
+    scheduled_at: apiTime(r.scheduled_at),
+    sent_at: apiTime(r.sent_at),
+    topic_id: r.topic_id,
+  };
+}
+
+/** The team's broadcast, or undefined. */
+export function findBroadcast(db: DB, teamId: string, id: string): BroadcastRow | undefined {
+  return db.prepare('SELECT * FROM broadcasts WHERE id = ? AND team_id = ?').get(id, teamId) as BroadcastRow | undefined;
+}
+
+/** The team's broadcast. Throws 404 `Broadcast not found` (another team's too). */
+export function getOr404(db: DB, teamId: string, id: string): BroadcastRow {
+  const row = findBroadcast(db, teamId, id);
+  if (!row) throw errors.notFound('Broadcast');
+  return row;
+}
+
+/** Inserts a broadcast and returns its row. Synchronous; callers validate. */
+export function insertBroadcast(
+  ctx: Emulator,
+  b: { id?: string; teamId: string; content: BroadcastContent & { segment_id: string; from: string; subject: string }; status?: BroadcastStatus; createdAt?: number; scheduledAt?: number | null; sentAt?: number | null },
+): BroadcastRow {
+  const id = b.id ?? newId();
+  const c = b.content;
+  const replyTo = normalizeReplyTo(c.reply_to);
+  ctx.db
+    .prepare(
+      `INSERT INTO broadcasts (id, team_id, name, segment_id, from_address, subject, reply_to, preview_text, html, text, topic_id, status, created_at, scheduled_at, sent_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      b.teamId,
+      c.name ?? '',
+      c.segment_id,
+      c.from,
+      c.subject,
+      replyTo ? JSON.stringify(replyTo) : null,
+      c.preview_text ?? null,
+      c.html ?? null,
+      c.text ?? null,
+      c.topic_id ?? null,
+      b.status ?? 'draft',
+      b.createdAt ?? ctx.clock.nowMs(),
+      b.scheduledAt ?? null,
+      b.sentAt ?? null,
+    );
+  return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow;
+}
+
+/**
+ * Throws 404 `Audience not found` unless the segment is the team's (the
+ * service words segment 404s this way, API-FACTS §2.2).
+ */
+export function assertSegment(db: DB, teamId: string, segmentId: string): void {
+  const row = db.prepare('SELECT id FROM segments WHERE id = ? AND team_id = ?').get(segmentId, teamId);
+  if (!row) throw errors.notFound('Audience');
+}
+
+/** Throws 404 `Topic not found` unless the topic is the team's . */
+export function assertTopic(db: DB, teamId: string, topicId: string): void {
+  const row = db.prepare('SELECT id FROM topics WHERE id = ? AND team_id = ?').get(topicId, teamId);
+  if (!row) throw errors.notFound('Topic');
+}
+
+/** 403 `validation_error`: the broadcast's status forbids the action (the service answers cancel of a draft/sent broadcast this way). */
+export function statusError(message: string): ApiError {
+  return errors.validation(message, 403);
+}

@@ -1,0 +1,183 @@
+/**
+ * Sending a broadcast to real contacts. These tests go through the contacts,
+ * segments, topics, contact-properties and emails modules (the contracts
+ * `contactsOfSegment`, `topicSubscription`, `contactPropertyValues`,
+ * `sendEmail`, `emailsOfBroadcast`) end to end.
+ */
+import { describe, expect, it } from 'vitest';
+import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { NEWSLETTER_SEGMENT, createBroadcast, getBroadcast } from './helpers.js';
+
+async function ok(res: { status: number; body: any }, what: string) {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function segment(t: TestEmulator, name = 'Readers'): Promise<string> {
+  return (await ok(await t.api.post('/segments').send({ name }), 'create segment')).id;
+}
+
+async function contact(t: TestEmulator, segmentId: string, body: Record<string, unknown>): Promise<string> {
+  return (await ok(await t.api.post('/contacts').send({ ...body, segments: [{ id: segmentId }] }), 'create contact')).id;
+}
+
+/** The emails the broadcast produced (ids from the module's own table), as GET /emails/{id} shows them. */
+async function emailsOf(t: TestEmulator, broadcastId: string) {
+  const rows = t.emu.ctx.db.prepare('SELECT email_id FROM broadcast_emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as { email_id: string }[];
+  const out = [];
+  for (const r of rows) out.push(await ok(await t.api.get(`/emails/${r.email_id}`), 'get email'));
+  return out;
+}
+
+describe('broadcasts: sending to a segment', () => {
+  const t = useEmulator();
+
+  it('draft → queued → sent on the clock, one rendered email per subscribed contact, sent_at set', async () => {
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'ada@example.org', first_name: 'Ada' });
+    await contact(t, seg, { email: 'anon@example.org' });
+    await contact(t, seg, { email: 'gone@example.org', first_name: 'Gone', unsubscribed: true });
+    const id = await createBroadcast(t, {
+      segment_id: seg,
+      subject: 'News for {{{contact.first_name|you}}}',
+      html: '<p>Hi {{{contact.first_name|there}}}</p><a href="{{{RESEND_UNSUBSCRIBE_URL}}}">unsubscribe</a>',
+      text: 'Hi {{{contact.first_name|there}}}',
+    });
+    expect((await getBroadcast(t, id)).status).toBe('draft');
+    await ok(await t.api.post(`/broadcasts/${id}/send`).send({}), 'send');
+    const queued = await getBroadcast(t, id);
+    expect(queued.status).toBe('queued');
+    expect(queued.sent_at).toBeNull();
+    const fired = await t.emu.clock.advance('1s');
+    expect(fired.map((j) => j.type)).toContain('broadcasts.deliver');
+    const sent = await getBroadcast(t, id);
+    expect(sent.status).toBe('sent');
+    expect(sent.sent_at).not.toBeNull();
+    const emails = await emailsOf(t, id);
+    expect(emails.map((e) => e.to).flat().sort()).toEqual(['ada@example.org', 'anon@example.org']);
+    const ada = emails.find((e) => e.to.includes('ada@example.org'));
+    const anon = emails.find((e) => e.to.includes('anon@example.org'));
+    expect(ada.subject).toBe('News for Ada');
+    expect(anon.subject).toBe('News for you');
+    expect(ada.html).toContain('<p>Hi Ada</p>');
+    expect(anon.html).toContain('<p>Hi there</p>');
+    expect(ada.text).toBe('Hi Ada');
+    expect(ada.html).toMatch(/href="http:\/\/[^"]+\/_emulator\/unsubscribe\/[A-Za-z0-9_-]+"/);
+    expect(ada.html).not.toBe(anon.html.replace('there', 'Ada'));
+    expect(ada.from).toBe('Acme <news@example.com>');
+  });
+
+  it('fills contact properties with the team fallback', async () => {
+    await ok(await t.api.post('/contact-properties').send({ key: 'company', type: 'string', fallback_value: 'your company' }), 'create property');
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'with@example.org', properties: { company: 'Acme' } });
+    await contact(t, seg, { email: 'without@example.org' });
+    const id = await createBroadcast(t, { segment_id: seg, html: '<p>Team {{{contact.company}}}</p>', send: true });
+    await t.emu.clock.advance('1s');
+    const emails = await emailsOf(t, id);
+    expect(emails.find((e) => e.to.includes('with@example.org')).html).toContain('Team Acme');
+    expect(emails.find((e) => e.to.includes('without@example.org')).html).toContain('Team your company');
+  });
+
+  it('respects topic subscriptions: opted-out contacts get nothing (default opt_in topic)', async () => {
+    const topic = (await ok(await t.api.post('/topics').send({ name: 'Product news', default_subscription: 'opt_in' }), 'topic')).id;
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'in@example.org' });
+    await contact(t, seg, { email: 'out@example.org', topics: [{ id: topic, subscription: 'opt_out' }] });
+    const id = await createBroadcast(t, { segment_id: seg, topic_id: topic, send: true });
+    expect((await getBroadcast(t, id)).topic_id).toBe(topic);
+    await t.emu.clock.advance('1s');
+    expect((await getBroadcast(t, id)).status).toBe('sent');
+    expect((await emailsOf(t, id)).map((e) => e.to).flat()).toEqual(['in@example.org']);
+  });
+
+  it('a default opt_out topic reaches only contacts that opted in', async () => {
+    const topic = (await ok(await t.api.post('/topics').send({ name: 'Beta', default_subscription: 'opt_out' }), 'topic')).id;
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'quiet@example.org' });
+    await contact(t, seg, { email: 'keen@example.org', topics: [{ id: topic, subscription: 'opt_in' }] });
+    const id = await createBroadcast(t, { segment_id: seg, topic_id: topic, send: true });
+    await t.emu.clock.advance('1s');
+    expect((await emailsOf(t, id)).map((e) => e.to).flat()).toEqual(['keen@example.org']);
+  });
+
+  it('sends in batches of 100; canceling mid-send keeps what went out and stops the rest', async () => {
+    const seg = await segment(t);
+    for (let i = 0; i < 150; i++) await contact(t, seg, { email: `reader${i}@example.org` });
+    const id = await createBroadcast(t, { segment_id: seg, send: true });
+    await t.emu.clock.advance('1s');
+    expect((await getBroadcast(t, id)).status).toBe('queued');
+    expect(t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM broadcast_emails WHERE broadcast_id = ?').get(id)).toEqual({ n: 100 });
+    await ok(await t.api.post(`/broadcasts/${id}/cancel`), 'cancel');
+    await t.emu.clock.advance('1m');
+    const b = await getBroadcast(t, id);
+    expect(b.status).toBe('canceled');
+    expect(b.sent_at).toBeNull();
+    expect(t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM broadcast_emails WHERE broadcast_id = ?').get(id)).toEqual({ n: 100 });
+  });
+
+  it('a scheduled broadcast sends when its time comes', async () => {
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'later@example.org', first_name: 'Lee' });
+    const id = await createBroadcast(t, { segment_id: seg, send: true, scheduled_at: 'in 1 hour' });
+    await t.emu.clock.advance('59m');
+    expect(await emailsOf(t, id)).toEqual([]);
+    await t.emu.clock.advance('1m1s');
+    expect((await getBroadcast(t, id)).status).toBe('sent');
+    expect((await emailsOf(t, id))[0].html).toContain('Hi Lee');
+  });
+
+  it('after sending, update (except name) and delete are refused', async () => {
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'x@example.org' });
+    const id = await createBroadcast(t, { segment_id: seg, send: true });
+    await t.emu.clock.advance('1s');
+    expect((await getBroadcast(t, id)).status).toBe('sent');
+    const upd = await t.api.patch(`/broadcasts/${id}`).send({ html: '<p>changed</p>' });
+    expect(upd.status).toBe(403);
+    expect(upd.body.name).toBe('validation_error');
+    const del = await t.api.delete(`/broadcasts/${id}`);
+    expect(del.status).toBe(403);
+    expect(del.body.name).toBe('validation_error');
+    expect((await t.api.patch(`/broadcasts/${id}`).send({ name: 'Done' })).status).toBe(200);
+  });
+
+  it('lists recipients by event type, filtered by email, with cursors', async () => {
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'delivered+a@resend.dev' });
+    await contact(t, seg, { email: 'delivered+b@resend.dev' });
+    await contact(t, seg, { email: 'bounced@resend.dev' });
+    const id = await createBroadcast(t, { segment_id: seg, send: true });
+    await t.emu.clock.advance('1s');
+    await t.emu.clock.advance('1h');
+    const sent = await ok(await t.api.get(`/broadcasts/${id}/recipients?type=sent`), 'recipients');
+    expect(sent.data.map((r: any) => r.email).sort()).toEqual(['bounced@resend.dev', 'delivered+a@resend.dev', 'delivered+b@resend.dev']);
+    expect(sent.data[0]).toEqual({ id: expect.any(String), contact_id: expect.any(String), email: expect.any(String) });
+    const delivered = await ok(await t.api.get(`/broadcasts/${id}/recipients?type=delivered`), 'delivered');
+    expect(delivered.data.map((r: any) => r.email).sort()).toEqual(['delivered+a@resend.dev', 'delivered+b@resend.dev']);
+    const bounced = await ok(await t.api.get(`/broadcasts/${id}/recipients?type=bounced`), 'bounced');
+    expect(bounced.data).toEqual([{ id: expect.any(String), contact_id: expect.any(String), email: 'bounced@resend.dev', bounce_type: 'permanent' }]);
+    const one = await ok(await t.api.get(`/broadcasts/${id}/recipients?type=sent&email=DELIVERED%2Ba@resend.dev`), 'by email');
+    expect(one.data.map((r: any) => r.email)).toEqual(['delivered+a@resend.dev']);
+    const page = await ok(await t.api.get(`/broadcasts/${id}/recipients?type=sent&limit=2`), 'page');
+    expect(page.has_more).toBe(true);
+    const rest = await ok(await t.api.get(`/broadcasts/${id}/recipients?type=sent&limit=2&after=${page.data[1].id}`), 'page 2');
+    expect(rest.has_more).toBe(false);
+    expect([...page.data, ...rest.data].map((r: any) => r.email).sort()).toEqual(sent.data.map((r: any) => r.email).sort());
+  });
+
+  it('rejects an unknown segment (404 Audience not found) and an unknown topic (404 Topic not found)', async () => {
+    const seg = await t.api.post('/broadcasts').send({ segment_id: '00000000-0000-4000-8000-000000000000', from: 'a@example.com', subject: 's', html: 'h' });
+    expect(seg.status).toBe(404);
+    expect(seg.body).toEqual({ statusCode: 404, message: 'Audience not found', name: 'not_found' });
+    const topic = await t.api.post('/broadcasts').send({ segment_id: NEWSLETTER_SEGMENT, topic_id: '00000000-0000-4000-8000-000000000000', from: 'a@example.com', subject: 's', html: 'h' });
+    expect(topic.status).toBe(404);
+    expect(topic.body).toEqual({ statusCode: 404, message: 'Topic not found', name: 'not_found' });
+  });
+
+  it('the fixtures hold the Newsletter segment of the broadcasts', async () => {
+    const res = await t.api.get(`/segments/${NEWSLETTER_SEGMENT}`);
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe('Newsletter');
+  });
+});
