@@ -3,8 +3,10 @@
  * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
  *
  * For each operation, in order: multipart upload (if the body is
- * `multipart/form-data`), authentication, parameter validation, body
- * validation, the handler, response validation (when
+ * `multipart/form-data`), raw body (if the spec also declares `text/*` or
+ * `message/*` media types: such a body reaches the handler as a Buffer,
+ * unvalidated), authentication, rate limiting (`src/http/rate-limit.ts`),
+ * parameter validation, body validation, the handler, response validation (when
  * `config.validateResponses`), then the JSON reply. A path served with
  * another method answers 405; an unknown path 404; malformed JSON 400; a
  * body over 50 MB 413; all in the error shape of `src/http/errors.ts`.
@@ -15,6 +17,7 @@ import os from 'node:os';
 import type { Emulator } from './context.js';
 import { ApiError, errors } from './http/errors.js';
 import { authenticate } from './http/auth.js';
+import { createRateLimit } from './http/rate-limit.js';
 import { compileOperation, toApiError } from './http/validate.js';
 import { loadSpec, type Operation } from './http/spec.js';
 import { Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
@@ -72,6 +75,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   });
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   const upload = multer({ dest: os.tmpdir(), limits: { fileSize: UPLOAD_LIMIT_BYTES } });
+  const rateLimit = createRateLimit(ctx);
 
   const sorted = [...operations].sort(routeOrder);
   for (const op of sorted) {
@@ -80,12 +84,14 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const chain: express.RequestHandler[] = [];
     if (op.body?.mediaType === 'multipart/form-data') chain.push(upload.single('file'));
+    if (op.body?.rawMediaTypes) chain.push(express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }));
     chain.push(async (req: Request, res: Response, next: NextFunction) => {
       let auth: Auth | null = null;
       let body: unknown = undefined;
       try {
         if (!handler) throw new ApiError(501, 'application_error', `${op.method} ${op.path} (${op.operationId}) is not implemented by the emulator yet.`);
         if (op.requiresAuth) auth = authenticate(ctx, req.headers.authorization, op);
+        if (auth) rateLimit(auth, res);
         const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
         if (v.params && !v.params(params)) throw toApiError(v.params.errors, 'params');
         const pathParams: Record<string, string> = {};
@@ -94,7 +100,9 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
           if (p.in === 'path') pathParams[p.name] = params[p.name];
           else if (p.in === 'query' && params[p.name] !== undefined) query[p.name] = params[p.name];
         }
-        if (op.body) {
+        if (op.body?.rawMediaTypes && Buffer.isBuffer(req.body)) {
+          body = req.body;
+        } else if (op.body) {
           body = req.body ?? {};
           if (op.body.mediaType === 'application/json' && (typeof body !== 'object' || body === null) && !Array.isArray(body)) {
             throw errors.validation('The request body must be a JSON object.', 400);

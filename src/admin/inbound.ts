@@ -1,9 +1,66 @@
 /**
- * Admin API for received emails: POST /_emulator/inbound.
- * (Being built: see CONTRIBUTING.md.)
+ * Admin API for received emails (spec/paths/admin-inbound.yaml; no auth):
+ * | operationId | rule |
+ * |---|---|
+ * | admin/inbound | `POST /_emulator/inbound`: a raw message (`message/rfc822` or `text/plain`) or JSON fields `{from, to, cc?, bcc?, reply_to?, subject, html?, text?, headers?, message_id?, attachments?[{filename, content (base64), content_type?, content_id?, content_disposition?}]}` (written to MIME first, so both go through one parser); `rcpt_to` query = envelope recipients; stored for each team whose domain receives for a recipient, `email.received` raised; → 201 `{object: "inbound", id, team_id, received_for, emails[]}`; no receiving domain → 422 `validation_error` naming the domains |
+ * | admin/inbound-attachment | `GET /_emulator/inbound/attachments/{id}`: the attachment's bytes (its content type, `content-disposition` with the file name); unknown → 404 |
+ * | admin/inbound-raw | `GET /_emulator/inbound/emails/{id}/raw`: the message as received, `message/rfc822`; unknown → 404 |
+ * The download URLs do not expire (their `expires_at` is informative).
  */
-import type { ResourceModule } from '../http/types.js';
+import type { Emulator } from '../context.js';
+import { errors } from '../http/errors.js';
+import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
+import { buildMime, findAttachment, findEmail, parseAddressField, receiveMessage, type InboundJson } from '../resources/receiving/index.js';
+
+/** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
+function envelopeFrom(query: Record<string, any>): string[] | undefined {
+  if (query.rcpt_to === undefined) return undefined;
+  const list = String(query.rcpt_to).split(',').map((a) => a.trim()).filter(Boolean);
+  for (const a of list) if (!/^[^\s@<>]+@[^\s@<>]+$/.test(a)) throw errors.validation(`Invalid \`rcpt_to\` address \`${a}\`.`, 422);
+  return list;
+}
+
+async function inbound(ctx: Emulator, req: OpRequest<Buffer | InboundJson>) {
+  let raw: Buffer;
+  let envelope = envelopeFrom(req.query);
+  if (Buffer.isBuffer(req.body)) {
+    if (req.body.length === 0) throw errors.validation('The request body is empty: send a raw message (message/rfc822) or JSON fields.', 422);
+    raw = req.body;
+  } else {
+    const b = req.body;
+    raw = Buffer.from(buildMime(b, ctx.clock.nowMs()), 'utf8');
+    if (!envelope) {
+      envelope = [...parseAddressField('to', b.to), ...parseAddressField('cc', b.cc), ...parseAddressField('bcc', b.bcc)].map((m) => m.address);
+    }
+  }
+  const copies = await receiveMessage(ctx, raw, envelope);
+  return new Reply(201, { object: 'inbound', id: copies[0].id, team_id: copies[0].team_id, received_for: copies[0].received_for, emails: copies });
+}
+
+/** `filename="x"` for ASCII names, RFC 5987 `filename*` otherwise. */
+function dispositionHeader(kind: 'inline' | 'attachment', filename: string): string {
+  return /^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)
+    ? `${kind}; filename="${filename}"`
+    : `${kind}; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+function attachment(ctx: Emulator, req: OpRequest) {
+  const a = findAttachment(ctx, req.params.attachment_id);
+  if (!a) throw errors.notFound('Attachment');
+  return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
+}
+
+function raw(ctx: Emulator, req: OpRequest) {
+  const e = findEmail(ctx, req.params.email_id);
+  if (!e) throw errors.notFound('Email');
+  return new Reply(200, Buffer.from(e.raw, 'base64'), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
+}
 
 export const inboundModule: ResourceModule = {
   name: 'admin-inbound',
+  operations: {
+    'admin/inbound': inbound,
+    'admin/inbound-attachment': attachment,
+    'admin/inbound-raw': raw,
+  },
 };

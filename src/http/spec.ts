@@ -27,8 +27,12 @@ export interface Operation {
   sending: boolean;
   /** Path and query parameters (path-item level merged in). */
   parameters: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: Schema }[];
-  /** Body schema and its media type, if the operation takes a body. */
-  body: { mediaType: 'application/json' | 'multipart/form-data'; schema: Schema; required: boolean } | null;
+  /**
+   * Body schema and its media type, if the operation takes a body.
+   * `rawMediaTypes`: `text/*` and `message/*` media types the operation also
+   * declares; such a body reaches the handler as a Buffer, unvalidated.
+   */
+  body: { mediaType: 'application/json' | 'multipart/form-data'; schema: Schema; required: boolean; rawMediaTypes?: string[] } | null;
   /** Success status (the first 2xx in `responses`). */
   successStatus: number;
   /** JSON response schema by status code. */
@@ -76,6 +80,11 @@ export function loadSpec(): Promise<{ document: Schema; operations: Operation[] 
             body = { mediaType: 'application/json', schema: content['application/json'].schema ?? {}, required: Boolean(op.requestBody.required) };
           } else if (content?.['multipart/form-data']) {
             body = { mediaType: 'multipart/form-data', schema: content['multipart/form-data'].schema ?? {}, required: Boolean(op.requestBody.required) };
+          }
+          const rawMediaTypes = Object.keys(content ?? {}).filter((t) => /^(text|message)\//.test(t));
+          if (rawMediaTypes.length) {
+            body ??= { mediaType: 'application/json', schema: {}, required: Boolean(op.requestBody.required) };
+            body.rawMediaTypes = rawMediaTypes;
           }
           const responses: Record<string, Schema> = {};
           let successStatus = 200;

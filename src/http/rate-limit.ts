@@ -1,0 +1,92 @@
+/**
+ * Optional per-team rate limiting (`config.rateLimit` requests per second;
+ * CLI `--rate-limit N`, `startServer({ rateLimit })`; 0 = off, the default).
+ *
+ * Rules (API-FACTS §4 "Rate-limit headers", "Limit values"; §2.1
+ * `rate_limit_exceeded`; D:api-reference/rate-limit):
+ * - counts authenticated API requests per team, all of its keys together;
+ *   the admin API (`/_emulator`, no auth) is never counted or limited;
+ * - a fixed 1-second window on WALL time (not the emulated clock: the limit
+ *   is about how fast a client calls, which the emulated clock does not see);
+ * - every authenticated reply, errors included, carries `ratelimit-limit: N`,
+ *   `ratelimit-policy: N;w=1`, `ratelimit-remaining` (N minus the requests
+ *   of this window, never below 0) and `ratelimit-reset` (seconds to the
+ *   window's end, rounded up: always `1`, as recorded);
+ * - request N+1 of a window → 429 `rate_limit_exceeded` with `retry-after`
+ *   (seconds, `1`); rejected requests count too;
+ * - when the limit is off (0), no rate-limit header is sent at all (the
+ *   emulator then has no limit to report; headers claiming one would mislead).
+ */
+import type { Response } from 'express';
+import type { Emulator } from '../context.js';
+import { ApiError } from './errors.js';
+import type { Auth } from './types.js';
+
+/** The wall clock the limiter reads (ms); tests may replace `now` to pin the window. */
+export const wallClock = { now: (): number => Date.now() };
+
+/** Window length in ms (the service's policy `w=1`). */
+export const WINDOW_MS = 1000;
+
+/** The outcome of counting one request. */
+export interface RateLimitResult {
+  limited: boolean;
+  headers: Record<string, string>;
+}
+
+/** Fixed-window counters, one per team. */
+export class RateLimiter {
+  private windows = new Map<string, { start: number; count: number }>();
+
+  /**
+   * Counts one request of `teamId` at wall time `nowMs` against `limit`
+   * requests per window; returns whether it is over the limit and the
+   * headers to send. Counters of past windows are dropped as they are met.
+   */
+  hit(teamId: string, limit: number, nowMs: number): RateLimitResult {
+    const start = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+    let w = this.windows.get(teamId);
+    if (!w || w.start !== start) {
+      if (this.windows.size > 1000) for (const [k, v] of this.windows) if (v.start !== start) this.windows.delete(k);
+      w = { start, count: 0 };
+      this.windows.set(teamId, w);
+    }
+    w.count += 1;
+    const reset = String(Math.max(1, Math.ceil((start + WINDOW_MS - nowMs) / 1000)));
+    const headers: Record<string, string> = {
+      'ratelimit-limit': String(limit),
+      'ratelimit-policy': `${limit};w=${WINDOW_MS / 1000}`,
+      'ratelimit-remaining': String(Math.max(0, limit - w.count)),
+      'ratelimit-reset': reset,
+    };
+    if (w.count > limit) return { limited: true, headers: { ...headers, 'retry-after': reset } };
+    return { limited: false, headers };
+  }
+}
+
+/** 429 `rate_limit_exceeded` (API-FACTS §2.1), with `retry-after`. */
+export function rateLimitExceeded(limit: number, headers: Record<string, string>): ApiError {
+  return new ApiError(
+    429,
+    'rate_limit_exceeded',
+    `Too many requests. You can only make ${limit} request${limit === 1 ? '' : 's'} per second. See rate limit response headers for more information.`,
+    { 'retry-after': headers['retry-after'] },
+  );
+}
+
+/**
+ * The step the app builder runs right after authentication: with
+ * `ctx.config.rateLimit > 0`, counts the request, sets the rate-limit
+ * headers on `res` and throws the 429 `ApiError` when over the limit;
+ * with 0, does nothing. One limiter per app (per emulator).
+ */
+export function createRateLimit(ctx: Emulator): (auth: Auth, res: Response) => void {
+  const limiter = new RateLimiter();
+  return (auth, res) => {
+    const limit = ctx.config.rateLimit;
+    if (!(limit > 0)) return;
+    const r = limiter.hit(auth.teamId, limit, wallClock.now());
+    res.set(r.headers);
+    if (r.limited) throw rateLimitExceeded(limit, r.headers);
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Taking in one message (the admin API's `POST /_emulator/inbound`):
+ * routing each envelope recipient to the team whose domain receives mail
+ * for it, storing one received email per team, raising `email.received`.
+ */
+import type { Emulator } from '../../context.js';
+import { errors } from '../../http/errors.js';
+import { isoTime, newId } from '../../http/format.js';
+import { emitEvent } from '../../webhooks/events.js';
+import { parseMessage, type ParsedMessage } from './mime.js';
+
+/** One stored copy: the email id, its team, and the team's recipients. */
+export interface ReceivedCopy {
+  id: string;
+  team_id: string;
+  received_for: string[];
+}
+
+interface DomainRow {
+  team_id: string;
+  status: string;
+  capabilities: string;
+}
+
+/**
+ * The team that receives mail for `domain` (case-insensitive exact name):
+ * a domain row with `capabilities.receiving = "enabled"` (interface-spec
+ * "Domain": capabilities); a verified one wins over others, then the oldest.
+ * Verification is not required (mail follows the MX record, not the
+ * dashboard status). `null` when no team receives for it.
+ */
+export function receivingTeam(ctx: Emulator, domain: string): string | null {
+  const rows = ctx.db
+    .prepare('SELECT team_id, status, capabilities FROM domains WHERE name = ? ORDER BY seq')
+    .all(domain.toLowerCase()) as DomainRow[];
+  const receiving = rows.filter((r) => JSON.parse(r.capabilities)?.receiving === 'enabled');
+  const pick = receiving.find((r) => r.status === 'verified') ?? receiving[0];
+  return pick?.team_id ?? null;
+}
+
+function uniqueCi(list: string[]): string[] {
+  const seen = new Set<string>();
+  return list.filter((a) => {
+    const k = a.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** `email.received` data (API-FACTS §6: no body, no headers; `from` bare). */
+function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[], receivedFor: string[], attachmentIds: string[]) {
+  return {
+    email_id: id,
+    created_at: isoTime(createdAt),
+    from: m.fromAddress,
+    to: m.to,
+    cc: m.cc,
+    bcc,
+    received_for: receivedFor,
+    message_id: m.messageId,
+    subject: m.subject,
+    attachments: m.attachments.map((a, i) => ({
+      id: attachmentIds[i],
+      filename: a.filename,
+      content_type: a.contentType,
+      content_disposition: a.disposition,
+      content_id: a.contentId,
+    })),
+  };
+}
+
+/**
+ * Parses `raw` and stores it for every team that receives mail for one of
+ * its recipients: `envelope` (RCPT TO) when given, else the To, Cc and Bcc
+ * addresses of the message. Each copy gets `received_for` = that team's
+ * recipients and `bcc` = the Bcc header plus those recipients not in To/Cc.
+ * All copies, their attachments and `email.received` events are written in
+ * one transaction; then `ctx.bus` emits `'inbound'` with each email id.
+ * Throws 422 `validation_error` when there is no recipient or no recipient
+ * domain receives mail (the message names the domains), or the message has
+ * no From address.
+ */
+export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: string[]): Promise<ReceivedCopy[]> {
+  const m = await parseMessage(raw);
+  const recipients = uniqueCi(envelope ?? [...m.to, ...m.cc, ...m.bcc]);
+  if (recipients.length === 0) throw errors.validation('The message has no recipients: give `to` (or To/Cc headers, or `rcpt_to`).', 422);
+
+  const byTeam = new Map<string, string[]>();
+  const unrouted: string[] = [];
+  for (const address of recipients) {
+    const domain = address.split('@').pop()!.toLowerCase();
+    const team = receivingTeam(ctx, domain);
+    if (!team) {
+      if (!unrouted.includes(domain)) unrouted.push(domain);
+      continue;
+    }
+    byTeam.set(team, [...(byTeam.get(team) ?? []), address]);
+  }
+  if (byTeam.size === 0) {
+    const names = unrouted.map((d) => `\`${d}\``).join(', ');
+    throw errors.validation(
+      `The ${names} domain${unrouted.length > 1 ? 's are' : ' is'} not set up for receiving. Enable the \`receiving\` capability on a domain of a team to receive emails at it.`,
+      422,
+    );
+  }
+
+  const headerRecipients = new Set([...m.to, ...m.cc].map((a) => a.toLowerCase()));
+  const rawB64 = raw.toString('base64');
+  const now = ctx.clock.nowMs();
+  const copies: ReceivedCopy[] = [];
+  const insertEmail = ctx.db.prepare(
+    `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
+       received_for, subject, message_id, html, text, headers, raw, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAttachment = ctx.db.prepare(
+    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  ctx.db.transaction(() => {
+    for (const [teamId, receivedFor] of byTeam) {
+      const id = newId();
+      const bcc = uniqueCi([...m.bcc, ...receivedFor.filter((a) => !headerRecipients.has(a.toLowerCase()))]);
+      insertEmail.run(
+        id, teamId, m.fromHeader, m.fromAddress, JSON.stringify(m.to), JSON.stringify(m.cc), JSON.stringify(bcc), JSON.stringify(m.replyTo),
+        JSON.stringify(receivedFor), m.subject, m.messageId, m.html, m.text, JSON.stringify(m.headers), rawB64, now,
+      );
+      const attachmentIds = m.attachments.map(() => newId());
+      // Last part first, so that `ORDER BY seq DESC` (how paginate() lists) is message order.
+      for (let i = m.attachments.length - 1; i >= 0; i--) {
+        const a = m.attachments[i];
+        insertAttachment.run(attachmentIds[i], teamId, id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), now);
+      }
+      emitEvent(ctx, teamId, 'email.received', eventData(id, now, m, bcc, receivedFor, attachmentIds));
+      copies.push({ id, team_id: teamId, received_for: receivedFor });
+    }
+  })();
+  for (const c of copies) ctx.bus.emit('inbound', c.id);
+  return copies;
+}

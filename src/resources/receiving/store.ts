@@ -1,0 +1,116 @@
+/**
+ * Storage of received emails: the tables (migration 450), rows and the
+ * queries every operation shares. Bytes (the raw message, attachment
+ * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
+ */
+import type { Emulator } from '../../context.js';
+import type { Migration } from '../../store/db.js';
+import { errors } from '../../http/errors.js';
+
+export const migrations: Migration[] = [
+  {
+    version: 450,
+    name: 'received_emails',
+    sql: `CREATE TABLE received_emails (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      from_header TEXT NOT NULL,
+      from_address TEXT NOT NULL,
+      to_addresses TEXT NOT NULL,
+      cc_addresses TEXT NOT NULL,
+      bcc_addresses TEXT NOT NULL,
+      reply_to_addresses TEXT NOT NULL,
+      received_for TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      message_id TEXT NOT NULL,
+      html TEXT,
+      text TEXT,
+      headers TEXT NOT NULL,
+      raw TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX received_emails_team ON received_emails (team_id, seq);
+    CREATE TABLE received_attachments (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      email_id TEXT NOT NULL,
+      filename TEXT,
+      content_type TEXT NOT NULL,
+      content_id TEXT,
+      content_disposition TEXT,
+      size INTEGER NOT NULL,
+      content TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX received_attachments_email ON received_attachments (email_id, seq);`,
+  },
+];
+
+/** A `received_emails` row; address columns are JSON arrays of bare addresses. */
+export interface ReceivedEmailRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  /** The From header as written (`Name <a@b>` or `a@b`). */
+  from_header: string;
+  /** The bare sender address. */
+  from_address: string;
+  to_addresses: string;
+  cc_addresses: string;
+  bcc_addresses: string;
+  reply_to_addresses: string;
+  received_for: string;
+  subject: string;
+  message_id: string;
+  html: string | null;
+  text: string | null;
+  /** JSON object, lower-case header name → first value. */
+  headers: string;
+  /** The message as received, base64. */
+  raw: string;
+  /** Emulated ms. */
+  created_at: number;
+}
+
+/** A `received_attachments` row. Rows are inserted last part first, so `seq DESC` is message order. */
+export interface ReceivedAttachmentRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  email_id: string;
+  filename: string | null;
+  content_type: string;
+  /** Without the angle brackets. */
+  content_id: string | null;
+  content_disposition: 'inline' | 'attachment' | null;
+  /** Bytes. */
+  size: number;
+  /** base64. */
+  content: string;
+  created_at: number;
+}
+
+/** The team's received email, or 404 `not_found` "Email not found" (another team's email included). */
+export function getEmailOr404(ctx: Emulator, teamId: string, id: string): ReceivedEmailRow {
+  const row = ctx.db.prepare('SELECT * FROM received_emails WHERE id = ? AND team_id = ?').get(id, teamId) as ReceivedEmailRow | undefined;
+  if (!row) throw errors.notFound('Email');
+  return row;
+}
+
+/** Attachments of one email in message order, without their contents unless `withContent`. */
+export function attachmentsOf(ctx: Emulator, emailId: string, withContent = false): ReceivedAttachmentRow[] {
+  const cols = withContent ? '*' : 'seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at';
+  return ctx.db.prepare(`SELECT ${cols} FROM received_attachments WHERE email_id = ? ORDER BY seq DESC`).all(emailId) as ReceivedAttachmentRow[];
+}
+
+/** An attachment row by id, or `undefined`. */
+export function findAttachment(ctx: Emulator, id: string): ReceivedAttachmentRow | undefined {
+  return ctx.db.prepare('SELECT * FROM received_attachments WHERE id = ?').get(id) as ReceivedAttachmentRow | undefined;
+}
+
+/** A received email row by id (any team), or `undefined`. For the admin API. */
+export function findEmail(ctx: Emulator, id: string): ReceivedEmailRow | undefined {
+  return ctx.db.prepare('SELECT * FROM received_emails WHERE id = ?').get(id) as ReceivedEmailRow | undefined;
+}
