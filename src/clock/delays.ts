@@ -11,4 +11,12 @@ export const DELAYS = {
   claimVerification: 5_000,
   /** A domain claim expires this long after creation (API-FACTS §5.4: 7 days). */
   claimExpiry: 7 * 24 * 3_600_000,
+  /** POST /emails (and batch, broadcasts): `queued` → `sent` (a scheduled email is sent at its `scheduled_at`). */
+  emailSend: 1_000,
+  /** `sent` → `delivered` | `bounced` (test addresses, API-FACTS §7). */
+  emailDelivery: 2_000,
+  /** `delivered` → `complained` for `complained@resend.dev`. */
+  emailComplaint: 2_000,
+  /** Emails may be scheduled at most this far ahead (API-FACTS §5.1: 30 days). */
+  emailScheduleLimit: 30 * 24 * 3_600_000,
 } as const;
