@@ -186,9 +186,9 @@ function download(ctx: Emulator, req: OpRequest) {
   const row = getOr404(ctx, req.params.email_id);
   const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
   if (!a) throw errors.notFound('Attachment');
-  if (!a.content) throw errors.notFound('Attachment content (it was sent by `path`, which the emulator does not fetch)');
+  if (a.content === null) throw errors.notFound('Attachment content (it was sent by `path`, which the emulator does not fetch)');
   const name = (a.filename ?? a.id).replace(/["\\\r\n]/g, '_');
-  return new Reply(200, a.content, { 'content-disposition': `attachment; filename="${name}"` }, a.content_type);
+  return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': `attachment; filename="${name}"` }, a.content_type);
 }
 
 function createEvent(ctx: Emulator, req: OpRequest<{ type: 'opened' | 'clicked'; link?: string }>) {

@@ -104,4 +104,16 @@ describe('admin: sent emails', () => {
     expect(firstLink.status).toBe(200);
     expect((await t.anon.post(`/_emulator/emails/${id}/events`).send({ type: 'bounced' })).status).toBe(400);
   });
+
+  it('keeps emails and attachment bytes through a snapshot export and import', async () => {
+    const id = await send({ to: 'delivered@resend.dev', text: 'x', attachments: [{ filename: 'b.bin', content: Buffer.from([0, 1, 2, 255]).toString('base64') }] });
+    const snap = await t.anon.get('/_emulator/snapshot');
+    expect(snap.status).toBe(200);
+    await t.anon.post('/_emulator/reset');
+    expect((await t.anon.get(`/_emulator/emails/${id}`)).status).toBe(404);
+    expect((await t.anon.post('/_emulator/snapshot').send(snap.body)).status).toBe(200);
+    const email = (await t.anon.get(`/_emulator/emails/${id}`)).body;
+    const dl = await t.anon.get(`/_emulator/emails/${id}/attachments/${email.attachments[0].id}`).buffer(true);
+    expect([...dl.body]).toEqual([0, 1, 2, 255]);
+  });
 });

@@ -226,7 +226,7 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
     const insertAtt = ctx.db.prepare(
       'INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    for (const a of attachments) insertAtt.run(newId(), id, teamId, a.filename, a.content_type, a.content_id, a.path, a.content, a.content?.length ?? 0);
+    for (const a of attachments) insertAtt.run(newId(), id, teamId, a.filename, a.content_type, a.content_id, a.path, a.content?.toString('base64') ?? null, a.content?.length ?? 0);
     const row = loadEmail(ctx, id)!;
     if (scheduledAt !== null) {
       recordStep(ctx, row, 'scheduled');

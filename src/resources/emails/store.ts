@@ -58,7 +58,7 @@ export const emailsMigration = {
     content_type TEXT NOT NULL,
     content_id TEXT,
     path TEXT,
-    content BLOB,
+    content TEXT,
     size INTEGER NOT NULL
   );
   CREATE INDEX email_attachments_email ON email_attachments (email_id, seq);`,
@@ -91,7 +91,7 @@ export interface EmailRow {
   automation_run_id: string | null;
 }
 
-/** An `email_attachments` row (`content` absent for `path` attachments). */
+/** An `email_attachments` row; `content` is base64 text (snapshot-safe), null for `path` attachments. */
 export interface AttachmentRow {
   seq: number;
   id: string;
@@ -101,7 +101,7 @@ export interface AttachmentRow {
   content_type: string;
   content_id: string | null;
   path: string | null;
-  content: Buffer | null;
+  content: string | null;
   size: number;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator, FIXTURES } from '../../helpers.js';
+import { emailsOfBroadcast, sendEmail } from '../../../src/resources/emails/send.js';
 
 const FROM = 'Acme <hello@example.com>';
 
@@ -76,5 +77,22 @@ describe('listing, sharing and metrics', () => {
     expect((await t.api.get('/emails/metrics?dimensions=email,broadcast')).status).toBe(422);
     expect((await t.api.get('/emails/metrics?timezone=Mars/Base')).status).toBe(422);
     expect((await t.api.get('/emails/metrics?start_date=2026-02-01&end_date=2026-01-01')).status).toBe(422);
+  });
+
+  it('sendEmail (the contract) records broadcast emails that emailsOfBroadcast lists with their clicks', async () => {
+    await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.test/b', events: ['email.sent'] });
+    const ctx = t.emu.ctx;
+    const bid = '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b';
+    const one = sendEmail(ctx, { from: FROM, to: 'delivered+1@resend.dev', subject: 'B', html: '<a href="https://example.com/deal">deal</a>' }, { teamId: FIXTURES.defaultTeamId, source: 'broadcast', broadcastId: bid });
+    const two = sendEmail(ctx, { from: FROM, to: 'delivered+2@resend.dev', subject: 'B', text: 'x' }, { teamId: FIXTURES.defaultTeamId, source: 'broadcast', broadcastId: bid });
+    expect(() => sendEmail(ctx, { from: 'me@x.com', to: 'a@example.com', subject: 'B' }, { teamId: FIXTURES.defaultTeamId, source: 'broadcast', broadcastId: bid })).toThrow(/not verified/);
+    await t.emu.clock.advance('3s');
+    await t.anon.post(`/_emulator/emails/${one.id}/events`).send({ type: 'clicked' });
+    const list = emailsOfBroadcast(ctx, bid);
+    expect(list.map((e) => e.id)).toEqual([one.id, two.id]);
+    expect(list[0]).toMatchObject({ to: ['delivered+1@resend.dev'], last_event: 'clicked', clicks: [{ link: 'https://example.com/deal', at: expect.any(Number) }] });
+    expect(list[1]).toMatchObject({ last_event: 'delivered', clicks: [] });
+    expect(t.emu.webhookDeliveries()[0].payload.data.broadcast_id).toBe(bid);
+    expect(t.emu.emails({ to: 'delivered+2' })[0].broadcast_id).toBe(bid);
   });
 });
