@@ -12,10 +12,12 @@
 import { parseDuration } from './clock/clock.js';
 import type { FiredJob } from './clock/scheduler.js';
 import type { Emulator } from './context.js';
-type SentEmail = AdminEmail;
 import { defaultConfig, run } from './server.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './webhooks/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
+
+/** A sent email as the admin API shows it (full content, events, links). */
+type SentEmail = AdminEmail;
 
 export type { WebhookDelivery, DeliveryFilter } from './webhooks/inspect.js';
 export type { FiredJob } from './clock/scheduler.js';
