@@ -14,9 +14,14 @@ import type { FiredJob } from './clock/scheduler.js';
 import type { Emulator } from './context.js';
 import { defaultConfig, run } from './server.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './webhooks/inspect.js';
+import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
+
+/** A sent email as the admin API shows it (full content, events, links). */
+type SentEmail = AdminEmail;
 
 export type { WebhookDelivery, DeliveryFilter } from './webhooks/inspect.js';
 export type { FiredJob } from './clock/scheduler.js';
+export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
 export type { Emulator, EmulatorConfig } from './context.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
@@ -61,6 +66,19 @@ export interface EmulatorServer {
   reset(): Promise<void>;
   /** Recorded webhook deliveries, oldest first. */
   webhookDeliveries(filter?: DeliveryFilter): WebhookDelivery[];
+  /**
+   * Sent emails of every team, newest first, with full content (html, text,
+   * headers, attachments, tags, events, links). `filter`: `to` (any of
+   * to/cc/bcc), `from`, `subject` (substrings, case-insensitive), `tag`
+   * (`name` or `name:value`), `team_id`, `last_event`.
+   */
+  emails(filter?: EmailFilter): SentEmail[];
+  /**
+   * Resolves with the newest email matching `filter` as soon as one exists
+   * (at once if one already does). Rejects with an Error after `timeout`
+   * ms of wall-clock time (default 5000) or if the emulator closes first.
+   */
+  waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
   /** The internals, for advanced tests. */
   ctx: Emulator;
   close(): Promise<void>;
@@ -97,6 +115,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     },
     reset: () => r.ctx.scheduler.exclusive(() => r.reset()),
     webhookDeliveries: (filter) => listDeliveries(r.ctx, filter),
+    emails: (filter) => listEmails(r.ctx, filter),
+    waitForEmail: async (filter = {}, opts = {}) => {
+      const timeout = opts.timeout ?? 5000;
+      const found = await waitForMatch(r.ctx, filter, timeout);
+      if (!found) throw new Error(`waitForEmail: no email matched ${JSON.stringify(filter)} within ${timeout} ms`);
+      return found;
+    },
     close: () => r.close(),
   };
 }

@@ -1,9 +1,216 @@
 /**
- * Admin API for sent emails: /_emulator/emails (inspection, long-poll, links, attachments download) and simulated opens/clicks.
- * (Being built: see CONTRIBUTING.md.)
+ * Admin API for sent emails (DESIGN.md "Admin API"; no auth; spec
+ * `spec/paths/admin-emails.yaml`):
+ * | operationId | does |
+ * |---|---|
+ * | admin/list-emails | `GET /_emulator/emails`: every team's sent emails, newest first, full content (`AdminEmail`); filters `to` (any of to/cc/bcc), `from`, `subject` (substrings, case-insensitive), `tag` (`name` or `name:value`), `team_id`, `last_event`; `wait=MS` long-polls until one matches, answering an empty list on timeout |
+ * | admin/get-email | `GET /_emulator/emails/{id}`: one of them; unknown → 404 `Email not found` |
+ * | admin/download-email-attachment | `GET /_emulator/emails/{id}/attachments/{attachment_id}`: the raw bytes with their content type (`path` attachments have none: 404) |
+ * | admin/create-email-event | `POST /_emulator/emails/{id}/events` `{type: opened\|clicked, link?}`: simulates an open or a click of a delivered email (`email.opened` / `email.clicked`); a click without `link` uses the email's first link |
+ * `listEmails` and `waitForEmail` are also what `startServer()` exposes as
+ * `emu.emails()` / `emu.waitForEmail()`.
  */
-import type { ResourceModule } from '../http/types.js';
+import type { Emulator } from '../context.js';
+import { errors } from '../http/errors.js';
+import { isoTime } from '../http/format.js';
+import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
+import { simulateEngagement } from '../resources/emails/lifecycle.js';
+import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
+
+/** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
+export interface AdminEmail {
+  id: string;
+  team_id: string;
+  message_id: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  /** Custom headers given at send, name → value. */
+  headers: Record<string, string>;
+  attachments: { id: string; filename: string | null; content_type: string; content_id: string | null; size: number }[];
+  tags: { name: string; value: string }[];
+  last_event: string;
+  created_at: string;
+  scheduled_at: string | null;
+  /** Every step, oldest first (`queued`, `scheduled`, `sent`, `delivered`, `opened`, ...). */
+  events: { type: string; at: string }[];
+  /** http(s) URLs found in the html (`href`s and bare) and the text, in order, without repeats. */
+  links: string[];
+  broadcast_id: string | null;
+  template_id: string | null;
+}
+
+/** Filters of `listEmails`, all optional, combined with AND. */
+export interface EmailFilter {
+  /** Substring of any recipient (to, cc or bcc), case-insensitive. */
+  to?: string;
+  /** Substring of the sender, case-insensitive. */
+  from?: string;
+  /** Substring of the subject, case-insensitive. */
+  subject?: string;
+  /** A tag: `name` (any value) or `name:value`. */
+  tag?: string;
+  team_id?: string;
+  last_event?: string;
+}
+
+/** http(s) URLs in html and text, in order of appearance, without repeats. */
+export function extractLinks(html: string | null, text: string | null): string[] {
+  const out: string[] = [];
+  const add = (u: string) => {
+    const clean = u.replace(/&amp;/g, '&').replace(/[.,;:!?]+$/, '');
+    if (/^https?:\/\//i.test(clean) && !out.includes(clean)) out.push(clean);
+  };
+  if (html) {
+    for (const m of html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) add((m[1] ?? m[2]).trim());
+    for (const m of html.replace(/<[^>]*>/g, ' ').matchAll(/https?:\/\/[^\s<>"')\]]+/gi)) add(m[0]);
+  }
+  if (text) for (const m of text.matchAll(/https?:\/\/[^\s<>"')\]]+/gi)) add(m[0]);
+  return out;
+}
+
+/** The admin shape of an email row. */
+export function toAdminEmail(ctx: Emulator, r: EmailRow): AdminEmail {
+  return {
+    id: r.id,
+    team_id: r.team_id,
+    message_id: r.message_id,
+    from: r.from_addr,
+    to: list(r.to_addrs),
+    cc: list(r.cc),
+    bcc: list(r.bcc),
+    reply_to: list(r.reply_to),
+    subject: r.subject,
+    html: r.html,
+    text: r.text,
+    headers: headersOf(r),
+    attachments: attachmentsOf(ctx, r.id).map((a) => ({ id: a.id, filename: a.filename, content_type: a.content_type, content_id: a.content_id, size: a.size })),
+    tags: tagsOf(r),
+    last_event: r.last_event,
+    created_at: isoTime(r.created_at)!,
+    scheduled_at: isoTime(r.scheduled_at),
+    events: eventsOf(ctx, r.id).map((e) => ({ type: e.type, at: isoTime(e.at)! })),
+    links: extractLinks(r.html, r.text),
+    broadcast_id: r.broadcast_id,
+    template_id: r.template_id,
+  };
+}
+
+/** Whether a row passes a filter (see `EmailFilter`). */
+function matches(r: EmailRow, f: EmailFilter): boolean {
+  const has = (hay: string, needle: string | undefined) => needle === undefined || hay.toLowerCase().includes(needle.toLowerCase());
+  if (f.team_id !== undefined && r.team_id !== f.team_id) return false;
+  if (f.last_event !== undefined && r.last_event !== f.last_event) return false;
+  if (!has(r.from_addr, f.from) || !has(r.subject, f.subject)) return false;
+  if (f.to !== undefined && ![...list(r.to_addrs), ...list(r.cc), ...list(r.bcc)].some((a) => has(a, f.to))) return false;
+  if (f.tag !== undefined) {
+    const i = f.tag.indexOf(':');
+    const name = i < 0 ? f.tag : f.tag.slice(0, i);
+    const value = i < 0 ? undefined : f.tag.slice(i + 1);
+    if (!tagsOf(r).some((t) => t.name === name && (value === undefined || t.value === value))) return false;
+  }
+  return true;
+}
+
+/** Sent emails of every team matching `filter`, newest first. */
+export function listEmails(ctx: Emulator, filter: EmailFilter = {}): AdminEmail[] {
+  const rows = (filter.team_id !== undefined
+    ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(filter.team_id)
+    : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
+  return rows.filter((r) => matches(r, filter)).map((r) => toAdminEmail(ctx, r));
+}
+
+/**
+ * Resolves with the newest email matching `filter` as soon as there is one
+ * (at once if one exists), or with null after `timeoutMs` of wall-clock
+ * time or when the emulator closes. Listens to `ctx.bus` `'email'` events.
+ */
+export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: number): Promise<AdminEmail | null> {
+  const now = listEmails(ctx, filter);
+  if (now.length) return Promise.resolve(now[0]);
+  return new Promise((resolve) => {
+    const done = (value: AdminEmail | null) => {
+      clearTimeout(timer);
+      ctx.bus.off('email', onEmail);
+      ctx.bus.off('reset', onReset);
+      ctx.bus.off('close', onClose);
+      resolve(value);
+    };
+    const onEmail = (id: string) => {
+      const row = loadEmail(ctx, id);
+      if (row && matches(row, filter)) done(toAdminEmail(ctx, row));
+    };
+    const onReset = () => {
+      const found = listEmails(ctx, filter);
+      if (found.length) done(found[0]);
+    };
+    const onClose = () => done(null);
+    const timer = setTimeout(() => done(null), Math.max(0, timeoutMs));
+    ctx.bus.on('email', onEmail);
+    ctx.bus.on('reset', onReset);
+    ctx.bus.on('close', onClose);
+  });
+}
+
+function filterOf(q: Record<string, any>): EmailFilter {
+  const f: EmailFilter = {};
+  for (const k of ['to', 'from', 'subject', 'tag', 'team_id', 'last_event'] as const) if (q[k] !== undefined) f[k] = String(q[k]);
+  return f;
+}
+
+async function listOp(ctx: Emulator, req: OpRequest) {
+  const filter = filterOf(req.query);
+  if (req.query.wait !== undefined && req.query.wait > 0) {
+    const found = await waitForMatch(ctx, filter, req.query.wait);
+    return { object: 'list', data: found ? listEmails(ctx, filter) : [] };
+  }
+  return { object: 'list', data: listEmails(ctx, filter) };
+}
+
+function getOr404(ctx: Emulator, id: string): EmailRow {
+  const row = loadEmail(ctx, id);
+  if (!row) throw errors.notFound('Email');
+  return row;
+}
+
+function getOp(ctx: Emulator, req: OpRequest) {
+  return toAdminEmail(ctx, getOr404(ctx, req.params.email_id));
+}
+
+function download(ctx: Emulator, req: OpRequest) {
+  const row = getOr404(ctx, req.params.email_id);
+  const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
+  if (!a) throw errors.notFound('Attachment');
+  if (a.content === null) throw errors.notFound('Attachment content (it was sent by `path`, which the emulator does not fetch)');
+  const name = (a.filename ?? a.id).replace(/["\\\r\n]/g, '_');
+  return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': `attachment; filename="${name}"` }, a.content_type);
+}
+
+function createEvent(ctx: Emulator, req: OpRequest<{ type: 'opened' | 'clicked'; link?: string }>) {
+  const row = getOr404(ctx, req.params.email_id);
+  if (!eventsOf(ctx, row.id).some((e) => e.type === 'delivered')) {
+    throw errors.validation(`Email \`${row.id}\` has not been delivered (last event \`${row.last_event}\`); only delivered emails can be opened or clicked.`, 422);
+  }
+  let link: string | null = null;
+  if (req.body.type === 'clicked') {
+    link = req.body.link ?? extractLinks(row.html, row.text)[0] ?? null;
+    if (!link) throw errors.validation('The email has no link to click; give `link`.', 422);
+  }
+  simulateEngagement(ctx, row, req.body.type, link);
+  return toAdminEmail(ctx, loadEmail(ctx, row.id)!);
+}
 
 export const adminEmailsModule: ResourceModule = {
   name: 'admin-emails',
+  operations: {
+    'admin/list-emails': listOp,
+    'admin/get-email': getOp,
+    'admin/download-email-attachment': download,
+    'admin/create-email-event': createEvent,
+  },
 };

@@ -19,4 +19,12 @@ export const DELAYS = {
   broadcastQueued: 1_000,
   /** Between two batches of a broadcast's emails (100 a batch); `sent` after the last one. */
   broadcastBatch: 1_000,
+  /** POST /emails (and batch, broadcasts): `queued` → `sent` (a scheduled email is sent at its `scheduled_at`). */
+  emailSend: 1_000,
+  /** `sent` → `delivered` | `bounced` (test addresses, API-FACTS §7). */
+  emailDelivery: 2_000,
+  /** `delivered` → `complained` for `complained@resend.dev`. */
+  emailComplaint: 2_000,
+  /** Emails may be scheduled at most this far ahead (API-FACTS §5.1: 30 days). */
+  emailScheduleLimit: 30 * 24 * 3_600_000,
 } as const;

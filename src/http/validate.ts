@@ -41,6 +41,15 @@ export interface OperationValidators {
   responses: Record<string, ValidateFunction>;
 }
 
+/**
+ * Compiles a request-body schema with the body validator's settings (no
+ * coercion), for handlers that check parts of a body one by one (e.g. each
+ * item of POST /emails/batch in permissive mode). Map failures with `toApiError`.
+ */
+export function compileBodySchema(schema: Schema): ValidateFunction {
+  return bodyAjv.compile(schema);
+}
+
 /** Compiles the validators of an operation. Throws on an invalid schema (a bug in the document). */
 export function compileOperation(op: Operation): OperationValidators {
   const props: Record<string, Schema> = {};

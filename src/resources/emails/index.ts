@@ -1,8 +1,64 @@
 /**
- * The emails resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ * Sent emails (API-FACTS §5.1, §5.2, §6, §7; interface-spec "Sent email",
+ * "Emails"). Files: `send.ts` (the CONTRACT `sendEmail`, its rules),
+ * `lifecycle.ts` (clock jobs), `store.ts` (tables, shapes, webhook data),
+ * `operations.ts` (handlers), `metrics.ts`, `addresses.ts`.
+ * | operationId | rule |
+ * |---|---|
+ * | emails/send | body of API-FACTS §5.1 (rules in `send.ts`); `Idempotency-Key`; open to `sending_access` keys → `{id}`; starts `queued` (or `scheduled` + `email.scheduled`) |
+ * | emails/send-batch | array of 1..100 send bodies without `attachments`; `x-batch-validation: strict` (all or nothing) or `permissive` (`errors: [{index, message}]`); `Idempotency-Key` → `{data: [{id}]}` in input order |
+ * | emails/list | the team's sent emails, newest first, `limit` default 20; items of interface-spec "Sent email" (unset cc/bcc/reply_to `null`) |
+ * | emails/get | `object: "email"` + html, text, tags, topic_id (unset lists `[]`); another team's → 404 `Email not found` |
+ * | emails/update | `{scheduled_at}` on a `scheduled` email → `{object: "email", id}`; otherwise 422 `validation_error` |
+ * | emails/cancel | `scheduled` → `canceled` (final) → `{object: "email", id}`; otherwise 422 |
+ * | emails/share | `{expires_in}` ≤ 48 h (default 48 h) → `{object: "email", id, url}` |
+ * | emails/list-attachments, emails/get-attachment | `{id, filename, content_type, content_id, content_disposition, download_url, expires_at, size}`; `download_url` = the admin API's download (or the `path` given) |
+ * | emails/metrics | counts and rates over `start_date`..`end_date` (default the last 6 days), breakdown by `dimensions` (see `metrics.ts`) |
+ * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `lifecycle.ts`.
  */
+import { convert } from 'html-to-text';
 import type { ResourceModule } from '../../http/types.js';
+import { idempotencyMigration } from '../../http/idempotency.js';
+import { emailOperations } from './operations.js';
+import { metrics } from './metrics.js';
+import { runComplain, runDeliver, runSend } from './lifecycle.js';
+import { emailsMigration } from './store.js';
+import { parseAddress } from './addresses.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
+  migrations: [emailsMigration, idempotencyMigration],
+  operations: { ...emailOperations, 'emails/metrics': metrics },
+  jobs: {
+    'emails.send': (ctx, job) => runSend(ctx, job.payload.email_id),
+    'emails.deliver': (ctx, job) => runDeliver(ctx, job.payload.email_id),
+    'emails.complain': (ctx, job) => runComplain(ctx, job.payload.email_id),
+  },
+  /**
+   * `fixtures.emails`: `[{id, team_id, from, to, subject, html?, text?, cc?, bcc?, reply_to?, tags?,
+   * created_at (ISO), events: [{type, at (ISO)}]}]`; `last_event` is the last event's type.
+   * No webhooks are raised and no jobs scheduled for them.
+   */
+  seed(ctx, fixtures, db) {
+    const insert = db.prepare(
+      `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
+        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, NULL, ?, 'api', ?, NULL, NULL, NULL, NULL)`,
+    );
+    const insertEvent = db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, NULL)');
+    const arr = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(Array.isArray(v) ? v : [v]));
+    for (const e of fixtures.emails ?? []) {
+      const created = e.created_at ? Date.parse(e.created_at) : ctx.clock.nowMs();
+      const events: { type: string; at: string }[] = e.events ?? [{ type: 'delivered', at: e.created_at }];
+      const domain = parseAddress(e.from)?.domain ?? 'example.com';
+      const domainRow = db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(e.team_id, domain) as { id: string } | undefined;
+      const stamp = new Date(created).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+      insert.run(
+        e.id, e.team_id, e.message_id ?? `<${stamp}.${String(e.id).slice(0, 8)}@${domain}>`, e.from, JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]),
+        arr(e.cc), arr(e.bcc), arr(e.reply_to), e.subject, e.html ?? null, e.text ?? (e.html ? convert(e.html, { wordwrap: false }) : null),
+        e.tags ? JSON.stringify(e.tags) : null, events[events.length - 1]?.type ?? 'delivered', created, domainRow?.id ?? null,
+      );
+      for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);
+    }
+  },
 };

@@ -3,8 +3,35 @@
  * how any part of the emulator sends an email. Broadcasts and automation
  * `send_email` steps call `sendEmail`; the API's POST /emails and
  * /emails/batch are built on it too.
+ *
+ * Rules checked here, in this order (API-FACTS §5.1, §2.1, §7):
+ * | rule | error |
+ * |---|---|
+ * | `template` with `html`/`text` | 422 `validation_error` |
+ * | template unknown / unpublished / variable missing | as `resolvePublishedTemplate` / `renderTemplate` throw |
+ * | `from` absent (and no template `from`) / `subject` absent (and no template subject) | 422 `missing_required_field` |
+ * | `from`, `to`, `cc`, `bcc`, `reply_to` not `a@b.c` or `Name <a@b.c>` | 422 `validation_error` |
+ * | `@resend.dev` sender mailing anyone but the team owner (`teams.owner_email`) and `@resend.dev` | 403 `validation_error` |
+ * | other sender whose domain is not a `verified` domain of the team | 403 `validation_error` ``The `x.com` domain is not verified. Please, add and verify your domain.`` |
+ * | key restricted to a domain (`restrictDomainId`), sender from another | 403 `validation_error` |
+ * | attachment `content` not base64 | 422 `invalid_attachment` (absent content and path: the spec) |
+ * | attachments over 40 MB | 422 `validation_error` |
+ * | `scheduled_at` unreadable or more than 30 days ahead | 422 `validation_error` |
+ * | `topic_id` not a topic of the team | 404 (contacts service `topicSubscription`) |
+ * `text` is made from `html` with html-to-text when absent; `""` opts out
+ * (stored as null).
  */
+import { convert } from 'html-to-text';
 import type { Emulator } from '../../context.js';
+import { parseDuration } from '../../clock/clock.js';
+import { DELAYS } from '../../clock/delays.js';
+import { ApiError, errors } from '../../http/errors.js';
+import { newId } from '../../http/format.js';
+import { getTeam } from '../../store/core.js';
+import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
+import { findContact, topicSubscription } from '../contacts/service.js';
+import { asList, bareAddress, parseAddress } from './addresses.js';
+import { eventsOf, loadEmail, recordStep, type EmailRow } from './store.js';
 
 /** The body of POST /emails (API-FACTS §5.1). */
 export interface SendEmailInput {
@@ -36,17 +63,189 @@ export interface SendContext {
   automationRunId?: string | null;
 }
 
+/** Largest total attachment size per email: 40 MB (API-FACTS §5.1). */
+export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
+  svg: 'image/svg+xml', txt: 'text/plain', csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json',
+  xml: 'application/xml', zip: 'application/zip', ics: 'text/calendar', doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  mp3: 'audio/mpeg', mp4: 'video/mp4',
+};
+
+/** Content type from a filename's extension (`application/octet-stream` if unknown). */
+export function contentTypeOf(filename: string | null | undefined): string {
+  const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+const invalidAddress = (field: string) =>
+  errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
+
+/**
+ * Reads `scheduled_at`: ISO 8601 (`2026-01-01T10:00:00Z`, a space also
+ * accepted for `T`) or natural language (`in 1 min`, `in 2 hours`, read by
+ * `parseDuration`). Returns emulated ms. Throws 422 `validation_error` when
+ * unreadable or more than 30 days after `nowMs`.
+ */
+export function parseScheduledAt(input: string, nowMs: number): number {
+  const text = input.trim();
+  let at: number | null = null;
+  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)?$/i.test(text)) {
+    const t = Date.parse(text.replace(' ', 'T').replace(/\s+/g, ''));
+    if (!Number.isNaN(t)) at = t;
+  } else {
+    const ms = parseDuration(text);
+    if (ms !== null) at = nowMs + ms;
+  }
+  if (at === null) {
+    throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`).', 422);
+  }
+  if (at > nowMs + DELAYS.emailScheduleLimit) {
+    throw errors.validation('The `scheduled_at` field must be within the next 30 days.', 422);
+  }
+  return at;
+}
+
+function checkRecipients(field: string, values: string[]): string[] {
+  for (const v of values) if (!parseAddress(v)) throw invalidAddress(field);
+  return values;
+}
+
+/** Yields a compact Message-ID `<YYYYMMDDHHMMSS.xxxxxxxx@domain>` (OA example shape). */
+function messageId(id: string, nowMs: number, domain: string): string {
+  const stamp = new Date(nowMs).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `<${stamp}.${id.slice(0, 8)}@${domain}>`;
+}
+
 /**
  * Validates and records an email, and schedules its lifecycle on the clock
  * (queued/scheduled → sent → delivered | bounced | ...), raising the email.*
  * webhook events. Synchronous: may run inside the caller's transaction.
  * Returns the new email's id. Throws `ApiError` with the real service's
  * status and name for every rejected input (unverified `from` domain 403
- * `validation_error`, missing template variable 422, ...).
+ * `validation_error`, missing template variable 422, ...); the table at the
+ * top of this file lists them. Nothing is written when it throws.
  */
 export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id: string } {
-  void ctx; void input; void sc;
-  throw new Error('sendEmail: being built by the emails module');
+  const teamId = sc.teamId;
+  const now = ctx.clock.nowMs();
+
+  // Template (API-FACTS §5.1: excludes html/text; payload from/subject/reply_to win).
+  let rendered: ReturnType<typeof renderTemplate> | null = null;
+  let templateId: string | null = null;
+  if (input.template) {
+    if (input.html !== undefined || input.text !== undefined) {
+      throw errors.validation('The `template` field cannot be used together with `html` or `text`.', 422);
+    }
+    const tpl = resolvePublishedTemplate(ctx, teamId, input.template.id);
+    rendered = renderTemplate(tpl, input.template.variables ?? {});
+    templateId = tpl.id;
+  }
+  const fromRaw = input.from ?? rendered?.from ?? undefined;
+  if (fromRaw === undefined || fromRaw === null) throw errors.missingField('from');
+  const subject = input.subject ?? rendered?.subject ?? undefined;
+  if (subject === undefined || subject === null) throw errors.missingField('subject');
+  const replyTo = input.reply_to !== undefined ? asList(input.reply_to) : asList(rendered?.reply_to ?? null);
+
+  const from = parseAddress(fromRaw);
+  if (!from) throw invalidAddress('from');
+  const to = checkRecipients('to', asList(input.to));
+  const cc = checkRecipients('cc', asList(input.cc));
+  const bcc = checkRecipients('bcc', asList(input.bcc));
+  checkRecipients('reply_to', replyTo);
+
+  // Sender rules (API-FACTS §2.1 403 rows; DESIGN.md "Auth").
+  let domainId: string | null = null;
+  if (from.domain === 'resend.dev') {
+    const owner = getTeam(ctx.db, teamId)?.owner_email.toLowerCase() ?? '';
+    const stranger = [...to, ...cc, ...bcc].map(bareAddress).find((a) => a !== owner && !a.endsWith('@resend.dev'));
+    if (stranger !== undefined) {
+      throw errors.validation(
+        `You can only send testing emails to your own email address (${owner}). To send emails to other recipients, please verify a domain at resend.com/domains, and change the \`from\` address to an email using this domain.`,
+        403,
+      );
+    }
+  } else {
+    const domain = ctx.db
+      .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
+      .get(teamId, from.domain) as { id: string; status: string } | undefined;
+    if (!domain || domain.status !== 'verified') {
+      throw errors.validation(`The \`${from.domain}\` domain is not verified. Please, add and verify your domain.`, 403);
+    }
+    domainId = domain.id;
+  }
+  if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
+    const allowed = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(sc.restrictDomainId) as { name: string } | undefined;
+    throw errors.validation(`This API key can only send emails from the \`${allowed?.name ?? sc.restrictDomainId}\` domain.`, 403);
+  }
+
+  // Attachments: `content` (base64) is stored; `path` is recorded, never fetched.
+  const attachments = (input.attachments ?? []).map((a) => {
+    let content: Buffer | null = null;
+    if (a.content !== undefined) {
+      const b64 = a.content.replace(/\s+/g, '');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) {
+        throw new ApiError(422, 'invalid_attachment', 'Attachment `content` must be a base64-encoded string.');
+      }
+      content = Buffer.from(b64, 'base64');
+    }
+    const filename = a.filename ?? (a.path ? decodeURIComponent(a.path.split(/[?#]/)[0].split('/').pop() || '') || null : null);
+    return { filename, path: a.path ?? null, content, content_type: a.content_type ?? contentTypeOf(filename), content_id: a.content_id ?? null };
+  });
+  const totalBytes = attachments.reduce((n, a) => n + (a.content?.length ?? 0), 0);
+  if (totalBytes > MAX_ATTACHMENTS_BYTES) throw errors.validation('Attachments may total at most 40 MB per email.', 422);
+
+  const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now) : null;
+  if (input.topic_id !== undefined) topicSubscription(ctx, teamId, '', input.topic_id); // 404 for an unknown topic
+
+  const html = input.html ?? rendered?.html ?? null;
+  let text: string | null = input.text ?? rendered?.text ?? null;
+  if (input.text === '') text = null;
+  else if (text === null && html !== null && input.text === undefined) text = convert(html, { wordwrap: false });
+
+  const id = newId();
+  return ctx.db.transaction(() => {
+    ctx.db
+      .prepare(
+        `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
+          last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id, teamId, messageId(id, now, from.domain), fromRaw.trim(), JSON.stringify(to),
+        cc.length ? JSON.stringify(cc) : null, bcc.length ? JSON.stringify(bcc) : null, replyTo.length ? JSON.stringify(replyTo) : null,
+        subject, html, text,
+        input.headers && Object.keys(input.headers).length ? JSON.stringify(input.headers) : null,
+        input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
+        scheduledAt !== null ? 'scheduled' : 'queued', scheduledAt, now, sc.source, domainId,
+        sc.broadcastId ?? null, templateId, input.topic_id ?? null, sc.automationRunId ?? null,
+      );
+    const insertAtt = ctx.db.prepare(
+      'INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const a of attachments) insertAtt.run(newId(), id, teamId, a.filename, a.content_type, a.content_id, a.path, a.content?.toString('base64') ?? null, a.content?.length ?? 0);
+    const row = loadEmail(ctx, id)!;
+    if (scheduledAt !== null) {
+      recordStep(ctx, row, 'scheduled');
+      ctx.scheduler.schedule('emails.send', { email_id: id }, { dueAt: Math.max(scheduledAt, now), teamId });
+    } else {
+      recordStep(ctx, row, 'queued');
+      ctx.scheduler.schedule('emails.send', { email_id: id }, { dueAt: now + DELAYS.emailSend, teamId });
+    }
+    return { id };
+  })();
+}
+
+/** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
+export function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): string[] {
+  if (!row.topic_id) return [];
+  return addresses.filter((a) => {
+    const contact = findContact(ctx, row.team_id, a);
+    return topicSubscription(ctx, row.team_id, contact?.id ?? '', row.topic_id!) === 'opt_out';
+  });
 }
 
 /**
@@ -54,6 +253,14 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
  * (for GET /broadcasts/{id}/recipients and clicked links).
  */
 export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
-  void ctx; void broadcastId;
-  throw new Error('emailsOfBroadcast: being built by the emails module');
+  const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
+  return rows.map((r) => ({
+    id: r.id,
+    to: JSON.parse(r.to_addrs) as string[],
+    last_event: r.last_event,
+    created_at: r.created_at,
+    clicks: eventsOf(ctx, r.id)
+      .filter((e) => e.type === 'clicked')
+      .map((e) => ({ link: String((JSON.parse(e.data ?? '{}') as { link?: string }).link ?? ''), at: e.at })),
+  }));
 }

@@ -1,0 +1,87 @@
+/**
+ * `Idempotency-Key` for POST /emails and /emails/batch (API-FACTS §1, §2.1;
+ * D:dashboard/emails/idempotency-keys):
+ * - header absent → the request runs normally;
+ * - empty or over 256 characters → 400 `invalid_idempotency_key`;
+ * - same team + operation + key + same body within 24 h of emulated time →
+ *   the first (successful) response again, nothing done a second time;
+ * - same key, different body within 24 h → 409 `invalid_idempotent_request`;
+ * - after 24 h the key is free again. Failed requests are not remembered.
+ * Bodies are compared by a hash of their canonical JSON (key order ignored).
+ * The table lives in the emails module's migrations (`idempotencyMigration`).
+ */
+import { createHash } from 'node:crypto';
+import type { Emulator } from '../context.js';
+import { ApiError } from './errors.js';
+import { Reply, type OpRequest } from './types.js';
+
+/** How long a key is remembered: 24 h of emulated time. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/** The table (added to the emails module's migrations, version 401). */
+export const idempotencyMigration = {
+  version: 401,
+  name: 'idempotency_keys',
+  sql: `CREATE TABLE idempotency_keys (
+    seq INTEGER PRIMARY KEY,
+    team_id TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys (team_id, scope, key);`,
+};
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v as object).sort().filter((k) => (v as any)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** The request's key, or null without one. Throws 400 `invalid_idempotency_key`. */
+export function idempotencyKeyOf(req: Pick<OpRequest, 'headers'>): string | null {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw.join(',') : raw;
+  if (key.length < 1 || key.length > 256) {
+    throw new ApiError(400, 'invalid_idempotency_key', 'The key must be between 1-256 chars.');
+  }
+  return key;
+}
+
+/**
+ * Runs `run` (synchronous, returns the success body sent with `status`)
+ * under the request's idempotency key, per the rules above. `scope` names the
+ * operation (e.g. `emails/send`). Throws what `run` throws, plus the two
+ * errors above.
+ */
+export function withIdempotency(ctx: Emulator, req: OpRequest, scope: string, status: number, run: () => unknown): unknown {
+  const key = idempotencyKeyOf(req);
+  if (key === null) return run();
+  const teamId = req.auth!.teamId;
+  const hash = createHash('sha256').update(canonical(req.body)).digest('hex');
+  const now = ctx.clock.nowMs();
+  const row = ctx.db.prepare('SELECT * FROM idempotency_keys WHERE team_id = ? AND scope = ? AND key = ?').get(teamId, scope, key) as
+    | { seq: number; body_hash: string; status: number; response: string; created_at: number }
+    | undefined;
+  if (row && row.created_at + IDEMPOTENCY_TTL_MS > now) {
+    if (row.body_hash !== hash) {
+      throw new ApiError(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload. Change your idempotency key or payload.');
+    }
+    return new Reply(row.status, JSON.parse(row.response));
+  }
+  return ctx.db.transaction(() => {
+    if (row) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(row.seq);
+    const body = run();
+    ctx.db
+      .prepare('INSERT INTO idempotency_keys (team_id, scope, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(teamId, scope, key, hash, status, JSON.stringify(body), now);
+    return body;
+  })();
+}

@@ -1,0 +1,236 @@
+/**
+ * Sent emails as stored: the `emails`, `email_events` and
+ * `email_attachments` tables, the API shapes (interface-spec "Sent email";
+ * API-FACTS §5.1) and the webhook `data` (API-FACTS §6).
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, fromJson, isoTime } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import { emitEvent, type EventType } from '../../webhooks/events.js';
+
+/** Schema of the emails module (migration 400). */
+export const emailsMigration = {
+  version: 400,
+  name: 'emails',
+  sql: `CREATE TABLE emails (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    team_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    from_addr TEXT NOT NULL,
+    to_addrs TEXT NOT NULL,
+    cc TEXT,
+    bcc TEXT,
+    reply_to TEXT,
+    subject TEXT NOT NULL,
+    html TEXT,
+    text TEXT,
+    headers TEXT,
+    tags TEXT,
+    last_event TEXT NOT NULL,
+    scheduled_at INTEGER,
+    created_at INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    domain_id TEXT,
+    broadcast_id TEXT,
+    template_id TEXT,
+    topic_id TEXT,
+    automation_run_id TEXT
+  );
+  CREATE INDEX emails_team ON emails (team_id, seq);
+  CREATE INDEX emails_broadcast ON emails (broadcast_id);
+  CREATE TABLE email_events (
+    seq INTEGER PRIMARY KEY,
+    email_id TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    data TEXT
+  );
+  CREATE INDEX email_events_email ON email_events (email_id, seq);
+  CREATE INDEX email_events_team ON email_events (team_id, at);
+  CREATE TABLE email_attachments (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    email_id TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    filename TEXT,
+    content_type TEXT NOT NULL,
+    content_id TEXT,
+    path TEXT,
+    content TEXT,
+    size INTEGER NOT NULL
+  );
+  CREATE INDEX email_attachments_email ON email_attachments (email_id, seq);`,
+};
+
+/** An `emails` row. Times in emulated ms; address lists and tags/headers as JSON text. */
+export interface EmailRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  message_id: string;
+  from_addr: string;
+  to_addrs: string;
+  cc: string | null;
+  bcc: string | null;
+  reply_to: string | null;
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: string | null;
+  tags: string | null;
+  last_event: string;
+  scheduled_at: number | null;
+  created_at: number;
+  source: string;
+  domain_id: string | null;
+  broadcast_id: string | null;
+  template_id: string | null;
+  topic_id: string | null;
+  automation_run_id: string | null;
+}
+
+/** An `email_attachments` row; `content` is base64 text (snapshot-safe), null for `path` attachments. */
+export interface AttachmentRow {
+  seq: number;
+  id: string;
+  email_id: string;
+  team_id: string;
+  filename: string | null;
+  content_type: string;
+  content_id: string | null;
+  path: string | null;
+  content: string | null;
+  size: number;
+}
+
+/** An `email_events` row; `data` JSON (e.g. `{link}` of a click). */
+export interface EmailEventRow {
+  seq: number;
+  email_id: string;
+  team_id: string;
+  type: string;
+  at: number;
+  data: string | null;
+}
+
+export const list = (s: string | null): string[] => fromJson<string[]>(s) ?? [];
+export const tagsOf = (r: EmailRow): { name: string; value: string }[] => fromJson<{ name: string; value: string }[]>(r.tags) ?? [];
+export const headersOf = (r: EmailRow): Record<string, string> => fromJson<Record<string, string>>(r.headers) ?? {};
+
+/** The row by id (any team), or undefined. */
+export function loadEmail(ctx: Emulator, id: string): EmailRow | undefined {
+  return ctx.db.prepare('SELECT * FROM emails WHERE id = ?').get(id) as EmailRow | undefined;
+}
+
+/** The team's email, or 404 `Email not found`. */
+export function getEmailOr404(ctx: Emulator, teamId: string, id: string): EmailRow {
+  const row = ctx.db.prepare('SELECT * FROM emails WHERE id = ? AND team_id = ?').get(id, teamId) as EmailRow | undefined;
+  if (!row) throw errors.notFound('Email');
+  return row;
+}
+
+/** The email's events, oldest first. */
+export function eventsOf(ctx: Emulator, emailId: string): EmailEventRow[] {
+  return ctx.db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq').all(emailId) as EmailEventRow[];
+}
+
+/** The email's attachments, in the order sent. */
+export function attachmentsOf(ctx: Emulator, emailId: string): AttachmentRow[] {
+  return ctx.db.prepare('SELECT * FROM email_attachments WHERE email_id = ? ORDER BY seq').all(emailId) as AttachmentRow[];
+}
+
+/** List item of GET /emails (interface-spec "Sent email"): unset cc/bcc/reply_to are `null`. */
+export function toListItem(r: EmailRow) {
+  return {
+    id: r.id,
+    to: list(r.to_addrs),
+    from: r.from_addr,
+    created_at: apiTime(r.created_at),
+    subject: r.subject,
+    bcc: fromJson<string[]>(r.bcc),
+    cc: fromJson<string[]>(r.cc),
+    reply_to: fromJson<string[]>(r.reply_to),
+    last_event: r.last_event,
+    scheduled_at: apiTime(r.scheduled_at),
+    message_id: r.message_id,
+  };
+}
+
+/** GET /emails/{id} (API-FACTS §5.1): `object: "email"`, html, text, tags; unset lists are `[]` as in the docs. */
+export function toEmail(r: EmailRow) {
+  return {
+    object: 'email',
+    id: r.id,
+    message_id: r.message_id,
+    from: r.from_addr,
+    to: list(r.to_addrs),
+    subject: r.subject,
+    html: r.html,
+    text: r.text,
+    cc: list(r.cc),
+    bcc: list(r.bcc),
+    reply_to: list(r.reply_to),
+    created_at: apiTime(r.created_at),
+    scheduled_at: apiTime(r.scheduled_at),
+    last_event: r.last_event,
+    tags: tagsOf(r),
+    topic_id: r.topic_id,
+  };
+}
+
+/**
+ * The webhook `data` of an outbound email event (API-FACTS §6): email_id,
+ * created_at (ISO), from (as sent), to[], subject, message_id; broadcast_id
+ * and template_id when set; tags as an object name → value when any;
+ * headers `[{name, value}]` only when custom headers were set. `extra` adds
+ * `bounce`, `click`, `suppressed`, `failed`.
+ */
+export function webhookData(r: EmailRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    email_id: r.id,
+    created_at: isoTime(r.created_at),
+    from: r.from_addr,
+    to: list(r.to_addrs),
+    subject: r.subject,
+    message_id: r.message_id,
+  };
+  if (r.broadcast_id) data.broadcast_id = r.broadcast_id;
+  if (r.template_id) data.template_id = r.template_id;
+  const tags = tagsOf(r);
+  if (tags.length) data.tags = Object.fromEntries(tags.map((t) => [t.name, t.value]));
+  const headers = headersOf(r);
+  if (Object.keys(headers).length) data.headers = Object.entries(headers).map(([name, value]) => ({ name, value }));
+  return { ...data, ...extra };
+}
+
+/** Tells `ctx.bus` listeners (long-polls, the inbox page) that an email was created or changed, after the current transaction. */
+export function notifyEmail(ctx: Emulator, id: string): void {
+  setImmediate(() => ctx.bus.emit('email', id));
+}
+
+/** Events that have a webhook type (`email.<type>`). `queued` and `canceled` have none. */
+const WEBHOOK_TYPES = new Set(['scheduled', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained', 'opened', 'clicked', 'failed', 'suppressed']);
+
+/**
+ * Records a step of an email: stores the event, sets `last_event` (unless
+ * `keepLastEvent`), raises `email.<type>` with `webhookData(row, extra)` and
+ * notifies the bus. `eventData` is stored with the event (e.g. `{link}`).
+ * Synchronous; call inside the transaction of the change.
+ */
+export function recordStep(
+  ctx: Emulator,
+  row: EmailRow,
+  type: string,
+  opts: { extra?: Record<string, unknown>; eventData?: Record<string, unknown>; keepLastEvent?: boolean } = {},
+): void {
+  const now = ctx.clock.nowMs();
+  ctx.db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, ?)').run(row.id, row.team_id, type, now, opts.eventData ? JSON.stringify(opts.eventData) : null);
+  if (!opts.keepLastEvent) {
+    ctx.db.prepare('UPDATE emails SET last_event = ? WHERE id = ?').run(type, row.id);
+    row.last_event = type;
+  }
+  if (WEBHOOK_TYPES.has(type)) emitEvent(ctx, row.team_id, `email.${type}` as EventType, webhookData(row, opts.extra));
+  notifyEmail(ctx, row.id);
+}

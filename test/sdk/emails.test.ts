@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { Resend } from 'resend';
+import { useEmulator, FIXTURES } from '../helpers.js';
+
+const FROM = 'Acme <hello@example.com>';
+
+describe('official SDK: emails, batch, suppressions', () => {
+  const t = useEmulator();
+  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+
+  it('emails.send / get / list, through the lifecycle', async () => {
+    const resend = sdk();
+    const sent = await resend.emails.send({
+      from: FROM, to: ['delivered@resend.dev'], subject: 'Hello from the SDK', html: '<strong>It works!</strong>',
+      replyTo: 'support@example.com', tags: [{ name: 'kind', value: 'sdk' }], headers: { 'X-Entity-Ref-ID': '42' },
+      attachments: [{ filename: 'note.txt', content: Buffer.from('hi there') }],
+    });
+    expect(sent.error).toBeNull();
+    const id = sent.data!.id;
+    await t.emu.clock.advance('3s');
+    const got = await resend.emails.get(id);
+    expect(got.error).toBeNull();
+    expect(got.data).toMatchObject({ object: 'email', id, subject: 'Hello from the SDK', last_event: 'delivered', reply_to: ['support@example.com'], tags: [{ name: 'kind', value: 'sdk' }] });
+    expect(got.data!.text).toContain('It works!');
+    const list = await resend.emails.list({ limit: 2 });
+    expect(list.error).toBeNull();
+    expect(list.data!.data[0].id).toBe(id);
+    expect(list.data!.has_more).toBe(true);
+    const atts = await resend.emails.attachments.list({ emailId: id });
+    expect(atts.error).toBeNull();
+    expect(atts.data!.data[0]).toMatchObject({ filename: 'note.txt', size: 8 });
+    const att = await resend.emails.attachments.get({ emailId: id, id: atts.data!.data[0].id });
+    expect(att.data).toMatchObject({ object: 'attachment', filename: 'note.txt' });
+    expect(t.emu.emails({ subject: 'from the SDK' })[0].attachments[0].size).toBe(8);
+  });
+
+  it('emails.send errors come back in the SDK error shape', async () => {
+    const res = await sdk().emails.send({ from: 'me@x.com', to: 'delivered@resend.dev', subject: 's', text: 'x' });
+    expect(res.data).toBeNull();
+    expect(res.error).toMatchObject({ statusCode: 403, name: 'validation_error', message: 'The `x.com` domain is not verified. Please, add and verify your domain.' });
+  });
+
+  it('emails.send with idempotencyKey sends once', async () => {
+    const resend = sdk();
+    const body = { from: FROM, to: 'delivered@resend.dev', subject: 'once', text: 'x' };
+    const a = await resend.emails.send(body, { idempotencyKey: 'signup/42' });
+    const b = await resend.emails.send(body, { idempotencyKey: 'signup/42' });
+    expect(b.data).toEqual(a.data);
+    expect(t.emu.emails({ subject: 'once' })).toHaveLength(1);
+  });
+
+  it('emails.update and emails.cancel a scheduled email', async () => {
+    const resend = sdk();
+    const sent = await resend.emails.send({ from: FROM, to: 'delivered@resend.dev', subject: 'later', text: 'x', scheduledAt: 'in 1 hour' });
+    const id = sent.data!.id;
+    expect((await resend.emails.get(id)).data!.last_event).toBe('scheduled');
+    const upd = await resend.emails.update({ id, scheduledAt: new Date(t.emu.clock.now().getTime() + 7_200_000).toISOString() });
+    expect(upd.error).toBeNull();
+    expect(upd.data).toEqual({ object: 'email', id });
+    const cancel = await resend.emails.cancel(id);
+    expect(cancel.error).toBeNull();
+    expect(cancel.data).toEqual({ object: 'email', id });
+    await t.emu.clock.advance('3h');
+    expect((await resend.emails.get(id)).data!.last_event).toBe('canceled');
+  });
+
+  it('batch.send, strict and permissive', async () => {
+    const resend = sdk();
+    const ok = await resend.batch.send([
+      { from: FROM, to: 'delivered+1@resend.dev', subject: 'b1', text: 'x' },
+      { from: FROM, to: 'delivered+2@resend.dev', subject: 'b2', text: 'x' },
+    ]);
+    expect(ok.error).toBeNull();
+    expect(ok.data!.data).toHaveLength(2);
+    const strict = await resend.batch.send([
+      { from: FROM, to: 'delivered+1@resend.dev', subject: 'b3', text: 'x' },
+      { from: 'me@x.com', to: 'delivered+2@resend.dev', subject: 'b4', text: 'x' },
+    ]);
+    expect(strict.error).toMatchObject({ statusCode: 403, name: 'validation_error' });
+    const permissive = await resend.batch.send(
+      [
+        { from: FROM, to: 'delivered+1@resend.dev', subject: 'b5', text: 'x' },
+        { from: 'me@x.com', to: 'delivered+2@resend.dev', subject: 'b6', text: 'x' },
+      ],
+      { batchValidation: 'permissive' },
+    );
+    expect(permissive.error).toBeNull();
+    expect(permissive.data!.data).toHaveLength(1);
+    expect(permissive.data!.errors).toEqual([{ index: 1, message: expect.stringContaining('x.com') }]);
+  });
+
+  it('emails.share and emails.metrics', async () => {
+    const resend = sdk();
+    const sent = await resend.emails.send({ from: FROM, to: 'delivered@resend.dev', subject: 'share me', text: 'x' });
+    const share = await resend.emails.share(sent.data!.id, { expiresIn: '1 hour' });
+    expect(share.error).toBeNull();
+    expect(share.data).toMatchObject({ object: 'email', id: sent.data!.id });
+    await t.emu.clock.advance('3s');
+    const m = await resend.emails.metrics({ metrics: ['sent', 'delivered'], dimensions: ['email'] });
+    expect(m.error).toBeNull();
+    expect(m.data!.totals).toEqual({ sent: 1, delivered: 1 });
+    expect(m.data!.data).toEqual([{ email_id: sent.data!.id, sent: 1, delivered: 1 }]);
+  });
+
+  it('suppressions.add / get / list / remove and batch add / remove', async () => {
+    const resend = sdk();
+    const add = await resend.suppressions.add({ email: 'someone+x@example.net' });
+    expect(add.error).toBeNull();
+    const got = await resend.suppressions.get('someone+x@example.net');
+    expect(got.error).toBeNull();
+    expect(got.data).toMatchObject({ object: 'suppression', id: add.data!.id, origin: 'manual', source_id: null });
+    const batch = await resend.suppressions.batch.add({ emails: ['p@example.net', 'q@example.net'] });
+    expect(batch.data!.data).toHaveLength(2);
+    const list = await resend.suppressions.list({ origin: 'manual' });
+    expect(list.data!.data.map((s) => s.email)).toEqual(['q@example.net', 'p@example.net', 'someone+x@example.net']);
+    const rm = await resend.suppressions.remove(add.data!.id);
+    expect(rm.data).toEqual({ object: 'suppression', id: add.data!.id, deleted: true });
+    const rmBatch = await resend.suppressions.batch.remove({ emails: ['p@example.net', 'q@example.net'] });
+    expect(rmBatch.data!.data.map((d) => d.deleted)).toEqual([true, true]);
+    const missing = await resend.suppressions.get('someone+x@example.net');
+    expect(missing.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    // A suppressed address is not mailed.
+    await resend.suppressions.add({ email: FIXTURES.ownerEmail });
+    const s = await resend.emails.send({ from: FROM, to: FIXTURES.ownerEmail, subject: 'x', text: 'x' });
+    await t.emu.clock.advance('3s');
+    expect((await resend.emails.get(s.data!.id)).data!.last_event).toBe('suppressed');
+  });
+});
