@@ -11,4 +11,8 @@ export const DELAYS = {
   claimVerification: 5_000,
   /** A domain claim expires this long after creation (API-FACTS §5.4: 7 days). */
   claimExpiry: 7 * 24 * 3_600_000,
+  /** POST /events/send: a triggered automation run executes its first steps (run created `running` at once). */
+  automationRunStart: 0,
+  /** POST /events/send: a run waiting for that event (`wait_for_event`) resumes. */
+  automationEventResume: 0,
 } as const;
