@@ -1,8 +1,45 @@
 /**
- * The automations resource. (Being built: see CONTRIBUTING.md for what a module holds.)
+ * Automations and runs (interface-spec "Automation and automation run",
+ * "Automations and runs", "States and transitions", Errors #4; API-FACTS
+ * §5.13, §8 #7, #11). Rows and shapes: `store.ts`; graph rules: `graph.ts`;
+ * handlers: `automations.ts`; the step engine (clock jobs): `engine.ts`;
+ * rules and `{var}` references: `conditions.ts`.
+ * | operationId | rule |
+ * |---|---|
+ * | automations/create | `name` required; `status` default `disabled`; `steps` and `connections` together or neither (422 `validation_error`, SPEC Errors #4 over OA's "both required", §8 #7); 1-150 steps, exactly one `trigger`; each step's `config` checked by its type's schema; unique keys, connections between existing steps, none into the trigger, no cycles, connection types fitting their source (graph.ts); durations ≤ 30 days → 201 `{object, id}` |
+ * | automations/list | `?status=enabled|disabled`; newest first, `limit` default 20; items id, name, status, created_at, updated_at |
+ * | automations/get | `{object, id, name, status, created_at, updated_at, steps[{key, type, config}], connections[{from, to, type}]}` |
+ * | automations/update | at least one of name, status, steps+connections (together) → `{object, id}`; runs under way keep their graph |
+ * | automations/remove | `{object, id, deleted: true}`; its runs are cancelled and removed |
+ * | automations/duplicate | 201 `{object, id}`: a `disabled` copy named `<name> (copy)` |
+ * | automations/stop | status `disabled`, running runs → `cancelled` (unfinished steps `skipped`) → `{object, id, status: "disabled"}` |
+ * | automations/list-runs | `?status=` comma-separated of running, completed, failed, cancelled (else 422); all runs when `limit` is omitted (SPEC) |
+ * | automations/get-run | `{object: "automation_run", id, status, started_at, completed_at, created_at, steps[{key, type, status, started_at, completed_at, output, error, created_at}]}` |
+ * Unknown → 404 `Automation not found` / `Automation run not found`.
+ * Runs start from POST /events/send (src/resources/events) through `dispatchEvent`.
  */
 import type { ResourceModule } from '../../http/types.js';
+import { automationOperations } from './automations.js';
+import { runJob, RUN_JOB } from './engine.js';
+import { checkGraph } from './graph.js';
+import { automationsMigration, insertAutomation } from './store.js';
 
 export const automationsModule: ResourceModule = {
   name: 'automations',
+  migrations: [automationsMigration],
+  operations: automationOperations,
+  jobs: {
+    [RUN_JOB]: (ctx, job) => runJob(ctx, job.payload),
+  },
+  seed(ctx, fixtures) {
+    for (const a of fixtures.automations ?? []) {
+      insertAutomation(ctx, a.team_id, {
+        id: a.id,
+        name: a.name,
+        status: a.status ?? 'disabled',
+        graph: checkGraph(a.steps ?? [], a.connections ?? []),
+        createdAt: a.created_at ? Date.parse(a.created_at) : undefined,
+      });
+    }
+  },
 };

@@ -4,6 +4,8 @@
  * (API-FACTS §5.11: placeholders `{{{KEY}}}` / `{{{KEY|fallback}}}`).
  */
 import type { Emulator } from '../../context.js';
+import { errors } from '../../http/errors.js';
+import { getVersion, replyToString, templateOr404, type StoredVariable } from './store.js';
 
 /** The published version of a template, ready to render. */
 export interface PublishedTemplate {
@@ -20,21 +22,89 @@ export interface PublishedTemplate {
 /**
  * The team's template by id or alias, in its published version. Throws
  * `ApiError` 404 if there is none, 422 `validation_error` if it was never published.
+ * Draft edits made after publishing are not included (API-FACTS §5.11).
  */
 export function resolvePublishedTemplate(ctx: Emulator, teamId: string, idOrAlias: string): PublishedTemplate {
-  void ctx; void teamId; void idOrAlias;
-  throw new Error('resolvePublishedTemplate: being built by the templates module');
+  const row = templateOr404(ctx, teamId, idOrAlias);
+  if (!row.published_version_id) {
+    throw errors.validation(`The template \`${idOrAlias}\` has not been published. Publish it before sending.`, 422);
+  }
+  const v = getVersion(ctx, row.published_version_id);
+  const vars = JSON.parse(v.variables) as StoredVariable[];
+  return {
+    id: row.id,
+    alias: row.alias,
+    from: v.from_addr,
+    subject: v.subject,
+    reply_to: replyToString(v.reply_to),
+    html: v.html,
+    text: v.text,
+    variables: vars.map((x) => ({ key: x.key, type: x.type, fallback_value: (x.fallback_value ?? null) as string | number | boolean | null })),
+  };
+}
+
+/** `{{{ KEY }}}` or `{{{ KEY | fallback }}}`; the key may be dotted (`contact.first_name`). */
+const PLACEHOLDER = /\{\{\{\s*([A-Za-z0-9_.]+)\s*(?:\|([^}]*))?\}\}\}/g;
+
+/** Largest string value of a variable (API-FACTS §5.11). */
+export const MAX_VARIABLE_STRING = 2000;
+
+/** A value by key, also through a dotted path into nested objects. */
+function lookup(variables: Record<string, unknown>, key: string): unknown {
+  if (Object.prototype.hasOwnProperty.call(variables, key)) return variables[key];
+  if (!key.includes('.')) return undefined;
+  let cur: unknown = variables;
+  for (const part of key.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, part)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function asText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
 }
 
 /**
  * Fills a template's placeholders with `variables`, then each variable's
  * fallback. Throws `ApiError` 422 `validation_error` naming a variable that
  * has neither a value nor a fallback.
+ *
+ * Order for each placeholder: the value in `variables` (`null`/`undefined`
+ * count as absent), then the placeholder's own `|fallback`, then the declared
+ * variable's `fallback_value`. Values are inserted unescaped (triple braces).
+ * String values over 2000 characters and numbers beyond 2^53−1 are rejected
+ * with 422 (API-FACTS §5.11). Placeholders are filled in subject, html and text.
  */
 export function renderTemplate(
   tpl: PublishedTemplate,
   variables: Record<string, unknown>,
 ): { from: string | null; subject: string | null; reply_to: string | null; html: string; text: string | null } {
-  void tpl; void variables;
-  throw new Error('renderTemplate: being built by the templates module');
+  for (const [key, value] of Object.entries(variables ?? {})) {
+    if (typeof value === 'string' && value.length > MAX_VARIABLE_STRING) {
+      throw errors.validation(`The value of variable \`${key}\` must be at most ${MAX_VARIABLE_STRING} characters.`, 422);
+    }
+    if (typeof value === 'number' && (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)) {
+      throw errors.validation(`The value of variable \`${key}\` must be a number between -(2^53-1) and 2^53-1.`, 422);
+    }
+  }
+  const declared = new Map(tpl.variables.map((v) => [v.key, v]));
+  const fill = (source: string): string =>
+    source.replace(PLACEHOLDER, (_m, key: string, inline: string | undefined) => {
+      const value = lookup(variables ?? {}, key);
+      if (value !== undefined && value !== null) return asText(value);
+      if (inline !== undefined) return inline.trim();
+      const fb = declared.get(key)?.fallback_value;
+      if (fb !== undefined && fb !== null) return asText(fb);
+      throw errors.validation(`Missing value for template variable \`${key}\`: provide it in \`template.variables\` or give the variable a fallback value.`, 422);
+    });
+  return {
+    from: tpl.from,
+    subject: tpl.subject === null ? null : fill(tpl.subject),
+    reply_to: tpl.reply_to,
+    html: fill(tpl.html),
+    text: tpl.text === null ? null : fill(tpl.text),
+  };
 }

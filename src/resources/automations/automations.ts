@@ -1,0 +1,131 @@
+/**
+ * Handlers of the automation operations and the runs listing (see the table
+ * in `index.ts`).
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest, OperationHandler } from '../../http/types.js';
+import { errors } from '../../http/errors.js';
+import { paginate } from '../../http/pagination.js';
+import { checkGraph } from './graph.js';
+import { cancelRun } from './engine.js';
+import {
+  automationListItem,
+  automationOr404,
+  automationShape,
+  graphOf,
+  insertAutomation,
+  runListItem,
+  runShape,
+  triggerEvent,
+  type AutomationRow,
+  type Connection,
+  type RunRow,
+  type Step,
+} from './store.js';
+
+interface GraphBody {
+  name?: string;
+  status?: 'enabled' | 'disabled';
+  steps?: Step[];
+  connections?: Connection[];
+}
+
+function create(ctx: Emulator, req: OpRequest<GraphBody & { name: string }>) {
+  const b = req.body;
+  const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : { steps: [], connections: [] };
+  const row = insertAutomation(ctx, req.auth!.teamId, { name: b.name, status: b.status ?? 'disabled', graph });
+  return { object: 'automation', id: row.id };
+}
+
+function list(ctx: Emulator, req: OpRequest) {
+  const status = req.query.status as string | undefined;
+  return paginate(ctx.db, {
+    table: 'automations',
+    where: status ? 'team_id = ? AND status = ?' : 'team_id = ?',
+    params: status ? [req.auth!.teamId, status] : [req.auth!.teamId],
+    query: req.query,
+    defaultLimit: 20,
+    map: (r: AutomationRow) => automationListItem(r),
+  });
+}
+
+function get(ctx: Emulator, req: OpRequest) {
+  return automationShape(automationOr404(ctx, req.auth!.teamId, req.params.automation_id));
+}
+
+function update(ctx: Emulator, req: OpRequest<GraphBody>) {
+  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const b = req.body;
+  const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : graphOf(row);
+  const status = b.status ?? row.status;
+  ctx.db
+    .prepare('UPDATE automations SET name = ?, status = ?, steps = ?, connections = ?, trigger_event = ?, updated_at = ? WHERE id = ?')
+    .run(b.name ?? row.name, status, JSON.stringify(graph.steps), JSON.stringify(graph.connections), triggerEvent(graph), ctx.clock.nowMs(), row.id);
+  return { object: 'automation', id: row.id };
+}
+
+function cancelRunsOf(ctx: Emulator, automationId: string): void {
+  const running = ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as { id: string }[];
+  for (const r of running) cancelRun(ctx, r.id);
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  ctx.db.transaction(() => {
+    cancelRunsOf(ctx, row.id);
+    ctx.db.prepare('DELETE FROM automation_run_steps WHERE run_id IN (SELECT id FROM automation_runs WHERE automation_id = ?)').run(row.id);
+    ctx.db.prepare('DELETE FROM automation_runs WHERE automation_id = ?').run(row.id);
+    ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(row.id);
+  })();
+  return { object: 'automation', id: row.id, deleted: true };
+}
+
+/** A disabled copy named `<name> (copy)`. */
+function duplicate(ctx: Emulator, req: OpRequest) {
+  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const copy = insertAutomation(ctx, row.team_id, { name: `${row.name} (copy)`, status: 'disabled', graph: graphOf(row) });
+  return { object: 'automation', id: copy.id };
+}
+
+/** Disables the automation and cancels its running runs (the brief's rule; see index.ts). */
+function stop(ctx: Emulator, req: OpRequest) {
+  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  ctx.db.transaction(() => {
+    ctx.db.prepare(`UPDATE automations SET status = 'disabled', updated_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
+    cancelRunsOf(ctx, row.id);
+  })();
+  return { object: 'automation', id: row.id, status: 'disabled' };
+}
+
+function listRuns(ctx: Emulator, req: OpRequest) {
+  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const statuses = req.query.status ? [...new Set(String(req.query.status).split(','))] : [];
+  const where = statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?';
+  return paginate(ctx.db, {
+    table: 'automation_runs',
+    where,
+    params: [row.id, ...statuses],
+    query: req.query,
+    defaultLimit: null,
+    map: (r: RunRow) => runListItem(r),
+  });
+}
+
+function getRun(ctx: Emulator, req: OpRequest) {
+  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const run = ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ? AND automation_id = ?').get(req.params.run_id, row.id) as RunRow | undefined;
+  if (!run) throw errors.notFound('Automation run');
+  return runShape(ctx, run);
+}
+
+export const automationOperations: Record<string, OperationHandler> = {
+  'automations/create': create,
+  'automations/list': list,
+  'automations/get': get,
+  'automations/update': update,
+  'automations/remove': remove,
+  'automations/duplicate': duplicate,
+  'automations/stop': stop,
+  'automations/list-runs': listRuns,
+  'automations/get-run': getRun,
+};

@@ -1,0 +1,330 @@
+/**
+ * The step engine of automation runs (API-FACTS §5.13; interface-spec
+ * "Events"). Everything happens on the emulated clock through one job type,
+ * `automations.run`, with payload `{run_id, kind, key?, event?}`:
+ * | kind | when | does |
+ * |---|---|---|
+ * | start | POST /events/send, due now (`DELAYS.automationRunStart`) | resolves the contact (an unknown email is created, `createContact`), then walks the graph from the trigger |
+ * | resume | a `delay` step's duration has passed | completes the delay, follows its `default` connections |
+ * | timeout | a `wait_for_event` step's `timeout` has passed | completes it with `{timed_out: true}`, follows `timeout` connections |
+ * | event | POST /events/send of the awaited event for the run's contact | if `filter_rule` holds: completes it, follows `event_received` and `default` connections; later steps see the new payload as `event.*` |
+ * Within a job, steps run one after the other in graph order (breadth first)
+ * until each branch ends or waits (`delay`, `wait_for_event` → step status
+ * `waiting`). Each step runs in its own transaction: a step that throws
+ * leaves no half-written state, is `failed` with `error` = the `ApiError`
+ * body (`{statusCode, message, name}`), and fails the run. A run with no
+ * step left waiting is `completed`. Unsubscribed contact → `send_email` is
+ * `skipped` (API-FACTS §5.13).
+ */
+import type { Emulator } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { DELAYS } from '../../clock/delays.js';
+import {
+  addContactToSegment,
+  contactPropertyValues,
+  createContact,
+  deleteContact,
+  findContact,
+  updateContact,
+  type Contact,
+} from '../contacts/service.js';
+import { sendEmail, type SendEmailInput } from '../emails/send.js';
+import { resolvePublishedTemplate } from '../templates/render.js';
+import { evaluate, resolveValues, type Rule, type RunContext } from './conditions.js';
+import { stepDuration } from './graph.js';
+import { newId } from '../../http/format.js';
+import type { ConnectionType, Graph, RunRow, RunStepRow, Step, StepStatus } from './store.js';
+
+/** The job type of the engine. */
+export const RUN_JOB = 'automations.run';
+
+export interface RunJobPayload {
+  run_id: string;
+  kind: 'start' | 'resume' | 'timeout' | 'event';
+  key?: string;
+  event?: { name: string; payload: Record<string, unknown> };
+}
+
+/** An event sent with POST /events/send, after payload coercion. */
+export interface SentEvent {
+  name: string;
+  payload: Record<string, unknown>;
+  /** Known contact (when sent with `contact_id`, or an email that matched a contact). */
+  contactId: string | null;
+  email: string | null;
+}
+
+/**
+ * Starts a run (status `running`, trigger step `pending`) for every enabled
+ * automation of the team whose trigger has this `event_name`, and schedules
+ * the resume of the contact's runs waiting for this event. Synchronous; call
+ * inside the caller's transaction. Returns the new run ids.
+ */
+export function dispatchEvent(ctx: Emulator, teamId: string, ev: SentEvent): string[] {
+  const now = ctx.clock.nowMs();
+  const automations = ctx.db
+    .prepare(`SELECT id, steps, connections FROM automations WHERE team_id = ? AND status = 'enabled' AND trigger_event = ? ORDER BY seq`)
+    .all(teamId, ev.name) as { id: string; steps: string; connections: string }[];
+  const runIds: string[] = [];
+  for (const a of automations) {
+    const id = newId();
+    const steps = JSON.parse(a.steps) as Step[];
+    ctx.db
+      .prepare(`INSERT INTO automation_runs (id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at)
+        VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, NULL, ?)`)
+      .run(id, teamId, a.id, ev.name, JSON.stringify(ev.payload), ev.contactId, ev.email, JSON.stringify({ steps, connections: JSON.parse(a.connections) }), now, now);
+    const trigger = steps.find((s) => s.type === 'trigger')!;
+    ctx.db
+      .prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, created_at) VALUES (?, ?, 'trigger', 'pending', ?)`)
+      .run(id, trigger.key, now);
+    ctx.scheduler.schedule(RUN_JOB, { run_id: id, kind: 'start' } satisfies RunJobPayload, { dueAt: now + DELAYS.automationRunStart, teamId });
+    runIds.push(id);
+  }
+  const waiting = ctx.db
+    .prepare(`SELECT s.run_id, s.key FROM automation_run_steps s JOIN automation_runs r ON r.id = s.run_id
+      WHERE s.status = 'waiting' AND s.wait_event = ? AND r.team_id = ? AND r.status = 'running'
+        AND (r.contact_id = ? OR lower(r.contact_email) = lower(?)) ORDER BY s.seq`)
+    .all(ev.name, teamId, ev.contactId, ev.email) as { run_id: string; key: string }[];
+  for (const w of waiting) {
+    ctx.scheduler.schedule(RUN_JOB, { run_id: w.run_id, kind: 'event', key: w.key, event: { name: ev.name, payload: ev.payload } } satisfies RunJobPayload, { dueAt: now + DELAYS.automationEventResume, teamId });
+  }
+  return runIds;
+}
+
+/**
+ * Cancels a running run: status `cancelled`, `completed_at` now, its
+ * unfinished steps `skipped`, its pending jobs dropped.
+ */
+export function cancelRun(ctx: Emulator, runId: string): void {
+  const now = ctx.clock.nowMs();
+  ctx.db.prepare(`UPDATE automation_runs SET status = 'cancelled', completed_at = ? WHERE id = ? AND status = 'running'`).run(now, runId);
+  ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(runId);
+  ctx.scheduler.cancelWhere(RUN_JOB, 'run_id', runId);
+}
+
+/** The error column of a failed step: the ApiError body, or a 500 `application_error`. */
+function errorBody(err: unknown): Record<string, unknown> {
+  if (err instanceof ApiError) return err.toJSON();
+  return { statusCode: 500, message: String((err as Error)?.message ?? err), name: 'application_error' };
+}
+
+interface StepResult {
+  status: Extract<StepStatus, 'completed' | 'skipped' | 'waiting'>;
+  output: Record<string, unknown> | null;
+  /** Connection types to follow from this step. */
+  follow: ConnectionType[];
+  waitEvent?: string;
+}
+
+class Walker {
+  private readonly teamId: string;
+  private readonly graph: Graph;
+  private event: Record<string, unknown>;
+
+  constructor(private readonly ctx: Emulator, private run: RunRow) {
+    this.teamId = run.team_id;
+    this.graph = JSON.parse(run.graph);
+    this.event = JSON.parse(run.event_payload);
+  }
+
+  private step(key: string): Step | undefined {
+    return this.graph.steps.find((s) => s.key === key);
+  }
+
+  private next(key: string, types: ConnectionType[]): string[] {
+    return this.graph.connections.filter((c) => c.from === key && types.includes(c.type)).map((c) => c.to);
+  }
+
+  private row(key: string): RunStepRow | undefined {
+    return this.ctx.db.prepare('SELECT * FROM automation_run_steps WHERE run_id = ? AND key = ?').get(this.run.id, key) as RunStepRow | undefined;
+  }
+
+  private contact(): Contact {
+    const c = this.run.contact_id ? findContact(this.ctx, this.teamId, this.run.contact_id) : undefined;
+    if (!c) throw new ApiError(404, 'not_found', 'Contact not found');
+    return c;
+  }
+
+  private context(withContact: boolean): RunContext {
+    if (!withContact) return { event: this.event, contact: null };
+    const c = this.contact();
+    const props = contactPropertyValues(this.ctx, this.teamId, c);
+    return {
+      event: this.event,
+      contact: { ...props, id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name, unsubscribed: c.unsubscribed, properties: props },
+    };
+  }
+
+  private finishStep(key: string, status: StepStatus, output: unknown, error: unknown): void {
+    const now = this.ctx.clock.nowMs();
+    this.ctx.db
+      .prepare('UPDATE automation_run_steps SET status = ?, completed_at = ?, output = ?, error = ?, wait_event = NULL WHERE run_id = ? AND key = ?')
+      .run(status, status === 'waiting' ? null : now, output == null ? null : JSON.stringify(output), error == null ? null : JSON.stringify(error), this.run.id, key);
+  }
+
+  private fail(key: string, err: unknown): void {
+    const now = this.ctx.clock.nowMs();
+    this.finishStep(key, 'failed', null, errorBody(err));
+    this.ctx.db.prepare(`UPDATE automation_runs SET status = 'failed', completed_at = ? WHERE id = ?`).run(now, this.run.id);
+    this.ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(this.run.id);
+    this.ctx.scheduler.cancelWhere(RUN_JOB, 'run_id', this.run.id);
+    this.ctx.log('debug', `automation run ${this.run.id} failed at step ${key}: ${(err as Error)?.message ?? err}`);
+  }
+
+  /** Handles one job. */
+  handle(p: RunJobPayload): void {
+    switch (p.kind) {
+      case 'start': {
+        const trigger = this.graph.steps.find((s) => s.type === 'trigger')!;
+        try {
+          this.ctx.db.transaction(() => {
+            let c: Contact | undefined;
+            if (this.run.contact_id) c = findContact(this.ctx, this.teamId, this.run.contact_id);
+            else if (this.run.contact_email) {
+              c = findContact(this.ctx, this.teamId, this.run.contact_email) ?? createContact(this.ctx, this.teamId, { email: this.run.contact_email }).contact;
+            }
+            if (!c) throw new ApiError(404, 'not_found', 'Contact not found');
+            this.ctx.db.prepare('UPDATE automation_runs SET contact_id = ?, contact_email = ? WHERE id = ?').run(c.id, c.email, this.run.id);
+            this.run = { ...this.run, contact_id: c.id, contact_email: c.email };
+          })();
+        } catch (err) {
+          this.ctx.db.prepare('UPDATE automation_run_steps SET started_at = ? WHERE run_id = ? AND key = ?').run(this.ctx.clock.nowMs(), this.run.id, trigger.key);
+          this.fail(trigger.key, err);
+          return;
+        }
+        this.walk([trigger.key]);
+        return;
+      }
+      case 'resume': {
+        if (this.row(p.key!)?.status !== 'waiting') return;
+        this.finishStep(p.key!, 'completed', null, null);
+        this.walk(this.next(p.key!, ['default']));
+        return;
+      }
+      case 'timeout': {
+        if (this.row(p.key!)?.status !== 'waiting') return;
+        this.finishStep(p.key!, 'completed', { timed_out: true }, null);
+        this.walk(this.next(p.key!, ['timeout']));
+        return;
+      }
+      case 'event': {
+        if (this.row(p.key!)?.status !== 'waiting') return;
+        const filter = this.step(p.key!)?.config.filter_rule as Rule | undefined;
+        const previous = this.event;
+        this.event = p.event!.payload;
+        try {
+          if (filter && !evaluate(filter, this.context(JSON.stringify(filter).includes('"contact.')))) {
+            this.event = previous;
+            return;
+          }
+        } catch (err) {
+          this.fail(p.key!, err);
+          return;
+        }
+        this.ctx.db.prepare('UPDATE automation_runs SET event_payload = ? WHERE id = ?').run(JSON.stringify(this.event), this.run.id);
+        this.finishStep(p.key!, 'completed', { event: p.event!.name, payload: p.event!.payload }, null);
+        this.walk(this.next(p.key!, ['event_received', 'default']));
+        return;
+      }
+    }
+  }
+
+  /** Runs steps breadth first from `start` until every branch ends or waits; then completes the run if nothing waits. */
+  private walk(start: string[]): void {
+    const queue = [...start];
+    while (queue.length) {
+      const key = queue.shift()!;
+      const step = this.step(key);
+      if (!step) continue;
+      const existing = this.row(key);
+      if (existing && existing.status !== 'pending') continue; // a join already reached
+      const now = this.ctx.clock.nowMs();
+      if (existing) this.ctx.db.prepare(`UPDATE automation_run_steps SET status = 'running', started_at = ? WHERE run_id = ? AND key = ?`).run(now, this.run.id, key);
+      else this.ctx.db.prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, started_at, created_at) VALUES (?, ?, ?, 'running', ?, ?)`).run(this.run.id, key, step.type, now, now);
+      let result: StepResult;
+      try {
+        result = this.ctx.db.transaction(() => this.exec(step))();
+      } catch (err) {
+        this.fail(key, err);
+        return;
+      }
+      this.finishStep(key, result.status, result.output, null);
+      if (result.waitEvent) this.ctx.db.prepare('UPDATE automation_run_steps SET wait_event = ? WHERE run_id = ? AND key = ?').run(result.waitEvent, this.run.id, key);
+      if (result.status !== 'waiting') queue.push(...this.next(key, result.follow));
+    }
+    const open = this.ctx.db
+      .prepare(`SELECT COUNT(*) AS n FROM automation_run_steps WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`)
+      .get(this.run.id) as { n: number };
+    if (open.n === 0) {
+      this.ctx.db.prepare(`UPDATE automation_runs SET status = 'completed', completed_at = ? WHERE id = ? AND status = 'running'`).run(this.ctx.clock.nowMs(), this.run.id);
+    }
+  }
+
+  /** Executes one step. Throws (ApiError or other) to fail it. */
+  private exec(step: Step): StepResult {
+    const cfg = step.config ?? {};
+    const now = this.ctx.clock.nowMs();
+    switch (step.type) {
+      case 'trigger':
+        return { status: 'completed', output: null, follow: ['default'] };
+      case 'delay': {
+        const ms = stepDuration(cfg.duration, 'duration');
+        this.ctx.scheduler.schedule(RUN_JOB, { run_id: this.run.id, kind: 'resume', key: step.key } satisfies RunJobPayload, { dueAt: now + ms, teamId: this.teamId });
+        return { status: 'waiting', output: null, follow: [] };
+      }
+      case 'wait_for_event': {
+        if (cfg.timeout !== undefined) {
+          const ms = stepDuration(cfg.timeout, 'timeout');
+          this.ctx.scheduler.schedule(RUN_JOB, { run_id: this.run.id, kind: 'timeout', key: step.key } satisfies RunJobPayload, { dueAt: now + ms, teamId: this.teamId });
+        }
+        return { status: 'waiting', output: null, follow: [], waitEvent: String(cfg.event_name) };
+      }
+      case 'condition': {
+        const rule = cfg as Rule;
+        const result = evaluate(rule, this.context(JSON.stringify(rule).includes('"contact.')));
+        return { status: 'completed', output: { result }, follow: [result ? 'condition_met' : 'condition_not_met'] };
+      }
+      case 'send_email': {
+        const context = this.context(true);
+        const contact = this.contact();
+        if (contact.unsubscribed) return { status: 'skipped', output: null, follow: ['default'] };
+        const templateId = String(cfg.template.id);
+        const tpl = resolvePublishedTemplate(this.ctx, this.teamId, templateId);
+        const variables = resolveValues(cfg.template.variables, context) as Record<string, string | number | boolean>;
+        const input: SendEmailInput = { to: contact.email, template: { id: templateId, variables } };
+        const from = cfg.from ?? tpl.from;
+        if (from) input.from = from;
+        if (cfg.subject) input.subject = cfg.subject;
+        if (cfg.reply_to) input.reply_to = cfg.reply_to;
+        if (cfg.topic_id) input.topic_id = cfg.topic_id;
+        const sent = sendEmail(this.ctx, input, { teamId: this.teamId, source: 'automation', automationRunId: this.run.id });
+        return { status: 'completed', output: { to: contact.email, email_id: sent.id, template: { id: templateId, variables } }, follow: ['default'] };
+      }
+      case 'contact_update': {
+        const context = this.context(true);
+        const contact = this.contact();
+        const patch: Record<string, unknown> = resolveValues({ first_name: cfg.first_name, last_name: cfg.last_name, unsubscribed: cfg.unsubscribed }, context);
+        if (cfg.properties) patch.properties = resolveValues(cfg.properties, context);
+        updateContact(this.ctx, this.teamId, contact.id, patch);
+        return { status: 'completed', output: { contact_id: contact.id }, follow: ['default'] };
+      }
+      case 'contact_delete': {
+        const contact = this.contact();
+        deleteContact(this.ctx, this.teamId, contact.id);
+        return { status: 'completed', output: { contact_id: contact.id }, follow: ['default'] };
+      }
+      case 'add_to_segment': {
+        const contact = this.contact();
+        addContactToSegment(this.ctx, this.teamId, contact.id, String(cfg.segment_id));
+        return { status: 'completed', output: { contact_id: contact.id, segment_id: cfg.segment_id }, follow: ['default'] };
+      }
+    }
+  }
+}
+
+/** The `automations.run` job handler. A run that is no longer `running` is left alone. */
+export function runJob(ctx: Emulator, payload: RunJobPayload): void {
+  const run = ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ?').get(payload.run_id) as RunRow | undefined;
+  if (!run || run.status !== 'running') return;
+  new Walker(ctx, run).handle(payload);
+}

@@ -1,0 +1,205 @@
+/**
+ * Automation and run rows and their API shapes. Times in emulated ms.
+ * A run keeps a snapshot of the graph it started with (`graph`), so edits of
+ * the automation do not change runs under way.
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, fromJson, newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+
+export type StepType = 'trigger' | 'delay' | 'wait_for_event' | 'condition' | 'send_email' | 'contact_update' | 'contact_delete' | 'add_to_segment';
+export type ConnectionType = 'default' | 'condition_met' | 'condition_not_met' | 'timeout' | 'event_received';
+
+export interface Step {
+  key: string;
+  type: StepType;
+  config: Record<string, any>;
+}
+
+export interface Connection {
+  from: string;
+  to: string;
+  type: ConnectionType;
+}
+
+export interface Graph {
+  steps: Step[];
+  connections: Connection[];
+}
+
+export interface AutomationRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  name: string;
+  status: 'enabled' | 'disabled';
+  /** JSON Step[]. */
+  steps: string;
+  /** JSON Connection[]. */
+  connections: string;
+  /** The trigger's `event_name` (indexed copy), or null without steps. */
+  trigger_event: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'waiting';
+
+export interface RunRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  automation_id: string;
+  status: RunStatus;
+  event_name: string;
+  /** JSON object: the payload of the triggering (or latest awaited) event. */
+  event_payload: string;
+  contact_id: string | null;
+  contact_email: string | null;
+  /** JSON Graph snapshot. */
+  graph: string;
+  started_at: number | null;
+  completed_at: number | null;
+  created_at: number;
+}
+
+export interface RunStepRow {
+  seq: number;
+  run_id: string;
+  key: string;
+  type: StepType;
+  status: StepStatus;
+  started_at: number | null;
+  completed_at: number | null;
+  output: string | null;
+  error: string | null;
+  /** Event name a `wait_for_event` step waits for, while waiting. */
+  wait_event: string | null;
+  created_at: number;
+}
+
+export const automationsMigration = {
+  version: 1100,
+  name: 'automations',
+  sql: `CREATE TABLE automations (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    team_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    steps TEXT NOT NULL,
+    connections TEXT NOT NULL,
+    trigger_event TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX automations_team ON automations (team_id, seq);
+  CREATE INDEX automations_trigger ON automations (team_id, status, trigger_event);
+  CREATE TABLE automation_runs (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    team_id TEXT NOT NULL,
+    automation_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    event_name TEXT NOT NULL,
+    event_payload TEXT NOT NULL,
+    contact_id TEXT,
+    contact_email TEXT,
+    graph TEXT NOT NULL,
+    started_at INTEGER,
+    completed_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX automation_runs_automation ON automation_runs (automation_id, seq);
+  CREATE INDEX automation_runs_status ON automation_runs (team_id, status);
+  CREATE TABLE automation_run_steps (
+    seq INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started_at INTEGER,
+    completed_at INTEGER,
+    output TEXT,
+    error TEXT,
+    wait_event TEXT,
+    created_at INTEGER NOT NULL,
+    UNIQUE (run_id, key)
+  );
+  CREATE INDEX automation_run_steps_wait ON automation_run_steps (status, wait_event);`,
+};
+
+/** The trigger's event name of a graph, or null. */
+export function triggerEvent(graph: Graph): string | null {
+  return graph.steps.find((s) => s.type === 'trigger')?.config.event_name ?? null;
+}
+
+/** Inserts an automation; returns its row. */
+export function insertAutomation(
+  ctx: Emulator,
+  teamId: string,
+  a: { id?: string; name: string; status?: 'enabled' | 'disabled'; graph: Graph; createdAt?: number },
+): AutomationRow {
+  const id = a.id ?? newId();
+  const now = a.createdAt ?? ctx.clock.nowMs();
+  ctx.db
+    .prepare('INSERT INTO automations (id, team_id, name, status, steps, connections, trigger_event, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(id, teamId, a.name, a.status ?? 'disabled', JSON.stringify(a.graph.steps), JSON.stringify(a.graph.connections), triggerEvent(a.graph), now, now);
+  return ctx.db.prepare('SELECT * FROM automations WHERE id = ?').get(id) as AutomationRow;
+}
+
+/** The team's automation; throws 404 `Automation not found`. */
+export function automationOr404(ctx: Emulator, teamId: string, id: string): AutomationRow {
+  const row = ctx.db.prepare('SELECT * FROM automations WHERE id = ? AND team_id = ?').get(id, teamId) as AutomationRow | undefined;
+  if (!row) throw errors.notFound('Automation');
+  return row;
+}
+
+export function graphOf(row: { steps: string; connections: string }): Graph {
+  return { steps: JSON.parse(row.steps), connections: JSON.parse(row.connections) };
+}
+
+export function automationShape(row: AutomationRow) {
+  const g = graphOf(row);
+  return {
+    object: 'automation',
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    created_at: apiTime(row.created_at),
+    updated_at: apiTime(row.updated_at),
+    steps: g.steps.map((s) => ({ key: s.key, type: s.type, config: s.config })),
+    connections: g.connections.map((c) => ({ from: c.from, to: c.to, type: c.type })),
+  };
+}
+
+export function automationListItem(row: AutomationRow) {
+  return { id: row.id, name: row.name, status: row.status, created_at: apiTime(row.created_at), updated_at: apiTime(row.updated_at) };
+}
+
+export function runListItem(r: RunRow) {
+  return { id: r.id, status: r.status, started_at: apiTime(r.started_at), completed_at: apiTime(r.completed_at), created_at: apiTime(r.created_at) };
+}
+
+export function runStepRows(ctx: Emulator, runId: string): RunStepRow[] {
+  return ctx.db.prepare('SELECT * FROM automation_run_steps WHERE run_id = ? ORDER BY seq').all(runId) as RunStepRow[];
+}
+
+/** GET /automations/{id}/runs/{run_id}: steps in execution (graph) order. */
+export function runShape(ctx: Emulator, r: RunRow) {
+  return {
+    object: 'automation_run',
+    ...runListItem(r),
+    steps: runStepRows(ctx, r.id).map((s) => ({
+      key: s.key,
+      type: s.type,
+      status: s.status,
+      started_at: apiTime(s.started_at),
+      completed_at: apiTime(s.completed_at),
+      output: fromJson<Record<string, unknown>>(s.output),
+      error: fromJson<Record<string, unknown>>(s.error),
+      created_at: apiTime(s.created_at),
+    })),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Handlers of the events operations (see the table in `index.ts`).
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest, OperationHandler } from '../../http/types.js';
+import { errors } from '../../http/errors.js';
+import { paginate } from '../../http/pagination.js';
+import { findContact } from '../contacts/service.js';
+import { dispatchEvent } from '../automations/engine.js';
+import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow, type PayloadType } from './store.js';
+
+type Schema = Record<string, PayloadType> | null;
+
+function create(ctx: Emulator, req: OpRequest<{ name: string; schema?: Schema }>) {
+  const row = insertEvent(ctx, req.auth!.teamId, { name: req.body.name, schema: req.body.schema ?? null });
+  return { object: 'event', id: row.id };
+}
+
+function list(ctx: Emulator, req: OpRequest) {
+  return paginate(ctx.db, {
+    table: 'events',
+    where: 'team_id = ?',
+    params: [req.auth!.teamId],
+    query: req.query,
+    defaultLimit: 20,
+    map: (r: EventRow) => eventItem(r),
+  });
+}
+
+function get(ctx: Emulator, req: OpRequest) {
+  return { object: 'event', ...eventItem(eventOr404(ctx, req.auth!.teamId, req.params.identifier)) };
+}
+
+function update(ctx: Emulator, req: OpRequest<{ schema: Schema }>) {
+  const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
+  ctx.db.prepare('UPDATE events SET schema = ?, updated_at = ? WHERE id = ?').run(req.body.schema ? JSON.stringify(req.body.schema) : null, ctx.clock.nowMs(), row.id);
+  return { object: 'event', id: row.id };
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
+  ctx.db.prepare('DELETE FROM events WHERE id = ?').run(row.id);
+  return { object: 'event', id: row.id, deleted: true };
+}
+
+/**
+ * POST /events/send → 202 `{object: "event", event}`. A `contact_id` must be
+ * the team's contact (404 `Contact not found`); an `email` need not be (the
+ * contact is created when a run starts). The payload is coerced to the
+ * event's schema when the team defined one.
+ */
+function send(ctx: Emulator, req: OpRequest<{ event: string; contact_id?: string; email?: string; payload?: Record<string, unknown> }>) {
+  const teamId = req.auth!.teamId;
+  const b = req.body;
+  let contactId: string | null = null;
+  let email: string | null = b.email ?? null;
+  if (b.contact_id !== undefined) {
+    const c = findContact(ctx, teamId, b.contact_id);
+    if (!c) throw errors.notFound('Contact');
+    contactId = c.id;
+    email = c.email;
+  }
+  const def = findEvent(ctx, teamId, b.event);
+  const payload = coercePayload(def?.name === b.event && def.schema ? JSON.parse(def.schema) : null, b.payload ?? {});
+  ctx.db.transaction(() => dispatchEvent(ctx, teamId, { name: b.event, payload, contactId, email }))();
+  return { object: 'event', event: b.event };
+}
+
+export const eventOperations: Record<string, OperationHandler> = {
+  'events/create': create,
+  'events/list': list,
+  'events/get': get,
+  'events/update': update,
+  'events/remove': remove,
+  'events/send': send,
+};

@@ -1,0 +1,112 @@
+/**
+ * Event definitions: rows, lookup by id or name, shapes, and payload coercion
+ * against a definition's schema (API-FACTS §5.14).
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+
+export type PayloadType = 'string' | 'number' | 'boolean' | 'date';
+
+export interface EventRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  name: string;
+  /** JSON `{key: type}` or null. */
+  schema: string | null;
+  created_at: number;
+  updated_at: number | null;
+}
+
+export const eventsMigration = {
+  version: 1200,
+  name: 'events',
+  sql: `CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    team_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    schema TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER,
+    UNIQUE (team_id, name)
+  );
+  CREATE INDEX events_team ON events (team_id, seq);`,
+};
+
+/** The team's event by id or name (id first), or undefined. */
+export function findEvent(ctx: Emulator, teamId: string, idOrName: string): EventRow | undefined {
+  return (ctx.db.prepare('SELECT * FROM events WHERE team_id = ? AND id = ?').get(teamId, idOrName)
+    ?? ctx.db.prepare('SELECT * FROM events WHERE team_id = ? AND name = ?').get(teamId, idOrName)) as EventRow | undefined;
+}
+
+/** Like `findEvent`; throws 404 `Event not found`. */
+export function eventOr404(ctx: Emulator, teamId: string, idOrName: string): EventRow {
+  const row = findEvent(ctx, teamId, idOrName);
+  if (!row) throw errors.notFound('Event');
+  return row;
+}
+
+/** Inserts a definition. Throws 422 `validation_error` when the team already has that name. */
+export function insertEvent(ctx: Emulator, teamId: string, e: { id?: string; name: string; schema?: Record<string, PayloadType> | null; createdAt?: number }): EventRow {
+  if (ctx.db.prepare('SELECT 1 FROM events WHERE team_id = ? AND name = ?').get(teamId, e.name)) {
+    throw errors.validation(`An event named \`${e.name}\` already exists.`, 422);
+  }
+  const id = e.id ?? newId();
+  const now = e.createdAt ?? ctx.clock.nowMs();
+  ctx.db
+    .prepare('INSERT INTO events (id, team_id, name, schema, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(id, teamId, e.name, e.schema ? JSON.stringify(e.schema) : null, now, now);
+  return ctx.db.prepare('SELECT * FROM events WHERE id = ?').get(id) as EventRow;
+}
+
+export function eventItem(r: EventRow) {
+  return { id: r.id, name: r.name, schema: r.schema ? JSON.parse(r.schema) : null, created_at: apiTime(r.created_at), updated_at: apiTime(r.updated_at) };
+}
+
+function coerceOne(type: PayloadType, v: unknown): unknown {
+  switch (type) {
+    case 'string':
+      if (typeof v === 'string') return v;
+      if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+      return undefined;
+    case 'number':
+      if (typeof v === 'number' && Number.isFinite(v)) return v;
+      if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+      return undefined;
+    case 'boolean':
+      if (typeof v === 'boolean') return v;
+      if (v === 'true' || v === 'false') return v === 'true';
+      return undefined;
+    case 'date': {
+      if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+      const ms = typeof v === 'number' ? v : Date.parse(v);
+      return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+    }
+  }
+}
+
+/**
+ * Validates and coerces a payload to an event schema (interface-spec
+ * "Events": "values are validated and coerced to the schema types"):
+ * numbers and booleans become strings for `string`; numeric strings become
+ * numbers; `"true"`/`"false"` booleans; dates become ISO 8601 (`Z`). Keys
+ * not in the schema pass unchanged; absent or null keys are allowed. Throws
+ * 422 `validation_error` naming the field.
+ */
+export function coercePayload(schema: Record<string, PayloadType> | null, payload: Record<string, unknown>): Record<string, unknown> {
+  if (!schema) return payload;
+  const out = { ...payload };
+  for (const [key, type] of Object.entries(schema)) {
+    const v = payload[key];
+    if (v === undefined || v === null) continue;
+    const c = coerceOne(type, v);
+    if (c === undefined) {
+      const article = type === 'date' ? 'a valid' : /^[aeiou]/.test(type) ? 'an' : 'a';
+      throw errors.validation(`The \`payload.${key}\` field must be ${article} ${type}.`, 422);
+    }
+    out[key] = c;
+  }
+  return out;
+}

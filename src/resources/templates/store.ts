@@ -1,0 +1,289 @@
+/**
+ * Template rows, their versions and their API shapes.
+ *
+ * A template (`templates` row: id, alias, name, pointers) has versions
+ * (`template_versions`: the content: from, subject, reply_to, html, text,
+ * variables). `current_version_id` is the latest version (what GET shows);
+ * `published_version_id` is the one sends use (API-FACTS §5.11: edits after
+ * publishing form a new draft; sends use the published version until
+ * re-published). Name and alias belong to the template, not to a version.
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, newId } from '../../http/format.js';
+import { ApiError, errors } from '../../http/errors.js';
+
+/** A stored variable (times in emulated ms). */
+export interface StoredVariable {
+  id: string;
+  key: string;
+  type: 'string' | 'number' | 'boolean' | 'object' | 'list';
+  fallback_value: unknown;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TemplateRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  alias: string | null;
+  name: string;
+  current_version_id: string;
+  published_version_id: string | null;
+  published_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VersionRow {
+  seq: number;
+  id: string;
+  template_id: string;
+  from_addr: string | null;
+  subject: string | null;
+  /** JSON: string[] | null. */
+  reply_to: string | null;
+  html: string;
+  text: string | null;
+  /** JSON: StoredVariable[]. */
+  variables: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The content of a version as given by a caller. */
+export interface VersionInput {
+  from?: string | null;
+  subject?: string | null;
+  reply_to?: string | string[] | null;
+  html?: string;
+  text?: string | null;
+  variables?: { key: string; type: StoredVariable['type']; fallback_value?: unknown }[];
+}
+
+export const templatesMigration = {
+  version: 900,
+  name: 'templates',
+  sql: `CREATE TABLE templates (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    team_id TEXT NOT NULL,
+    alias TEXT,
+    name TEXT NOT NULL,
+    current_version_id TEXT NOT NULL,
+    published_version_id TEXT,
+    published_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX templates_team ON templates (team_id, seq);
+  CREATE UNIQUE INDEX templates_alias ON templates (team_id, alias) WHERE alias IS NOT NULL;
+  CREATE TABLE template_versions (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    template_id TEXT NOT NULL,
+    from_addr TEXT,
+    subject TEXT,
+    reply_to TEXT,
+    html TEXT NOT NULL,
+    text TEXT,
+    variables TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX template_versions_template ON template_versions (template_id);`,
+};
+
+/** `reply_to` input (string, array or null) → stored array or null. */
+function replyToList(v: string | string[] | null | undefined): string[] | null {
+  if (v === undefined || v === null) return null;
+  const list = Array.isArray(v) ? v : [v];
+  return list.length ? list : null;
+}
+
+/** Stored reply-to → the SPEC's string or null (API-FACTS §8 #8); several addresses are joined with `, `. */
+export function replyToString(stored: string | null): string | null {
+  const list = stored ? (JSON.parse(stored) as string[]) : null;
+  return list && list.length ? list.join(', ') : null;
+}
+
+/** Does `value` fit a variable `type`? `null` always fits (no fallback). */
+function fitsType(type: StoredVariable['type'], value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  switch (type) {
+    case 'string': return typeof value === 'string';
+    case 'number': return typeof value === 'number';
+    case 'boolean': return typeof value === 'boolean';
+    case 'object': return typeof value === 'object' && !Array.isArray(value);
+    case 'list': return Array.isArray(value);
+  }
+}
+
+/**
+ * Checks variables beyond the schema (API-FACTS §5.11): keys unique, a
+ * fallback of the variable's type. Keeps the id and created_at of a key that
+ * already existed. Throws 422 `validation_error`.
+ */
+export function buildVariables(ctx: Emulator, input: VersionInput['variables'], previous: StoredVariable[] = []): StoredVariable[] {
+  const now = ctx.clock.nowMs();
+  const seen = new Set<string>();
+  return (input ?? []).map((v) => {
+    if (seen.has(v.key)) throw errors.validation(`The variable key \`${v.key}\` is used more than once.`, 422);
+    seen.add(v.key);
+    if (!fitsType(v.type, v.fallback_value)) {
+      throw errors.validation(`The \`fallback_value\` of variable \`${v.key}\` must be of type ${v.type}.`, 422);
+    }
+    const old = previous.find((p) => p.key === v.key);
+    const fallback = v.fallback_value === undefined ? null : v.fallback_value;
+    if (old && old.type === v.type && JSON.stringify(old.fallback_value) === JSON.stringify(fallback)) return old;
+    return { id: old?.id ?? newId(), key: v.key, type: v.type, fallback_value: fallback, created_at: old?.created_at ?? now, updated_at: now };
+  });
+}
+
+/** Inserts a version; returns its id. */
+export function insertVersion(ctx: Emulator, templateId: string, content: { from: string | null; subject: string | null; reply_to: string[] | null; html: string; text: string | null; variables: StoredVariable[] }, at?: number): string {
+  const id = newId();
+  const now = at ?? ctx.clock.nowMs();
+  ctx.db
+    .prepare('INSERT INTO template_versions (id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(id, templateId, content.from, content.subject, content.reply_to ? JSON.stringify(content.reply_to) : null, content.html, content.text, JSON.stringify(content.variables), now, now);
+  return id;
+}
+
+/** Throws 422 if another template of the team has this alias. */
+export function assertAliasFree(ctx: Emulator, teamId: string, alias: string, exceptId?: string): void {
+  const taken = ctx.db.prepare('SELECT id FROM templates WHERE team_id = ? AND alias = ? AND id != ?').get(teamId, alias, exceptId ?? '') as { id: string } | undefined;
+  if (taken) throw errors.validation(`A template with the alias \`${alias}\` already exists.`, 422);
+}
+
+/**
+ * Creates a template with its first (draft) version. Synchronous; call inside
+ * a transaction. Throws `ApiError` 422 for a taken alias or bad variables.
+ */
+export function insertTemplate(
+  ctx: Emulator,
+  teamId: string,
+  input: VersionInput & { name: string; alias?: string | null; html: string },
+  opts: { id?: string; createdAt?: number } = {},
+): TemplateRow {
+  if (input.alias) assertAliasFree(ctx, teamId, input.alias);
+  const id = opts.id ?? newId();
+  const now = opts.createdAt ?? ctx.clock.nowMs();
+  const versionId = insertVersion(ctx, id, {
+    from: input.from ?? null,
+    subject: input.subject ?? null,
+    reply_to: replyToList(input.reply_to),
+    html: input.html,
+    text: input.text ?? null,
+    variables: buildVariables(ctx, input.variables),
+  }, now);
+  ctx.db
+    .prepare('INSERT INTO templates (id, team_id, alias, name, current_version_id, published_version_id, published_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)')
+    .run(id, teamId, input.alias ?? null, input.name, versionId, now, now);
+  return getTemplateRow(ctx, teamId, id)!;
+}
+
+/** The team's template by id or alias (id first), or undefined. */
+export function getTemplateRow(ctx: Emulator, teamId: string, idOrAlias: string): TemplateRow | undefined {
+  return (ctx.db.prepare('SELECT * FROM templates WHERE team_id = ? AND id = ?').get(teamId, idOrAlias)
+    ?? ctx.db.prepare('SELECT * FROM templates WHERE team_id = ? AND alias = ?').get(teamId, idOrAlias)) as TemplateRow | undefined;
+}
+
+/** Like `getTemplateRow`; throws 404 `Template not found`. */
+export function templateOr404(ctx: Emulator, teamId: string, idOrAlias: string): TemplateRow {
+  const row = getTemplateRow(ctx, teamId, idOrAlias);
+  if (!row) throw errors.notFound('Template');
+  return row;
+}
+
+export function getVersion(ctx: Emulator, versionId: string): VersionRow {
+  const v = ctx.db.prepare('SELECT * FROM template_versions WHERE id = ?').get(versionId) as VersionRow | undefined;
+  if (!v) throw new ApiError(500, 'application_error', `template version ${versionId} is missing`);
+  return v;
+}
+
+/**
+ * Applies an update: name/alias on the template; content on the latest
+ * version, or on a new draft version when the latest is the published one.
+ */
+export function updateTemplate(ctx: Emulator, row: TemplateRow, input: VersionInput & { name?: string; alias?: string | null }): void {
+  const now = ctx.clock.nowMs();
+  if (input.alias !== undefined && input.alias !== null) assertAliasFree(ctx, row.team_id, input.alias, row.id);
+  const contentKeys = ['from', 'subject', 'reply_to', 'html', 'text', 'variables'] as const;
+  const touchesContent = contentKeys.some((k) => input[k] !== undefined);
+  let versionId = row.current_version_id;
+  if (touchesContent) {
+    const cur = getVersion(ctx, row.current_version_id);
+    const prevVars = JSON.parse(cur.variables) as StoredVariable[];
+    const next = {
+      from: input.from !== undefined ? input.from : cur.from_addr,
+      subject: input.subject !== undefined ? input.subject : cur.subject,
+      reply_to: input.reply_to !== undefined ? replyToList(input.reply_to) : (cur.reply_to ? JSON.parse(cur.reply_to) : null),
+      html: input.html ?? cur.html,
+      text: input.text !== undefined ? input.text : cur.text,
+      variables: input.variables !== undefined ? buildVariables(ctx, input.variables, prevVars) : prevVars,
+    };
+    if (row.published_version_id === row.current_version_id) {
+      versionId = insertVersion(ctx, row.id, next);
+    } else {
+      ctx.db
+        .prepare('UPDATE template_versions SET from_addr = ?, subject = ?, reply_to = ?, html = ?, text = ?, variables = ?, updated_at = ? WHERE id = ?')
+        .run(next.from, next.subject, next.reply_to ? JSON.stringify(next.reply_to) : null, next.html, next.text, JSON.stringify(next.variables), now, cur.id);
+    }
+  }
+  ctx.db
+    .prepare('UPDATE templates SET name = ?, alias = ?, current_version_id = ?, updated_at = ? WHERE id = ?')
+    .run(input.name ?? row.name, input.alias !== undefined ? input.alias : row.alias, versionId, now, row.id);
+}
+
+/** Makes the latest version the published one. */
+export function publishTemplate(ctx: Emulator, row: TemplateRow, at?: number): void {
+  const now = at ?? ctx.clock.nowMs();
+  ctx.db
+    .prepare('UPDATE templates SET published_version_id = current_version_id, published_at = ?, updated_at = ? WHERE id = ?')
+    .run(now, now, row.id);
+}
+
+/** The GET shape (interface-spec "Template"; `reply_to` string or null per SPEC). */
+export function templateShape(ctx: Emulator, row: TemplateRow) {
+  const v = getVersion(ctx, row.current_version_id);
+  const variables = JSON.parse(v.variables) as StoredVariable[];
+  return {
+    object: 'template',
+    id: row.id,
+    current_version_id: row.current_version_id,
+    alias: row.alias,
+    name: row.name,
+    created_at: apiTime(row.created_at),
+    updated_at: apiTime(row.updated_at),
+    published_at: apiTime(row.published_at),
+    status: row.published_version_id ? 'published' : 'draft',
+    from: v.from_addr,
+    subject: v.subject,
+    reply_to: replyToString(v.reply_to),
+    html: v.html,
+    text: v.text,
+    variables: variables.map((x) => ({
+      id: x.id,
+      key: x.key,
+      type: x.type,
+      fallback_value: x.fallback_value ?? null,
+      created_at: apiTime(x.created_at),
+      updated_at: apiTime(x.updated_at),
+    })),
+    has_unpublished_versions: row.published_version_id !== null && row.published_version_id !== row.current_version_id,
+  };
+}
+
+/** The list item shape (API-FACTS §5.11). */
+export function templateListItem(row: TemplateRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.published_version_id ? 'published' : 'draft',
+    published_at: apiTime(row.published_at),
+    created_at: apiTime(row.created_at),
+    updated_at: apiTime(row.updated_at),
+    alias: row.alias,
+  };
+}

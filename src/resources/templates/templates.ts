@@ -1,0 +1,91 @@
+/**
+ * Handlers of the templates operations (see the table in `index.ts`).
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest, OperationHandler } from '../../http/types.js';
+import { paginate } from '../../http/pagination.js';
+import {
+  getVersion,
+  insertTemplate,
+  publishTemplate,
+  templateListItem,
+  templateOr404,
+  templateShape,
+  updateTemplate,
+  type StoredVariable,
+  type TemplateRow,
+  type VersionInput,
+} from './store.js';
+
+type CreateBody = VersionInput & { name: string; alias?: string; html: string };
+
+function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+  const teamId = req.auth!.teamId;
+  const row = ctx.db.transaction(() => insertTemplate(ctx, teamId, req.body))();
+  return { object: 'template', id: row.id };
+}
+
+function list(ctx: Emulator, req: OpRequest) {
+  return paginate(ctx.db, {
+    table: 'templates',
+    where: 'team_id = ?',
+    params: [req.auth!.teamId],
+    query: req.query,
+    defaultLimit: 20,
+    map: (r: TemplateRow) => templateListItem(r),
+  });
+}
+
+function get(ctx: Emulator, req: OpRequest) {
+  return templateShape(ctx, templateOr404(ctx, req.auth!.teamId, req.params.id));
+}
+
+function update(ctx: Emulator, req: OpRequest<VersionInput & { name?: string; alias?: string }>) {
+  const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
+  ctx.db.transaction(() => updateTemplate(ctx, row, req.body))();
+  return { object: 'template', id: row.id };
+}
+
+function remove(ctx: Emulator, req: OpRequest) {
+  const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
+  ctx.db.transaction(() => {
+    ctx.db.prepare('DELETE FROM template_versions WHERE template_id = ?').run(row.id);
+    ctx.db.prepare('DELETE FROM templates WHERE id = ?').run(row.id);
+  })();
+  return { object: 'template', id: row.id, deleted: true };
+}
+
+function publish(ctx: Emulator, req: OpRequest) {
+  const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
+  publishTemplate(ctx, row);
+  return { object: 'template', id: row.id };
+}
+
+/** A draft copy of the latest version, named `<name> (copy)`, without alias (aliases are unique). */
+function duplicate(ctx: Emulator, req: OpRequest) {
+  const teamId = req.auth!.teamId;
+  const row = templateOr404(ctx, teamId, req.params.id);
+  const v = getVersion(ctx, row.current_version_id);
+  const vars = JSON.parse(v.variables) as StoredVariable[];
+  const copy = ctx.db.transaction(() => insertTemplate(ctx, teamId, {
+    name: `${row.name} (copy)`,
+    alias: null,
+    from: v.from_addr,
+    subject: v.subject,
+    reply_to: v.reply_to ? JSON.parse(v.reply_to) : null,
+    html: v.html,
+    text: v.text,
+    variables: vars.map((x) => ({ key: x.key, type: x.type, fallback_value: x.fallback_value })),
+  }))();
+  return { object: 'template', id: copy.id };
+}
+
+export const templateOperations: Record<string, OperationHandler> = {
+  'templates/create': create,
+  'templates/list': list,
+  'templates/get': get,
+  'templates/update': update,
+  'templates/remove': remove,
+  'templates/publish': publish,
+  'templates/duplicate': duplicate,
+};
