@@ -32,6 +32,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
     --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace;
   }
   * { box-sizing: border-box; }
+  [hidden] { display: none !important; }
   html, body { height: 100%; margin: 0; }
   body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--bg); display: flex; flex-direction: column; }
   header { display: flex; align-items: center; gap: 16px; padding: 0 20px; height: 56px; background: var(--accent); color: #fff; flex: none; }
@@ -79,20 +80,21 @@ export const INBOX_HTML = String.raw`<!doctype html>
   h1.mono { font-size: 18px; }
   h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .6px; color: var(--muted); margin: 24px 0 8px; font-weight: 650; }
   .card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
-  .kv { display: grid; grid-template-columns: 110px 1fr; gap: 4px 14px; padding: 12px 16px; }
+  .kv { display: grid; grid-template-columns: 100px 1fr; gap: 3px 14px; padding: 12px 16px; margin: 0; }
   .kv dt { color: var(--muted); }
   .kv dd { margin: 0; word-break: break-word; }
   .mono { font-family: var(--mono); font-size: 12.5px; }
   .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 14px; }
   .pane { display: flex; flex-direction: column; min-width: 0; }
   .pane .label { font-size: 12px; color: var(--muted); padding: 8px 12px; border-bottom: 1px solid var(--line); display: flex; justify-content: space-between; }
-  iframe#email-html { width: 100%; height: 420px; border: 0; background: #fff; border-radius: 0 0 10px 10px; }
+  iframe#email-html { width: 100%; height: 380px; border: 0; background: #fff; border-radius: 0 0 10px 10px; }
   pre { margin: 0; padding: 12px 14px; white-space: pre-wrap; word-break: break-word; font-family: var(--mono); font-size: 12.5px; line-height: 1.5; }
-  pre#email-text { height: 420px; overflow: auto; }
+  pre#email-text { height: 380px; overflow: auto; }
   table { width: 100%; border-collapse: collapse; }
   th, td { text-align: left; padding: 8px 14px; border-bottom: 1px solid var(--line); vertical-align: top; }
   th { font-size: 12px; color: var(--muted); font-weight: 600; background: #fafbfc; }
   tr:last-child td { border-bottom: 0; }
+  table.pairs td:first-child { width: 32%; color: var(--muted); }
   .timeline { list-style: none; margin: 0; padding: 12px 16px; }
   .timeline li { display: flex; gap: 12px; align-items: center; padding: 5px 0; }
   .timeline .dot { width: 9px; height: 9px; border-radius: 50%; background: var(--sel-line); flex: none; }
@@ -188,6 +190,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
     var s = d.toISOString();
     return s.slice(0, 10) === now.toISOString().slice(0, 10) ? s.slice(11, 19) : s.slice(0, 10);
   }
+  function fmtSize(n) { return n < 1024 ? n + ' B' : n < 1048576 ? (n / 1024).toFixed(1) + ' KB' : (n / 1048576).toFixed(1) + ' MB'; }
   function list(v) { return Array.isArray(v) ? v : (v ? [v] : []); }
   function statusClass(s) {
     if (/^(delivered|succeeded|opened|clicked|sent)$/.test(s)) return 'ok';
@@ -305,31 +308,30 @@ export const INBOX_HTML = String.raw`<!doctype html>
     return [
       h('h1', { 'data-testid': 'email-subject' }, e.subject || '(no subject)'),
       h('div', { className: 'actions' }, badge(e.last_event, 'email-status'), h('span', { className: 'note mono' }, e.id)),
-      h('h2', null, 'Envelope'),
-      h('div', { className: 'card' }, kv([
-        ['From', e.from], ['To', list(e.to).join(', ')], ['Cc', list(e.cc).join(', ')], ['Bcc', list(e.bcc).join(', ')],
-        ['Reply-To', list(e.reply_to).join(', ')], ['Created', fmtTime(e.created_at)], ['Scheduled', e.scheduled_at ? fmtTime(e.scheduled_at) : null],
-        ['Message-ID', e.message_id, 'mono'], ['Tags', list(e.tags).map(function (t) { return t.name + '=' + t.value; }).join(', ')],
-        ['Broadcast', e.broadcast_id, 'mono'], ['Template', e.template_id, 'mono'],
-      ])),
+      h('div', { className: 'split' },
+        h('div', null, h('h2', null, 'Envelope'), h('div', { className: 'card' }, kv([
+          ['From', e.from], ['To', list(e.to).join(', ')], ['Cc', list(e.cc).join(', ')], ['Bcc', list(e.bcc).join(', ')],
+          ['Reply-To', list(e.reply_to).join(', ')], ['Created', fmtTime(e.created_at)], ['Scheduled', e.scheduled_at ? fmtTime(e.scheduled_at) : null],
+          ['Message-ID', e.message_id, 'mono'], ['Tags', list(e.tags).map(function (t) { return t.name + '=' + t.value; }).join(', ')],
+          ['Broadcast', e.broadcast_id, 'mono'], ['Template', e.template_id, 'mono'],
+        ]))),
+        h('div', null, h('h2', null, 'Events'), h('div', { className: 'card' }, events.length ? h('ul', { className: 'timeline', 'data-testid': 'email-events' }, events.map(function (ev) {
+          return h('li', null, h('span', { className: 'dot' }), badge(ev.type), h('span', { className: 'note' }, fmtTime(ev.at)));
+        })) : h('div', { className: 'empty' }, 'No event yet.')))),
       h('h2', null, 'Content'),
       h('div', { className: 'split' },
         h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'HTML'), h('span', null, html ? (html.length + ' chars') : 'none')),
           h('iframe', { id: 'email-html', 'data-testid': 'email-html', sandbox: '', srcdoc: html || '<p style="font:14px system-ui;color:#667085;padding:8px">No HTML part.</p>', title: 'email HTML' })),
         h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'Text'), h('span', null, e.text ? (e.text.length + ' chars') : 'none')),
           h('pre', { id: 'email-text', 'data-testid': 'email-text' }, e.text || '(no text part)'))),
-      h('h2', null, 'Events'),
-      h('div', { className: 'card' }, events.length ? h('ul', { className: 'timeline', 'data-testid': 'email-events' }, events.map(function (ev) {
-        return h('li', null, h('span', { className: 'dot' }), badge(ev.type), h('span', { className: 'note' }, fmtTime(ev.at)));
-      })) : h('div', { className: 'empty' }, 'No event yet.')),
       h('h2', null, 'Attachments'),
-      h('div', { className: 'card' }, atts.length ? h('table', null, h('thead', null, h('tr', null, h('th', null, 'File'), h('th', null, 'Type'), h('th', null, 'Size'), h('th', null, 'Content-ID'))),
+      h('div', { className: 'card' }, atts.length ? h('table', { 'data-testid': 'attachments' }, h('thead', null, h('tr', null, h('th', null, 'File'), h('th', null, 'Type'), h('th', null, 'Size'), h('th', null, 'Content-ID'))),
         h('tbody', null, atts.map(function (a) {
           return h('tr', null, h('td', null, h('a', { href: '/_emulator/emails/' + encodeURIComponent(e.id) + '/attachments/' + encodeURIComponent(a.id), download: a.filename || true }, a.filename || a.id)),
-            h('td', { className: 'mono' }, a.content_type || ''), h('td', null, a.size !== undefined ? a.size + ' B' : ''), h('td', { className: 'mono' }, a.content_id || ''));
+            h('td', { className: 'mono' }, a.content_type || ''), h('td', null, a.size !== undefined && a.size !== null ? fmtSize(a.size) : ''), h('td', { className: 'mono' }, a.content_id || ''));
         }))) : h('div', { className: 'empty' }, 'No attachment.')),
       h('h2', null, 'Headers'),
-      h('div', { className: 'card' }, headerRows.length ? h('table', null, h('tbody', null, headerRows)) : h('div', { className: 'empty' }, 'No custom header.')),
+      h('div', { className: 'card' }, headerRows.length ? h('table', { className: 'pairs' }, h('tbody', null, headerRows)) : h('div', { className: 'empty' }, 'No custom header.')),
     ];
   }
   function deliveryView(d) {
@@ -364,7 +366,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
       h('h2', null, 'Payload'),
       h('div', { className: 'card' }, h('pre', { 'data-testid': 'payload' }, pretty)),
       h('h2', null, 'Headers (latest attempt)'),
-      h('div', { className: 'card' }, Object.keys(headers).length ? h('table', null, h('tbody', null, Object.keys(headers).map(function (k) {
+      h('div', { className: 'card' }, Object.keys(headers).length ? h('table', { className: 'pairs' }, h('tbody', null, Object.keys(headers).map(function (k) {
         return h('tr', null, h('td', { className: 'mono' }, k), h('td', { className: 'mono', style: 'word-break:break-all' }, headers[k]));
       }))) : h('div', { className: 'empty' }, 'No attempt yet.')),
     ];

@@ -181,18 +181,21 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
     }
     return;
   }
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': DELIVERY_USER_AGENT,
-    ...signHeaders(signingSecrets(hook, ctx.clock.nowMs()), d.id, d.payload),
-  };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT };
+  let signError: string | null = null;
+  try {
+    Object.assign(headers, signHeaders(signingSecrets(hook, ctx.clock.nowMs()), d.id, d.payload));
+  } catch (err) {
+    // A malformed secret (e.g. from hand-written fixtures): a failed attempt, nothing sent.
+    signError = `cannot sign with the webhook's secret: ${(err as Error).message}`;
+  }
   const insertAttempt = ctx.db.prepare(
     `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const bumpCount = ctx.db.prepare('UPDATE webhook_deliveries SET attempt_count = attempt_count + 1 WHERE id = ?');
 
-  if (ctx.config.webhooks === 'record') {
+  if (ctx.config.webhooks === 'record' && !signError) {
     ctx.db.transaction(() => {
       insertAttempt.run(newAttemptId(), d.id, ctx.clock.nowMs(), Date.now(), null, 'not sent: --webhooks record', 0, JSON.stringify(headers), null, hook.endpoint, replay ? 1 : 0);
       if (!replay) bumpCount.run(d.id);
@@ -203,7 +206,9 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
     return;
   }
 
-  const r = await post(ctx, hook.endpoint, headers, d.payload);
+  const r = signError
+    ? { statusCode: null, error: signError, response: null, durationMs: 0, startedWallMs: Date.now() }
+    : await post(ctx, hook.endpoint, headers, d.payload);
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
     insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);

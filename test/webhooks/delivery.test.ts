@@ -288,3 +288,19 @@ describe('webhook delivery in --webhooks record mode', () => {
     expect(payload).toEqual(d.payload);
   });
 });
+
+describe('webhook delivery with a malformed secret', () => {
+  const t = useEmulator();
+
+  it('records a failed attempt (nothing sent) and keeps retrying', async () => {
+    const rx = await receiver();
+    const h = await hook(t, rx.url, ['domain.created']);
+    t.emu.ctx.db.prepare('UPDATE webhooks SET signing_secret = ? WHERE id = ?').run('whsec_!!not base64!!', h.id);
+    await createDomain(t);
+    await t.emu.clock.advance(0);
+    expect(rx.requests).toHaveLength(0);
+    const [d] = t.emu.webhookDeliveries();
+    expect(d.status).toBe('pending');
+    expect(d.attempts[0].error).toMatch(/^cannot sign/);
+  });
+});
