@@ -222,7 +222,9 @@ export const INBOX_HTML = String.raw`<!doctype html>
   }
   function loadEmails() {
     return api('/_emulator/emails' + teamQuery()).then(function (r) {
-      state.emails = (r && r.data) || []; state.emailsError = null;
+      // Newest first, whatever order the API uses.
+      state.emails = ((r && r.data) || []).slice().sort(function (a, b) { return String(b.created_at).localeCompare(String(a.created_at)); });
+      state.emailsError = null;
     }, function (e) {
       state.emails = []; state.emailsError = e.status === 404 || e.status === 501 ? 'The emails admin API is not available in this build.' : e.message;
     });
@@ -414,7 +416,8 @@ export const INBOX_HTML = String.raw`<!doctype html>
     es.addEventListener('open', function () { $('#live').classList.add('on'); });
     es.addEventListener('error', function () { $('#live').classList.remove('on'); });
     es.addEventListener('hello', function (m) { state.clock = JSON.parse(m.data); renderClock(); });
-    es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); });
+    // Jobs ran: email statuses and deliveries may have moved on.
+    es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });
     es.addEventListener('delivery', function () { soon('deliveries', loadDeliveries); });
     es.addEventListener('reset', function () { state.selected = null; loadTeams().then(refresh); });

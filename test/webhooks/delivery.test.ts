@@ -304,3 +304,22 @@ describe('webhook delivery with a malformed secret', () => {
     expect(d.attempts[0].error).toMatch(/^cannot sign/);
   });
 });
+
+describe('webhook delivery with the real clock', () => {
+  const t = useEmulator({ clock: 'real' });
+
+  it('delivers in the background, without any advance', async () => {
+    let arrived!: () => void;
+    const got = new Promise<void>((resolve) => (arrived = resolve));
+    const rx = await receiver(() => {
+      arrived();
+      return 200;
+    });
+    const h = await hook(t, rx.url, ['domain.created']);
+    await createDomain(t);
+    await got;
+    const resend = sdk(t);
+    expect(resend.webhooks.verify(verifyInput(rx.requests[0], h.signing_secret))).toMatchObject({ type: 'domain.created' });
+    await expect.poll(() => t.emu.webhookDeliveries()[0].status).toBe('succeeded');
+  });
+});
