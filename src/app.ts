@@ -10,6 +10,8 @@
  * `config.validateResponses`), then the JSON reply. A path served with
  * another method answers 405; an unknown path 404; malformed JSON 400; a
  * body over 50 MB 413; all in the error shape of `src/http/errors.ts`.
+ * A handler that returns `HANDLED` has written its own response (a
+ * server-sent events stream) and gets nothing more.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
@@ -20,7 +22,7 @@ import { authenticate } from './http/auth.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { compileOperation, toApiError } from './http/validate.js';
 import { loadSpec, type Operation } from './http/spec.js';
-import { Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
+import { HANDLED, Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
 export const JSON_BODY_LIMIT = '50mb';
@@ -111,6 +113,8 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
         }
         const opReq: OpRequest = { params: pathParams, query, body, auth, headers: req.headers, file: req.file, raw: req };
         const result = await handler(ctx, opReq);
+        // Escape hatch: the handler streamed its own response (src/http/types.ts HANDLED).
+        if (result === HANDLED) return;
         const reply = result instanceof Reply ? result : new Reply(op.successStatus, result);
         if (reply.contentType) {
           res.status(reply.status).set(reply.headers).type(reply.contentType).send(reply.body);

@@ -1,9 +1,80 @@
 /**
- * The inbox page at /_emulator/ and its live updates (server-sent events), team listing.
- * (Being built: see CONTRIBUTING.md.)
+ * The inbox page and what feeds it (DESIGN.md "Admin API"; no auth):
+ * | operationId | rule |
+ * |---|---|
+ * | admin/inbox | `GET /_emulator/`: one self-contained HTML page (inline CSS and JS, no CDN, no build step; `src/admin/inbox-page.ts`) |
+ * | admin/list-teams | `GET /_emulator/teams`: `{object: "list", data: [{id, name, owner_email, created_at}]}`, oldest first, for the team switcher |
+ * | admin/events | `GET /_emulator/events`: a server-sent events stream of `ctx.bus`: `email` `{id}`, `delivery` `{id}`, `clock` `{now, mode}`, `reset` `{}`; first a `hello` `{now, mode}`; a `: ping` comment every 15 s (wall clock) keeps proxies from closing it |
+ * The page reads `/_emulator/emails` (admin emails module),
+ * `/_emulator/webhook-deliveries` and `/_emulator/clock`, and posts to
+ * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
  */
-import type { ResourceModule } from '../http/types.js';
+import type { Emulator } from '../context.js';
+import { HANDLED, Reply, type OpRequest, type ResourceModule } from '../http/types.js';
+import { isoTime } from '../http/format.js';
+import { INBOX_HTML } from './inbox-page.js';
+
+/** Wall-clock interval of the SSE keep-alive comment, ms. */
+export const SSE_PING_MS = 15_000;
+
+function page() {
+  return new Reply(200, INBOX_HTML, { 'cache-control': 'no-store', 'x-frame-options': 'DENY' }, 'text/html; charset=utf-8');
+}
+
+function listTeams(ctx: Emulator) {
+  const rows = ctx.db.prepare('SELECT id, name, owner_email, created_at FROM teams ORDER BY seq').all() as { id: string; name: string; owner_email: string; created_at: number }[];
+  return { object: 'list', data: rows.map((r) => ({ ...r, created_at: isoTime(r.created_at) })) };
+}
+
+/**
+ * Streams bus notifications as server-sent events until the client goes
+ * away or the server closes. Writes the response itself (returns `HANDLED`).
+ */
+function events(ctx: Emulator, req: OpRequest) {
+  const res = req.raw.res!;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const send = (event: string, data: unknown) => {
+    if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  res.write('retry: 2000\n\n');
+  const clockData = () => ({ now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode });
+  send('hello', clockData());
+  const listeners: Record<string, (...args: any[]) => void> = {
+    email: (id: string) => send('email', { id }),
+    delivery: (id: string) => send('delivery', { id }),
+    clock: () => send('clock', clockData()),
+    reset: () => send('reset', {}),
+  };
+  for (const [name, fn] of Object.entries(listeners)) ctx.bus.on(name, fn);
+  const ping = setInterval(() => {
+    if (!res.writableEnded) res.write(': ping\n\n');
+  }, SSE_PING_MS);
+  ping.unref();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(ping);
+    for (const [name, fn] of Object.entries(listeners)) ctx.bus.off(name, fn);
+    ctx.bus.off('close', close);
+    if (!res.writableEnded) res.end();
+  };
+  req.raw.on('close', close);
+  res.on('close', close);
+  ctx.bus.once('close', close);
+  return HANDLED;
+}
 
 export const inboxModule: ResourceModule = {
   name: 'admin-inbox',
+  operations: {
+    'admin/inbox': page,
+    'admin/list-teams': listTeams,
+    'admin/events': events,
+  },
 };

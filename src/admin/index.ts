@@ -10,7 +10,7 @@ import { errors } from '../http/errors.js';
 import { isoTime, newId } from '../http/format.js';
 import { specDir } from '../http/spec.js';
 import { exportSnapshot, importSnapshot, loadFixtures, resetState } from '../store/fixtures.js';
-import { listDeliveries } from '../webhooks/inspect.js';
+import { getDelivery, listDeliveries } from '../webhooks/inspect.js';
 import { deliver } from '../webhooks/delivery.js';
 import { insertApiKey, newToken } from '../resources/api-keys/index.js';
 
@@ -58,15 +58,31 @@ function createTeam(ctx: Emulator, req: OpRequest<{ name?: string; owner_email?:
   return { id, api_key: token, owner_email: ownerEmail };
 }
 
+/** GET /_emulator/webhook-deliveries: every delivery (oldest first), filtered by team, webhook, event type, status. */
 function deliveries(ctx: Emulator, req: OpRequest) {
   return { object: 'list', data: listDeliveries(ctx, req.query) };
 }
 
+/** GET /_emulator/webhook-deliveries/{id}: one delivery, or 404. */
+function deliveryGet(ctx: Emulator, req: OpRequest) {
+  const d = getDelivery(ctx, req.params.delivery_id);
+  if (!d) throw errors.notFound('Webhook delivery');
+  return d;
+}
+
+/**
+ * POST /_emulator/webhook-deliveries/{id}/replay: one extra attempt made
+ * before answering (same svix-id, fresh signature; see src/webhooks/delivery.ts).
+ * 404 for an unknown delivery; 422 when its webhook was deleted.
+ */
 async function replay(ctx: Emulator, req: OpRequest) {
-  const row = ctx.db.prepare('SELECT id FROM webhook_deliveries WHERE id = ?').get(req.params.delivery_id);
+  const row = ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(req.params.delivery_id) as { webhook_id: string } | undefined;
   if (!row) throw errors.notFound('Webhook delivery');
-  await ctx.scheduler.exclusive(() => deliver(ctx, req.params.delivery_id, true));
-  return listDeliveries(ctx).find((d) => d.id === req.params.delivery_id);
+  if (!ctx.db.prepare('SELECT 1 FROM webhooks WHERE id = ?').get(row.webhook_id)) {
+    throw errors.validation('The webhook of this delivery was deleted; the delivery cannot be replayed.', 422);
+  }
+  await ctx.scheduler.exclusive(() => deliver(ctx, req.params.delivery_id, { replay: true }));
+  return getDelivery(ctx, req.params.delivery_id);
 }
 
 function snapshotGet(ctx: Emulator) {
@@ -87,6 +103,7 @@ export const adminModule: ResourceModule = {
     'admin/advance-clock': advance,
     'admin/create-team': createTeam,
     'admin/list-webhook-deliveries': deliveries,
+    'admin/get-webhook-delivery': deliveryGet,
     'admin/replay-webhook-delivery': replay,
     'admin/export-snapshot': snapshotGet,
     'admin/import-snapshot': snapshotPost,

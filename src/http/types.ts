@@ -43,7 +43,14 @@ export class Reply {
   ) {}
 }
 
-/** Handles one operation; returns the JSON body or a `Reply`. Throws `ApiError`. */
+/**
+ * Returned by a handler that wrote the response itself through
+ * `req.raw.res` (the inbox page's server-sent events stream): the app then
+ * sends nothing and skips response validation. Use only for streams.
+ */
+export const HANDLED: unique symbol = Symbol('resend-emulator.handled');
+
+/** Handles one operation; returns the JSON body, a `Reply` or `HANDLED`. Throws `ApiError`. */
 export type OperationHandler = (ctx: Emulator, req: OpRequest) => unknown | Promise<unknown>;
 
 /** Runs one job type (see `src/clock/scheduler.ts`). */

@@ -1,37 +1,75 @@
 /**
  * Delivering a recorded webhook event (API-FACTS §6 "Signing", "Delivery and
- * retries"; DESIGN.md "Behaviour: Webhooks").
+ * retries"; D:webhooks/retries-and-replays; D:api-reference/webhooks/*).
  *
  * - Signed with the webhook's signing secret by the `standardwebhooks`
  *   library, sent with the Svix header names `svix-id`, `svix-timestamp`
- *   (wall-clock Unix seconds: verifiers reject stale ones) and
- *   `svix-signature`; the body is the stored payload, byte for byte.
+ *   (wall-clock Unix seconds: verifiers reject stamps more than 5 min off
+ *   the receiver's clock, so emulated time is never used here) and
+ *   `svix-signature`; the body is the stored payload, byte for byte, so the
+ *   SDK's `webhooks.verify()` accepts it.
+ * - For 24 h (emulated) after a secret rotation the signature header carries
+ *   two `v1,` entries, new secret first, previous second
+ *   (D:api-reference/webhooks/rotate-signing-secret).
  * - Any 2xx is success. A non-2xx, a timeout (`config.webhookTimeoutMs`) or a
- *   network error is a failed attempt, retried on the emulated clock after
- *   `RETRY_DELAYS_MS[n]`, each counted from the previous failure; after the
- *   8th attempt the delivery is `failed`. Retries keep the same `svix-id`.
- * - A webhook that is deleted or disabled gets no further attempts
- *   (delivery `cancelled`); one whose endpoint or secret changed is sent to
- *   the current endpoint with the current secret.
- * - In `--webhooks record` mode nothing is sent; the delivery is `recorded`.
+ *   network error (refused connection, DNS, reset) is a failed attempt,
+ *   retried on the emulated clock after `RETRY_DELAYS_MS[n]`, each counted
+ *   from the previous failure; after the 8th scheduled attempt the delivery
+ *   is `failed`. Retries keep the same `svix-id`; redirects are not followed
+ *   (a 3xx is a failure).
+ * - Each attempt reads the webhook afresh: a webhook deleted or disabled
+ *   since gets no further attempt (delivery `cancelled`; the webhooks module
+ *   also cancels pending deliveries at once); a changed endpoint or secret is
+ *   used by the next attempt.
+ * - `--webhooks record`: nothing is sent; the attempt is recorded with the
+ *   headers that would have been sent and the delivery is `recorded`.
+ * - Replays (admin "Replay" button, SDK `webhooks.events.replay`) are one
+ *   extra attempt outside the retry schedule: same `svix-id`, fresh
+ *   signature. A successful replay ends the delivery as `succeeded` (a
+ *   pending retry is dropped); a failed one leaves a pending delivery's
+ *   schedule as it was and marks an ended delivery `failed`.
  *
- * Delivery statuses: `pending` → `succeeded` | `failed` | `recorded` | `cancelled`
- * (`pending` includes waiting for a retry).
+ * Delivery statuses: `pending` (first attempt or a retry still to come) →
+ * `succeeded` | `failed` | `recorded` | `cancelled`.
  */
 import { Webhook } from 'standardwebhooks';
 import type { Emulator } from '../context.js';
+import { randomAlnum } from '../http/format.js';
 
 /** Waits between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (API-FACTS §6). */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
-/** Builds the three Svix headers for a message (timestamp: wall-clock seconds). */
-export function signHeaders(secret: string, msgId: string, payload: string, when: Date = new Date()): Record<string, string> {
-  const signature = new Webhook(secret).sign(msgId, when, payload);
+/** Attempts a delivery gets on its own: the first plus one per retry wait (8). */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** How long the previous secret keeps signing after a rotation: 24 h (D:api-reference/webhooks/rotate-signing-secret). */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
+
+/** Most characters of an endpoint's response body kept per attempt. */
+export const RESPONSE_EXCERPT_CHARS = 4_096;
+
+/** User-Agent of deliveries. */
+export const DELIVERY_USER_AGENT = 'resend-emulator-webhooks/1';
+
+/**
+ * Builds the three Svix headers for a message. `secrets`: one signing secret
+ * or several (each adds a space-separated `v1,` signature; any one verifies).
+ * `when`: the signature time, wall clock by default (seconds in the header).
+ * Throws if a secret is not `whsec_` + base64.
+ */
+export function signHeaders(secrets: string | string[], msgId: string, payload: string, when: Date = new Date()): Record<string, string> {
+  const list = Array.isArray(secrets) ? secrets : [secrets];
+  const signature = list.map((s) => new Webhook(s).sign(msgId, when, payload)).join(' ');
   return {
     'svix-id': msgId,
     'svix-timestamp': String(Math.floor(when.getTime() / 1000)),
     'svix-signature': signature,
   };
+}
+
+/** A new attempt id: `atmpt_` + 27 alphanumerics (Svix's id style, like `msg_`). */
+export function newAttemptId(): string {
+  return `atmpt_${randomAlnum(27)}`;
 }
 
 interface DeliveryRow {
@@ -41,74 +79,162 @@ interface DeliveryRow {
   event_type: string;
   payload: string;
   status: string;
+  attempt_count: number;
+}
+
+interface HookRow {
+  id: string;
+  endpoint: string;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: number | null;
+  status: string;
+}
+
+/** The secrets a webhook signs with now: current, plus the previous one within its grace period. */
+export function signingSecrets(hook: Pick<HookRow, 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'>, nowMs: number): string[] {
+  const out = [hook.signing_secret];
+  if (hook.previous_signing_secret && hook.previous_secret_expires_at !== null && nowMs < hook.previous_secret_expires_at) {
+    out.push(hook.previous_signing_secret);
+  }
+  return out;
+}
+
+/** Cancels the pending `webhook.deliver` jobs of a delivery. */
+function cancelRetries(ctx: Emulator, deliveryId: string): void {
+  ctx.scheduler.cancelWhere('webhook.deliver', 'delivery_id', deliveryId);
 }
 
 /**
- * Makes one attempt at a delivery (the `webhook.deliver` job), records it,
- * and schedules the next one if it failed. `force`: a replay, which is made
- * even when the delivery already ended.
+ * Marks every pending delivery of a webhook `cancelled` and drops its
+ * scheduled attempts (the webhook was deleted or disabled: "no more
+ * attempts", API-FACTS §6). Synchronous; call it in the caller's
+ * transaction. Returns the cancelled delivery ids.
  */
-export async function deliver(ctx: Emulator, deliveryId: string, force = false): Promise<void> {
-  const d = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(deliveryId) as DeliveryRow | undefined;
-  if (!d) return;
-  if (d.status !== 'pending' && !force) return;
-  const hook = ctx.db.prepare('SELECT id, endpoint, signing_secret, status FROM webhooks WHERE id = ?').get(d.webhook_id) as
-    | { id: string; endpoint: string; signing_secret: string; status: string }
-    | undefined;
-  const setStatus = ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?');
-  if (!hook || (hook.status !== 'enabled' && !force)) {
-    setStatus.run('cancelled', null, d.id);
-    ctx.bus.emit('delivery', d.id);
-    return;
+export function cancelPendingDeliveries(ctx: Emulator, webhookId: string): string[] {
+  const ids = (ctx.db.prepare(`SELECT id FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending'`).all(webhookId) as { id: string }[]).map((r) => r.id);
+  const set = ctx.db.prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE id = ?`);
+  for (const id of ids) {
+    set.run(id);
+    cancelRetries(ctx, id);
   }
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'resend-emulator',
-    ...signHeaders(hook.signing_secret, d.id, d.payload),
-  };
-  if (ctx.config.webhooks === 'record') {
-    ctx.db
-      .prepare('INSERT INTO webhook_attempts (delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers) VALUES (?, ?, ?, NULL, ?, 0, ?)')
-      .run(d.id, ctx.clock.nowMs(), Date.now(), 'not sent: --webhooks record', JSON.stringify(headers));
-    setStatus.run('recorded', null, d.id);
-    ctx.bus.emit('delivery', d.id);
-    return;
-  }
+  return ids;
+}
+
+/** The outcome of one HTTP attempt. */
+interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  response: string | null;
+  durationMs: number;
+  startedWallMs: number;
+}
+
+/** POSTs the payload; never throws. */
+async function post(ctx: Emulator, endpoint: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
   const started = Date.now();
   let statusCode: number | null = null;
   let error: string | null = null;
+  let response: string | null = null;
   try {
-    const res = await fetch(hook.endpoint, {
+    const res = await fetch(endpoint, {
       method: 'POST',
       headers,
-      body: d.payload,
+      body,
       signal: AbortSignal.timeout(ctx.config.webhookTimeoutMs),
       redirect: 'manual',
     });
     statusCode = res.status;
-    await res.arrayBuffer().catch(() => undefined);
+    const text = await res.text().catch(() => '');
+    response = text.slice(0, RESPONSE_EXCERPT_CHARS);
     if (statusCode < 200 || statusCode > 299) error = `endpoint answered ${statusCode}`;
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    error = e.name === 'TimeoutError' ? `timed out after ${ctx.config.webhookTimeoutMs} ms` : `${e.cause?.code ?? e.name}: ${e.cause ? String((e.cause as Error).message ?? e.cause) : e.message}`;
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') error = `timed out after ${ctx.config.webhookTimeoutMs} ms`;
+    else if (e.cause?.code) error = `${e.cause.code}: ${e.cause.message ?? e.message}`;
+    else error = `${e.name}: ${e.message}${e.cause?.message ? ` (${e.cause.message})` : ''}`;
   }
-  const duration = Date.now() - started;
+  return { statusCode, error, response, durationMs: Date.now() - started, startedWallMs: started };
+}
+
+/**
+ * Makes one attempt at a delivery and records it. `replay`: an extra attempt
+ * asked for by a replay (made whatever the delivery's status, also to a
+ * disabled webhook; see the file comment for its effect on the status).
+ * A scheduled attempt on a delivery that is no longer `pending` does
+ * nothing. Runs as the `webhook.deliver` / `webhook.replay` job or inside
+ * `scheduler.exclusive` (admin replay), so attempts never overlap.
+ * Emits `'delivery'` on `ctx.bus` with the delivery id once recorded.
+ */
+export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean } = {}): Promise<void> {
+  const replay = opts.replay ?? false;
+  const d = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(deliveryId) as DeliveryRow | undefined;
+  if (!d) return;
+  if (d.status !== 'pending' && !replay) return;
+  const getHook = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?');
+  const hook = getHook.get(d.webhook_id) as HookRow | undefined;
+  const setStatus = ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?');
+  if (!hook || (hook.status !== 'enabled' && !replay)) {
+    if (!replay) {
+      setStatus.run('cancelled', null, d.id);
+      ctx.bus.emit('delivery', d.id);
+    }
+    return;
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT };
+  let signError: string | null = null;
+  try {
+    Object.assign(headers, signHeaders(signingSecrets(hook, ctx.clock.nowMs()), d.id, d.payload));
+  } catch (err) {
+    // A malformed secret (e.g. from hand-written fixtures): a failed attempt, nothing sent.
+    signError = `cannot sign with the webhook's secret: ${(err as Error).message}`;
+  }
+  const insertAttempt = ctx.db.prepare(
+    `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const bumpCount = ctx.db.prepare('UPDATE webhook_deliveries SET attempt_count = attempt_count + 1 WHERE id = ?');
+
+  if (ctx.config.webhooks === 'record' && !signError) {
+    ctx.db.transaction(() => {
+      insertAttempt.run(newAttemptId(), d.id, ctx.clock.nowMs(), Date.now(), null, 'not sent: --webhooks record', 0, JSON.stringify(headers), null, hook.endpoint, replay ? 1 : 0);
+      if (!replay) bumpCount.run(d.id);
+      setStatus.run('recorded', null, d.id);
+      if (replay) cancelRetries(ctx, d.id);
+    })();
+    ctx.bus.emit('delivery', d.id);
+    return;
+  }
+
+  const r = signError
+    ? { statusCode: null, error: signError, response: null, durationMs: 0, startedWallMs: Date.now() }
+    : await post(ctx, hook.endpoint, headers, d.payload);
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
-    ctx.db
-      .prepare('INSERT INTO webhook_attempts (delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(d.id, now, started, statusCode, error, duration, JSON.stringify(headers));
-    if (!error) {
+    insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);
+    const current = ctx.db.prepare('SELECT status, attempt_count FROM webhook_deliveries WHERE id = ?').get(d.id) as { status: string; attempt_count: number } | undefined;
+    if (!current) return;
+    if (replay) {
+      if (!r.error) {
+        setStatus.run('succeeded', null, d.id);
+        cancelRetries(ctx, d.id);
+      } else if (current.status !== 'pending') {
+        setStatus.run('failed', null, d.id);
+      }
+      return;
+    }
+    bumpCount.run(d.id);
+    if (!r.error) {
       setStatus.run('succeeded', null, d.id);
       return;
     }
-    const attempts = (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ?').get(d.id) as { n: number }).n;
-    // A replay does not restart the retry schedule of an ended delivery.
-    if (force && d.status !== 'pending') {
-      setStatus.run(d.status === 'succeeded' ? 'succeeded' : 'failed', null, d.id);
+    // The webhook may have been deleted or disabled while the request ran.
+    const fresh = getHook.get(d.webhook_id) as HookRow | undefined;
+    if (!fresh || fresh.status !== 'enabled') {
+      setStatus.run('cancelled', null, d.id);
       return;
     }
-    const wait = RETRY_DELAYS_MS[attempts - 1];
+    const wait = RETRY_DELAYS_MS[current.attempt_count];
     if (wait === undefined) {
       setStatus.run('failed', null, d.id);
     } else {

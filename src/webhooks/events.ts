@@ -4,18 +4,27 @@
  * subscribed to the event type, with the payload `{type, created_at, data}`
  * (created_at: emulated time, ISO 8601 `Z`) serialised once, so the bytes
  * signed are the bytes sent. Each delivery gets a `webhook.deliver` job due
- * now; the request that raised the event never waits for delivery.
+ * now; the request that raised the event never waits for delivery (in the
+ * manual clock the first attempt is made at the next advance, in the real
+ * clock at once, in the background).
  */
 import type { Emulator } from '../context.js';
 import { isoTime, randomAlnum } from '../http/format.js';
 
-/** Webhook event types of the reference (API-FACTS §6, OA list plus the SDK's suppression events). */
+/**
+ * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
+ * the SDK's suppression events, and the public types of the newest
+ * event-types page (`contact.topics.updated`, `topic.*`). The private-beta
+ * `inbox.*` types are not accepted (the emulator has no inboxes). Keep in
+ * step with `EventType` in spec/paths/webhooks.yaml.
+ */
 export const EVENT_TYPES = [
   'email.sent', 'email.delivered', 'email.delivery_delayed', 'email.bounced', 'email.complained',
   'email.opened', 'email.clicked', 'email.failed', 'email.scheduled', 'email.suppressed', 'email.received',
-  'contact.created', 'contact.updated', 'contact.deleted',
+  'contact.created', 'contact.updated', 'contact.deleted', 'contact.topics.updated',
   'domain.created', 'domain.updated', 'domain.deleted',
   'suppression.added', 'suppression.removed',
+  'topic.created', 'topic.updated', 'topic.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -50,5 +59,6 @@ export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: 
     ctx.scheduler.schedule('webhook.deliver', { delivery_id: id }, { dueAt: now, teamId });
     ids.push(id);
   }
+  for (const id of ids) ctx.bus.emit('delivery', id);
   return ids;
 }

@@ -1,7 +1,12 @@
 /**
- * Webhook deliveries: storage, the `webhook.deliver` job, listing for the
- * admin API. Endpoints themselves (`/webhooks`) live in
- * `src/resources/webhooks/`.
+ * Webhook deliveries: storage, jobs, listing for the admin API. Endpoints
+ * themselves (`/webhooks`) live in `src/resources/webhooks/`.
+ * | job | does |
+ * |---|---|
+ * | webhook.deliver `{delivery_id}` | one scheduled attempt; schedules the next on failure (`delivery.ts`) |
+ * | webhook.replay `{delivery_id}` | one extra attempt (SDK `webhooks.events.replay`) |
+ * Tables: `webhook_deliveries` (one row per event per subscribed webhook; `id`
+ * = the `svix-id`, `msg_…`), `webhook_attempts` (one row per HTTP attempt).
  */
 import type { ResourceModule } from '../http/types.js';
 import { deliver } from './delivery.js';
@@ -37,8 +42,21 @@ export const deliveriesModule: ResourceModule = {
       );
       CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id);`,
     },
+    {
+      version: 351,
+      name: 'webhook_attempt_details',
+      sql: `ALTER TABLE webhook_deliveries ADD COLUMN attempt_count INTEGER NOT NULL DEFAULT 0;
+      UPDATE webhook_deliveries SET attempt_count = (SELECT COUNT(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id);
+      ALTER TABLE webhook_attempts ADD COLUMN id TEXT;
+      UPDATE webhook_attempts SET id = 'atmpt_' || lower(hex(randomblob(13))) WHERE id IS NULL;
+      CREATE UNIQUE INDEX webhook_attempts_id ON webhook_attempts (id);
+      ALTER TABLE webhook_attempts ADD COLUMN response TEXT;
+      ALTER TABLE webhook_attempts ADD COLUMN endpoint TEXT;
+      ALTER TABLE webhook_attempts ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
+    },
   ],
   jobs: {
     'webhook.deliver': (ctx, job) => deliver(ctx, job.payload.delivery_id),
+    'webhook.replay': (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true }),
   },
 };

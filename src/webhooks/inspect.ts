@@ -1,21 +1,37 @@
 /**
- * Reading recorded webhook deliveries, for `/_emulator/webhook-deliveries`
- * and `emu.webhookDeliveries()`.
+ * Reading recorded webhook deliveries, for `/_emulator/webhook-deliveries`,
+ * the inbox page and `emu.webhookDeliveries()`.
  */
 import type { Emulator } from '../context.js';
 import { isoTime } from '../http/format.js';
 
 /** One attempt at a delivery. Times: ISO 8601 (emulated `at`, wall-clock `wall_time`). */
 export interface DeliveryAttempt {
+  /** `atmpt_…`. */
+  id: string;
+  /** Emulated time of the attempt. */
   at: string;
+  /** Wall-clock time the request started (the signature's time). */
   wall_time: string;
+  /** HTTP status answered, or null when none came (timeout, refused, record mode). */
   status_code: number | null;
+  /** Why the attempt failed (non-2xx, timeout, network error), or null on success. */
   error: string | null;
+  /** Wall-clock duration of the request, ms. */
   duration_ms: number;
+  /** The endpoint the attempt went to (the webhook's endpoint at that moment). */
+  endpoint: string | null;
+  /** The endpoint's response body (first 4 096 characters), or null. */
+  response: string | null;
+  /** Headers sent (svix-id, svix-timestamp, svix-signature, content-type, user-agent). */
+  headers: Record<string, string>;
+  /** True for an attempt made by a replay rather than the retry schedule. */
+  replay: boolean;
 }
 
 /** A recorded delivery: the exact payload sent, its headers and attempts. */
 export interface WebhookDelivery {
+  /** The `svix-id` (`msg_…`), the same on every attempt. */
   id: string;
   team_id: string;
   webhook_id: string;
@@ -24,12 +40,14 @@ export interface WebhookDelivery {
   payload: { type: string; created_at: string; data: Record<string, any> };
   /** The raw body, as signed and sent. */
   body: string;
-  /** Headers of the latest attempt (svix-id, svix-timestamp, svix-signature, ...), or null before the first. */
+  /** Headers of the latest attempt, or null before the first. */
   headers: Record<string, string> | null;
   /** `pending` | `succeeded` | `failed` | `recorded` | `cancelled`. */
   status: string;
   created_at: string;
+  /** When the next scheduled attempt is due (emulated), or null. */
   next_attempt_at: string | null;
+  /** Attempts oldest first. */
   attempts: DeliveryAttempt[];
 }
 
@@ -41,41 +59,54 @@ export interface DeliveryFilter {
   status?: string;
 }
 
-/** Deliveries matching the filter, oldest first. */
+function toDelivery(r: any, attempts: any[]): WebhookDelivery {
+  const last = attempts[attempts.length - 1];
+  return {
+    id: r.id,
+    team_id: r.team_id,
+    webhook_id: r.webhook_id,
+    event_type: r.event_type,
+    payload: JSON.parse(r.payload),
+    body: r.payload,
+    headers: last ? JSON.parse(last.headers) : null,
+    status: r.status,
+    created_at: isoTime(r.created_at)!,
+    next_attempt_at: isoTime(r.next_attempt_at),
+    attempts: attempts.map((a) => ({
+      id: a.id,
+      at: isoTime(a.attempted_at)!,
+      wall_time: isoTime(a.wall_time)!,
+      status_code: a.status_code,
+      error: a.error,
+      duration_ms: a.duration_ms,
+      endpoint: a.endpoint ?? null,
+      response: a.response ?? null,
+      headers: JSON.parse(a.headers),
+      replay: Boolean(a.replay),
+    })),
+  };
+}
+
+/** Deliveries matching the filter, oldest first. Unknown filter keys are ignored. */
 export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): WebhookDelivery[] {
   const where: string[] = [];
   const params: string[] = [];
   for (const key of ['team_id', 'webhook_id', 'event_type', 'status'] as const) {
     if (filter[key] !== undefined) {
       where.push(`${key} = ?`);
-      params.push(filter[key]!);
+      params.push(String(filter[key]));
     }
   }
   const rows = ctx.db
     .prepare(`SELECT * FROM webhook_deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`)
     .all(...params) as any[];
   const attemptsOf = ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq');
-  return rows.map((r) => {
-    const attempts = attemptsOf.all(r.id) as any[];
-    const last = attempts[attempts.length - 1];
-    return {
-      id: r.id,
-      team_id: r.team_id,
-      webhook_id: r.webhook_id,
-      event_type: r.event_type,
-      payload: JSON.parse(r.payload),
-      body: r.payload,
-      headers: last ? JSON.parse(last.headers) : null,
-      status: r.status,
-      created_at: isoTime(r.created_at)!,
-      next_attempt_at: isoTime(r.next_attempt_at),
-      attempts: attempts.map((a) => ({
-        at: isoTime(a.attempted_at)!,
-        wall_time: isoTime(a.wall_time)!,
-        status_code: a.status_code,
-        error: a.error,
-        duration_ms: a.duration_ms,
-      })),
-    };
-  });
+  return rows.map((r) => toDelivery(r, attemptsOf.all(r.id) as any[]));
+}
+
+/** One delivery by id (`msg_…`), or undefined. */
+export function getDelivery(ctx: Emulator, id: string): WebhookDelivery | undefined {
+  const r = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id);
+  if (!r) return undefined;
+  return toDelivery(r, ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(id) as any[]);
 }

@@ -1,95 +1,26 @@
 /**
- * Webhook endpoints (interface-spec "Webhooks"; API-FACTS §5.15, §8 #9-10):
+ * Webhook endpoints (interface-spec "Webhooks"; API-FACTS §5.15, §6, §8 #9-10):
  * | operationId | rule |
  * |---|---|
- * | webhooks/create | `{endpoint (URL), events (≥1 known type)}` → 201 `{object: "webhook", id, signing_secret}`, status `enabled` |
+ * | webhooks/create | `{endpoint (http(s) URL with a host), events (≥1 known type, deduplicated)}` → 201 `{object: "webhook", id, signing_secret}`, status `enabled`; bad endpoint 422 `invalid_parameter`, unknown event type or empty `events` 422 `validation_error` |
  * | webhooks/list | items `{id, created_at, status, endpoint, events}`, no secret (SPEC); all when `limit` is omitted |
  * | webhooks/get | `object: "webhook"` with `signing_secret` (`whsec_` + base64 of 24 bytes) |
- * | webhooks/update | `endpoint`, `events`, `status` → `{object, id}`; takes effect on pending retries |
- * | webhooks/remove | `{object, id, deleted: true}`; pending deliveries get no further attempts |
- * Deliveries themselves: `src/webhooks/`.
+ * | webhooks/update | `endpoint`, `events`, `status` → `{object, id}`; a new endpoint/secret is used by the next attempt of pending deliveries; `disabled` cancels them |
+ * | webhooks/remove | `{object, id, deleted: true}`; pending deliveries are cancelled |
+ * | webhooks/rotate-signing-secret | new secret → `{object, id, signing_secret}`; the old one co-signs for 24 h |
+ * | webhooks/list-events | the webhook's deliveries `{id: msg_…, type, created_at, status}`, newest first, default 20 |
+ * | webhooks/get-event | `{object: "webhook_event", id, type, created_at, status, next_attempt_at, payload}` |
+ * | webhooks/replay-event | queues one extra attempt now → `{object: "webhook_event", id}` |
+ * | webhooks/list-event-attempts | `{id: atmpt_…, http_status_code, response, sent_at}`, newest first, default 20 |
+ * Another team's webhook or event is 404 `not_found`. Delivery itself:
+ * `src/webhooks/`.
  */
-import { randomBytes } from 'node:crypto';
-import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
-import { apiTime, newId } from '../../http/format.js';
-import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import type { ResourceModule } from '../../http/types.js';
+import { endpointOperations } from './endpoints.js';
+import { eventOperations } from './events.js';
+import { insertWebhook } from './store.js';
 
-interface WebhookRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  endpoint: string;
-  events: string;
-  status: string;
-  signing_secret: string;
-  created_at: number;
-}
-
-/** A new signing secret: `whsec_` + base64 of 24 random bytes (API-FACTS §4, §6). */
-export function newSigningSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
-
-function getOr404(ctx: Emulator, teamId: string, id: string): WebhookRow {
-  const row = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND team_id = ?').get(id, teamId) as WebhookRow | undefined;
-  if (!row) throw errors.notFound('Webhook');
-  return row;
-}
-
-/** Inserts a webhook endpoint; returns its row. */
-export function insertWebhook(ctx: Emulator, w: { id?: string; teamId: string; endpoint: string; events: string[]; status?: string; signingSecret?: string; createdAt?: number }): WebhookRow {
-  const id = w.id ?? newId();
-  ctx.db
-    .prepare('INSERT INTO webhooks (id, team_id, endpoint, events, status, signing_secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, w.teamId, w.endpoint, JSON.stringify(w.events), w.status ?? 'enabled', w.signingSecret ?? newSigningSecret(), w.createdAt ?? ctx.clock.nowMs());
-  return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
-}
-
-function create(ctx: Emulator, req: OpRequest<{ endpoint: string; events: string[] }>) {
-  const row = insertWebhook(ctx, { teamId: req.auth!.teamId, endpoint: req.body.endpoint, events: [...new Set(req.body.events)] });
-  return { object: 'webhook', id: row.id, signing_secret: row.signing_secret };
-}
-
-function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
-    table: 'webhooks',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
-    defaultLimit: null,
-    map: (r: WebhookRow) => ({ id: r.id, created_at: apiTime(r.created_at), status: r.status, endpoint: r.endpoint, events: JSON.parse(r.events) }),
-  });
-}
-
-function get(ctx: Emulator, req: OpRequest) {
-  const r = getOr404(ctx, req.auth!.teamId, req.params.webhook_id);
-  return {
-    object: 'webhook',
-    id: r.id,
-    created_at: apiTime(r.created_at),
-    status: r.status,
-    endpoint: r.endpoint,
-    events: JSON.parse(r.events),
-    signing_secret: r.signing_secret,
-  };
-}
-
-function update(ctx: Emulator, req: OpRequest<{ endpoint?: string; events?: string[]; status?: string }>) {
-  const r = getOr404(ctx, req.auth!.teamId, req.params.webhook_id);
-  const b = req.body;
-  ctx.db
-    .prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?')
-    .run(b.endpoint ?? r.endpoint, b.events ? JSON.stringify([...new Set(b.events)]) : r.events, b.status ?? r.status, r.id);
-  return { object: 'webhook', id: r.id };
-}
-
-function remove(ctx: Emulator, req: OpRequest) {
-  const r = getOr404(ctx, req.auth!.teamId, req.params.webhook_id);
-  ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(r.id);
-  return { object: 'webhook', id: r.id, deleted: true };
-}
+export { insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
 
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
@@ -109,14 +40,14 @@ export const webhooksModule: ResourceModule = {
       );
       CREATE INDEX webhooks_team ON webhooks (team_id);`,
     },
+    {
+      version: 301,
+      name: 'webhook_previous_secret',
+      sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
+      ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
+    },
   ],
-  operations: {
-    'webhooks/create': create,
-    'webhooks/list': list,
-    'webhooks/get': get,
-    'webhooks/update': update,
-    'webhooks/remove': remove,
-  },
+  operations: { ...endpointOperations, ...eventOperations },
   seed(ctx, fixtures) {
     for (const w of fixtures.webhooks ?? []) {
       insertWebhook(ctx, { id: w.id, teamId: w.team_id, endpoint: w.endpoint, events: w.events, status: w.status, signingSecret: w.signing_secret, createdAt: w.created_at ? Date.parse(w.created_at) : undefined });

@@ -1,0 +1,124 @@
+/**
+ * The SDK's `webhooks.events` operations, backed by the deliveries table
+ * (`src/webhooks/`): one "webhook event" = one delivery of one event to this
+ * webhook, id `msg_…` = its `svix-id` (D:api-reference/webhooks/list-events,
+ * get-event, replay-event, list-event-attempts; SDK 6.38 types).
+ *
+ * Status mapping (delivery → SDK `WebhookEventLogStatus`):
+ * | delivery | event |
+ * |---|---|
+ * | pending, no attempt yet | `pending` |
+ * | pending, after a failed attempt | `attempting` |
+ * | succeeded | `success` |
+ * | failed, cancelled | `failed` |
+ * | recorded (`--webhooks record`) | `success` (the emulator's stand-in for "sent") |
+ */
+import type { Emulator } from '../../context.js';
+import type { OpRequest, OperationHandler } from '../../http/types.js';
+import { apiTime } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import { paginate } from '../../http/pagination.js';
+import { getWebhookOr404 } from './store.js';
+
+interface DeliveryRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  webhook_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  created_at: number;
+  next_attempt_at: number | null;
+  attempt_count: number;
+}
+
+/** The SDK status of a delivery (table above). */
+export function eventStatus(d: Pick<DeliveryRow, 'status' | 'attempt_count'>): 'success' | 'pending' | 'failed' | 'attempting' {
+  switch (d.status) {
+    case 'succeeded':
+    case 'recorded':
+      return 'success';
+    case 'pending':
+      return d.attempt_count > 0 ? 'attempting' : 'pending';
+    default:
+      return 'failed';
+  }
+}
+
+function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId: string): DeliveryRow {
+  getWebhookOr404(ctx, teamId, webhookId);
+  const row = ctx.db
+    .prepare('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND team_id = ?')
+    .get(eventId, webhookId, teamId) as DeliveryRow | undefined;
+  if (!row) throw errors.notFound('Webhook event');
+  return row;
+}
+
+/** GET /webhooks/{id}/events: newest first, `limit` default 20, `after` cursor. */
+function listEvents(ctx: Emulator, req: OpRequest) {
+  const hook = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
+  return paginate(ctx.db, {
+    table: 'webhook_deliveries',
+    where: 'webhook_id = ? AND team_id = ?',
+    params: [hook.id, hook.team_id],
+    query: req.query,
+    defaultLimit: 20,
+    map: (d: DeliveryRow) => ({ id: d.id, type: d.event_type, created_at: apiTime(d.created_at), status: eventStatus(d) }),
+  });
+}
+
+/** GET /webhooks/{id}/events/{event_id} → `object: "webhook_event"` with the exact payload sent. */
+function getEvent(ctx: Emulator, req: OpRequest) {
+  const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
+  return {
+    object: 'webhook_event',
+    id: d.id,
+    type: d.event_type,
+    created_at: apiTime(d.created_at),
+    status: eventStatus(d),
+    next_attempt_at: apiTime(d.next_attempt_at),
+    payload: JSON.parse(d.payload),
+  };
+}
+
+/**
+ * POST /webhooks/{id}/events/{event_id}/replay → `{object: "webhook_event", id}`:
+ * queues one extra attempt now (the `webhook.replay` job; in the manual clock
+ * it runs at the next advance). Same `svix-id`, fresh signature.
+ */
+function replayEvent(ctx: Emulator, req: OpRequest) {
+  const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
+  ctx.scheduler.schedule('webhook.replay', { delivery_id: d.id }, { teamId: d.team_id });
+  return { object: 'webhook_event', id: d.id };
+}
+
+/**
+ * GET /webhooks/{id}/events/{event_id}/attempts: newest first, `limit`
+ * default 20, `after` cursor. Items `{id, http_status_code, response,
+ * sent_at}`; `http_status_code` is 0 when no response came (timeout, refused
+ * connection, record mode) and `response` then holds the reason.
+ */
+function listAttempts(ctx: Emulator, req: OpRequest) {
+  const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
+  return paginate(ctx.db, {
+    table: 'webhook_attempts',
+    where: 'delivery_id = ?',
+    params: [d.id],
+    query: req.query,
+    defaultLimit: 20,
+    map: (a: any) => ({
+      id: a.id,
+      http_status_code: a.status_code ?? 0,
+      response: a.response ?? a.error ?? '',
+      sent_at: apiTime(a.attempted_at),
+    }),
+  });
+}
+
+export const eventOperations: Record<string, OperationHandler> = {
+  'webhooks/list-events': listEvents,
+  'webhooks/get-event': getEvent,
+  'webhooks/replay-event': replayEvent,
+  'webhooks/list-event-attempts': listAttempts,
+};

@@ -1,0 +1,71 @@
+/**
+ * Webhook endpoint rows: storage, lookup, secrets and endpoint checks
+ * (interface-spec "Webhook"; API-FACTS §4, §5.15, §6).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Emulator } from '../../context.js';
+import { newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+
+/** A `webhooks` row. Times: emulated ms. */
+export interface WebhookRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  endpoint: string;
+  /** JSON array of event types. */
+  events: string;
+  /** `enabled` | `disabled`. */
+  status: string;
+  signing_secret: string;
+  /** The secret replaced by the last rotation; still signs until `previous_secret_expires_at`. */
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: number | null;
+  created_at: number;
+}
+
+/** A new signing secret: `whsec_` + base64 of 24 random bytes (API-FACTS §4, §6). */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** The team's webhook, or 404 `not_found` ``Webhook not found``. */
+export function getWebhookOr404(ctx: Emulator, teamId: string, id: string): WebhookRow {
+  const row = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND team_id = ?').get(id, teamId) as WebhookRow | undefined;
+  if (!row) throw errors.notFound('Webhook');
+  return row;
+}
+
+/**
+ * Checks what the JSON Schema cannot: the endpoint parses as an absolute
+ * `http:`/`https:` URL with a host and no credentials. Throws 422
+ * `invalid_parameter` (the service's "malformed value", API-FACTS §2.1).
+ * Plain `http:` and loopback hosts are allowed: receivers under test run
+ * locally.
+ */
+export function checkEndpoint(endpoint: string): void {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw errors.invalidParameter('The `endpoint` field must be a valid URL starting with http:// or https://.');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw errors.invalidParameter('The `endpoint` field must be a valid URL starting with http:// or https://.');
+  }
+  if (url.username || url.password) {
+    throw errors.invalidParameter('The `endpoint` field must not contain credentials.');
+  }
+}
+
+/** Inserts a webhook endpoint (status `enabled` unless given); returns its row. */
+export function insertWebhook(
+  ctx: Emulator,
+  w: { id?: string; teamId: string; endpoint: string; events: string[]; status?: string; signingSecret?: string; createdAt?: number },
+): WebhookRow {
+  const id = w.id ?? newId();
+  ctx.db
+    .prepare('INSERT INTO webhooks (id, team_id, endpoint, events, status, signing_secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(id, w.teamId, w.endpoint, JSON.stringify(w.events), w.status ?? 'enabled', w.signingSecret ?? newSigningSecret(), w.createdAt ?? ctx.clock.nowMs());
+  return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
+}

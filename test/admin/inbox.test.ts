@@ -1,0 +1,187 @@
+/**
+ * The inbox page's server side: the HTML page, the team list, the
+ * server-sent events stream, and the webhook-deliveries admin operations.
+ */
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+/** Opens the SSE stream; `next(name)` resolves with the data of the next unread event of that name. */
+function openStream(t: TestEmulator) {
+  const queues: Record<string, any[]> = {};
+  const waiters: Record<string, ((d: any) => void)[]> = {};
+  let buffer = '';
+  let headers: http.IncomingHttpHeaders = {};
+  let req: http.ClientRequest;
+  const ready = new Promise<void>((resolve, reject) => {
+    req = http.get(`${t.emu.url}/_emulator/events`, (res) => {
+      headers = res.headers;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let i;
+        while ((i = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          if (!event) continue;
+          const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null');
+          const w = waiters[event]?.shift();
+          if (w) w(data);
+          else (queues[event] ??= []).push(data);
+          if (event === 'hello') resolve();
+        }
+      });
+      res.on('error', () => {});
+    });
+    req.on('error', reject);
+  });
+  return {
+    ready,
+    get headers() { return headers; },
+    next(name: string): Promise<any> {
+      if (queues[name]?.length) return Promise.resolve(queues[name].shift());
+      return new Promise((resolve) => (waiters[name] ??= []).push(resolve));
+    },
+    close: () => req.destroy(),
+  };
+}
+
+describe('inbox page', () => {
+  const t = useEmulator();
+
+  it('serves one self-contained HTML page with no external resource', async () => {
+    const res = await t.anon.get('/_emulator/').expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = res.text;
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<style>');
+    expect(html).toContain("new EventSource('/_emulator/events')");
+    expect(html).toContain("sandbox: ''");
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?https?:/i);
+    // Without the trailing slash too.
+    await t.anon.get('/_emulator').expect(200);
+  });
+
+  it('lists the teams for the switcher', async () => {
+    const created = (await t.anon.post('/_emulator/teams').send({ name: 'Third', owner_email: 'third@example.org' }).expect(201)).body;
+    const res = await t.anon.get('/_emulator/teams').expect(200);
+    expect(res.body.object).toBe('list');
+    expect(res.body.data.map((x: any) => x.id)).toEqual([FIXTURES.defaultTeamId, FIXTURES.secondTeamId, created.id]);
+    expect(res.body.data[0]).toEqual({ id: FIXTURES.defaultTeamId, name: expect.any(String), owner_email: FIXTURES.ownerEmail, created_at: expect.any(String) });
+    expect(res.body.data[2]).toMatchObject({ name: 'Third', owner_email: 'third@example.org' });
+  });
+});
+
+describe('server-sent events', () => {
+  const t = useEmulator();
+
+  it('streams hello, delivery, clock, email and reset notifications', async () => {
+    const s = openStream(t);
+    await s.ready;
+    expect(s.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    const hello = await s.next('hello');
+    expect(hello).toEqual({ now: t.emu.clock.now().toISOString(), mode: 'manual' });
+
+    const rx = await startReceiver();
+    receivers.push(rx);
+    await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created'] }).expect(201);
+    await t.api.post('/domains').send({ name: 'sse.dev' }).expect(201);
+    const [d] = t.emu.webhookDeliveries();
+    expect(await s.next('delivery')).toEqual({ id: d.id }); // recorded, pending
+
+    const adv = (await t.anon.post('/_emulator/clock/advance').send({ ms: 1000 }).expect(200)).body;
+    expect(await s.next('delivery')).toEqual({ id: d.id }); // attempted
+    expect(await s.next('clock')).toEqual({ now: adv.now, mode: 'manual' });
+
+    await t.emu.clock.advance('1m');
+    expect((await s.next('clock')).now).toBe(t.emu.clock.now().toISOString());
+
+    t.emu.ctx.bus.emit('email', 'email-id-1');
+    expect(await s.next('email')).toEqual({ id: 'email-id-1' });
+
+    await t.anon.post('/_emulator/reset').expect(200);
+    expect(await s.next('reset')).toEqual({});
+    s.close();
+  });
+
+  it('stops listening when the client goes away', async () => {
+    const names = ['email', 'delivery', 'clock', 'reset'];
+    const counts = () => names.map((n) => t.emu.ctx.bus.listenerCount(n));
+    const base = counts();
+    const s = openStream(t);
+    await s.ready;
+    expect(counts()).toEqual(base.map((n) => n + 1));
+    s.close();
+    await expect.poll(counts).toEqual(base);
+  });
+});
+
+describe('webhook deliveries admin API', () => {
+  const t = useEmulator();
+
+  async function twoDeliveries() {
+    const rx = await startReceiver((n) => (n === 1 ? 500 : 200));
+    receivers.push(rx);
+    const a = (await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created'] }).expect(201)).body;
+    const b = (await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created', 'domain.deleted'] }).expect(201)).body;
+    const dom = (await t.api.post('/domains').send({ name: 'admin-deliveries.dev' }).expect(201)).body;
+    await t.emu.clock.advance(0);
+    await t.api.delete(`/domains/${dom.id}`).expect(200);
+    return { rx, a, b };
+  }
+
+  it('lists deliveries oldest first with payload, headers and attempts, filtered', async () => {
+    const { a, b } = await twoDeliveries();
+    const all = (await t.anon.get('/_emulator/webhook-deliveries').expect(200)).body.data;
+    expect(all.map((d: any) => [d.webhook_id, d.event_type, d.status])).toEqual([
+      [a.id, 'domain.created', 'pending'],
+      [b.id, 'domain.created', 'succeeded'],
+      [b.id, 'domain.deleted', 'pending'],
+    ]);
+    expect(all[0].attempts[0]).toMatchObject({ status_code: 500, error: 'endpoint answered 500', replay: false });
+    expect(all[0].headers['svix-id']).toBe(all[0].id);
+    expect(all[2].attempts).toEqual([]);
+    expect(all[2].headers).toBeNull();
+    expect((await t.anon.get(`/_emulator/webhook-deliveries?webhook_id=${b.id}`).expect(200)).body.data).toHaveLength(2);
+    expect((await t.anon.get('/_emulator/webhook-deliveries?event_type=domain.deleted').expect(200)).body.data).toHaveLength(1);
+    expect((await t.anon.get('/_emulator/webhook-deliveries?status=succeeded').expect(200)).body.data).toHaveLength(1);
+    expect((await t.anon.get(`/_emulator/webhook-deliveries?team_id=${FIXTURES.secondTeamId}`).expect(200)).body.data).toHaveLength(0);
+    await t.anon.get('/_emulator/webhook-deliveries?status=bogus').expect(422);
+    // emu.webhookDeliveries() says the same.
+    expect(t.emu.webhookDeliveries({ webhook_id: b.id, status: 'pending' }).map((d) => d.event_type)).toEqual(['domain.deleted']);
+    const one = (await t.anon.get(`/_emulator/webhook-deliveries/${all[0].id}`).expect(200)).body;
+    expect(one).toEqual(all[0]);
+    await t.anon.get('/_emulator/webhook-deliveries/msg_nope').expect(404);
+  });
+
+  it('replays a delivery now with the same svix-id and a fresh signature', async () => {
+    const { rx } = await twoDeliveries();
+    const [first] = t.emu.webhookDeliveries();
+    const res = (await t.anon.post(`/_emulator/webhook-deliveries/${first.id}/replay`).expect(200)).body;
+    expect(res.status).toBe('succeeded');
+    expect(res.next_attempt_at).toBeNull();
+    expect(res.attempts.map((x: any) => [x.status_code, x.replay])).toEqual([[500, false], [200, true]]);
+    const sent = rx.withId(first.id);
+    expect(sent).toHaveLength(2);
+    // The scheduled retry was dropped.
+    await t.emu.clock.advance('1h');
+    expect(rx.withId(first.id)).toHaveLength(2);
+    await t.anon.post('/_emulator/webhook-deliveries/msg_nope/replay').expect(404);
+  });
+
+  it('refuses to replay a delivery whose webhook was deleted', async () => {
+    const { a } = await twoDeliveries();
+    await t.api.delete(`/webhooks/${a.id}`).expect(200);
+    const [first] = t.emu.webhookDeliveries({ webhook_id: a.id });
+    expect(first.status).toBe('cancelled');
+    const res = await t.anon.post(`/_emulator/webhook-deliveries/${first.id}/replay`).expect(422);
+    expect(res.body.name).toBe('validation_error');
+  });
+});
