@@ -80,7 +80,7 @@ describe('webhook delivery (acceptance)', () => {
     expect(deliveries[0].headers!['svix-signature']).toBe(rx.requests[0].headers['svix-signature']);
   });
 
-  it('delivers email events of a sent email, each accepted by the SDK verify() (needs the emails module)', async () => {
+  it('delivers email events of a sent email, each accepted by the SDK verify()', async () => {
     const rx = await receiver();
     const resend = sdk(t);
     const { data: created } = await resend.webhooks.create({ endpoint: rx.url, events: ['email.sent', 'email.delivered'] });

@@ -68,7 +68,8 @@ describe('broadcasts: sending to a segment', () => {
   });
 
   it('fills contact properties with the team fallback', async () => {
-    await ok(await t.api.post('/contact-properties').send({ key: 'company', type: 'string', fallback_value: 'your company' }), 'create property');
+    // The fixtures' `company` property (fallback "your company").
+    expect((await t.api.get('/contact-properties')).body.data.find((p: any) => p.key === 'company').fallback_value).toBe('your company');
     const seg = await segment(t);
     await contact(t, seg, { email: 'with@example.org', properties: { company: 'Acme' } });
     await contact(t, seg, { email: 'without@example.org' });

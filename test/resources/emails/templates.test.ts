@@ -1,15 +1,15 @@
-// These tests need the templates module (POST /templates, publish, and the
-// CONTRACT src/resources/templates/render.ts) merged: they fail until then.
+// POST /emails with a template: rendered through the templates module's
+// CONTRACT src/resources/templates/render.ts.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../helpers.js';
 
-describe('POST /emails with a template (needs templates merged)', () => {
+describe('POST /emails with a template', () => {
   const t = useEmulator({ webhooks: 'record' });
 
   async function publishedTemplate(extra: Record<string, unknown> = {}) {
     const created = await t.api.post('/templates').send({
       name: 'Welcome',
-      alias: 'welcome',
+      alias: 'onboarding-test',
       from: 'Acme <hello@example.com>',
       subject: 'Welcome, {{{NAME}}}',
       html: '<p>Hi {{{NAME}}}, your plan is {{{PLAN|free}}}. <a href="https://example.com/start">Start</a></p>',
@@ -34,7 +34,7 @@ describe('POST /emails with a template (needs templates merged)', () => {
     expect(email.body).toMatchObject({ from: 'Acme <hello@example.com>', subject: 'Welcome, Ada' });
     expect(email.body.html).toContain('Hi Ada, your plan is free.');
     expect(email.body.text).toContain('Hi Ada');
-    const byAlias = await t.api.post('/emails').send({ to: 'delivered@resend.dev', subject: 'Custom', template: { id: 'welcome', variables: { NAME: 'Bo', PLAN: 'pro' } } });
+    const byAlias = await t.api.post('/emails').send({ to: 'delivered@resend.dev', subject: 'Custom', template: { id: 'onboarding-test', variables: { NAME: 'Bo', PLAN: 'pro' } } });
     expect(byAlias.status).toBe(200);
     const b = await t.api.get(`/emails/${byAlias.body.id}`);
     expect(b.body.subject).toBe('Custom');

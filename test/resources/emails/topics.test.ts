@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../helpers.js';
 
-describe('POST /emails with topic_id (needs topics and contacts merged)', () => {
+describe('POST /emails with topic_id', () => {
   const t = useEmulator();
   const send = (body: Record<string, unknown>) => t.api.post('/emails').send({ from: 'hello@example.com', subject: 's', text: 'x', ...body });
 
