@@ -39,8 +39,12 @@ function referenceSchema(method, urlPath, status) {
 }
 
 // Spec-over-service differences the emulator keeps on purpose (API-FACTS §8).
+// Each is matched against a difference's text; matches are listed apart.
 const EXPECTED = [
-  { test: /POST \/api-keys$/, why: 'API-FACTS §8 #1: object api_key (SPEC) where the service said list' },
+  { test: /POST \/api-keys: object api_key, recorded list/, why: 'API-FACTS §8 #1: object api_key (SPEC) where the service said list' },
+  { test: /\/segments.*: object segment, recorded audience/, why: 'API-FACTS §8 #12: segment (SPEC); the 17 Oct 2025 recordings said audience' },
+  { test: /GET \/audiences\/[^ ]+\/contacts\/[^ ]+: keys \{[^}]*properties[^}]*\}, recorded/, why: 'API-FACTS §5.7: properties absent on the legacy path only on 17 Oct 2025; later recordings have it' },
+  { test: /fails the reference schema: .*(first|last)_name must be string/, why: 'the recordings return null first_name/last_name; the reference schema says string' },
 ];
 
 const onlyArg = process.argv[2];
@@ -75,13 +79,12 @@ for (const file of fs.readdirSync(recDir).filter((f) => f.endsWith('.har') && (!
     };
     collect(recorded, ours);
     const label = `${file.replace(/\.har$/, '')}: ${e.request.method} ${url.pathname}`;
-    const expected = EXPECTED.find((x) => x.test.test(`${e.request.method} ${url.pathname}`));
     if (res.status !== e.response.status) problems.push(`${label}: status ${res.status}, recorded ${e.response.status}`);
     if (recorded && ours && typeof recorded === 'object' && !Array.isArray(recorded)) {
       const a = Object.keys(recorded).sort().join(',');
       const b = Object.keys(ours).sort().join(',');
       if (a !== b) problems.push(`${label}: keys {${b}}, recorded {${a}}`);
-      if (recorded.object !== ours.object && !expected) problems.push(`${label}: object ${ours.object}, recorded ${recorded.object}`);
+      if (recorded.object !== ours.object) problems.push(`${label}: object ${ours.object}, recorded ${recorded.object}`);
     }
     if (ours === null) problems.push(`${label}: response is not JSON`);
     const schema = res.ok ? referenceSchema(e.request.method, url.pathname, res.status) : null;
@@ -89,5 +92,11 @@ for (const file of fs.readdirSync(recDir).filter((f) => f.endsWith('.har') && (!
   }
   await emu.close();
 }
-for (const p of problems) console.log(`- ${p}`);
-console.log(`${total} exchanges replayed, ${problems.length} differences`);
+const explained = problems.map((p) => ({ p, why: EXPECTED.find((x) => x.test.test(p))?.why }));
+for (const { p } of explained.filter((x) => !x.why)) console.log(`- ${p}`);
+const byWhy = new Map();
+for (const { why } of explained.filter((x) => x.why)) byWhy.set(why, (byWhy.get(why) ?? 0) + 1);
+for (const [why, n] of byWhy) console.log(`  expected (${n}×): ${why}`);
+const unexplained = explained.filter((x) => !x.why).length;
+console.log(`${total} exchanges replayed, ${unexplained} unexplained differences, ${problems.length - unexplained} expected`);
+process.exit(unexplained ? 1 : 0);
