@@ -53,12 +53,14 @@ results.push(row('emulator POST /emails', send));
 
 // Scale: 100 000 API keys in the default team, then a page at the top and deep down.
 const db = emu.ctx.db;
-const teamId = db.prepare('SELECT team_id FROM api_keys LIMIT 1').get().team_id;
+const teamId = db.prepare('SELECT team_id FROM api_keys ORDER BY seq LIMIT 1').get().team_id; // the default team's
 const insert = db.prepare('INSERT INTO api_keys (id, team_id, name, token_hash, permission, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-const small = await run({ url: `${emu.url}/api-keys?limit=100`, headers: auth });
-db.transaction(() => {
-  for (let i = 0; i < 100_000; i++) insert.run(crypto.randomUUID(), teamId, `k${i}`, `hash-${i}`, 'full_access', Date.now());
+const addKeys = (from, to) => db.transaction(() => {
+  for (let i = from; i < to; i++) insert.run(crypto.randomUUID(), teamId, `k${i}`, `hash-${i}`, 'full_access', Date.now());
 })();
+addKeys(0, 99); // 100 with the fixture key: the page is the whole list
+const small = await run({ url: `${emu.url}/api-keys?limit=100`, headers: auth });
+addKeys(99, 100_000);
 const cursor = db.prepare('SELECT id FROM api_keys ORDER BY seq DESC LIMIT 1 OFFSET 90000').get().id;
 const big = await run({ url: `${emu.url}/api-keys?limit=100&after=${cursor}`, headers: auth });
 results.push(row('GET /api-keys?limit=100 at 100 rows', small));

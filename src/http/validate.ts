@@ -50,8 +50,23 @@ export function compileBodySchema(schema: Schema): ValidateFunction {
   return bodyAjv.compile(schema);
 }
 
-/** Compiles the validators of an operation. Throws on an invalid schema (a bug in the document). */
+const compiled = new WeakMap<Operation, OperationValidators>();
+
+/**
+ * The validators of an operation, compiled once per process (the document
+ * is loaded once, so every server shares them). Throws on an invalid schema
+ * (a bug in the document).
+ */
 export function compileOperation(op: Operation): OperationValidators {
+  let v = compiled.get(op);
+  if (!v) {
+    v = compileOperationNow(op);
+    compiled.set(op, v);
+  }
+  return v;
+}
+
+function compileOperationNow(op: Operation): OperationValidators {
   const props: Record<string, Schema> = {};
   const required: string[] = [];
   for (const p of op.parameters) {

@@ -16,7 +16,7 @@
  * | emails/metrics | counts and rates over `start_date`..`end_date` (default the last 6 days), breakdown by `dimensions` (see `metrics.ts`) |
  * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `lifecycle.ts`.
  */
-import { convert } from 'html-to-text';
+import { htmlToText } from './text.js';
 import type { ResourceModule } from '../../http/types.js';
 import { idempotencyMigration } from '../../http/idempotency.js';
 import { emailOperations } from './operations.js';
@@ -55,7 +55,7 @@ export const emailsModule: ResourceModule = {
       const stamp = new Date(created).toISOString().replace(/[-:T]/g, '').slice(0, 14);
       insert.run(
         e.id, e.team_id, e.message_id ?? `<${stamp}.${String(e.id).slice(0, 8)}@${domain}>`, e.from, JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]),
-        arr(e.cc), arr(e.bcc), arr(e.reply_to), e.subject, e.html ?? null, e.text ?? (e.html ? convert(e.html, { wordwrap: false }) : null),
+        arr(e.cc), arr(e.bcc), arr(e.reply_to), e.subject, e.html ?? null, e.text ?? (e.html ? htmlToText(e.html) : null),
         e.tags ? JSON.stringify(e.tags) : null, events[events.length - 1]?.type ?? 'delivered', created, domainRow?.id ?? null,
       );
       for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);

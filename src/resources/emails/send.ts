@@ -21,7 +21,7 @@
  * `text` is made from `html` with html-to-text when absent; `""` opts out
  * (stored as null).
  */
-import { convert } from 'html-to-text';
+import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
@@ -204,7 +204,7 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   const html = input.html ?? rendered?.html ?? null;
   let text: string | null = input.text ?? rendered?.text ?? null;
   if (input.text === '') text = null;
-  else if (text === null && html !== null && input.text === undefined) text = convert(html, { wordwrap: false });
+  else if (text === null && html !== null && input.text === undefined) text = htmlToText(html);
 
   const id = newId();
   return ctx.db.transaction(() => {
