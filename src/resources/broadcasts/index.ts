@@ -13,6 +13,7 @@
  * | broadcasts/duplicate | (emulator operationId; the SDK calls it) a new `draft` with the same content → 201 `{object, id}` |
  * | broadcasts/recipients | `type` required (422 `missing_required_parameter`); rows `{id (cursor), contact_id, email}` + `count`/`clicked_links`/`bounce_type` by type |
  * | broadcasts/list-clicked-links | rows `{id (cursor), url, clicks, unique_clicks}`, most clicked first |
+ * | admin/unsubscribe, admin/unsubscribe-one-click | the contact's unsubscribe link: see unsubscribe.ts |
  * Jobs and statuses: src/resources/broadcasts/lifecycle.ts. Rendering of
  * placeholders per contact: render.ts. Every email goes through `sendEmail`
  * (source `broadcast`), so it has its own lifecycle and webhooks.
@@ -20,12 +21,13 @@
 import type { ResourceModule } from '../../http/types.js';
 import { migrations, insertBroadcast } from './store.js';
 import { operations } from './handlers.js';
+import { unsubscribe } from './unsubscribe.js';
 import { deliverJob, startJob, JOB_DELIVER, JOB_START } from './lifecycle.js';
 
 export const broadcastsModule: ResourceModule = {
   name: 'broadcasts',
   migrations,
-  operations,
+  operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe },
   jobs: {
     [JOB_START]: startJob,
     [JOB_DELIVER]: deliverJob,

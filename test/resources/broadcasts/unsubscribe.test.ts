@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../../helpers.js';
+import { createBroadcast } from './helpers.js';
+
+describe('broadcast unsubscribe links (/_emulator/unsubscribe/{token})', () => {
+  const t = useEmulator();
+
+  async function sentTo(email: string) {
+    const segment = (await t.api.post('/segments').send({ name: 'Readers' })).body.id;
+    const contact = (await t.api.post('/contacts').send({ email, first_name: 'Ada', segments: [{ id: segment }] })).body.id;
+    const html = '<p>Hi</p><a href="{{{RESEND_UNSUBSCRIBE_URL}}}">Unsubscribe</a>';
+    const broadcast = await createBroadcast(t, { segment_id: segment, html, send: true });
+    await t.emu.clock.advance('1s');
+    const [sent] = t.emu.emails({ to: email });
+    const link = sent.links.find((l: string) => l.includes('/_emulator/unsubscribe/'))!;
+    return { segment, contact, broadcast, link };
+  }
+
+  it('following the link unsubscribes the contact, once, and later broadcasts skip it', async () => {
+    await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/hook', events: ['contact.updated'] });
+    const { segment, contact, link } = await sentTo('ada@example.net');
+    expect(link.startsWith(t.emu.url)).toBe(true);
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toContain('ada@example.net');
+    expect((await t.api.get(`/contacts/${contact}`)).body.unsubscribed).toBe(true);
+    expect((await fetch(link, { method: 'POST' })).status).toBe(200); // one-click, idempotent
+    await t.emu.clock.advance(0);
+    expect(t.emu.webhookDeliveries({ event_type: 'contact.updated' }).map((d) => d.payload.data.unsubscribed)).toEqual([true]);
+
+    await createBroadcast(t, { segment_id: segment, send: true });
+    await t.emu.clock.advance('1s');
+    expect(t.emu.emails({ to: 'ada@example.net' })).toHaveLength(1);
+  });
+
+  it('answers 404 for a token that is not one of ours', async () => {
+    for (const token of ['nope', Buffer.from('{"b":"x","c":"y"}').toString('base64url')]) {
+      const res = await t.anon.get(`/_emulator/unsubscribe/${token}`);
+      expect(res.status).toBe(404);
+      expect(res.body.name).toBe('not_found');
+    }
+  });
+});
