@@ -34,6 +34,25 @@ describe('official SDK: emails, batch, suppressions', () => {
     expect(t.emu.emails({ subject: 'from the SDK' })[0].attachments[0].size).toBe(8);
   });
 
+  it('emails.create (alias of send) and batch.create (alias of batch.send)', async () => {
+    const resend = sdk();
+    const one = await resend.emails.create({ from: FROM, to: ['delivered@resend.dev'], cc: 'cc@example.net', subject: 'created', text: 'plain body', tags: [{ name: 'via', value: 'create' }] });
+    expect(one.error).toBeNull();
+    expect(one.data).toEqual({ id: expect.any(String) });
+    const got = await resend.emails.get(one.data!.id);
+    expect(got.data).toMatchObject({ object: 'email', id: one.data!.id, from: FROM, to: ['delivered@resend.dev'], cc: ['cc@example.net'], subject: 'created', text: 'plain body', tags: [{ name: 'via', value: 'create' }] });
+
+    const batch = await resend.batch.create([
+      { from: FROM, to: 'delivered+a@resend.dev', subject: 'batch a', text: 'a' },
+      { from: FROM, to: 'delivered+b@resend.dev', subject: 'batch b', html: '<p>b</p>' },
+    ]);
+    expect(batch.error).toBeNull();
+    expect(batch.data).toEqual({ data: [{ id: expect.any(String) }, { id: expect.any(String) }] });
+    const [a, b] = batch.data!.data;
+    expect((await resend.emails.get(a.id)).data).toMatchObject({ subject: 'batch a', to: ['delivered+a@resend.dev'], text: 'a' });
+    expect((await resend.emails.get(b.id)).data).toMatchObject({ subject: 'batch b', to: ['delivered+b@resend.dev'], html: '<p>b</p>' });
+  });
+
   it('emails.send errors come back in the SDK error shape', async () => {
     const res = await sdk().emails.send({ from: 'me@x.com', to: 'delivered@resend.dev', subject: 's', text: 'x' });
     expect(res.data).toBeNull();
@@ -110,7 +129,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     expect(got.error).toBeNull();
     expect(got.data).toMatchObject({ object: 'suppression', id: add.data!.id, origin: 'manual', source_id: null });
     const batch = await resend.suppressions.batch.add({ emails: ['p@example.net', 'q@example.net'] });
-    expect(batch.data!.data).toHaveLength(2);
+    expect(batch.data!.data).toEqual([{ object: 'suppression', id: expect.any(String) }, { object: 'suppression', id: expect.any(String) }]);
     const list = await resend.suppressions.list({ origin: 'manual' });
     expect(list.data!.data.map((s) => s.email)).toEqual(['q@example.net', 'p@example.net', 'someone+x@example.net']);
     const rm = await resend.suppressions.remove(add.data!.id);
