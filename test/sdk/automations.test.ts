@@ -67,6 +67,62 @@ describe('SDK: resend.automations and resend.events', () => {
     expect(gone.error).toMatchObject({ statusCode: 404, name: 'not_found', message: 'Automation not found' });
   });
 
+  it('maps the camelCase config of every step kind, on create and on update', async () => {
+    const resend = sdk();
+    const SEG = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
+    const TOPIC = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+    const created = await resend.automations.create({
+      name: 'All steps',
+      status: 'disabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'user.signed_up' } },
+        { key: 'pause', type: 'delay', config: { duration: '1 hour' } },
+        { key: 'check', type: 'condition', config: { type: 'rule', field: 'event.plan', operator: 'eq', value: 'team' } },
+        { key: 'seg', type: 'add_to_segment', config: { segmentId: SEG } },
+        { key: 'mail', type: 'send_email', config: { template: { id: 'welcome' }, subject: 'Hi', from: 'Acme <hello@example.com>', replyTo: 'r@example.com', topicId: TOPIC } },
+        { key: 'upd', type: 'contact_update', config: { lastName: 'L', unsubscribed: false, properties: { company: 'X' } } },
+        { key: 'del', type: 'contact_delete', config: {} },
+      ],
+      connections: [
+        { from: 'start', to: 'pause' },
+        { from: 'pause', to: 'check' },
+        { from: 'check', to: 'seg', type: 'condition_met' },
+        { from: 'check', to: 'del', type: 'condition_not_met' },
+        { from: 'seg', to: 'mail' },
+        { from: 'mail', to: 'upd' },
+      ],
+    });
+    expect(created.error).toBeNull();
+    const id = created.data!.id;
+    const got = await resend.automations.get(id);
+    expect(got.data).toMatchObject({ name: 'All steps', status: 'disabled' });
+    expect(got.data!.steps.map((s) => s.config)).toEqual([
+      { event_name: 'user.signed_up' },
+      { duration: '1 hour' },
+      { type: 'rule', field: 'event.plan', operator: 'eq', value: 'team' },
+      { segment_id: SEG },
+      { template: { id: 'welcome' }, subject: 'Hi', from: 'Acme <hello@example.com>', reply_to: 'r@example.com', topic_id: TOPIC },
+      { last_name: 'L', unsubscribed: false, properties: { company: 'X' } },
+      {},
+    ]);
+    expect(got.data!.connections.map((c) => c.type)).toEqual(['default', 'default', 'condition_met', 'condition_not_met', 'default', 'default']);
+
+    const upd = await resend.automations.update(id, {
+      status: 'enabled',
+      steps: [{ key: 'start', type: 'trigger', config: { eventName: 'plan.changed' } }, { key: 'seg', type: 'add_to_segment', config: { segmentId: SEG } }],
+      connections: [{ from: 'start', to: 'seg' }],
+    });
+    expect(upd.data).toEqual({ object: 'automation', id });
+    const after = await resend.automations.get(id);
+    expect(after.data).toMatchObject({ status: 'enabled', steps: [{ key: 'start', config: { event_name: 'plan.changed' } }, { key: 'seg', config: { segment_id: SEG } }] });
+
+    const sent = await resend.events.send({ event: 'plan.changed', contactId: '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d', payload: { plan: 'pro' } });
+    expect(sent.data).toEqual({ object: 'event', event: 'plan.changed' });
+    await t.emu.clock.advance('1s');
+    const runs = await resend.automations.runs.list({ automationId: id, limit: 5 });
+    expect(runs.data!.data.map((r) => r.status)).toEqual(['completed']);
+  });
+
   it('manages event definitions by id or name', async () => {
     const resend = sdk();
     const created = await resend.events.create({ name: 'invoice paid', schema: { amount: 'number', due: 'date' } });

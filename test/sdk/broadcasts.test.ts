@@ -46,6 +46,20 @@ describe('SDK: resend.broadcasts', () => {
     expect(gone.error).toMatchObject({ statusCode: 404, name: 'not_found', message: 'Broadcast not found' });
   });
 
+  it('create and update map topicId, previewText, replyTo and segmentId', async () => {
+    const resend = sdk();
+    const TOPIC = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+    const created = await resend.broadcasts.create({ segmentId: NEWSLETTER_SEGMENT, from: 'a@example.com', subject: 's', html: '<p>x</p>', topicId: TOPIC, replyTo: ['a@example.com', 'b@example.com'] });
+    expect(created.data).toEqual({ object: 'broadcast', id: expect.any(String) });
+    const id = created.data!.id;
+    expect((await resend.broadcasts.get(id)).data).toMatchObject({ topic_id: TOPIC, reply_to: ['a@example.com', 'b@example.com'] });
+    const upd = await resend.broadcasts.update(id, { previewText: 'Soon', replyTo: 'c@example.com', name: 'Renamed' });
+    expect(upd.data).toEqual({ object: 'broadcast', id });
+    expect((await resend.broadcasts.get(id)).data).toMatchObject({ name: 'Renamed', preview_text: 'Soon', reply_to: ['c@example.com'], topic_id: TOPIC, segment_id: NEWSLETTER_SEGMENT });
+    const rec = await resend.broadcasts.recipients(id, { type: 'bounced', email: 'x@example.com', bounceType: 'permanent', limit: 5 });
+    expect(rec.data).toEqual({ object: 'list', has_more: false, data: [] });
+  });
+
   it('audienceId (deprecated) still works', async () => {
     const res = await sdk().broadcasts.create({ audienceId: NEWSLETTER_SEGMENT, from: 'a@example.com', subject: 's', text: 't' });
     expect(res.error).toBeNull();

@@ -33,6 +33,27 @@ describe('SDK: contacts family', () => {
     expect(invalid.error).toEqual({ statusCode: 422, message: 'Missing `name` field.', name: 'missing_required_field' });
   });
 
+  it('resend.audiences.* (deprecated alias of segments)', async () => {
+    const resend = sdk();
+    const created = await resend.audiences.create({ name: 'Legacy audience' });
+    expect(created.error).toBeNull();
+    expect(created.data).toEqual({ object: 'segment', id: expect.any(String), name: 'Legacy audience' });
+    const id = created.data!.id;
+    const upd = await resend.audiences.update(id, { name: 'Renamed audience' });
+    expect(upd.data).toEqual({ object: 'segment', id });
+    const list = await resend.audiences.list();
+    expect(list.data!.object).toBe('list');
+    expect(list.data!.data[0]).toEqual({ id, name: 'Renamed audience', created_at: expect.any(String) });
+    expect(list.data!.data.map((s) => s.id)).toContain(NEWSLETTER);
+    expect((await resend.segments.get(id)).data).toMatchObject({ object: 'segment', id, name: 'Renamed audience' });
+    const removed = await resend.audiences.remove(id);
+    expect(removed.data).toEqual({ object: 'segment', id, deleted: true });
+    expect((await resend.audiences.list()).data!.data.map((s) => s.id)).not.toContain(id);
+    expect((await resend.audiences.get(id)).error).toEqual({ statusCode: 404, message: 'Audience not found', name: 'not_found' });
+    // As recorded: removing it again still answers deleted: true (API-FACTS §5.6).
+    expect((await resend.audiences.remove(id)).data).toEqual({ object: 'segment', id, deleted: true });
+  });
+
   it('resend.contacts.* including segments and topics sub-APIs', async () => {
     const resend = sdk();
     await resend.contactProperties.create({ key: 'tier', type: 'string', fallbackValue: 'free' });

@@ -34,6 +34,65 @@ describe('official SDK: emails, batch, suppressions', () => {
     expect(t.emu.emails({ subject: 'from the SDK' })[0].attachments[0].size).toBe(8);
   });
 
+  it('emails.create (alias of send) and batch.create (alias of batch.send)', async () => {
+    const resend = sdk();
+    const one = await resend.emails.create({ from: FROM, to: ['delivered@resend.dev'], cc: 'cc@example.net', subject: 'created', text: 'plain body', tags: [{ name: 'via', value: 'create' }] });
+    expect(one.error).toBeNull();
+    expect(one.data).toEqual({ id: expect.any(String) });
+    const got = await resend.emails.get(one.data!.id);
+    expect(got.data).toMatchObject({ object: 'email', id: one.data!.id, from: FROM, to: ['delivered@resend.dev'], cc: ['cc@example.net'], subject: 'created', text: 'plain body', tags: [{ name: 'via', value: 'create' }] });
+
+    const batch = await resend.batch.create([
+      { from: FROM, to: 'delivered+a@resend.dev', subject: 'batch a', text: 'a' },
+      { from: FROM, to: 'delivered+b@resend.dev', subject: 'batch b', html: '<p>b</p>' },
+    ]);
+    expect(batch.error).toBeNull();
+    expect(batch.data).toEqual({ data: [{ id: expect.any(String) }, { id: expect.any(String) }] });
+    const [a, b] = batch.data!.data;
+    expect((await resend.emails.get(a.id)).data).toMatchObject({ subject: 'batch a', to: ['delivered+a@resend.dev'], text: 'a' });
+    expect((await resend.emails.get(b.id)).data).toMatchObject({ subject: 'batch b', to: ['delivered+b@resend.dev'], html: '<p>b</p>' });
+  });
+
+  it('emails.send maps template, topicId, bcc, scheduledAt and attachment contentType/contentId', async () => {
+    const resend = sdk();
+    const TOPIC = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+    const at = new Date(t.emu.clock.now().getTime() + 3_600_000).toISOString();
+    const sent = await resend.emails.send({
+      from: FROM, to: 'delivered@resend.dev', bcc: ['b@example.net'], topicId: TOPIC, scheduledAt: at,
+      template: { id: 'welcome', variables: { NAME: 'Ann' } },
+      attachments: [{ filename: 'logo.png', content: Buffer.from('png'), contentType: 'image/png', contentId: 'logo' }],
+    });
+    expect(sent.error).toBeNull();
+    const got = await resend.emails.get(sent.data!.id);
+    expect(got.data).toMatchObject({
+      subject: 'Welcome to Acme, Ann!', html: '<p>Hi Ann, thanks for signing up for the free plan.</p>',
+      bcc: ['b@example.net'], last_event: 'scheduled', topic_id: TOPIC,
+    });
+    expect(new Date(got.data!.scheduled_at!.replace(' ', 'T').replace(/\+00$/, 'Z')).toISOString()).toBe(at);
+    const atts = await resend.emails.attachments.list({ emailId: sent.data!.id, limit: 1 });
+    expect(atts.data!.data).toEqual([expect.objectContaining({ filename: 'logo.png', content_type: 'image/png', content_id: 'logo', content_disposition: 'inline', size: 3 })]);
+  });
+
+  it('emails.metrics maps startDate, endDate, timezone, granularity, domainId and emailId', async () => {
+    const resend = sdk();
+    const sent = await resend.emails.send({ from: FROM, to: 'delivered@resend.dev', subject: 'metrics', text: 'x' });
+    await t.emu.clock.advance('3s');
+    const now = t.emu.clock.now();
+    const day = now.toISOString().slice(0, 10);
+    const byDay = await resend.emails.metrics({
+      startDate: day, endDate: now.toISOString(), timezone: 'UTC', granularity: 'daily',
+      metrics: ['sent', 'delivered'], dimensions: ['period', 'domain'], domainId: [FIXTURES.verifiedDomainId],
+    });
+    expect(byDay.error).toBeNull();
+    expect(byDay.data).toMatchObject({ object: 'metrics', granularity: 'daily', dimensions: ['period', 'domain'], metrics: ['sent', 'delivered'], totals: { sent: 1, delivered: 1 } });
+    expect(byDay.data!.start_date).toBe(`${day}T00:00:00.000Z`);
+    expect(byDay.data!.data).toEqual([{ period: day, domain_id: FIXTURES.verifiedDomainId, domain_name: 'example.com', sent: 1, delivered: 1 }]);
+    const byEmail = await resend.emails.metrics({ emailId: [sent.data!.id], metrics: ['delivered'], dimensions: ['email'] });
+    expect(byEmail.data!.data).toEqual([{ email_id: sent.data!.id, delivered: 1 }]);
+    const bad = await resend.emails.metrics({ granularity: 'day' as any });
+    expect(bad.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+  });
+
   it('emails.send errors come back in the SDK error shape', async () => {
     const res = await sdk().emails.send({ from: 'me@x.com', to: 'delivered@resend.dev', subject: 's', text: 'x' });
     expect(res.data).toBeNull();
@@ -110,7 +169,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     expect(got.error).toBeNull();
     expect(got.data).toMatchObject({ object: 'suppression', id: add.data!.id, origin: 'manual', source_id: null });
     const batch = await resend.suppressions.batch.add({ emails: ['p@example.net', 'q@example.net'] });
-    expect(batch.data!.data).toHaveLength(2);
+    expect(batch.data!.data).toEqual([{ object: 'suppression', id: expect.any(String) }, { object: 'suppression', id: expect.any(String) }]);
     const list = await resend.suppressions.list({ origin: 'manual' });
     expect(list.data!.data.map((s) => s.email)).toEqual(['q@example.net', 'p@example.net', 'someone+x@example.net']);
     const rm = await resend.suppressions.remove(add.data!.id);

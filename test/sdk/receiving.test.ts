@@ -57,6 +57,39 @@ describe('SDK: resend.emails.receiving', () => {
     expect(Buffer.compare(bytes, PDF_BYTES)).toBe(0);
   });
 
+  it('forward (passthrough) re-sends the received content and attachments', async () => {
+    const rec = await postRaw(t, rawMessage());
+    const resend = sdk();
+    const fwd = await resend.emails.receiving.forward({ emailId: rec.body.id, to: 'delivered@resend.dev', from: 'Support <support@example.com>' });
+    expect(fwd.error).toBeNull();
+    expect(fwd.data).toEqual({ id: expect.any(String) });
+    const sent = await resend.emails.get(fwd.data!.id);
+    expect(sent.data).toMatchObject({ object: 'email', id: fwd.data!.id, from: 'Support <support@example.com>', to: ['delivered@resend.dev'], subject: 'Invoice attached' });
+    expect(sent.data!.text).toContain('Please find the invoice attached.');
+    expect(sent.data!.html).toContain('<b>invoice</b>');
+    const atts = await resend.emails.attachments.list({ emailId: fwd.data!.id });
+    expect(atts.data!.data).toHaveLength(1);
+    expect(atts.data!.data[0]).toMatchObject({ filename: 'invoice.pdf', content_type: 'application/pdf', size: PDF_BYTES.length });
+    const bytes = Buffer.from(await (await fetch(atts.data!.data[0].download_url)).arrayBuffer());
+    expect(Buffer.compare(bytes, PDF_BYTES)).toBe(0);
+  });
+
+  it('forward with passthrough: false wraps the original as message/rfc822', async () => {
+    const rec = await postRaw(t, rawMessage());
+    const resend = sdk();
+    const fwd = await resend.emails.receiving.forward({ emailId: rec.body.id, to: ['delivered@resend.dev'], from: 'support@example.com', passthrough: false, text: 'FYI, see below.' });
+    expect(fwd.error).toBeNull();
+    expect(fwd.data).toEqual({ id: expect.any(String) });
+    const sent = await resend.emails.get(fwd.data!.id);
+    expect(sent.data).toMatchObject({ from: 'support@example.com', to: ['delivered@resend.dev'], subject: 'Fwd: Invoice attached', text: 'FYI, see below.' });
+    const atts = await resend.emails.attachments.list({ emailId: fwd.data!.id });
+    expect(atts.data!.data).toEqual([expect.objectContaining({ filename: 'forwarded_message.eml', content_type: 'message/rfc822' })]);
+    const eml = Buffer.from(await (await fetch(atts.data!.data[0].download_url)).arrayBuffer()).toString('utf8');
+    expect(eml).toBe(rawMessage());
+    const missing = await resend.emails.receiving.forward({ emailId: '00000000-0000-4000-8000-000000000000', to: 'a@b.test', from: 'support@example.com' });
+    expect(missing.error).toMatchObject({ statusCode: 404, name: 'not_found', message: 'Email not found' });
+  });
+
   it("reports not_found for another team's email", async () => {
     const res = await postRaw(t, rawMessage());
     const other = new Resend(FIXTURES.secondTeamKey, { baseUrl: t.emu.url });

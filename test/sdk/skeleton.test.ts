@@ -25,6 +25,7 @@ describe('SDK: API keys and domains end to end', () => {
     expect(list.data!.data.map((k) => k.name)).toContain('ci');
     const removed = await resend.apiKeys.remove(created.data!.id);
     expect(removed.error).toBeNull();
+    expect(removed.data).toMatchObject({ id: created.data!.id, deleted: true });
   });
 
   it('creates a domain, verifies it on the clock, and records domain.updated', async () => {
@@ -74,6 +75,7 @@ describe('SDK: API keys and domains end to end', () => {
     const created = await resend.domains.create({ name: 'acme.io' });
     const updated = await resend.domains.update({ id: created.data!.id, openTracking: true, clickTracking: true });
     expect(updated.error).toBeNull();
+    expect(updated.data).toEqual({ object: 'domain', id: created.data!.id });
     const got = await resend.domains.get(created.data!.id);
     expect(got.data).toMatchObject({ open_tracking: true, click_tracking: true });
     const removed = await resend.domains.remove(created.data!.id);
