@@ -23,6 +23,8 @@
  * - `status`: the reference declares no JSON schema for this status.
  * - `no_operation`: the reference has no such operationId (logged once per
  *   process and operation; the admin API is skipped).
+ * - `checked`: not a mismatch; written once per process, operation and status
+ *   that was checked, so the summary can tell what the suite covered.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,6 +93,7 @@ async function build(file: string, report: string): Promise<ReferenceCheck> {
   addFormats(ajv);
   fs.mkdirSync(path.dirname(report), { recursive: true });
   const warned = new Set<string>();
+  const checked = new Set<string>();
   const write = (line: object) => fs.appendFileSync(report, JSON.stringify(line) + '\n');
   const slim = (errs: ErrorObject[] | null | undefined) =>
     (errs ?? []).map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, message: e.message, params: e.params }));
@@ -112,6 +115,8 @@ async function build(file: string, report: string): Promise<ReferenceCheck> {
         write({ ...base, kind: 'status', errors: [{ instancePath: '', keyword: 'status', message: `reference declares ${Object.keys(op.schemas).join(', ') || 'no JSON success'}`, params: {} }], body: snippet });
         return;
       }
+      if (!checked.has(`${operationId} ${key}`)) write({ ...base, kind: 'checked', errors: [] });
+      checked.add(`${operationId} ${key}`);
       let plain = op.plain.get(key);
       if (!plain) op.plain.set(key, (plain = ajv.compile(schema)));
       let strict = op.strict.get(key);
