@@ -12,6 +12,9 @@
  * body over 50 MB 413; all in the error shape of `src/http/errors.ts`.
  * A handler that returns `HANDLED` has written its own response (a
  * server-sent events stream) and gets nothing more.
+ * With env `RESEND_EMULATOR_REFERENCE_SPEC` set (development only), each JSON
+ * success is also checked against the real service's document
+ * (`src/http/reference-check.ts`).
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
@@ -22,6 +25,7 @@ import { authenticate } from './http/auth.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { compileOperation, toApiError } from './http/validate.js';
 import { loadSpec, type Operation } from './http/spec.js';
+import { loadReferenceCheck } from './http/reference-check.js';
 import { HANDLED, Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
@@ -57,6 +61,8 @@ function routeOrder(a: Operation, b: Operation): number {
  */
 export async function buildApp(ctx: Emulator, modules: ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []) {
   const { operations } = await loadSpec();
+  // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
+  const referenceCheck = await loadReferenceCheck();
   const handlers = new Map<string, OperationHandler>();
   for (const mod of modules) {
     for (const [id, h] of Object.entries(mod.operations ?? {})) {
@@ -128,6 +134,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
           }
         }
         res.status(reply.status).set(reply.headers).json(reply.body);
+        referenceCheck?.({ operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, body: reply.body });
         for (const hook of onResponse) {
           hook({ auth, operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, requestBody: body, responseBody: reply.body, userAgent: req.headers['user-agent'] ?? null });
         }

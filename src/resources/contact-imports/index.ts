@@ -5,7 +5,7 @@
  * |---|---|
  * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, SPEC) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
  * | contacts/get-import | `{object, id, status, created_at, completed_at, counts{total, created, updated, skipped, failed}}`; unknown → 404 `Contact import not found` |
- * | contacts/list-imports | items without `object`, newest first, filter `status`; all when `limit` is omitted |
+ * | contacts/list-imports | items in the single shape, with `object` (the reference document's and the SDK's `ContactImport[]`), newest first, filter `status`; all when `limit` is omitted |
  * Jobs: `contact-imports.start` (`queued` → `in_progress`, after
  * `DELAYS.contactImportStart`), `contact-imports.run` (after
  * `DELAYS.contactImportRun`; reads the CSV, see `run.ts`).
@@ -21,7 +21,7 @@ import { getSegmentOr404 } from '../segments/store.js';
 import { getTopicOr404 } from '../topics/store.js';
 import { propertiesByKey } from '../contact-properties/store.js';
 import { parseJsonField } from './json-fields.js';
-import { getImportOr404, toImport, toImportItem, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
+import { getImportOr404, toImport, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
 import { runImport, startImport } from './run.js';
 
 async function create(ctx: Emulator, req: OpRequest<Record<string, string | undefined>>) {
@@ -67,7 +67,7 @@ function list(ctx: Emulator, req: OpRequest<unknown, { status?: string; limit?: 
   const { status, ...page } = req.query;
   const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
   const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];
-  return paginate(ctx.db, { table: 'contact_imports', where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImportItem(r) });
+  return paginate(ctx.db, { table: 'contact_imports', where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImport(r) });
 }
 
 export const contactImportsModule: ResourceModule = {

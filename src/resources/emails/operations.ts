@@ -131,13 +131,18 @@ function share(ctx: Emulator, req: OpRequest<{ expires_in?: string }>) {
   return { object: 'email', id: row.id, url: `${ctx.config.baseUrl}/_emulator/emails/${row.id}?share=${token}&expires_at=${encodeURIComponent(expires)}` };
 }
 
-/** The attachment shape of GET /emails/{id}/attachments[/{aid}] (API-FACTS §5.1). */
+/**
+ * The attachment shape of GET /emails/{id}/attachments[/{aid}] (API-FACTS §5.1).
+ * `content_id` is left out when the attachment has none: the reference
+ * document types it as a string and the SDK's `AttachmentData` as optional
+ * (`content_id?: string`), as the received-email attachment endpoints do.
+ */
 function toAttachment(ctx: Emulator, a: AttachmentRow) {
   return {
     id: a.id,
     filename: a.filename,
     content_type: a.content_type,
-    content_id: a.content_id,
+    ...(a.content_id !== null ? { content_id: a.content_id } : {}),
     content_disposition: a.content_id ? 'inline' : 'attachment',
     download_url: a.path ?? `${ctx.config.baseUrl}/_emulator/emails/${a.email_id}/attachments/${a.id}`,
     expires_at: isoTime(ctx.clock.nowMs() + DOWNLOAD_URL_TTL_MS)!,

@@ -142,7 +142,7 @@ describe('contact imports', () => {
     const b = await createImport({}, 'email\ny@example.com\n');
     const all = await t.api.get('/contacts/imports');
     expect(all.body.data.map((i: any) => i.id)).toEqual([b.body.id, a.body.id]);
-    expect(Object.keys(all.body.data[0])).toEqual(['id', 'status', 'created_at', 'completed_at', 'counts']);
+    expect(Object.keys(all.body.data[0])).toEqual(['object', 'id', 'status', 'created_at', 'completed_at', 'counts']);
     const queued = await t.api.get('/contacts/imports?status=queued');
     expect(queued.body.data.map((i: any) => i.id)).toEqual([b.body.id]);
     const completed = await t.api.get('/contacts/imports?status=completed');

@@ -144,7 +144,8 @@ describe('POST /emails', () => {
     const list = await t.api.get(`/emails/${res.body.id}/attachments`);
     expect(list.status).toBe(200);
     const byName = Object.fromEntries(list.body.data.map((a: any) => [a.filename, a]));
-    expect(byName['invoice.pdf']).toMatchObject({ content_type: 'application/pdf', size: 14, content_disposition: 'attachment', content_id: null });
+    expect(byName['invoice.pdf']).toMatchObject({ content_type: 'application/pdf', size: 14, content_disposition: 'attachment' });
+    expect(byName['invoice.pdf']).not.toHaveProperty('content_id');
     expect(byName['report.csv']).toMatchObject({ content_type: 'text/csv', download_url: 'https://files.example.com/report.csv' });
     expect(byName['logo.png']).toMatchObject({ content_type: 'image/png', content_disposition: 'inline', content_id: 'logo' });
     const one = await t.api.get(`/emails/${res.body.id}/attachments/${byName['invoice.pdf'].id}`);
