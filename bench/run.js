@@ -3,6 +3,7 @@
 // node:http server in the same run (`npm run bench`, after `npm run build`).
 // Exits 1 if a target is missed. Loopback only; every load is bounded in time.
 import http from 'node:http';
+import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { startServer } from '../dist/src/index.js';
 
@@ -16,7 +17,28 @@ const TARGETS = {
   p99Ms: 50,                // p99 latency of the API scenarios
   deepPageRatio: 2.0,       // a page at 100 000 rows costs ≤ 2× a page at 100 rows
   rssMb: 400,               // resident memory after 100 000 rows and the loads
+  coldStartMs: 1000,        // `emulator start --port 0` spawned → first 200 from /_emulator/health
 };
+
+/** Spawns the built CLI and times spawn → banner → first healthy answer (ms). */
+async function coldStart() {
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, [new URL('../bin/emulator.js', import.meta.url).pathname, 'start', '--port', '0', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (b) => {
+      out += b;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+  });
+  const res = await fetch(`${url}/_emulator/health`);
+  const ms = performance.now() - t0;
+  proc.kill('SIGTERM');
+  if (res.status !== 200) throw new Error(`health answered ${res.status}`);
+  return ms;
+}
 
 function run(opts) {
   return new Promise((resolve, reject) => {
@@ -27,6 +49,10 @@ function run(opts) {
 function row(name, r) {
   return { scenario: name, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, errors: r.errors + r.non2xx };
 }
+
+const startMs = [];
+for (let i = 0; i < 3; i++) startMs.push(await coldStart());
+const coldStartMs = Math.round(Math.min(...startMs));
 
 const baseline = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
@@ -79,6 +105,7 @@ const checks = [
   ['deep page / small page latency', big.latency.average / small.latency.average, `≤ ${TARGETS.deepPageRatio}`, big.latency.average / small.latency.average <= TARGETS.deepPageRatio],
   ['errors in API scenarios', list.errors + list.non2xx + send.errors + send.non2xx + big.non2xx, '= 0', list.errors + list.non2xx + send.errors + send.non2xx + big.non2xx === 0],
   ['RSS after 100 000 rows (MB)', rssMb, `≤ ${TARGETS.rssMb}`, rssMb <= TARGETS.rssMb],
+  ['CLI cold start to healthy, best of 3 (ms)', coldStartMs, `≤ ${TARGETS.coldStartMs}`, coldStartMs <= TARGETS.coldStartMs],
 ];
 console.table(checks.map(([target, value, goal, ok]) => ({ target, value: Number(value.toFixed ? value.toFixed(3) : value), goal, ok })));
 const missed = checks.filter((c) => !c[3]);

@@ -51,13 +51,12 @@ describe('emulator start (built binary)', () => {
     await Promise.all(running.splice(0).map((p) => stop(p, 'SIGKILL')));
   });
 
-  it('prints URL, key and inbox, and answers health within a second', async () => {
-    const t0 = Date.now();
+  // How fast it starts is measured by bench/run.js (target: health within 1 s).
+  it('prints URL, key and inbox, then answers health', async () => {
     const s = await start(['--port', '0']);
     running.push(s.proc);
     const res = await fetch(`${s.url}/_emulator/health`);
     expect(res.status).toBe(200);
-    expect(Date.now() - t0).toBeLessThan(3_000);
     expect(s.out()).toMatch(/^resend-emulator listening on http:\/\/127\.0\.0\.1:\d+$/m);
     expect(s.key).toBe('re_emulator_default_key');
     expect(s.out()).toContain(`Inbox: ${s.url}/_emulator/`);
