@@ -88,13 +88,15 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   const sorted = [...operations].sort(routeOrder);
   for (const op of sorted) {
     const handler = handlers.get(op.operationId);
-    const v = compileOperation(op);
+    // Compiled on the operation's first request (start-up stays fast); test/docs.test.ts compiles them all.
+    let compiled: ReturnType<typeof compileOperation> | undefined;
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const chain: express.RequestHandler[] = [];
     if (op.body?.mediaType === 'multipart/form-data') chain.push(upload.single('file'));
     if (op.body?.rawMediaTypes) chain.push(express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }));
     chain.push(async (req: Request, res: Response, next: NextFunction) => {
       let auth: Auth | null = null;
+      const v = (compiled ??= compileOperation(op));
       let body: unknown = undefined;
       try {
         if (!handler) throw new ApiError(501, 'application_error', `${op.method} ${op.path} (${op.operationId}) is not implemented by the emulator yet.`);

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../src/http/spec.js';
+import { compileOperation } from '../src/http/validate.js';
 import { modules } from '../src/resources/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,6 +19,11 @@ describe('documentation and coverage of the spec', () => {
     expect(new Set(handled).size).toBe(handled.length);
     const missing = operations.map((o) => o.operationId).filter((id) => !handled.includes(id));
     expect(missing).toEqual([]);
+  });
+
+  it('every operation compiles: parameters, body and response schemas are valid JSON Schema', async () => {
+    const { operations } = await loadSpec();
+    for (const op of operations) expect(() => compileOperation(op), op.operationId).not.toThrow();
   });
 
   it("README's endpoint table is up to date (npm run docs:endpoints)", () => {

@@ -23,6 +23,22 @@ function insertOf(db: DB): Insert {
   return stmt;
 }
 
+/**
+ * Bodies whose JSON is longer than this (characters) are stored as
+ * `{"truncated": true, "length": N}`, so a load of large requests (attachments
+ * up to 40 MB) cannot fill the store. README "Emulator-specific behaviours".
+ */
+export const LOG_BODY_LIMIT = 16 * 1024;
+/** The newest logs kept per team; older ones are pruned every `LOG_PRUNE_EVERY` inserts. */
+export const LOG_RETENTION = 5_000;
+const LOG_PRUNE_EVERY = 500;
+
+/** JSON text of a body, or the truncation marker past `LOG_BODY_LIMIT`. */
+function bodyText(body: unknown): string {
+  const text = JSON.stringify(body ?? null);
+  return text.length > LOG_BODY_LIMIT ? JSON.stringify({ truncated: true, length: text.length }) : text;
+}
+
 /** A stored log row; times in emulated ms, bodies as JSON text. */
 export interface LogRow {
   seq: number;
@@ -51,24 +67,30 @@ export function endpointOf(path: string): string {
  * Records one answered request. Skipped: requests without an authenticated
  * team (auth failures, the admin API) and `/_emulator/*` paths. Never throws
  * (a failure is logged at `warn`): recording must not break a reply.
- * Cost: one prepared INSERT.
+ * Cost: one prepared INSERT (and, every 500th, an indexed prune to the
+ * newest `LOG_RETENTION` rows of the team).
  */
 export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
   try {
     if (!info.auth) return;
     const endpoint = endpointOf(info.path);
     if (endpoint.startsWith('/_emulator')) return;
-    insertOf(ctx.db).run(
-        newId(),
-        info.auth.teamId,
-        ctx.clock.nowMs(),
-        endpoint,
-        info.method.toUpperCase(),
-        info.status,
-        info.userAgent,
-        JSON.stringify(info.requestBody ?? null),
-        JSON.stringify(info.responseBody ?? null),
-      );
+    const { lastInsertRowid } = insertOf(ctx.db).run(
+      newId(),
+      info.auth.teamId,
+      ctx.clock.nowMs(),
+      endpoint,
+      info.method.toUpperCase(),
+      info.status,
+      info.userAgent,
+      bodyText(info.requestBody),
+      bodyText(info.responseBody),
+    ) as { lastInsertRowid: number | bigint };
+    if (Number(lastInsertRowid) % LOG_PRUNE_EVERY === 0) {
+      ctx.db
+        .prepare(`DELETE FROM logs WHERE team_id = ? AND seq <= (SELECT seq FROM logs WHERE team_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`)
+        .run(info.auth.teamId, info.auth.teamId, LOG_RETENTION);
+    }
   } catch (err) {
     ctx.log('warn', `could not record request log: ${(err as Error)?.message ?? err}`);
   }
