@@ -80,3 +80,16 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
   }
   return { object: 'list', has_more: hasMore, data: rows.map(opts.map) };
 }
+
+/**
+ * The common list operation: `paginate` over the caller's team's rows of a
+ * table (`WHERE team_id = ?`), with the request's pagination query.
+ * `req.auth` must be set (authenticated operations only).
+ */
+export function paginateTeam<Row = any, Item = any>(
+  db: DB,
+  req: { auth: { teamId: string } | null; query: PageQuery },
+  opts: Omit<PageOptions<Row, Item>, 'where' | 'params' | 'query'>,
+): ListEnvelope<Item> {
+  return paginate(db, { ...opts, where: 'team_id = ?', params: [req.auth!.teamId], query: req.query });
+}

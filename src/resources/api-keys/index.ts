@@ -13,7 +13,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime, newId, randomAlnum } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { hashToken } from '../../http/auth.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 
 /** A new secret token, shaped like the service's: `re_` + 8 + `_` + 24 alphanumerics. */
 export function newToken(): string {
@@ -53,11 +53,8 @@ function create(ctx: Emulator, req: OpRequest<{ name: string; permission?: 'full
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'api_keys',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: (r: any) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at), last_used_at: apiTime(r.last_used_at) }),
   });

@@ -4,7 +4,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import {
   assertSegment,
   assertTopic,
@@ -46,11 +46,8 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'broadcasts',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: toListItem,
   });

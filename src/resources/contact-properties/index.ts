@@ -12,7 +12,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow, type PropertyType } from './store.js';
 
 function create(ctx: Emulator, req: OpRequest<{ key: string; type: PropertyType; fallback_value?: string | number | null }>) {
@@ -26,11 +26,8 @@ function create(ctx: Emulator, req: OpRequest<{ key: string; type: PropertyType;
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'contact_properties',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: (r: PropertyRow) => toPropertyItem(r),
   });

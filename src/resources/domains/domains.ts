@@ -13,7 +13,7 @@ import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { DELAYS } from '../../clock/delays.js';
 import { newDkimValue } from './records.js';
 import {
@@ -85,11 +85,8 @@ function create(ctx: Emulator, req: OpRequest<CreateDomainBody>) {
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'domains',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: toDomainListItem,
   });

@@ -8,7 +8,7 @@ import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
-import { paginate } from '../../http/pagination.js';
+import { paginate, paginateTeam } from '../../http/pagination.js';
 import { loadSpec } from '../../http/spec.js';
 import type { OpRequest } from '../../http/types.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
@@ -79,7 +79,7 @@ async function batch(ctx: Emulator, req: OpRequest<unknown[]>) {
 }
 
 function listEmails(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, { table: 'emails', where: 'team_id = ?', params: [req.auth!.teamId], query: req.query, defaultLimit: 20, map: (r: EmailRow) => toListItem(r) });
+  return paginateTeam(ctx.db, req, { table: 'emails', defaultLimit: 20, map: (r: EmailRow) => toListItem(r) });
 }
 
 function get(ctx: Emulator, req: OpRequest) {

@@ -4,7 +4,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest, OperationHandler } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { findContact } from '../contacts/service.js';
 import { dispatchEvent } from '../automations/engine.js';
 import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow, type PayloadType } from './store.js';
@@ -17,11 +17,8 @@ function create(ctx: Emulator, req: OpRequest<{ name: string; schema?: Schema }>
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'events',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: 20,
     map: (r: EventRow) => eventItem(r),
   });

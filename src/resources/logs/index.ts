@@ -13,18 +13,15 @@ import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../http/types.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { recordRequest, type LogRow } from './record.js';
 
 /** Default page size of GET /logs. */
 export const LOGS_DEFAULT_LIMIT = 20;
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'logs',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: LOGS_DEFAULT_LIMIT,
     columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
     map: (r: LogRow) => ({

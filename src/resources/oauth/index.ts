@@ -12,7 +12,7 @@ import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../http/types.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { Reply } from '../../http/types.js';
 
 /** The reason the service gives to a grant revoked through the API. */
@@ -72,11 +72,8 @@ export function insertGrant(
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'oauth_grants',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: toItem,
   });

@@ -14,16 +14,13 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginate, paginateTeam } from '../../http/pagination.js';
 import { attachmentsOf, getEmailOr404, migrations, type ReceivedAttachmentRow, type ReceivedEmailRow } from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'received_emails',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     columns: 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, created_at',
     map: (r: ReceivedEmailRow) => listItem(r, attachmentsOf(ctx, r.id)),

@@ -14,7 +14,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../http/types.js';
-import { paginate } from '../../http/pagination.js';
+import { paginate, paginateTeam } from '../../http/pagination.js';
 import { deleteSegment, getSegmentOr404, insertSegment, toSegmentItem, type SegmentRow } from './store.js';
 import { toSegmentContactItem, type ContactRow } from '../contacts/rows.js';
 
@@ -26,11 +26,8 @@ const create = (kind: Kind) => (ctx: Emulator, req: OpRequest<{ name: string }>)
 };
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'segments',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: (r: SegmentRow) => toSegmentItem(r),
   });

@@ -3,7 +3,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OpRequest, OperationHandler } from '../../http/types.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import {
   getVersion,
   insertTemplate,
@@ -26,11 +26,8 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'templates',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: 20,
     map: (r: TemplateRow) => templateListItem(r),
   });

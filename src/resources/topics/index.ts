@@ -11,7 +11,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { getTopicOr404, insertTopic, toTopic, toTopicItem, type Subscription, type TopicRow } from './store.js';
 
 interface TopicBody {
@@ -28,11 +28,8 @@ function create(ctx: Emulator, req: OpRequest<Required<Pick<TopicBody, 'name' | 
 }
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'topics',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: 20,
     map: (r: TopicRow) => toTopicItem(r),
   });

@@ -4,7 +4,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest, OperationHandler } from '../../http/types.js';
 import { apiTime } from '../../http/format.js';
-import { paginate } from '../../http/pagination.js';
+import { paginateTeam } from '../../http/pagination.js';
 import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS } from '../../webhooks/delivery.js';
 import { checkEndpoint, getWebhookOr404, insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
 
@@ -17,11 +17,8 @@ function create(ctx: Emulator, req: OpRequest<{ endpoint: string; events: string
 
 /** GET /webhooks: items without `object` or secret (SPEC "Webhook"); all when `limit` is omitted (SPEC "Pagination" 3). */
 function list(ctx: Emulator, req: OpRequest) {
-  return paginate(ctx.db, {
+  return paginateTeam(ctx.db, req, {
     table: 'webhooks',
-    where: 'team_id = ?',
-    params: [req.auth!.teamId],
-    query: req.query,
     defaultLimit: null,
     map: (r: WebhookRow) => ({ id: r.id, created_at: apiTime(r.created_at), status: r.status, endpoint: r.endpoint, events: JSON.parse(r.events) }),
   });
