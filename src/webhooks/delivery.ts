@@ -72,13 +72,17 @@ export function newAttemptId(): string {
   return `atmpt_${randomAlnum(27)}`;
 }
 
-interface DeliveryRow {
+/** A `webhook_deliveries` row; times in emulated ms, `payload` the exact body sent. */
+export interface DeliveryRow {
+  seq: number;
   id: string;
   team_id: string;
   webhook_id: string;
   event_type: string;
   payload: string;
   status: string;
+  created_at: number;
+  next_attempt_at: number | null;
   attempt_count: number;
 }
 

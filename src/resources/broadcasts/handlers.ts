@@ -14,6 +14,7 @@ import {
   statusError,
   toBroadcast,
   toListItem,
+  contentOf,
   type BroadcastContent,
   type BroadcastRow,
 } from './store.js';
@@ -127,17 +128,7 @@ function duplicate(ctx: Emulator, req: OpRequest) {
   const r: BroadcastRow = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   const copy = insertBroadcast(ctx, {
     teamId: r.team_id,
-    content: {
-      name: r.name,
-      segment_id: r.segment_id,
-      from: r.from_address,
-      subject: r.subject,
-      reply_to: r.reply_to === null ? null : (JSON.parse(r.reply_to) as string[]),
-      preview_text: r.preview_text,
-      html: r.html,
-      text: r.text,
-      topic_id: r.topic_id,
-    },
+    content: contentOf(r),
   });
   return { object: 'broadcast', id: copy.id };
 }

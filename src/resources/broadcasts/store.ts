@@ -104,6 +104,21 @@ export function toListItem(r: BroadcastRow) {
 }
 
 /** The broadcast alone (API-FACTS §5.12). */
+/** A row's content in API names (what a duplicate copies). */
+export function contentOf(r: BroadcastRow): BroadcastContent & { segment_id: string; from: string; subject: string } {
+  return {
+    name: r.name,
+    segment_id: r.segment_id,
+    from: r.from_address,
+    subject: r.subject,
+    reply_to: r.reply_to === null ? null : (JSON.parse(r.reply_to) as string[]),
+    preview_text: r.preview_text,
+    html: r.html,
+    text: r.text,
+    topic_id: r.topic_id,
+  };
+}
+
 export function toBroadcast(r: BroadcastRow) {
   return {
     object: 'broadcast',
@@ -113,7 +128,7 @@ export function toBroadcast(r: BroadcastRow) {
     segment_id: r.segment_id,
     from: r.from_address,
     subject: r.subject,
-    reply_to: r.reply_to === null ? null : (JSON.parse(r.reply_to) as string[]),
+    reply_to: contentOf(r).reply_to as string[] | null,
     preview_text: r.preview_text,
     html: r.html,
     text: r.text,

@@ -19,19 +19,8 @@ import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { getWebhookOr404 } from './store.js';
+import type { DeliveryRow } from '../../webhooks/delivery.js';
 
-interface DeliveryRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  webhook_id: string;
-  event_type: string;
-  payload: string;
-  status: string;
-  created_at: number;
-  next_attempt_at: number | null;
-  attempt_count: number;
-}
 
 /** The SDK status of a delivery (table above). */
 export function eventStatus(d: Pick<DeliveryRow, 'status' | 'attempt_count'>): 'success' | 'pending' | 'failed' | 'attempting' {
