@@ -53,7 +53,7 @@ describe('SDK: resend.broadcasts', () => {
     expect(created.data).toEqual({ object: 'broadcast', id: expect.any(String) });
     const id = created.data!.id;
     expect((await resend.broadcasts.get(id)).data).toMatchObject({ topic_id: TOPIC, reply_to: ['a@example.com', 'b@example.com'] });
-    const upd = await resend.broadcasts.update(id, { previewText: 'Soon', replyTo: 'c@example.com', name: 'Renamed' });
+    const upd = await resend.broadcasts.update(id, { previewText: 'Soon', replyTo: ['c@example.com'], name: 'Renamed' });
     expect(upd.data).toEqual({ object: 'broadcast', id });
     expect((await resend.broadcasts.get(id)).data).toMatchObject({ name: 'Renamed', preview_text: 'Soon', reply_to: ['c@example.com'], topic_id: TOPIC, segment_id: NEWSLETTER_SEGMENT });
     const rec = await resend.broadcasts.recipients(id, { type: 'bounced', email: 'x@example.com', bounceType: 'permanent', limit: 5 });

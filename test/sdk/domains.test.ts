@@ -43,7 +43,7 @@ describe('SDK: resend.domains options', () => {
     const claim = await resend.domains.claims.create({ name: 'claimable.dev', region: 'eu-west-1', customReturnPath: 'rp', openTracking: true, trackingSubdomain: 'trk' });
     expect(claim.error).toBeNull();
     expect(claim.data).toMatchObject({ object: 'domain_claim', name: 'claimable.dev', status: 'pending', region: 'eu-west-1', record: { type: 'TXT', name: '_resend' } });
-    const domain = await resend.domains.get(claim.data!.domain_id);
+    const domain = await resend.domains.get(claim.data!.domain_id!);
     expect(domain.data).toMatchObject({ name: 'claimable.dev', region: 'eu-west-1', open_tracking: true, tracking_subdomain: 'trk' });
   });
 });

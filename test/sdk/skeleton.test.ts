@@ -64,7 +64,7 @@ describe('SDK: API keys and domains end to end', () => {
     const claim = await resend.domains.claims.create({ name: 'claimable.dev' });
     expect(claim.error).toBeNull();
     expect(claim.data!).toMatchObject({ object: 'domain_claim', name: 'claimable.dev', status: 'pending' });
-    const domainId = claim.data!.domain_id;
+    const domainId = claim.data!.domain_id!;
     expect((await resend.domains.claims.get(domainId)).data!.id).toBe(claim.data!.id);
     expect((await resend.domains.claims.verify(domainId)).data!.status).toBe('pending');
     await emu.clock.advance('5s');
