@@ -61,7 +61,9 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const ctx: Emulator = { db, clock, scheduler, config, bus, log };
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
   for (const m of modules) {
-    for (const [type, handler] of Object.entries(m.jobs ?? {})) scheduler.register(type, (job) => handler(ctx, job));
+    for (const [type, handler] of Object.entries(m.jobs ?? {})) {
+      scheduler.register(type, (job) => handler(ctx, job), { detachInRealMode: m.detachedJobs?.includes(type) });
+    }
   }
   const fixtures = loadFixtures(config.fixtures);
   const reset = () => resetState(ctx, modules, fixtures);

@@ -49,6 +49,10 @@ export const schedulerMigration = {
 
 export class Scheduler {
   private handlers = new Map<string, JobHandler>();
+  /** Types that, with the real clock, run without holding up other jobs. */
+  private detached = new Set<string>();
+  /** Detached runs still under way (awaited by `stop`). */
+  private inflight = new Set<Promise<unknown>>();
   private chain: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -59,10 +63,17 @@ export class Scheduler {
     private readonly log: (msg: string) => void = () => {},
   ) {}
 
-  /** Registers the handler of a job type. Throws if the type is taken. */
-  register(type: string, handler: JobHandler): void {
+  /**
+   * Registers the handler of a job type. Throws if the type is taken.
+   * `detachInRealMode`: with the real clock, a due job of this type is
+   * started and not awaited, so a slow network call (a webhook endpoint that
+   * takes its full timeout) does not delay every other job; with the manual
+   * clock it is awaited like any job, so an advance stays deterministic.
+   */
+  register(type: string, handler: JobHandler, opts: { detachInRealMode?: boolean } = {}): void {
     if (this.handlers.has(type)) throw new Error(`job type ${type} registered twice`);
     this.handlers.set(type, handler);
+    if (opts.detachInRealMode) this.detached.add(type);
   }
 
   /**
@@ -122,12 +133,13 @@ export class Scheduler {
     this.kick();
   }
 
-  /** Stops the background timer and waits for a running job to finish. */
+  /** Stops the background timer and waits for running jobs to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.chain.catch(() => {});
+    await Promise.allSettled([...this.inflight]);
   }
 
   /** Runs `fn` when no job or advance is running, and blocks them until it ends. */
@@ -153,6 +165,22 @@ export class Scheduler {
       this.clock.moveTo(row.due_at);
       setStatus.run('running', null, row.id);
       const handler = this.handlers.get(row.type);
+      if (handler && this.clock.mode === 'real' && this.detached.has(row.type)) {
+        const job = { ...row, payload: JSON.parse(row.payload) };
+        const run = Promise.resolve()
+          .then(() => handler(job))
+          .then(
+            () => setStatus.run('done', null, row.id),
+            (err) => {
+              setStatus.run('failed', String((err as Error)?.stack ?? err), row.id);
+              this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+            },
+          );
+        this.inflight.add(run);
+        void run.finally(() => this.inflight.delete(run));
+        fired.push({ id: row.id, type: row.type, due_at: row.due_at });
+        continue;
+      }
       try {
         if (!handler) throw new Error(`no handler for job type ${row.type}`);
         await handler({ ...row, payload: JSON.parse(row.payload) });

@@ -68,6 +68,8 @@ export interface ResourceModule {
   operations?: Record<string, OperationHandler>;
   /** Job handlers keyed by job type (`<resource>.<what>`). */
   jobs?: Record<string, ResourceJobHandler>;
+  /** Job types (of `jobs`) that await network I/O: with the real clock they run without holding up other jobs. */
+  detachedJobs?: string[];
   /**
    * Inserts this resource's part of the fixtures (`fixtures[name]`), inside
    * the reset transaction. Must be synchronous.

@@ -55,6 +55,8 @@ export const deliveriesModule: ResourceModule = {
       ALTER TABLE webhook_attempts ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
     },
   ],
+  // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
+  detachedJobs: ['webhook.deliver', 'webhook.replay'],
   jobs: {
     'webhook.deliver': (ctx, job) => deliver(ctx, job.payload.delivery_id),
     'webhook.replay': (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true }),

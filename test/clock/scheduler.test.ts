@@ -82,6 +82,32 @@ describe('scheduler', () => {
     expect((db.prepare(`SELECT status FROM jobs`).get() as any).status).toBe('done');
   });
 
+  it('in real mode a detached job (network I/O) does not hold up the others; in manual mode it is awaited', async () => {
+    const real = setup('real');
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const fast = vi.fn();
+    real.scheduler.register('slow', () => slow, { detachInRealMode: true });
+    real.scheduler.register('fast', fast);
+    real.scheduler.start();
+    real.scheduler.schedule('slow', {});
+    real.scheduler.schedule('fast', {});
+    await vi.waitFor(() => expect(fast).toHaveBeenCalledOnce(), { timeout: 2000, interval: 5 });
+    expect((real.db.prepare(`SELECT status FROM jobs WHERE type = 'slow'`).get() as any).status).toBe('running');
+    release();
+    await real.scheduler.stop();
+    expect((real.db.prepare(`SELECT status FROM jobs WHERE type = 'slow'`).get() as any).status).toBe('done');
+
+    const manual = setup('manual');
+    const order: string[] = [];
+    manual.scheduler.register('slow', async () => { await new Promise((r) => setImmediate(r)); order.push('slow'); }, { detachInRealMode: true });
+    manual.scheduler.register('fast', () => { order.push('fast'); });
+    manual.scheduler.schedule('slow', {});
+    manual.scheduler.schedule('fast', {});
+    await manual.scheduler.runDue();
+    expect(order).toEqual(['slow', 'fast']);
+  });
+
   it('refuses to schedule an unknown job type or register one twice', () => {
     const { scheduler } = setup();
     expect(() => scheduler.schedule('nope', {})).toThrow(/no handler/);
