@@ -57,7 +57,8 @@ function routeOrder(a: Operation, b: Operation): number {
 
 /**
  * Builds the app. Throws at start if a module handles an operationId that the
- * document lacks, or two modules handle the same one.
+ * document lacks, two modules handle the same one, or an operation of the
+ * document has no handler.
  */
 export async function buildApp(ctx: Emulator, modules: ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []) {
   const { operations } = await loadSpec();
@@ -71,6 +72,8 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       handlers.set(id, h);
     }
   }
+  const unhandled = operations.filter((o) => !handlers.has(o.operationId)).map((o) => o.operationId);
+  if (unhandled.length) throw new Error(`spec/openapi.yaml operations without a handler: ${unhandled.join(', ')}`);
 
   const app = express();
   app.disable('x-powered-by');
@@ -87,7 +90,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
 
   const sorted = [...operations].sort(routeOrder);
   for (const op of sorted) {
-    const handler = handlers.get(op.operationId);
+    const handler = handlers.get(op.operationId)!;
     // Compiled on the operation's first request (start-up stays fast); test/docs.test.ts compiles them all.
     let compiled: ReturnType<typeof compileOperation> | undefined;
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -99,7 +102,6 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       const v = (compiled ??= compileOperation(op));
       let body: unknown = undefined;
       try {
-        if (!handler) throw new ApiError(501, 'application_error', `${op.method} ${op.path} (${op.operationId}) is not implemented by the emulator yet.`);
         if (op.requiresAuth) auth = authenticate(ctx, req.headers.authorization, op);
         if (auth) rateLimit(auth, res);
         const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
