@@ -13,7 +13,8 @@
  * - JSON bodies: `null`, `[]`, `"str"`, `42`, `{}`, malformed JSON text,
  *   `text/plain`, and for each top-level property of the body schema (of
  *   the item schema for array bodies): every wrong JSON type, `""`, a
- *   100 000-character string and nested garbage;
+ *   100 000-character string and nested garbage; and one level deeper, each
+ *   property of an object property (or of its array items);
  * - multipart (contact import): missing file, not-CSV file, malformed and
  *   wrongly-shaped JSON fields, unexpected files, truncated multipart;
  * - headers: `Idempotency-Key` of 0 and 300 characters, `x-batch-validation: nonsense`.
@@ -137,6 +138,16 @@ function sample(schema: Schema | undefined, depth = 0): unknown {
 const BASE_BODIES: Record<string, unknown> = {
   'emails/send': { from: `Robust <robust@${FIXTURES.verifiedDomain}>`, to: 'delivered@resend.dev', subject: 'Hi', html: '<p>Hi</p>' },
   'emails/send-batch': [{ from: `Robust <robust@${FIXTURES.verifiedDomain}>`, to: 'delivered@resend.dev', subject: 'Hi', html: '<p>Hi</p>' }],
+  'domains/create': { name: 'robust-example.com' },
+  'domains/create-claim': { name: FIXTURES.claimableDomain },
+  'automations/update': { name: 'Robust' },
+  'suppressions/add': { email: 'robust@example.com' },
+  'suppressions/batch-add': { emails: ['robust@example.com'] },
+  'broadcasts/create': { from: `Robust <robust@${FIXTURES.verifiedDomain}>`, subject: 'Hi', segment_id: '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b', html: '<p>Hi</p>' },
+  'events/send': { event: 'user.signed_up', contact_id: '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d' },
+  'contacts/update-topics': [{ id: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', subscription: 'opt_in' }],
+  'admin/create-oauth-grant': { team_id: FIXTURES.defaultTeamId },
+  'emails/update': { scheduled_at: '2030-01-01T00:00:00.000Z' },
 };
 
 /** Top-level properties of a body schema, including those of oneOf/anyOf branches. */
@@ -303,8 +314,19 @@ function casesFor(op: Operation, made: Record<string, string>): Case[] {
         ['100 000-char string', LONG],
         ['nested garbage', nestedGarbage()],
       ];
-      void ps;
       for (const [what, value] of mutations) bodyCase(`${prop}=${what}`, wrap({ ...(base ?? {}), [prop]: value }));
+      // One level deeper: each property of an object (or of an array's object items).
+      const isList = ps.type === 'array' || (Array.isArray(ps.type) && ps.type.includes('array'));
+      const inner: Schema | undefined = isList ? ps.items : ps;
+      const innerProps = inner ? bodyProperties(inner) : {};
+      if (!Object.keys(innerProps).length) continue;
+      const container = sample(isList ? inner : ps);
+      for (const sub of Object.keys(innerProps)) {
+        for (const [what, value] of [['number', 42], ['string', 'str'], ['null', null], ['empty string', ''], ['object', { a: [] }], ['10 000-char string', LONG.slice(0, 10_000)]] as const) {
+          const item = { ...((container && typeof container === 'object' ? container : {}) as object), [sub]: value };
+          bodyCase(`${prop}${isList ? '[0]' : ''}.${sub}=${what}`, wrap({ ...(base ?? {}), [prop]: isList ? [item] : item }));
+        }
+      }
     }
   }
   if (op.body?.mediaType === 'multipart/form-data') cases.push(...multipartCases(op, path0));
