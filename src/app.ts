@@ -8,8 +8,9 @@
  * unvalidated), authentication, rate limiting (`src/http/rate-limit.ts`),
  * parameter validation, body validation, the handler, response validation (when
  * `config.validateResponses`), then the JSON reply. A path served with
- * another method answers 405; an unknown path 404; malformed JSON 400; a
- * body over 50 MB 413; all in the error shape of `src/http/errors.ts`.
+ * another method answers 405; an unknown path 404; malformed JSON or
+ * multipart 400; a non-empty body of another Content-Type to a JSON operation
+ * 400 (it never passes as `{}`); a body over 50 MB 413; all in the error shape of `src/http/errors.ts`.
  * A handler that returns `HANDLED` has written its own response (a
  * server-sent events stream) and gets nothing more.
  * With env `RESEND_EMULATOR_REFERENCE_SPEC` set (development only), each JSON
@@ -43,6 +44,11 @@ export interface ResponseInfo {
   requestBody: unknown;
   responseBody: unknown;
   userAgent: string | null;
+}
+
+/** Whether the request carries a non-empty body (or a chunked one). */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
 /**
@@ -95,7 +101,16 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     let compiled: ReturnType<typeof compileOperation> | undefined;
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const chain: express.RequestHandler[] = [];
-    if (op.body?.mediaType === 'multipart/form-data') chain.push(upload.single('file'));
+    if (op.body?.mediaType === 'multipart/form-data') {
+      // A malformed multipart body (no boundary, truncated) is the client's fault: 400, like malformed JSON.
+      const single = upload.single('file');
+      chain.push((req, res, next) => single(req, res, (err?: any) => {
+        if (err && !(err instanceof ApiError) && err.name !== 'MulterError') {
+          return next(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
+        }
+        next(err);
+      }));
+    }
     if (op.body?.rawMediaTypes) chain.push(express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }));
     chain.push(async (req: Request, res: Response, next: NextFunction) => {
       let auth: Auth | null = null;
@@ -115,6 +130,10 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
         if (op.body?.rawMediaTypes && Buffer.isBuffer(req.body)) {
           body = req.body;
         } else if (op.body) {
+          // A body express.json did not read (another Content-Type) must not pass as `{}`.
+          if (op.body.mediaType === 'application/json' && req.body === undefined && hasBody(req)) {
+            throw errors.validation(`The request body must be JSON, sent with \`Content-Type: application/json\` (got \`${String(req.headers['content-type'] ?? 'none').split(';')[0]}\`).`, 400);
+          }
           body = req.body ?? {};
           if (op.body.mediaType === 'application/json' && (typeof body !== 'object' || body === null) && !Array.isArray(body)) {
             throw errors.validation('The request body must be a JSON object.', 400);
