@@ -1,7 +1,10 @@
 # resend-emulator as a CI service:
 #   docker build -t resend-emulator .
 #   docker run -p 4400:4400 resend-emulator
-# State lives in /data/emulator.db (mount a volume to keep it).
+# State lives in /data/emulator.db (mount a volume to keep it). Every flag is
+# also an env var (`-e EMULATOR_CLOCK=manual`, `-e EMULATOR_DB=:memory:`,
+# `-e EMULATOR_PUBLIC_URL=http://resend:4400`), so the defaults below are ENV,
+# not CMD flags (a flag would win over the env var).
 
 # --- build: compile better-sqlite3 and TypeScript, then drop dev dependencies
 FROM node:22-slim AS build
@@ -22,7 +25,10 @@ RUN npm run build \
 
 # --- runtime: only what `emulator start` needs, as a non-root user
 FROM node:22-slim
-ENV NODE_ENV=production
+ENV NODE_ENV=production \
+    EMULATOR_HOST=0.0.0.0 \
+    EMULATOR_PORT=4400 \
+    EMULATOR_DB=/data/emulator.db
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
@@ -35,6 +41,5 @@ USER node
 VOLUME ["/data"]
 EXPOSE 4400
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:4400/_emulator/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.EMULATOR_PORT || 4400) + '/_emulator/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "bin/emulator.js", "start"]
-CMD ["--host", "0.0.0.0", "--port", "4400", "--db", "/data/emulator.db"]

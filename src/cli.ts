@@ -24,6 +24,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('clock', { choices: ['real', 'manual'] as const, default: 'real' as const, describe: 'Emulated clock mode' })
           .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })
           .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
+          .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
           .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' }),
@@ -36,6 +37,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           webhooks: args.webhooks,
           webhookTimeoutMs: args['webhook-timeout'],
           rateLimit: args['rate-limit'],
+          publicUrl: args['public-url'],
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
         });

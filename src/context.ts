@@ -26,7 +26,13 @@ export interface EmulatorConfig {
   webhookTimeoutMs: number;
   /** Requests per second per team; 0 = off (the default). */
   rateLimit: number;
-  /** Public base URL of this server, once listening (e.g. `http://127.0.0.1:4400`). */
+  /**
+   * The URL other services reach the emulator at, used in the absolute URLs
+   * it hands out (attachment `download_url`s, unsubscribe links, share URLs),
+   * e.g. `http://resend:4400` in docker compose. Default: the listening URL.
+   */
+  publicUrl?: string;
+  /** Base of the absolute URLs the emulator hands out: `publicUrl`, else the listening URL. */
   baseUrl: string;
 }
 

@@ -46,6 +46,8 @@ export interface StartServerOptions {
   webhookTimeoutMs?: number;
   /** Requests per second per team, 0 = off (default). */
   rateLimit?: number;
+  /** URL other services reach the emulator at, for the absolute links it hands out (default: `url`). */
+  publicUrl?: string;
   /** `error` (default here), `warn`, `info`, `debug`. */
   logLevel?: string;
 }
@@ -98,6 +100,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     validateResponses: options.validateResponses ?? process.env.EMULATOR_VALIDATE_RESPONSES === '1',
     webhookTimeoutMs: options.webhookTimeoutMs,
     rateLimit: options.rateLimit,
+    publicUrl: options.publicUrl,
     logLevel: options.logLevel ?? 'error',
   });
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0);

@@ -12,6 +12,7 @@ import { buildApp, type ResponseInfo } from './app.js';
 import { migrate, openDatabase } from './store/db.js';
 import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.js';
 import { modules } from './resources/index.js';
+import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
@@ -69,6 +70,10 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const reset = () => resetState(ctx, modules, fixtures);
   const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;
   if (!hasTeams) reset();
+  else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
+    log('warn', `--api-key: the store has no default team key to give that token to`);
+  }
+  scheduler.restoreClock();
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   const app = await buildApp(ctx, modules, hooks);
@@ -83,7 +88,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const addr = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${addr.port}`;
-  config.baseUrl = url;
+  config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   scheduler.start();
   const apiKey = config.apiKey ?? (fixtures.api_keys ?? []).find((k: any) => k.default)?.token;
   let closed = false;

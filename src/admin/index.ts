@@ -36,12 +36,17 @@ async function advance(ctx: Emulator, req: OpRequest<{ ms?: number; to?: string 
   const { ms, to } = req.body;
   if ((ms === undefined) === (to === undefined)) throw errors.validation('Give exactly one of `ms` and `to`.', 422);
   let fired;
-  if (to !== undefined) {
-    const target = Date.parse(to);
-    if (Number.isNaN(target)) throw errors.invalidParameter('The `to` field must be an ISO 8601 date-time.');
-    fired = await ctx.scheduler.advanceTo(target);
-  } else {
-    fired = await ctx.scheduler.advance(ms!);
+  try {
+    if (to !== undefined) {
+      const target = Date.parse(to);
+      if (Number.isNaN(target)) throw errors.invalidParameter('The `to` field must be an ISO 8601 date-time.');
+      fired = await ctx.scheduler.advanceTo(target);
+    } else {
+      fired = await ctx.scheduler.advance(ms!);
+    }
+  } catch (err) {
+    if (err instanceof RangeError) throw errors.validation(err.message, 422);
+    throw err;
   }
   ctx.bus.emit('clock', ctx.clock.nowMs());
   return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode, fired: fired.map((j) => ({ type: j.type, due_at: isoTime(j.due_at) })) };

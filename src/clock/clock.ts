@@ -6,6 +6,17 @@
  */
 export type ClockMode = 'real' | 'manual';
 
+/** The latest emulated time (ms): 9999-12-31T23:59:59.999Z, the end of ISO 8601 years. */
+export const MAX_CLOCK_MS = 253_402_300_799_999;
+
+/** What is saved of a clock (in the store, so a `--db` file keeps it across restarts). */
+export interface ClockState {
+  /** Emulated now when saved, ms. */
+  nowMs: number;
+  /** Real mode's offset from wall time when saved, ms. */
+  offsetMs: number;
+}
+
 export class Clock {
   private offsetMs = 0;
   private manualNowMs: number;
@@ -20,6 +31,21 @@ export class Clock {
     return this.mode === 'manual' ? this.manualNowMs : Date.now() + this.offsetMs;
   }
 
+  /** What to save of the clock (see `ClockState`). */
+  state(): ClockState {
+    return { nowMs: this.nowMs(), offsetMs: this.offsetMs };
+  }
+
+  /**
+   * Resumes from a saved state, never earlier than the saved emulated now:
+   * manual mode stands at the saved now; real mode keeps the saved offset
+   * (and follows wall time from there).
+   */
+  restore(saved: ClockState): void {
+    if (this.mode === 'manual') this.manualNowMs = Math.max(this.manualNowMs, saved.nowMs);
+    else this.offsetMs = Math.max(this.offsetMs, saved.offsetMs, saved.nowMs - Date.now());
+  }
+
   /** Emulated now as a Date. */
   now(): Date {
     return new Date(this.nowMs());
@@ -27,11 +53,13 @@ export class Clock {
 
   /**
    * Moves the clock to `ms` if that is later than now (never backwards).
-   * Used by the scheduler as it walks through due jobs.
+   * Used by the scheduler as it walks through due jobs. Throws RangeError
+   * past `MAX_CLOCK_MS`.
    */
   moveTo(ms: number): void {
     const now = this.nowMs();
     if (ms <= now) return;
+    if (!(ms <= MAX_CLOCK_MS)) throw new RangeError(`the emulated clock cannot go past ${new Date(MAX_CLOCK_MS).toISOString()}`);
     if (this.mode === 'manual') this.manualNowMs = ms;
     else this.offsetMs += ms - now;
   }

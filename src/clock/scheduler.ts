@@ -10,7 +10,7 @@
  * - Runs never overlap: one promise chain serialises them.
  */
 import type { DB } from '../store/db.js';
-import type { Clock } from './clock.js';
+import { MAX_CLOCK_MS, type Clock } from './clock.js';
 
 /** A stored job. `payload` is the parsed JSON given to `schedule`. */
 export interface Job<P = any> {
@@ -30,6 +30,17 @@ export interface FiredJob {
   type: string;
   due_at: number;
 }
+
+/** The saved clock (one row), kept out of reset and snapshots (`userTables` skips `emulator_*`). */
+export const clockMigration = {
+  version: 3,
+  name: 'emulator_clock',
+  sql: `CREATE TABLE emulator_clock (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    now_ms INTEGER NOT NULL,
+    offset_ms INTEGER NOT NULL
+  );`,
+};
 
 export const schedulerMigration = {
   version: 2,
@@ -111,10 +122,26 @@ export class Scheduler {
   advance(ms: number): Promise<FiredJob[]> {
     return this.serial(async () => {
       const target = this.clock.nowMs() + ms;
+      if (!(ms >= 0) || !(target <= MAX_CLOCK_MS)) {
+        throw new RangeError(`cannot advance the clock by ${ms} ms: it must be ≥ 0 and end before ${new Date(MAX_CLOCK_MS).toISOString()}`);
+      }
       const fired = await this.runUntil(target);
       this.clock.moveTo(target);
+      this.saveClock();
       return fired;
     });
+  }
+
+  /** Saves the clock in the store (a `--db` file keeps it across restarts). */
+  saveClock(): void {
+    const { nowMs, offsetMs } = this.clock.state();
+    this.db.prepare('INSERT OR REPLACE INTO emulator_clock (id, now_ms, offset_ms) VALUES (1, ?, ?)').run(nowMs, offsetMs);
+  }
+
+  /** Resumes the clock saved by `saveClock`, if any. */
+  restoreClock(): void {
+    const row = this.db.prepare('SELECT now_ms, offset_ms FROM emulator_clock WHERE id = 1').get() as { now_ms: number; offset_ms: number } | undefined;
+    if (row) this.clock.restore({ nowMs: row.now_ms, offsetMs: row.offset_ms });
   }
 
   /** Like `advance`, to an absolute time in ms (no-op move if in the past; due jobs still run). */
@@ -140,6 +167,7 @@ export class Scheduler {
     this.timer = null;
     await this.chain.catch(() => {});
     await Promise.allSettled([...this.inflight]);
+    this.saveClock();
   }
 
   /** Runs `fn` when no job or advance is running, and blocks them until it ends. */

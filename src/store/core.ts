@@ -4,7 +4,7 @@
  * non-test address `onboarding@resend.dev` may send to (API-FACTS §2.1).
  */
 import type { ResourceModule } from '../http/types.js';
-import { schedulerMigration } from '../clock/scheduler.js';
+import { clockMigration, schedulerMigration } from '../clock/scheduler.js';
 
 /** A team row. */
 export interface TeamRow {
@@ -30,6 +30,7 @@ export const coreModule: ResourceModule = {
       );`,
     },
     schedulerMigration,
+    clockMigration,
   ],
   seed(ctx, fixtures, db) {
     const insert = db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)');

@@ -92,7 +92,8 @@ export function migrate(db: DB, migrations: Migration[]): void {
 }
 
 /**
- * Names of every user table (not sqlite internals, not `schema_migrations`),
+ * Names of every user table (not sqlite internals, not `schema_migrations`,
+ * not the emulator's own `emulator_*` bookkeeping such as the saved clock),
  * in creation order. Used by reset and snapshot.
  */
 export function userTables(db: DB): string[] {
@@ -100,7 +101,7 @@ export function userTables(db: DB): string[] {
     db
       .prepare(
         `SELECT name FROM sqlite_master WHERE type = 'table'
-         AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid`,
+         AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' AND substr(name, 1, 9) <> 'emulator_' ORDER BY rowid`,
       )
       .all() as { name: string }[]
   ).map((r) => r.name);

@@ -13,6 +13,7 @@ import type { ResourceModule } from '../http/types.js';
 import { ApiError } from '../http/errors.js';
 import { specDir } from '../http/spec.js';
 import { userTables } from './db.js';
+import { MAX_CLOCK_MS } from '../clock/clock.js';
 
 /** Path of the bundled default fixtures. */
 export function defaultFixturesPath(): string {
@@ -45,9 +46,41 @@ export function exportSnapshot(ctx: Emulator): { version: 1; clock_ms: number; t
   return { version: 1, clock_ms: ctx.clock.nowMs(), tables };
 }
 
+/** A column as `PRAGMA table_info` describes it. */
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: unknown;
+  pk: number;
+}
+
 /**
- * Replaces the whole state with a snapshot, in one transaction. Throws
- * `ApiError` 422 if the snapshot names an unknown table or column.
+ * Why a snapshot row does not fit its table (unknown column, missing NOT
+ * NULL column, a value of the wrong type for an INTEGER or TEXT column), or
+ * null when it fits.
+ */
+function rowProblem(table: string, cols: Map<string, ColumnInfo>, row: Record<string, unknown>): string | null {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return `a row of table \`${table}\` is not an object`;
+  for (const key of Object.keys(row)) if (!cols.has(key)) return `unknown column \`${key}\` of table \`${table}\``;
+  for (const c of cols.values()) {
+    const v = row[c.name];
+    if (v === undefined || v === null) {
+      if (c.notnull && c.dflt_value === null && !c.pk) return `column \`${table}.${c.name}\` must not be null`;
+      continue;
+    }
+    const type = c.type.toUpperCase();
+    if (type === 'INTEGER' && !(typeof v === 'number' && Number.isSafeInteger(v))) return `column \`${table}.${c.name}\` must be an integer`;
+    if (type === 'TEXT' && typeof v !== 'string') return `column \`${table}.${c.name}\` must be a string`;
+  }
+  return null;
+}
+
+/**
+ * Replaces the whole state with a snapshot (an empty `tables` empties the
+ * store), in one transaction. Throws `ApiError` 422 if the snapshot names an
+ * unknown table or column, a row does not fit its table, a constraint fails
+ * (e.g. a duplicate id), or `clock_ms` is out of range; nothing changes then.
  */
 export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string, Record<string, unknown>[]>; clock_ms?: number }): void {
   const known = new Set(userTables(ctx.db));
@@ -55,18 +88,35 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
   for (const t of Object.keys(tables)) {
     if (!known.has(t)) throw new ApiError(422, 'validation_error', `Unknown table \`${t}\` in snapshot.`);
   }
-  ctx.db.transaction(() => {
-    for (const t of known) ctx.db.prepare(`DELETE FROM "${t}"`).run();
-    for (const [t, rows] of Object.entries(tables)) {
-      const cols = new Set((ctx.db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string }[]).map((c) => c.name));
-      for (const row of rows) {
-        const keys = Object.keys(row);
-        const bad = keys.find((k) => !cols.has(k));
-        if (bad) throw new ApiError(422, 'validation_error', `Unknown column \`${bad}\` of table \`${t}\` in snapshot.`);
-        ctx.db.prepare(`INSERT INTO "${t}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => row[k] as any));
-      }
+  if (snapshot.clock_ms !== undefined && !(Number.isSafeInteger(snapshot.clock_ms) && snapshot.clock_ms >= 0 && snapshot.clock_ms <= MAX_CLOCK_MS)) {
+    throw new ApiError(422, 'validation_error', `The snapshot's \`clock_ms\` must be an integer from 0 to ${MAX_CLOCK_MS}.`);
+  }
+  const columns = new Map<string, Map<string, ColumnInfo>>();
+  for (const [t, rows] of Object.entries(tables)) {
+    const cols = new Map((ctx.db.prepare(`PRAGMA table_info("${t}")`).all() as ColumnInfo[]).map((c) => [c.name, c]));
+    columns.set(t, cols);
+    for (const row of rows) {
+      const problem = rowProblem(t, cols, row);
+      if (problem) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${problem}.`);
     }
-  })();
+  }
+  try {
+    ctx.db.transaction(() => {
+      for (const t of known) ctx.db.prepare(`DELETE FROM "${t}"`).run();
+      for (const [t, rows] of Object.entries(tables)) {
+        for (const row of rows) {
+          const keys = Object.keys(row);
+          ctx.db.prepare(`INSERT INTO "${t}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => row[k] as any));
+        }
+      }
+    })();
+  } catch (err) {
+    if ((err as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT')) {
+      throw new ApiError(422, 'validation_error', `Invalid snapshot: ${(err as Error).message}.`);
+    }
+    throw err;
+  }
   if (typeof snapshot.clock_ms === 'number') ctx.clock.moveTo(snapshot.clock_ms);
+  ctx.scheduler.saveClock();
   ctx.bus.emit('reset');
 }

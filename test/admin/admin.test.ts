@@ -71,3 +71,36 @@ describe('admin API', () => {
     expect((await t.api.get(`/domains/${d.id}`)).status).toBe(200);
   });
 });
+
+describe('admin API: out-of-range and malformed input', () => {
+  const t = useEmulator();
+
+  it('refuses a clock advance past year 9999 with 422, and the clock still works', async () => {
+    for (const body of [{ ms: 1e20 }, { ms: 8.64e15 }, { to: '+275760-09-13T00:00:00.000Z' }]) {
+      const res = await t.anon.post('/_emulator/clock/advance').send(body);
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+    expect((await t.anon.get('/_emulator/clock')).status).toBe(200);
+    await expect(t.emu.clock.advance(1e20)).rejects.toThrow(RangeError);
+    expect(Number.isNaN(t.emu.clock.now().getTime())).toBe(false);
+  });
+
+  it('refuses a snapshot whose rows do not fit their tables (422), changing nothing', async () => {
+    const before = (await t.anon.get('/_emulator/snapshot')).body;
+    const bad = [
+      { tables: { teams: [{ id: 'x' }] } },
+      { tables: { teams: [{ id: 'x', name: 'n', owner_email: 'o@x', created_at: 'not a date' }] } },
+      { tables: { teams: [{ id: 'x', name: 'n', owner_email: 'o@x', created_at: 1 }, { id: 'x', name: 'n', owner_email: 'o@x', created_at: 1 }] } },
+      { tables: {}, clock_ms: 1e20 },
+    ];
+    for (const body of bad) {
+      const res = await t.anon.post('/_emulator/snapshot').send(body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.name).toBe('validation_error');
+    }
+    const after = (await t.anon.get('/_emulator/snapshot')).body;
+    expect(after.tables).toEqual(before.tables);
+    expect((await t.api.get('/domains')).status).toBe(200);
+  });
+});

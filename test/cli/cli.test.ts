@@ -94,14 +94,36 @@ describe('emulator start (built binary)', () => {
     expect(list.data.map((d: any) => d.name)).toContain('persisted.io');
   });
 
-  it("runs the Docker image's command (--host 0.0.0.0, --db in a data folder)", async () => {
+  it("runs as the Docker image does (ENV defaults, no flags) and passes its HEALTHCHECK command", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-docker-'));
-    const s = await start(['--host', '0.0.0.0', '--port', '0', '--db', path.join(dir, 'emulator.db')]);
+    const env = { EMULATOR_HOST: '0.0.0.0', EMULATOR_PORT: '0', EMULATOR_DB: path.join(dir, 'emulator.db') };
+    const s = await start([], env);
     running.push(s.proc);
     expect(s.url).toMatch(/^http:\/\/localhost:\d+$/);
-    const health = await fetch(s.url.replace('localhost', '127.0.0.1') + '/_emulator/health');
-    expect((await health.json()).status).toBe('ok');
     expect(fs.existsSync(path.join(dir, 'emulator.db'))).toBe(true);
+    // The Dockerfile's HEALTHCHECK, run with the port the image would have.
+    const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+    const script = /HEALTHCHECK[\s\S]*?CMD \["node", "-e", "((?:[^"\\]|\\.)*)"\]/.exec(dockerfile)![1];
+    const port = new URL(s.url).port;
+    const check = spawn(process.execPath, ['-e', script], { env: { ...process.env, EMULATOR_PORT: port } });
+    expect(await new Promise((r) => check.on('exit', r))).toBe(0);
+    const bad = spawn(process.execPath, ['-e', script], { env: { ...process.env, EMULATOR_PORT: '9' } });
+    expect(await new Promise((r) => bad.on('exit', r))).toBe(1);
+  });
+
+  it('keeps the emulated clock in a --db file across restarts, and --api-key applies to an existing store', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-clock-'));
+    const db = path.join(dir, 'state.db');
+    const a = await start(['--port', '0', '--db', db, '--clock', 'manual']);
+    const adv = await fetch(`${a.url}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '2031-06-01T00:00:00.000Z' }) });
+    expect((await adv.json()).now).toBe('2031-06-01T00:00:00.000Z');
+    expect(await stop(a.proc, 'SIGTERM')).toBe(0);
+    const b = await start(['--port', '0', '--db', db, '--clock', 'manual', '--api-key', 're_rotated']);
+    running.push(b.proc);
+    expect((await (await fetch(`${b.url}/_emulator/clock`)).json()).now).toBe('2031-06-01T00:00:00.000Z');
+    expect(b.key).toBe('re_rotated');
+    expect((await fetch(`${b.url}/domains`, { headers: { authorization: 'Bearer re_rotated' } })).status).toBe(200);
+    expect((await fetch(`${b.url}/domains`, { headers: { authorization: 'Bearer re_emulator_default_key' } })).status).toBe(403);
   });
 
   it('rejects an unknown flag with a usage message and exit code 1', async () => {

@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { Clock, parseDuration } from '../../src/clock/clock.js';
 import { Scheduler } from '../../src/clock/scheduler.js';
 import { openDatabase, migrate } from '../../src/store/db.js';
-import { schedulerMigration } from '../../src/clock/scheduler.js';
+import { clockMigration, schedulerMigration } from '../../src/clock/scheduler.js';
 
 function setup(mode: 'manual' | 'real' = 'manual') {
   const db = openDatabase();
-  migrate(db, [schedulerMigration]);
+  migrate(db, [schedulerMigration, clockMigration]);
   const clock = new Clock(mode, Date.parse('2030-01-01T00:00:00Z'));
   const scheduler = new Scheduler(db, clock);
   return { db, clock, scheduler };

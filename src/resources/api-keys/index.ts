@@ -75,6 +75,22 @@ function remove(ctx: Emulator, req: OpRequest) {
   return { object: 'list', id, deleted: true };
 }
 
+/**
+ * `--api-key` on a store that already has state (a `--db` file): the
+ * fixtures' default key (`"default": true`) gets that token, or is added
+ * again if it was deleted (its team still existing). Returns false when the
+ * fixtures name no default key or its team is gone.
+ */
+export function applyDefaultKeyToken(ctx: Emulator, fixtures: Record<string, any>, token: string): boolean {
+  const k = (fixtures.api_keys ?? []).find((x: any) => x.default);
+  if (!k) return false;
+  const updated = ctx.db.prepare('UPDATE api_keys SET token_hash = ? WHERE id = ?').run(hashToken(token), k.id).changes;
+  if (updated) return true;
+  if (!ctx.db.prepare('SELECT 1 FROM teams WHERE id = ?').get(k.team_id)) return false;
+  insertApiKey(ctx, { id: k.id, teamId: k.team_id, name: k.name, token, permission: k.permission });
+  return true;
+}
+
 export const apiKeysModule: ResourceModule = {
   name: 'api_keys',
   migrations: [
