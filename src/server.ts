@@ -69,8 +69,14 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const fixtures = loadFixtures(config.fixtures);
   const reset = () => resetState(ctx, modules, fixtures);
   const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;
-  if (!hasTeams) reset();
-  else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
+  if (!hasTeams) {
+    try {
+      reset();
+    } catch (err) {
+      db.close();
+      throw new Error(`fixtures ${config.fixtures} do not fit the store: ${(err as Error).message}`);
+    }
+  } else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
     log('warn', `--api-key: the store has no default team key to give that token to`);
   }
   scheduler.restoreClock();
