@@ -93,6 +93,21 @@ describe('admin: sent emails', () => {
     expect((await waiting).id).toBe(id);
   });
 
+  it('emu.emails() and waitForEmail() reject an unknown filter key, naming it and the allowed keys', async () => {
+    await send({ to: 'delivered@resend.dev', subject: 'Typo target', text: 'x' });
+    expect(() => t.emu.emails({ subjct: 'x' } as any)).toThrow(TypeError);
+    expect(() => t.emu.emails({ subjct: 'x' } as any)).toThrow(/unknown email filter key "subjct" \(did you mean "subject"\?\); allowed: to, from, subject, tag, team_id, last_event/);
+    expect(() => t.emu.emails({ recipient: 'x' } as any)).toThrow(/unknown email filter key "recipient"; allowed: to, from/);
+    expect(() => t.emu.emails({ to: ['a@b.c'] } as any)).toThrow(/email filter "to" must be a string/);
+    await expect(t.emu.waitForEmail({ subjct: 'never sent' } as any, { timeout: 5000 })).rejects.toThrow(TypeError);
+    await expect(t.emu.waitForEmail({ subjct: 'never sent' } as any, { timeout: 5000 })).rejects.toThrow(/"subjct"/);
+    // Known keys with undefined values are fine; over HTTP unknown query parameters are ignored.
+    expect(t.emu.emails({ subject: 'Typo target', to: undefined })).toHaveLength(1);
+    const http = await t.anon.get('/_emulator/emails?subjct=x&subject=Typo%20target');
+    expect(http.status).toBe(200);
+    expect(http.body.data).toHaveLength(1);
+  });
+
   it('simulates opens and clicks of a delivered email, with email.opened and email.clicked', async () => {
     await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.test/a', events: ['email.opened', 'email.clicked'] });
     const id = await send({ to: 'delivered@resend.dev', html: '<a href="https://example.com/a">a</a> <a href="https://example.com/b">b</a>' });
