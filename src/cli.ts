@@ -1,10 +1,61 @@
 /**
  * The command line (DESIGN.md "CLI"): `emulator start [flags]`, every flag
  * also read from `EMULATOR_<FLAG>` (e.g. `EMULATOR_PORT`).
+ *
+ * Failures reject `main()` with a `CliError` whose message is meant to be
+ * printed as one line `resend-emulator: <message>` (bin/emulator.js does so
+ * and exits 1), never with the help text or a stack trace:
+ * - a flag out of range (`--port abc`, `--port 99999`, `--rate-limit -1`):
+ *   `--port must be an integer 0-65535`, ...;
+ * - an unreadable or non-JSON `--fixtures` file: `cannot read fixtures FILE: ...`;
+ * - a port in use: `port 4400 is already in use (--port)`;
+ * - a usage error (unknown flag, missing command): yargs's message, then a
+ *   second line pointing at `emulator start --help`.
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { defaultConfig, run } from './server.js';
+import { loadFixtures } from './store/fixtures.js';
+
+/** A start-up or usage failure; `message` is the user-facing text. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+const USAGE_HINT = 'Run `emulator start --help` for the flags.';
+
+/** Checks the numeric flags (yargs turns `--port abc` into NaN); returns true or throws a CliError. */
+function checkNumbers(args: { port?: number; 'webhook-timeout'?: number; 'rate-limit'?: number }): true {
+  const p = args.port;
+  if (p !== undefined && !(Number.isInteger(p) && p >= 0 && p <= 65535)) {
+    throw new CliError('--port must be an integer 0-65535');
+  }
+  const t = args['webhook-timeout'];
+  if (t !== undefined && !(Number.isInteger(t) && t > 0)) {
+    throw new CliError('--webhook-timeout must be a positive integer (ms)');
+  }
+  const r = args['rate-limit'];
+  if (r !== undefined && !(Number.isFinite(r) && r >= 0)) {
+    throw new CliError('--rate-limit must be a number >= 0 (0 = off)');
+  }
+  return true;
+}
+
+/** Turns an error from binding the listener into a CliError naming the flag at fault. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (err?.code) {
+    case 'EADDRINUSE':
+      return new CliError(`port ${port} is already in use (--port)`);
+    case 'EACCES':
+      return new CliError(`no permission to listen on port ${port} (--port)`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CliError(`cannot listen on host ${host} (--host): ${err.code}`);
+    default:
+      return err instanceof CliError ? err : new CliError(`cannot start: ${err?.message ?? err}`);
+  }
+}
 
 /** Runs the CLI with `argv` (default: the process's). Resolves when the command has started. */
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
@@ -27,8 +78,21 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
-          .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' }),
+          .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
+          .check(checkNumbers),
       async (args) => {
+        if (args.fixtures !== undefined) {
+          // Read once up front, so a bad file fails before a --db file is created.
+          let fx: unknown;
+          try {
+            fx = loadFixtures(args.fixtures);
+          } catch (err) {
+            throw new CliError((err as Error).message);
+          }
+          if (fx === null || typeof fx !== 'object' || Array.isArray(fx)) {
+            throw new CliError(`cannot read fixtures ${args.fixtures}: not a JSON object`);
+          }
+        }
         const config = defaultConfig({
           db: args.db,
           fixtures: args.fixtures,
@@ -41,10 +105,15 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
         });
-        const r = await run(config, args.host, args.port);
+        let r: Awaited<ReturnType<typeof run>>;
+        try {
+          r = await run(config, args.host, args.port);
+        } catch (err) {
+          throw listenError(err as NodeJS.ErrnoException, args.host, args.port);
+        }
         process.stdout.write(
           `resend-emulator listening on ${r.url}\n` +
-            `API key: ${r.apiKey}\n` +
+            `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
             `Inbox: ${r.url}/_emulator/\n`,
         );
         let closing = false;
@@ -67,5 +136,13 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .demandCommand(1, 'Name a command: start')
     .strict()
     .help()
+    .showHelpOnFail(false)
+    .fail((msg, err) => {
+      // err: thrown by a check or the handler (already user-facing when a CliError);
+      // msg alone: a usage error found by yargs (unknown flag, bad choice, ...).
+      if (err instanceof CliError) throw err;
+      if (err && !msg) throw err;
+      throw new CliError(`${msg ?? err?.message}\n${USAGE_HINT}`);
+    })
     .parseAsync();
 }

@@ -8,7 +8,10 @@
  * | admin/download-email-attachment | `GET /_emulator/emails/{id}/attachments/{attachment_id}`: the raw bytes with their content type (`path` attachments have none: 404) |
  * | admin/create-email-event | `POST /_emulator/emails/{id}/events` `{type: opened\|clicked, link?}`: simulates an open or a click of a delivered email (`email.opened` / `email.clicked`); a click without `link` uses the email's first link |
  * `listEmails` and `waitForEmail` are also what `startServer()` exposes as
- * `emu.emails()` / `emu.waitForEmail()`.
+ * `emu.emails()` / `emu.waitForEmail()`. Called from code, they reject a
+ * filter key they do not know (a typo such as `subjct` would otherwise match
+ * every email) with a TypeError naming it and the allowed keys; over HTTP,
+ * unknown query parameters are ignored, as the real API does.
  */
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
@@ -57,6 +60,43 @@ export interface EmailFilter {
   tag?: string;
   team_id?: string;
   last_event?: string;
+}
+
+/** The keys of `EmailFilter`, in the order error messages list them. */
+export const EMAIL_FILTER_KEYS = ['to', 'from', 'subject', 'tag', 'team_id', 'last_event'] as const;
+
+/** Edit distance (for "did you mean"), small strings only. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * Checks a filter given from code (`emu.emails()`, `emu.waitForEmail()`):
+ * throws a TypeError if it is not a plain object, has a key outside
+ * `EMAIL_FILTER_KEYS` (message names the key, a near match and the allowed
+ * keys), or a value that is neither a string nor undefined.
+ */
+export function assertEmailFilter(filter: unknown): asserts filter is EmailFilter {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
+    throw new TypeError(`email filter must be an object with keys ${EMAIL_FILTER_KEYS.join(', ')}`);
+  }
+  const allowed: readonly string[] = EMAIL_FILTER_KEYS;
+  for (const [key, value] of Object.entries(filter)) {
+    if (!allowed.includes(key)) {
+      const near = allowed.find((k) => distance(k, key.toLowerCase()) <= 2);
+      throw new TypeError(`unknown email filter key "${key}"${near ? ` (did you mean "${near}"?)` : ''}; allowed: ${EMAIL_FILTER_KEYS.join(', ')}`);
+    }
+    if (value !== undefined && typeof value !== 'string') {
+      throw new TypeError(`email filter "${key}" must be a string, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    }
+  }
 }
 
 /** http(s) URLs in html and text, in order of appearance, without repeats. */
@@ -117,8 +157,9 @@ function matches(r: EmailRow, f: EmailFilter): boolean {
   return true;
 }
 
-/** Sent emails of every team matching `filter`, newest first. */
+/** Sent emails of every team matching `filter`, newest first. Throws TypeError for a bad filter (`assertEmailFilter`). */
 export function listEmails(ctx: Emulator, filter: EmailFilter = {}): AdminEmail[] {
+  assertEmailFilter(filter);
   const rows = (filter.team_id !== undefined
     ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(filter.team_id)
     : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
@@ -129,8 +170,14 @@ export function listEmails(ctx: Emulator, filter: EmailFilter = {}): AdminEmail[
  * Resolves with the newest email matching `filter` as soon as there is one
  * (at once if one exists), or with null after `timeoutMs` of wall-clock
  * time or when the emulator closes. Listens to `ctx.bus` `'email'` events.
+ * Rejects with a TypeError for a bad filter (`assertEmailFilter`).
  */
 export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: number): Promise<AdminEmail | null> {
+  try {
+    assertEmailFilter(filter);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   const now = listEmails(ctx, filter);
   if (now.length) return Promise.resolve(now[0]);
   return new Promise((resolve) => {
@@ -159,7 +206,7 @@ export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: numb
 
 function filterOf(q: Record<string, any>): EmailFilter {
   const f: EmailFilter = {};
-  for (const k of ['to', 'from', 'subject', 'tag', 'team_id', 'last_event'] as const) if (q[k] !== undefined) f[k] = String(q[k]);
+  for (const k of EMAIL_FILTER_KEYS) if (q[k] !== undefined) f[k] = String(q[k]);
   return f;
 }
 

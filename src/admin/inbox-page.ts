@@ -23,6 +23,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Inbox · resend-emulator</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%23111827'/%3E%3Ctext x='16' y='23' font-family='system-ui,sans-serif' font-size='20' font-weight='800' text-anchor='middle' fill='%23fff'%3ER%3C/text%3E%3C/svg%3E">
 <style>
   :root {
     --bg: #f6f7f9; --panel: #ffffff; --ink: #16181d; --muted: #667085; --line: #e4e7ec;
@@ -35,20 +36,21 @@ export const INBOX_HTML = String.raw`<!doctype html>
   [hidden] { display: none !important; }
   html, body { height: 100%; margin: 0; }
   body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--bg); display: flex; flex-direction: column; }
-  header { display: flex; align-items: center; gap: 16px; padding: 0 20px; height: 56px; background: var(--accent); color: #fff; flex: none; }
-  header > div { display: flex; align-items: center; white-space: nowrap; }
+  /* The header is one row of 56px when it fits (1280px and up) and wraps into more rows when it does not. */
+  header { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; padding: 10px 20px; min-height: 56px; background: var(--accent); color: #fff; flex: none; }
+  header > div { display: flex; align-items: center; white-space: nowrap; min-width: 0; }
   header .brand { font-weight: 650; letter-spacing: .2px; font-size: 15px; display: flex; align-items: center; gap: 8px; }
   header .brand .logo { width: 22px; height: 22px; border-radius: 6px; background: #fff; color: var(--accent); display: grid; place-items: center; font-weight: 800; font-size: 13px; }
   header .spacer { flex: 1; }
   header label { font-size: 12px; color: #c7cbd3; margin-right: 6px; }
-  header select { max-width: 300px; }
+  header select { width: clamp(160px, 19vw, 300px); text-overflow: ellipsis; }
   header select, header input { font: inherit; font-size: 13px; border-radius: 6px; border: 1px solid #374151; background: #1f2937; color: #fff; padding: 5px 8px; }
   header input { width: 90px; }
   header button { font: inherit; font-size: 13px; border-radius: 6px; border: 1px solid #4b5563; background: #374151; color: #fff; padding: 5px 10px; cursor: pointer; }
   header button:hover { background: #4b5563; }
-  .clock { display: flex; align-items: center; gap: 6px; }
+  .clock { display: flex; flex-wrap: wrap; justify-content: flex-end; align-items: center; gap: 6px; margin-left: auto; }
   .clock .now { font-family: var(--mono); font-size: 13px; background: #1f2937; padding: 5px 8px; border-radius: 6px; }
-  .live { width: 8px; height: 8px; border-radius: 50%; background: #9ca3af; display: inline-block; }
+  .live { flex: none; width: 8px; height: 8px; border-radius: 50%; background: #9ca3af; display: inline-block; }
   .live.on { background: #22c55e; box-shadow: 0 0 0 3px rgba(34,197,94,.25); }
   main { flex: 1; display: flex; min-height: 0; }
   aside { width: 380px; flex: none; background: var(--panel); border-right: 1px solid var(--line); display: flex; flex-direction: column; min-height: 0; }

@@ -47,14 +47,14 @@ describe('admin: sent emails', () => {
     expect(all.body.object).toBe('list');
     expect(all.body.data.slice(0, 3).map((e: any) => e.id)).toEqual([other.body.id, b, a]);
     const ids = async (q: string) => (await t.anon.get(`/_emulator/emails?${q}`)).body.data.map((e: any) => e.id);
-    expect(await ids('to=ALICE')).toEqual([a]);
+    expect(await ids('to=DELIVERED%2BALICE')).toEqual([a]);
     expect(await ids('to=audit@example.org')).toEqual([b]);
     expect(await ids('subject=password')).toEqual([a]);
     expect(await ids('from=claimable')).toEqual([other.body.id]);
     expect(await ids('tag=kind')).toEqual([b, a]);
     expect(await ids('tag=kind:welcome')).toEqual([b]);
     expect(await ids(`team_id=${FIXTURES.secondTeamId}`)).toEqual([other.body.id]);
-    expect(t.emu.emails({ to: 'bob' }).map((e) => e.id)).toEqual([b]);
+    expect(t.emu.emails({ to: 'delivered+bob' }).map((e) => e.id)).toEqual([b]);
   });
 
   it('long-polls with wait: answers when a matching email arrives, or an empty list on timeout', async () => {
@@ -80,6 +80,32 @@ describe('admin: sent emails', () => {
     const email = await waiting;
     expect(email.links).toEqual(['https://app.example.com/magic?t=abc']);
     await expect(t.emu.waitForEmail({ subject: 'never' }, { timeout: 100 })).rejects.toThrow(/no email matched/);
+  });
+
+  it('the fixture emails go to the fixture contacts, so a wait for delivered@resend.dev waits for the test\'s own email', async () => {
+    const seeded = t.emu.emails({ team_id: FIXTURES.defaultTeamId });
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const e of seeded) expect([...e.to, ...e.cc, ...e.bcc].filter((a) => a.includes('resend.dev'))).toEqual([]);
+    expect(t.emu.emails({ to: 'resend.dev' })).toEqual([]);
+    expect(t.emu.emails({ subject: 'Welcome to Acme' })[0].to).toEqual(['alice@example.org']);
+    const waiting = t.emu.waitForEmail({ to: 'delivered@resend.dev' }, { timeout: 5000 });
+    const id = await send({ to: 'delivered@resend.dev', text: 'mine' });
+    expect((await waiting).id).toBe(id);
+  });
+
+  it('emu.emails() and waitForEmail() reject an unknown filter key, naming it and the allowed keys', async () => {
+    await send({ to: 'delivered@resend.dev', subject: 'Typo target', text: 'x' });
+    expect(() => t.emu.emails({ subjct: 'x' } as any)).toThrow(TypeError);
+    expect(() => t.emu.emails({ subjct: 'x' } as any)).toThrow(/unknown email filter key "subjct" \(did you mean "subject"\?\); allowed: to, from, subject, tag, team_id, last_event/);
+    expect(() => t.emu.emails({ recipient: 'x' } as any)).toThrow(/unknown email filter key "recipient"; allowed: to, from/);
+    expect(() => t.emu.emails({ to: ['a@b.c'] } as any)).toThrow(/email filter "to" must be a string/);
+    await expect(t.emu.waitForEmail({ subjct: 'never sent' } as any, { timeout: 5000 })).rejects.toThrow(TypeError);
+    await expect(t.emu.waitForEmail({ subjct: 'never sent' } as any, { timeout: 5000 })).rejects.toThrow(/"subjct"/);
+    // Known keys with undefined values are fine; over HTTP unknown query parameters are ignored.
+    expect(t.emu.emails({ subject: 'Typo target', to: undefined })).toHaveLength(1);
+    const http = await t.anon.get('/_emulator/emails?subjct=x&subject=Typo%20target');
+    expect(http.status).toBe(200);
+    expect(http.body.data).toHaveLength(1);
   });
 
   it('simulates opens and clicks of a delivered email, with email.opened and email.clicked', async () => {

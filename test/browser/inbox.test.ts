@@ -166,4 +166,38 @@ describe('inbox page', () => {
     await page.waitForSelector('#toast:not(.show)');
     await page.screenshot({ path: SCREENSHOT });
   }, TIMEOUT);
+
+  it('at 1280×800 and narrower the header fits (Advance button visible), with no failed request such as /favicon.ico', async () => {
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    // Navigating away aborts the live-update stream; that is not a failure.
+    page.on('requestfailed', (r) => {
+      if (!(r.url().endsWith('/_emulator/events') && /ABORTED/.test(r.failure()?.errorText ?? ''))) failed.push(`failed ${r.url()}: ${r.failure()?.errorText}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') failed.push(`console: ${m.text()}`);
+    });
+    for (const [width, height] of [[1280, 800], [1024, 768], [800, 700]]) {
+      await page.setViewportSize({ width, height });
+      await openInbox(t);
+      const header = await page.locator('header').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(header.scroll, `header overflows at ${width}px`).toBeLessThanOrEqual(header.client);
+      for (const sel of ['#advance-button', '#advance-input', '#team-select', '#clock-now', '[data-advance="1h"]']) {
+        const box = (await page.locator(sel).boundingBox())!;
+        expect(box, `${sel} at ${width}px`).not.toBeNull();
+        expect(box.x, `${sel} at ${width}px`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `${sel} clipped at ${width}px`).toBeLessThanOrEqual(width);
+      }
+      // The list and the detail still share the rest of the window.
+      const main = (await page.locator('main').boundingBox())!;
+      expect(main.height).toBeGreaterThan(height / 2);
+      if (width === 1280) await page.screenshot({ path: path.join(ROOT, 'test-results', 'inbox-1280.png') });
+    }
+    // A desktop browser asks for /favicon.ico (a 404 in the console) unless the page names an icon.
+    expect(await page.locator('link[rel="icon"]').count()).toBe(1);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    expect(failed).toEqual([]);
+  }, TIMEOUT);
 });

@@ -5,6 +5,8 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +37,37 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
       reject(new Error(`exited ${code}: ${out}`));
     });
   });
+}
+
+/** Runs the CLI to its exit; resolves with the exit code and what it printed. */
+function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.on('data', (b) => (stdout += b));
+  proc.stderr!.on('data', (b) => (stderr += b));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`still running after 10 s: ${stdout}${stderr}`));
+    }, 10_000);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A start-up failure: exit 1, exactly one stderr line `resend-emulator: <message>`, no help, no stack. */
+function expectOneLineFailure(r: { code: number | null; stdout: string; stderr: string }, message: string | RegExp): void {
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^resend-emulator: /);
+  if (typeof message === 'string') expect(lines[0]).toBe(`resend-emulator: ${message}`);
+  else expect(lines[0]).toMatch(message);
+  expect(r.stderr).not.toMatch(/Options:|--help|\s+at /);
 }
 
 function stop(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
@@ -126,12 +159,63 @@ describe('emulator start (built binary)', () => {
     expect((await fetch(`${b.url}/domains`, { headers: { authorization: 'Bearer re_emulator_default_key' } })).status).toBe(403);
   });
 
-  it('rejects an unknown flag with a usage message and exit code 1', async () => {
-    const proc = spawn(process.execPath, [bin, 'start', '--nope'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    proc.stderr!.on('data', (b) => (err += b));
-    const code = await new Promise((r) => proc.on('exit', r));
-    expect(code).toBe(1);
-    expect(err).toMatch(/Unknown argument/i);
+  it('rejects an unknown flag with a usage message, a --help hint and exit code 1, without the whole help', async () => {
+    const r = await runToExit(['start', '--nope']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^resend-emulator: Unknown argument: nope$/m);
+    expect(r.stderr).toContain('emulator start --help');
+    expect(r.stderr).not.toContain('Options:');
+    expect(r.stderr).not.toMatch(/\s+at /);
+  });
+
+  it('names the missing command in one usage message', async () => {
+    const r = await runToExit([]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^resend-emulator: Name a command: start$/m);
+    expect(r.stderr).toContain('emulator start --help');
+    expect(r.stderr).not.toContain('Options:');
+  });
+
+  it('a port in use: one line naming the port and --port, exit 1', async () => {
+    const busy = http.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const r = await runToExit(['start', '--port', String(port)]);
+      expectOneLineFailure(r, `port ${port} is already in use (--port)`);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it.each([['abc'], ['99999'], ['-1'], ['1.5']])('--port %s: one line, exit 1', async (port) => {
+    expectOneLineFailure(await runToExit(['start', '--port', port]), '--port must be an integer 0-65535');
+  });
+
+  it('EMULATOR_PORT=abc: the same one line', async () => {
+    expectOneLineFailure(await runToExit(['start'], { EMULATOR_PORT: 'abc' }), '--port must be an integer 0-65535');
+  });
+
+  it('--rate-limit and --webhook-timeout out of range: one line each', async () => {
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--rate-limit', 'x']), '--rate-limit must be a number >= 0 (0 = off)');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--webhook-timeout', '0']), '--webhook-timeout must be a positive integer (ms)');
+  });
+
+  it('a missing --fixtures file: one line naming the file, exit 1, no --db file created', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-fx-'));
+    const file = path.join(dir, 'missing.json');
+    const r = await runToExit(['start', '--port', '0', '--fixtures', file, '--db', path.join(dir, 'state.db')]);
+    expectOneLineFailure(r, new RegExp(`^resend-emulator: cannot read fixtures ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`));
+    expect(fs.existsSync(path.join(dir, 'state.db'))).toBe(false);
+  });
+
+  it('an invalid --fixtures file (not JSON, or not an object): one line, exit 1', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-fx-'));
+    const bad = path.join(dir, 'bad.json');
+    fs.writeFileSync(bad, '{ "teams": [');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--fixtures', bad]), /^resend-emulator: cannot read fixtures .*bad\.json: .*JSON/);
+    const arr = path.join(dir, 'array.json');
+    fs.writeFileSync(arr, '[]');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--fixtures', arr]), `cannot read fixtures ${arr}: not a JSON object`);
   });
 });

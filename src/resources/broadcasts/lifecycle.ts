@@ -11,6 +11,10 @@
  * | queued | cancel | `canceled` (final; emails already handed over stay) | remaining batches dropped |
  * A contact is sent to when it is still in the segment, not unsubscribed and,
  * for a broadcast with `topic_id`, opted in (`topicSubscription`).
+ * Each email carries `List-Unsubscribe: <{unsubscribe url}>` and
+ * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058 one-click;
+ * the URL is the contact's `/_emulator/unsubscribe/{token}`, the same as
+ * `{{{RESEND_UNSUBSCRIBE_URL}}}`, which answers GET and POST).
  */
 import type { Emulator } from '../../context.js';
 import type { Job } from '../../clock/scheduler.js';
@@ -120,13 +124,15 @@ function eligible(ctx: Emulator, row: BroadcastRow, c: Contact): boolean {
   return topicSubscription(ctx, row.team_id, c.id, row.topic_id) === 'opt_in';
 }
 
-/** The email of one contact, placeholders filled. */
+/** The email of one contact, placeholders filled, with the one-click unsubscribe headers (RFC 2369, RFC 8058). */
 function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact): SendEmailInput {
-  const vars = { contact: c, properties: contactPropertyValues(ctx, row.team_id, c), unsubscribeUrl: unsubscribeUrl(ctx.config.baseUrl, row.id, c.id) };
+  const unsubscribe = unsubscribeUrl(ctx.config.baseUrl, row.id, c.id);
+  const vars = { contact: c, properties: contactPropertyValues(ctx, row.team_id, c), unsubscribeUrl: unsubscribe };
   const input: SendEmailInput = {
     from: row.from_address,
     to: c.email,
     subject: renderForContact(row.subject, vars) ?? row.subject,
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
   const html = renderForContact(row.html === null ? null : withPreviewText(row.html, row.preview_text), vars);
   const text = renderForContact(row.text, vars);

@@ -6,6 +6,14 @@
  * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, SPEC) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
  * | contacts/get-import | `{object, id, status, created_at, completed_at, counts{total, created, updated, skipped, failed}}`; unknown → 404 `Contact import not found` |
  * | contacts/list-imports | items in the single shape, with `object` (the reference document's and the SDK's `ContactImport[]`), newest first, filter `status`; all when `limit` is omitted |
+ * CSV columns (run.ts): headers match case-insensitively; `email`,
+ * `first_name`, `last_name`, `unsubscribed` by default or as `column_map`
+ * names them; `column_map.properties` maps columns to contact properties
+ * with a `type`; and, unless mapped otherwise, a column whose header equals
+ * an existing contact property's key (e.g. `plan_seats`, `Plan_Seats`) feeds
+ * that property, typed by the property's type (a cell that does not parse,
+ * e.g. `lots` for a `number` property, fails the row). This default is the
+ * emulator's choice: the spec and the facts are silent on unmapped columns.
  * Jobs: `contact-imports.start` (`queued` → `in_progress`, after
  * `DELAYS.contactImportStart`), `contact-imports.run` (after
  * `DELAYS.contactImportRun`; reads the CSV, see `run.ts`).

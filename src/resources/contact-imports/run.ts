@@ -6,7 +6,12 @@
  *   (or `failed` when the file cannot be read, is not valid CSV or lacks a
  *   mapped column). The temporary file is deleted in every case.
  * Row rules: the header row names the columns (matched case-insensitively);
- * default mapping `email`, `first_name`, `last_name`, `unsubscribed`; empty
+ * default mapping `email`, `first_name`, `last_name`, `unsubscribed`, and
+ * every column whose header equals the key of one of the team's contact
+ * properties (case-insensitively, e.g. `plan_seats` or `Plan_Seats`), typed
+ * by that property's type, unless `column_map.properties` maps that property
+ * or the column is already mapped (to a field or another property): an
+ * emulator choice, the documents being silent (see `defaultPropertyColumns`); empty
  * cells leave a field unset; a row with an invalid email or a value that
  * does not parse as its mapped type (`number`, `boolean`: true/false/1/0/
  * yes/no) or fit its contact property counts as `failed`; an existing email
@@ -23,6 +28,7 @@ import { DELAYS } from '../../clock/delays.js';
 import { createContactWith, findContact, isValidEmail, updateContactWith, type ContactPatch } from '../contacts/service.js';
 import { findSegment, insertMembership } from '../segments/store.js';
 import { findTopic, setSubscriptions } from '../topics/store.js';
+import { propertiesByKey } from '../contact-properties/store.js';
 import { importById, type Counts, type ImportOptions } from './store.js';
 
 /** A cell that does not parse; the row counts as failed. */
@@ -46,6 +52,34 @@ export function parseTyped(cell: string, type: 'string' | 'number' | 'boolean'):
   const n = Number(cell.trim());
   if (cell.trim() === '' || !Number.isFinite(n)) throw new RowError(`not a number: ${cell}`);
   return n;
+}
+
+type CellType = 'string' | 'number' | 'boolean';
+interface PropertyColumn { key: string; column: string; type: CellType }
+
+/**
+ * The property columns mapped by default: each CSV column (`headers`, as
+ * written) whose name equals, case-insensitively, the key of one of the
+ * team's contact properties (`defs`: key → type; an exact-case key wins over
+ * another that differs only in case) becomes that property, typed by the
+ * property's type (`number` → parsed as a number, so a bad cell fails the
+ * row). Left out: properties that `explicit` already maps, and columns in
+ * `taken` (already mapped to `email`/`first_name`/`last_name`/`unsubscribed`
+ * or to a property). Emulator rule: neither the interface spec nor the
+ * API facts say how unmapped columns are treated.
+ */
+export function defaultPropertyColumns(headers: string[], defs: Map<string, string>, explicit: PropertyColumn[], taken: Set<string>): PropertyColumn[] {
+  const mapped = new Set(explicit.map((p) => p.key));
+  const out: PropertyColumn[] = [];
+  for (const column of headers) {
+    if (taken.has(column)) continue;
+    const key = defs.has(column) ? column : [...defs.keys()].find((k) => k.toLowerCase() === column.toLowerCase());
+    if (key === undefined || mapped.has(key)) continue;
+    const type = defs.get(key);
+    mapped.add(key);
+    out.push({ key, column, type: type === 'number' ? 'number' : type === 'boolean' ? 'boolean' : 'string' });
+  }
+  return out;
 }
 
 /** Job `contact-imports.start`. */
@@ -96,7 +130,7 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
     let firstCol: string | null = null;
     let lastCol: string | null = null;
     let unsubCol: string | null = null;
-    let propCols: { key: string; column: string; type: 'string' | 'number' | 'boolean' }[] = [];
+    let propCols: PropertyColumn[] = [];
     for await (const record of parser as AsyncIterable<Record<string, string | undefined>>) {
       if (!columns) {
         columns = new Map(Object.keys(record).map((k) => [k.toLowerCase(), k]));
@@ -105,6 +139,9 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
         lastCol = col(map.last_name, 'last_name', map.last_name !== undefined);
         unsubCol = col(map.unsubscribed, 'unsubscribed', map.unsubscribed !== undefined);
         propCols = Object.entries(map.properties ?? {}).map(([key, m]) => ({ key, column: col(m.column, m.column, true)!, type: m.type ?? 'string' }));
+        const taken = new Set([emailCol, firstCol, lastCol, unsubCol, ...propCols.map((p) => p.column)].filter((c): c is string => c !== null));
+        const defs = new Map([...propertiesByKey(ctx, teamId)].map(([key, d]) => [key, d.type]));
+        propCols = [...propCols, ...defaultPropertyColumns(Object.keys(record), defs, propCols, taken)];
       }
       counts.total++;
       const cell = (c: string | null) => (c === null ? '' : (record[c] ?? ''));

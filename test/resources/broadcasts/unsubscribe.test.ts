@@ -34,6 +34,28 @@ describe('broadcast unsubscribe links (/_emulator/unsubscribe/{token})', () => {
     expect(t.emu.emails({ to: 'ada@example.net' })).toHaveLength(1);
   });
 
+  it('each broadcast email carries List-Unsubscribe (its own URL) and List-Unsubscribe-Post; a one-click POST unsubscribes', async () => {
+    const segment = (await t.api.post('/segments').send({ name: 'Readers' })).body.id;
+    const ada = (await t.api.post('/contacts').send({ email: 'ada@example.net', segments: [{ id: segment }] })).body.id;
+    await t.api.post('/contacts').send({ email: 'bo@example.net', segments: [{ id: segment }] });
+    // No {{{RESEND_UNSUBSCRIBE_URL}}} in the body: the headers are there anyway.
+    await createBroadcast(t, { segment_id: segment, html: '<p>News</p>', send: true });
+    await t.emu.clock.advance('1s');
+    const [toAda] = t.emu.emails({ to: 'ada@example.net' });
+    const [toBo] = t.emu.emails({ to: 'bo@example.net' });
+    expect(toAda.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const m = /^<(http:\/\/[^>]+)>$/.exec(toAda.headers['List-Unsubscribe']);
+    expect(m, toAda.headers['List-Unsubscribe']).not.toBeNull();
+    const url = m![1];
+    expect(url.startsWith(`${t.emu.url}/_emulator/unsubscribe/`)).toBe(true);
+    expect(toBo.headers['List-Unsubscribe']).not.toBe(toAda.headers['List-Unsubscribe']);
+    // What a mail client sends for RFC 8058 one-click.
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(res.status).toBe(200);
+    expect((await t.api.get(`/contacts/${ada}`)).body.unsubscribed).toBe(true);
+    expect((await t.api.get('/contacts/bo@example.net')).body.unsubscribed).toBe(false);
+  });
+
   it('answers 404 for a token that is not one of ours', async () => {
     for (const token of ['nope', Buffer.from('{"b":"x","c":"y"}').toString('base64url')]) {
       const res = await t.anon.get(`/_emulator/unsubscribe/${token}`);

@@ -102,6 +102,39 @@ describe('contact imports', () => {
     expect((await t.api.get('/contacts/a@example.com')).body.properties.vip).toBe('true');
   });
 
+  it('maps a column named like an existing contact property (any case) to it by default, typed by the property', async () => {
+    // Fixture properties: company (string), plan_seats (number).
+    const csv = [
+      'email,Plan_Seats,COMPANY,notes',
+      'd1@example.com,7,Initech,hello',
+      'd2@example.com,lots,Globex,',
+      'alice@example.org,12,,',
+      '',
+    ].join('\n');
+    const res = await createImport({}, csv);
+    expect(res.status).toBe(201);
+    await t.emu.clock.advance('5s');
+    const done = await t.api.get(`/contacts/imports/${res.body.id}`);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.counts).toEqual({ total: 3, created: 1, updated: 1, skipped: 0, failed: 1 });
+    const d1 = await t.api.get('/contacts/d1@example.com');
+    expect(d1.body.properties).toEqual({ company: 'Initech', plan_seats: 7 });
+    expect((await t.api.get('/contacts/d2@example.com')).status).toBe(404); // "lots" is not a number: the row failed
+    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ company: 'Acme', plan_seats: 12 });
+  });
+
+  it('an explicit column_map.properties mapping wins over the default by name', async () => {
+    await t.api.post('/contact-properties').send({ key: 'tier', type: 'string' });
+    // plan_seats is mapped to the Seats column, so the plan_seats column is ignored;
+    // the tier column is mapped to company, so it does not also feed tier.
+    const csv = 'email,plan_seats,Seats,tier\ne1@example.com,not a number,4,gold\n';
+    const map = { properties: { plan_seats: { column: 'Seats', type: 'number' }, company: { column: 'tier' } } };
+    const res = await createImport({ column_map: JSON.stringify(map) }, csv);
+    await t.emu.clock.advance('5s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toMatchObject({ created: 1, failed: 0 });
+    expect((await t.api.get('/contacts/e1@example.com')).body.properties).toEqual({ company: 'gold', plan_seats: 4 });
+  });
+
   it('fails the import when the mapped email column is missing', async () => {
     const res = await createImport({ column_map: JSON.stringify({ email: 'Mail' }) }, 'email\na@example.com\n');
     await t.emu.clock.advance('5s');
