@@ -55,12 +55,7 @@ export function recordsOf(row: DomainRow): DnsRecord[] {
 export function toDomain(row: DomainRow) {
   return {
     object: 'domain',
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    created_at: apiTime(row.created_at),
-    region: row.region,
-    capabilities: capabilitiesOf(row),
+    ...toDomainListItem(row),
     open_tracking: Boolean(row.open_tracking),
     click_tracking: Boolean(row.click_tracking),
     tracking_subdomain: row.tracking_subdomain,

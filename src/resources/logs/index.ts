@@ -19,19 +19,24 @@ import { recordRequest, type LogRow } from './record.js';
 /** Default page size of GET /logs. */
 export const LOGS_DEFAULT_LIMIT = 20;
 
+/** The list item shape: `{id, created_at, endpoint, method, response_status, user_agent}`. */
+function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
+  return {
+    id: r.id,
+    created_at: apiTime(r.created_at),
+    endpoint: r.endpoint,
+    method: r.method,
+    response_status: r.response_status,
+    user_agent: r.user_agent,
+  };
+}
+
 function list(ctx: Emulator, req: OpRequest) {
   return paginateTeam(ctx.db, req, {
     table: 'logs',
     defaultLimit: LOGS_DEFAULT_LIMIT,
     columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
-    map: (r: LogRow) => ({
-      id: r.id,
-      created_at: apiTime(r.created_at),
-      endpoint: r.endpoint,
-      method: r.method,
-      response_status: r.response_status,
-      user_agent: r.user_agent,
-    }),
+    map: toLogItem,
   });
 }
 
@@ -40,12 +45,7 @@ function get(ctx: Emulator, req: OpRequest) {
   if (!r) throw errors.notFound('Log');
   return {
     object: 'log',
-    id: r.id,
-    created_at: apiTime(r.created_at),
-    endpoint: r.endpoint,
-    method: r.method,
-    response_status: r.response_status,
-    user_agent: r.user_agent,
+    ...toLogItem(r),
     request_body: JSON.parse(r.request_body),
     response_body: JSON.parse(r.response_body),
   };
