@@ -58,7 +58,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const log: Emulator['log'] = (level, msg) => {
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
-  const scheduler = new Scheduler(db, clock, (m) => log('warn', m));
+  const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
   const ctx: Emulator = { db, clock, scheduler, config, bus, log };
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
   for (const m of modules) {

@@ -48,7 +48,6 @@ async function advance(ctx: Emulator, req: OpRequest<{ ms?: number; to?: string 
     if (err instanceof RangeError) throw errors.validation(err.message, 422);
     throw err;
   }
-  ctx.bus.emit('clock', ctx.clock.nowMs());
   return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode, fired: fired.map((j) => ({ type: j.type, due_at: isoTime(j.due_at) })) };
 }
 

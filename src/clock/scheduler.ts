@@ -72,6 +72,8 @@ export class Scheduler {
     private readonly db: DB,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void = () => {},
+    /** Called after every advance, with the new emulated now (ms): the inbox page hears of it. */
+    private readonly onAdvanced: (nowMs: number) => void = () => {},
   ) {}
 
   /**
@@ -128,6 +130,7 @@ export class Scheduler {
       const fired = await this.runUntil(target);
       this.clock.moveTo(target);
       this.saveClock();
+      this.onAdvanced(this.clock.nowMs());
       return fired;
     });
   }

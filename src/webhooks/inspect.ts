@@ -87,7 +87,7 @@ function toDelivery(r: any, attempts: any[]): WebhookDelivery {
   };
 }
 
-/** Deliveries matching the filter, oldest first. Unknown filter keys are ignored. */
+/** Deliveries matching the filter, oldest first, with their attempts (two queries, whatever the count). Unknown filter keys are ignored. */
 export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): WebhookDelivery[] {
   const where: string[] = [];
   const params: string[] = [];
@@ -97,11 +97,18 @@ export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): Webh
       params.push(String(filter[key]));
     }
   }
-  const rows = ctx.db
-    .prepare(`SELECT * FROM webhook_deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`)
+  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = ctx.db.prepare(`SELECT * FROM webhook_deliveries ${cond} ORDER BY seq`).all(...params) as any[];
+  const attempts = new Map<string, any[]>();
+  const all = ctx.db
+    .prepare(`SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries ${cond}) ORDER BY seq`)
     .all(...params) as any[];
-  const attemptsOf = ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq');
-  return rows.map((r) => toDelivery(r, attemptsOf.all(r.id) as any[]));
+  for (const a of all) {
+    const list = attempts.get(a.delivery_id);
+    if (list) list.push(a);
+    else attempts.set(a.delivery_id, [a]);
+  }
+  return rows.map((r) => toDelivery(r, attempts.get(r.id) ?? []));
 }
 
 /** One delivery by id (`msg_…`), or undefined. */
