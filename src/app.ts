@@ -116,6 +116,13 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       let auth: Auth | null = null;
       const v = (compiled ??= compileOperation(op));
       let body: unknown = undefined;
+      /** Tells the onResponse hooks (request logs) of an answer; only authenticated calls have a team to file it under. */
+      const notify = (status: number, responseBody: unknown) => {
+        if (!auth) return;
+        for (const hook of onResponse) {
+          hook({ auth, operationId: op.operationId, method: op.method, path: req.originalUrl, status, requestBody: body, responseBody, userAgent: req.headers['user-agent'] ?? null });
+        }
+      };
       try {
         if (op.requiresAuth) auth = authenticate(ctx, req.headers.authorization, op);
         if (auth) rateLimit(auth, res);
@@ -158,15 +165,9 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
         }
         res.status(reply.status).set(reply.headers).json(reply.body);
         referenceCheck?.({ operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, body: reply.body });
-        for (const hook of onResponse) {
-          hook({ auth, operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, requestBody: body, responseBody: reply.body, userAgent: req.headers['user-agent'] ?? null });
-        }
+        notify(reply.status, reply.body);
       } catch (err) {
-        if (err instanceof ApiError && auth) {
-          for (const hook of onResponse) {
-            hook({ auth, operationId: op.operationId, method: op.method, path: req.originalUrl, status: err.statusCode, requestBody: body, responseBody: err.toJSON(), userAgent: req.headers['user-agent'] ?? null });
-          }
-        }
+        if (err instanceof ApiError) notify(err.statusCode, err.toJSON());
         next(err);
       }
     });

@@ -76,10 +76,9 @@ describe('admin API: out-of-range and malformed input', () => {
   const t = useEmulator();
 
   it('refuses a clock advance past year 9999 with 422, and the clock still works', async () => {
-    for (const body of [{ ms: 1e20 }, { ms: 8.64e15 }, { to: '+275760-09-13T00:00:00.000Z' }]) {
+    for (const [body, name] of [[{ ms: 1e20 }, 'validation_error'], [{ ms: 8.64e15 }, 'validation_error'], [{ to: '+275760-09-13T00:00:00.000Z' }, 'invalid_parameter']] as const) {
       const res = await t.anon.post('/_emulator/clock/advance').send(body);
-      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
-      expect(res.status).toBeLessThan(500);
+      expect({ status: res.status, name: res.body.name }, JSON.stringify(body)).toEqual({ status: 422, name });
     }
     expect((await t.anon.get('/_emulator/clock')).status).toBe(200);
     await expect(t.emu.clock.advance(1e20)).rejects.toThrow(RangeError);

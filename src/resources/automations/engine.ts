@@ -29,7 +29,6 @@ import {
   type Contact,
 } from '../contacts/service.js';
 import { sendEmail, type SendEmailInput } from '../emails/send.js';
-import { resolvePublishedTemplate } from '../templates/render.js';
 import { evaluate, resolveValues, type Rule, type RunContext } from './conditions.js';
 import { stepDuration } from './graph.js';
 import { newId } from '../../http/format.js';
@@ -289,11 +288,10 @@ class Walker {
         const contact = this.contact();
         if (contact.unsubscribed) return { status: 'skipped', output: null, follow: ['default'] };
         const templateId = String(cfg.template.id);
-        const tpl = resolvePublishedTemplate(this.ctx, this.teamId, templateId);
         const variables = resolveValues(cfg.template.variables, context) as Record<string, string | number | boolean>;
         const input: SendEmailInput = { to: contact.email, template: { id: templateId, variables } };
-        const from = cfg.from ?? tpl.from;
-        if (from) input.from = from;
+        // Without `from`, sendEmail takes the published template's own `from`.
+        if (cfg.from) input.from = cfg.from;
         if (cfg.subject) input.subject = cfg.subject;
         if (cfg.reply_to) input.reply_to = cfg.reply_to;
         if (cfg.topic_id) input.topic_id = cfg.topic_id;

@@ -6,7 +6,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../http/types.js';
 import { apiTime } from '../../http/format.js';
-import { paginate } from '../../http/pagination.js';
+import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { getSegmentOr404 } from '../segments/store.js';
 import { setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
@@ -125,18 +125,19 @@ function removeSegment(ctx: Emulator, req: OpRequest) {
 function listTopics(ctx: Emulator, req: OpRequest) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
-  const explicit = ctx.db.prepare('SELECT subscription FROM contact_topics WHERE contact_id = ? AND topic_id = ?');
-  return paginate(ctx.db, {
+  // The contact's own choices, read once; a topic without one shows its default.
+  const chosen = new Map(
+    (ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contact.id) as { topic_id: string; subscription: Subscription }[])
+      .map((r) => [r.topic_id, r.subscription]),
+  );
+  return paginateTeam(ctx.db, req, {
     table: 'topics',
-    where: 'team_id = ?',
-    params: [teamId],
-    query: req.query,
     defaultLimit: 20,
     map: (t: TopicRow) => ({
       id: t.id,
       name: t.name,
       description: t.description,
-      subscription: ((explicit.get(contact.id, t.id) as { subscription: Subscription } | undefined)?.subscription ?? t.default_subscription),
+      subscription: chosen.get(t.id) ?? t.default_subscription,
     }),
   });
 }

@@ -124,8 +124,8 @@ export function metrics(ctx: Emulator, req: OpRequest) {
     throw errors.validation('The `email` dimension and `email_id` cannot be combined with the `broadcast` dimension or `broadcast_id`.', 422);
   }
 
-  const emails = new Map<string, EmailRow>();
-  for (const e of ctx.db.prepare('SELECT * FROM emails WHERE team_id = ?').all(teamId) as EmailRow[]) {
+  const emails = new Map<string, Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>>();
+  for (const e of ctx.db.prepare('SELECT id, domain_id, broadcast_id, from_addr FROM emails WHERE team_id = ?').all(teamId) as Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[]) {
     if (domainIds.length && !domainIds.includes(e.domain_id ?? '')) continue;
     if (emailIds.length && !emailIds.includes(e.id)) continue;
     if (broadcastIds.length && !broadcastIds.includes(e.broadcast_id ?? '')) continue;
@@ -134,13 +134,9 @@ export function metrics(ctx: Emulator, req: OpRequest) {
   const domainNames = new Map(
     (ctx.db.prepare('SELECT id, name FROM domains WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((d) => [d.id, d.name]),
   );
-  const broadcastName = (id: string): string | null => {
-    try {
-      return (ctx.db.prepare('SELECT name FROM broadcasts WHERE id = ?').get(id) as { name: string } | undefined)?.name ?? null;
-    } catch {
-      return null; // the broadcasts table belongs to another module
-    }
-  };
+  const broadcastNames = new Map(
+    (ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]),
+  );
 
   const newCounter = (): Counter => ({ counts: {}, opened: new Set(), clicked: new Set() });
   const totals = newCounter();
@@ -163,7 +159,7 @@ export function metrics(ctx: Emulator, req: OpRequest) {
         if (d === 'email') key.email_id = e.id;
         if (d === 'broadcast') {
           key.broadcast_id = e.broadcast_id;
-          key.broadcast_name = e.broadcast_id ? broadcastName(e.broadcast_id) : null;
+          key.broadcast_name = e.broadcast_id ? broadcastNames.get(e.broadcast_id) ?? null : null;
         }
       }
       const k = JSON.stringify(key);

@@ -30,6 +30,7 @@ import { newId } from '../../http/format.js';
 import { getTeam } from '../../store/core.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
+import { getTopicOr404 } from '../topics/store.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { eventsOf, loadEmail, recordStep, type EmailRow } from './store.js';
 
@@ -199,7 +200,7 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   if (totalBytes > MAX_ATTACHMENTS_BYTES) throw errors.validation('Attachments may total at most 40 MB per email.', 422);
 
   const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now) : null;
-  if (input.topic_id !== undefined) topicSubscription(ctx, teamId, '', input.topic_id); // 404 for an unknown topic
+  if (input.topic_id !== undefined) getTopicOr404(ctx, teamId, input.topic_id);
 
   const html = input.html ?? rendered?.html ?? null;
   let text: string | null = input.text ?? rendered?.text ?? null;

@@ -119,3 +119,23 @@ describe('segments and audiences', () => {
     expect(res.body.data.map((c: any) => c.email)).toEqual(['carol@example.org', 'bob@example.org', 'alice@example.org']);
   });
 });
+
+describe('audiences list pagination (interface-spec "Pagination" rule 3: limit optional → all)', () => {
+  const t = useEmulator();
+
+  it('lists every audience without limit, and pages with limit and after', async () => {
+    const ids: string[] = [];
+    for (const name of ['A1', 'A2', 'A3']) ids.push((await t.api.post('/audiences').send({ name })).body.id);
+    const all = await t.api.get('/audiences');
+    expect(all.body.has_more).toBe(false);
+    expect(all.body.data.slice(0, 3).map((a: any) => a.id)).toEqual([...ids].reverse());
+    const total = all.body.data.length;
+    const page = await t.api.get('/audiences?limit=2');
+    expect(page.body.data.map((a: any) => a.id)).toEqual([ids[2], ids[1]]);
+    expect(page.body.has_more).toBe(true);
+    const next = await t.api.get(`/audiences?limit=100&after=${ids[1]}`);
+    expect(next.body.data.length).toBe(total - 2);
+    expect(next.body.data[0].id).toBe(ids[0]);
+    expect(next.body.has_more).toBe(false);
+  });
+});
