@@ -157,13 +157,24 @@ function matches(r: EmailRow, f: EmailFilter): boolean {
   return true;
 }
 
-/** Sent emails of every team matching `filter`, newest first. Throws TypeError for a bad filter (`assertEmailFilter`). */
-export function listEmails(ctx: Emulator, filter: EmailFilter = {}): AdminEmail[] {
-  assertEmailFilter(filter);
+/** Stored rows matching `filter`, newest first (no content assembled yet). */
+function matchingRows(ctx: Emulator, filter: EmailFilter): EmailRow[] {
   const rows = (filter.team_id !== undefined
     ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(filter.team_id)
     : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
-  return rows.filter((r) => matches(r, filter)).map((r) => toAdminEmail(ctx, r));
+  return rows.filter((r) => matches(r, filter));
+}
+
+/** The newest email matching `filter`, assembled, or null (only that one is assembled). */
+function newestMatch(ctx: Emulator, filter: EmailFilter): AdminEmail | null {
+  const row = matchingRows(ctx, filter)[0];
+  return row ? toAdminEmail(ctx, row) : null;
+}
+
+/** Sent emails of every team matching `filter`, newest first. Throws TypeError for a bad filter (`assertEmailFilter`). */
+export function listEmails(ctx: Emulator, filter: EmailFilter = {}): AdminEmail[] {
+  assertEmailFilter(filter);
+  return matchingRows(ctx, filter).map((r) => toAdminEmail(ctx, r));
 }
 
 /**
@@ -178,8 +189,8 @@ export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: numb
   } catch (err) {
     return Promise.reject(err);
   }
-  const now = listEmails(ctx, filter);
-  if (now.length) return Promise.resolve(now[0]);
+  const now = newestMatch(ctx, filter);
+  if (now) return Promise.resolve(now);
   return new Promise((resolve) => {
     const done = (value: AdminEmail | null) => {
       clearTimeout(timer);
@@ -193,8 +204,8 @@ export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: numb
       if (row && matches(row, filter)) done(toAdminEmail(ctx, row));
     };
     const onReset = () => {
-      const found = listEmails(ctx, filter);
-      if (found.length) done(found[0]);
+      const found = newestMatch(ctx, filter);
+      if (found) done(found);
     };
     const onClose = () => done(null);
     const timer = setTimeout(() => done(null), Math.max(0, timeoutMs));
