@@ -103,8 +103,17 @@ export class Scheduler {
     return Number(info.lastInsertRowid);
   }
 
-  /** Cancels pending jobs of `type` whose payload field `key` equals `value`. Returns how many. */
-  cancelWhere(type: string, key: string, value: string): number {
+  /**
+   * Cancels pending jobs of `type` whose payload field `key` equals `value`
+   * (or, given an array, any of its values: one statement for all). Returns how many.
+   */
+  cancelWhere(type: string, key: string, value: string | readonly string[]): number {
+    if (Array.isArray(value)) {
+      if (value.length === 0) return 0;
+      return this.db
+        .prepare(`UPDATE jobs SET status = 'cancelled' WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) IN (SELECT value FROM json_each(?))`)
+        .run(type, key, JSON.stringify(value)).changes;
+    }
     return this.db
       .prepare(`UPDATE jobs SET status = 'cancelled' WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
       .run(type, key, value).changes;

@@ -76,4 +76,12 @@ export const errors = {
     new ApiError(422, 'validation_error', 'The pagination limit must be a number between 1 and 100. See https://resend.com/docs/pagination for more information.'),
   /** 413, body over the size limit. */
   payloadTooLarge: (limit: string) => new ApiError(413, 'payload_too_large', `The request body is too large; the maximum is ${limit}.`),
+  /** 429 over the per-second limit, with `retry-after` (seconds, a string) as its one header (API-FACTS §2.1, §4). */
+  rateLimitExceeded: (limit: number, retryAfter: string) =>
+    new ApiError(
+      429,
+      'rate_limit_exceeded',
+      `Too many requests. You can only make ${limit} request${limit === 1 ? '' : 's'} per second. See rate limit response headers for more information.`,
+      { 'retry-after': retryAfter },
+    ),
 } as const;

@@ -19,14 +19,14 @@
  */
 import type { Response } from 'express';
 import type { Emulator } from '../context.js';
-import { ApiError } from './errors.js';
+import { errors } from './errors.js';
 import type { Auth } from './types.js';
 
 /** The wall clock the limiter reads (ms); tests may replace `now` to pin the window. */
 export const wallClock = { now: (): number => Date.now() };
 
 /** Window length in ms (the service's policy `w=1`). */
-export const WINDOW_MS = 1000;
+const WINDOW_MS = 1000;
 
 /** The outcome of counting one request. */
 export interface RateLimitResult {
@@ -64,16 +64,6 @@ export class RateLimiter {
   }
 }
 
-/** 429 `rate_limit_exceeded` (API-FACTS §2.1), with `retry-after`. */
-export function rateLimitExceeded(limit: number, headers: Record<string, string>): ApiError {
-  return new ApiError(
-    429,
-    'rate_limit_exceeded',
-    `Too many requests. You can only make ${limit} request${limit === 1 ? '' : 's'} per second. See rate limit response headers for more information.`,
-    { 'retry-after': headers['retry-after'] },
-  );
-}
-
 /**
  * The step the app builder runs right after authentication: with
  * `ctx.config.rateLimit > 0`, counts the request, sets the rate-limit
@@ -86,7 +76,9 @@ export function createRateLimit(ctx: Emulator): (auth: Auth, res: Response) => v
     const limit = ctx.config.rateLimit;
     if (!(limit > 0)) return;
     const r = limiter.hit(auth.teamId, limit, wallClock.now());
-    res.set(r.headers);
-    if (r.limited) throw rateLimitExceeded(limit, r.headers);
+    const { 'retry-after': retryAfter, ...headers } = r.headers;
+    res.set(headers);
+    // `retry-after` reaches the response through the 429 error only (one place).
+    if (r.limited) throw errors.rateLimitExceeded(limit, retryAfter!);
   };
 }

@@ -40,16 +40,16 @@ import { randomAlnum } from '../http/format.js';
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 /** Attempts a delivery gets on its own: the first plus one per retry wait (8). */
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** How long the previous secret keeps signing after a rotation: 24 h (D:api-reference/webhooks/rotate-signing-secret). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
 
 /** Most characters of an endpoint's response body kept per attempt. */
-export const RESPONSE_EXCERPT_CHARS = 4_096;
+const RESPONSE_EXCERPT_CHARS = 4_096;
 
 /** User-Agent of deliveries. */
-export const DELIVERY_USER_AGENT = 'resend-emulator-webhooks/1';
+const DELIVERY_USER_AGENT = 'resend-emulator-webhooks/1';
 
 /**
  * Builds the three Svix headers for a message. `secrets`: one signing secret
@@ -57,7 +57,7 @@ export const DELIVERY_USER_AGENT = 'resend-emulator-webhooks/1';
  * `when`: the signature time, wall clock by default (seconds in the header).
  * Throws if a secret is not `whsec_` + base64.
  */
-export function signHeaders(secrets: string | string[], msgId: string, payload: string, when: Date = new Date()): Record<string, string> {
+function signHeaders(secrets: string | string[], msgId: string, payload: string, when: Date = new Date()): Record<string, string> {
   const list = Array.isArray(secrets) ? secrets : [secrets];
   const signature = list.map((s) => new Webhook(s).sign(msgId, when, payload)).join(' ');
   return {
@@ -68,11 +68,15 @@ export function signHeaders(secrets: string | string[], msgId: string, payload: 
 }
 
 /** A new attempt id: `atmpt_` + 27 alphanumerics (Svix's id style, like `msg_`). */
-export function newAttemptId(): string {
+function newAttemptId(): string {
   return `atmpt_${randomAlnum(27)}`;
 }
 
-/** A `webhook_deliveries` row; times in emulated ms, `payload` the exact body sent. */
+/**
+ * A `webhook_deliveries` row; times in emulated ms, `payload` the exact body
+ * sent. (The table's `attempt_count` column is unused: attempts are counted
+ * from `webhook_attempts`.)
+ */
 export interface DeliveryRow {
   seq: number;
   id: string;
@@ -83,7 +87,6 @@ export interface DeliveryRow {
   status: string;
   created_at: number;
   next_attempt_at: number | null;
-  attempt_count: number;
 }
 
 interface HookRow {
@@ -96,7 +99,7 @@ interface HookRow {
 }
 
 /** The secrets a webhook signs with now: current, plus the previous one within its grace period. */
-export function signingSecrets(hook: Pick<HookRow, 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'>, nowMs: number): string[] {
+function signingSecrets(hook: Pick<HookRow, 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'>, nowMs: number): string[] {
   const out = [hook.signing_secret];
   if (hook.previous_signing_secret && hook.previous_secret_expires_at !== null && nowMs < hook.previous_secret_expires_at) {
     out.push(hook.previous_signing_secret);
@@ -104,31 +107,39 @@ export function signingSecrets(hook: Pick<HookRow, 'signing_secret' | 'previous_
   return out;
 }
 
-/** Cancels the pending `webhook.deliver` jobs of a delivery. */
-function cancelRetries(ctx: Emulator, deliveryId: string): void {
-  ctx.scheduler.cancelWhere('webhook.deliver', 'delivery_id', deliveryId);
+/** Cancels the pending `webhook.deliver` jobs of one or more deliveries (one statement). */
+function cancelRetries(ctx: Emulator, deliveryIds: string | string[]): void {
+  ctx.scheduler.cancelWhere('webhook.deliver', 'delivery_id', deliveryIds);
 }
 
 /**
  * Marks every pending delivery of a webhook `cancelled` and drops its
  * scheduled attempts (the webhook was deleted or disabled: "no more
- * attempts", API-FACTS §6). Synchronous; call it in the caller's
- * transaction. Returns the cancelled delivery ids.
+ * attempts", API-FACTS §6), in two statements whatever their number, and
+ * emits `'delivery'` on `ctx.bus` for each (the inbox shows the change).
+ * Synchronous; call it in the caller's transaction. Returns the cancelled
+ * delivery ids.
  */
 export function cancelPendingDeliveries(ctx: Emulator, webhookId: string): string[] {
-  const ids = (ctx.db.prepare(`SELECT id FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending'`).all(webhookId) as { id: string }[]).map((r) => r.id);
-  const set = ctx.db.prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE id = ?`);
-  for (const id of ids) {
-    set.run(id);
-    cancelRetries(ctx, id);
-  }
+  const ids = (
+    ctx.db
+      .prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending' RETURNING id`)
+      .all(webhookId) as { id: string }[]
+  ).map((r) => r.id);
+  cancelRetries(ctx, ids);
+  for (const id of ids) ctx.bus.emit('delivery', id);
   return ids;
 }
 
-/** The outcome of one HTTP attempt. */
+/**
+ * The outcome of one attempt. `error`: why it failed (null = success).
+ * `note`: set when nothing was sent on purpose (`--webhooks record`): a
+ * success that ends the delivery `recorded`; stored like an error.
+ */
 interface AttemptResult {
   statusCode: number | null;
   error: string | null;
+  note?: string;
   response: string | null;
   durationMs: number;
   startedWallMs: number;
@@ -197,39 +208,30 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
     `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const bumpCount = ctx.db.prepare('UPDATE webhook_deliveries SET attempt_count = attempt_count + 1 WHERE id = ?');
+  // Scheduled (non-replay) attempts so far, through the `webhook_attempts_delivery` index.
+  const countScheduled = ctx.db.prepare('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ? AND replay = 0');
 
-  if (ctx.config.webhooks === 'record' && !signError) {
-    ctx.db.transaction(() => {
-      insertAttempt.run(newAttemptId(), d.id, ctx.clock.nowMs(), Date.now(), null, 'not sent: --webhooks record', 0, JSON.stringify(headers), null, hook.endpoint, replay ? 1 : 0);
-      if (!replay) bumpCount.run(d.id);
-      setStatus.run('recorded', null, d.id);
-      if (replay) cancelRetries(ctx, d.id);
-    })();
-    ctx.bus.emit('delivery', d.id);
-    return;
-  }
-
-  const r = signError
-    ? { statusCode: null, error: signError, response: null, durationMs: 0, startedWallMs: Date.now() }
-    : await post(ctx, hook.endpoint, headers, d.payload);
+  let r: AttemptResult;
+  if (signError) r = { statusCode: null, error: signError, response: null, durationMs: 0, startedWallMs: Date.now() };
+  else if (ctx.config.webhooks === 'record') r = { statusCode: null, error: null, note: 'not sent: --webhooks record', response: null, durationMs: 0, startedWallMs: Date.now() };
+  else r = await post(ctx, hook.endpoint, headers, d.payload);
+  const okStatus = r.note !== undefined ? 'recorded' : 'succeeded';
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
-    insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);
-    const current = ctx.db.prepare('SELECT status, attempt_count FROM webhook_deliveries WHERE id = ?').get(d.id) as { status: string; attempt_count: number } | undefined;
+    insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error ?? r.note ?? null, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);
+    const current = ctx.db.prepare('SELECT status FROM webhook_deliveries WHERE id = ?').get(d.id) as { status: string } | undefined;
     if (!current) return;
     if (replay) {
       if (!r.error) {
-        setStatus.run('succeeded', null, d.id);
+        setStatus.run(okStatus, null, d.id);
         cancelRetries(ctx, d.id);
       } else if (current.status !== 'pending') {
         setStatus.run('failed', null, d.id);
       }
       return;
     }
-    bumpCount.run(d.id);
     if (!r.error) {
-      setStatus.run('succeeded', null, d.id);
+      setStatus.run(okStatus, null, d.id);
       return;
     }
     // The webhook may have been deleted or disabled while the request ran.
@@ -238,7 +240,8 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
       setStatus.run('cancelled', null, d.id);
       return;
     }
-    const wait = RETRY_DELAYS_MS[current.attempt_count];
+    const made = (countScheduled.get(d.id) as { n: number }).n;
+    const wait = made < MAX_ATTEMPTS ? RETRY_DELAYS_MS[made - 1] : undefined;
     if (wait === undefined) {
       setStatus.run('failed', null, d.id);
     } else {

@@ -43,6 +43,8 @@ export const deliveriesModule: ResourceModule = {
       CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id);`,
     },
     {
+      // `attempt_count` is no longer read or written (attempts are counted
+      // from `webhook_attempts`); it stays because migrations are append-only.
       version: 351,
       name: 'webhook_attempt_details',
       sql: `ALTER TABLE webhook_deliveries ADD COLUMN attempt_count INTEGER NOT NULL DEFAULT 0;

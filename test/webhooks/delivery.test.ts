@@ -220,9 +220,15 @@ describe('webhook delivery (acceptance)', () => {
     await createDomain(t);
     await t.emu.clock.advance(0);
     expect(rx.requests).toHaveLength(2);
+    const emitted: string[] = [];
+    const onDelivery = (id: string) => emitted.push(id);
+    t.emu.ctx.bus.on('delivery', onDelivery);
     await t.api.patch(`/webhooks/${h1.id}`).send({ status: 'disabled' }).expect(200);
     await t.api.delete(`/webhooks/${h2.id}`).expect(200);
+    t.emu.ctx.bus.off('delivery', onDelivery);
     expect(t.emu.webhookDeliveries().map((d) => d.status)).toEqual(['cancelled', 'cancelled']);
+    // The inbox hears of each cancellation.
+    expect(emitted).toEqual([t.emu.webhookDeliveries({ webhook_id: h1.id })[0].id, t.emu.webhookDeliveries({ webhook_id: h2.id })[0].id]);
     expect(t.emu.webhookDeliveries().every((d) => d.next_attempt_at === null)).toBe(true);
     await t.emu.clock.advance('2d');
     expect(rx.requests).toHaveLength(2);

@@ -8,7 +8,7 @@
  * | delivery | event |
  * |---|---|
  * | pending, no attempt yet | `pending` |
- * | pending, after a failed attempt | `attempting` |
+ * | pending, after a failed attempt (scheduled or replay) | `attempting` |
  * | succeeded | `success` |
  * | failed, cancelled | `failed` |
  * | recorded (`--webhooks record`) | `success` (the emulator's stand-in for "sent") |
@@ -21,25 +21,30 @@ import { paginate } from '../../http/pagination.js';
 import { getWebhookOr404 } from './store.js';
 import type { DeliveryRow } from '../../webhooks/delivery.js';
 
+/** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
+type EventRow = DeliveryRow & { attempted: number };
+
+/** The columns of an `EventRow`: `attempted` is derived, through the `webhook_attempts_delivery` index. */
+const EVENT_COLUMNS = '*, EXISTS(SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempted';
 
 /** The SDK status of a delivery (table above). */
-export function eventStatus(d: Pick<DeliveryRow, 'status' | 'attempt_count'>): 'success' | 'pending' | 'failed' | 'attempting' {
+function eventStatus(d: Pick<EventRow, 'status' | 'attempted'>): 'success' | 'pending' | 'failed' | 'attempting' {
   switch (d.status) {
     case 'succeeded':
     case 'recorded':
       return 'success';
     case 'pending':
-      return d.attempt_count > 0 ? 'attempting' : 'pending';
+      return d.attempted ? 'attempting' : 'pending';
     default:
       return 'failed';
   }
 }
 
-function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId: string): DeliveryRow {
+function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId: string): EventRow {
   getWebhookOr404(ctx, teamId, webhookId);
   const row = ctx.db
-    .prepare('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND team_id = ?')
-    .get(eventId, webhookId, teamId) as DeliveryRow | undefined;
+    .prepare(`SELECT ${EVENT_COLUMNS} FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND team_id = ?`)
+    .get(eventId, webhookId, teamId) as EventRow | undefined;
   if (!row) throw errors.notFound('Webhook event');
   return row;
 }
@@ -53,7 +58,8 @@ function listEvents(ctx: Emulator, req: OpRequest) {
     params: [hook.id, hook.team_id],
     query: req.query,
     defaultLimit: 20,
-    map: (d: DeliveryRow) => ({ id: d.id, type: d.event_type, created_at: apiTime(d.created_at), status: eventStatus(d) }),
+    columns: EVENT_COLUMNS,
+    map: (d: EventRow) => ({ id: d.id, type: d.event_type, created_at: apiTime(d.created_at), status: eventStatus(d) }),
   });
 }
 

@@ -20,8 +20,6 @@ import { endpointOperations } from './endpoints.js';
 import { eventOperations } from './events.js';
 import { insertWebhook } from './store.js';
 
-export { insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
-
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
   migrations: [

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
 import { startReceiver, type Receiver } from '../../webhooks/receiver.js';
+import { deliver } from '../../../src/webhooks/delivery.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {
@@ -154,6 +155,23 @@ describe('webhook events (deliveries through the API)', () => {
     expect(page2).toMatchObject({ has_more: false, data: [{ id: oldest.id }] });
 
     await t.api.get(`/webhooks/${c.id}/events/msg_doesnotexist`).expect(404);
+  });
+
+  it('reports a pending event whose only attempt was a failed replay as attempting', async () => {
+    const { rx, c } = await setup(() => 500);
+    const [, ev] = (await t.api.get(`/webhooks/${c.id}/events`).expect(200)).body.data;
+    expect(ev.status).toBe('pending');
+    // The replay job's own work, run before the first scheduled attempt (due at the next advance).
+    await deliver(t.emu.ctx, ev.id, { replay: true });
+    expect(rx.withId(ev.id)).toHaveLength(1);
+    const got = (await t.api.get(`/webhooks/${c.id}/events/${ev.id}`).expect(200)).body;
+    expect(got.status).toBe('attempting');
+    const list = (await t.api.get(`/webhooks/${c.id}/events`).expect(200)).body;
+    expect(list.data.map((e: any) => e.status)).toEqual(['pending', 'attempting']);
+    // The replay was outside the schedule: the first scheduled attempt still comes, then the 5 s retry.
+    await t.emu.clock.advance(0);
+    expect(rx.withId(ev.id)).toHaveLength(2);
+    expect(Date.parse(t.emu.webhookDeliveries().find((d) => d.id === ev.id)!.next_attempt_at!) - t.emu.clock.now().getTime()).toBe(5000);
   });
 
   it('lists attempts newest first and replays an event as one more attempt', async () => {
