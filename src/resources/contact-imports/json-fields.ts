@@ -3,17 +3,15 @@
  * interface-spec "Contact import": "Object and array fields are sent as
  * JSON-encoded strings"). Each is parsed here and validated with ajv against
  * the schema its field declares under `x-json-schema` in
- * spec/paths/contact-imports.yaml, so the rules stay in the spec.
+ * spec/paths/contact-imports.yaml, so the rules stay in the spec. Compiled
+ * with the shared body validator's settings (`compileBodySchema`: no
+ * coercion, no defaults filled in; run.ts reads an absent
+ * `column_map.properties.*.type` as `string` itself).
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiError } from '../../http/errors.js';
 import { loadSpec } from '../../http/spec.js';
-import { toApiError } from '../../http/validate.js';
-
-const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false, useDefaults: true }));
-ajv.addKeyword({ keyword: 'x-error' });
+import { compileBodySchema, toApiError } from '../../http/validate.js';
 
 const OPERATION = 'contacts/create-import';
 const cache = new Map<string, ValidateFunction>();
@@ -24,7 +22,7 @@ async function validatorFor(field: string): Promise<ValidateFunction> {
   const { operations } = await loadSpec();
   const schema = operations.find((o) => o.operationId === OPERATION)?.body?.schema?.properties?.[field]?.['x-json-schema'];
   if (!schema) throw new Error(`spec: ${OPERATION} field ${field} has no x-json-schema`);
-  const fn = ajv.compile(schema);
+  const fn = compileBodySchema(schema);
   cache.set(field, fn);
   return fn;
 }
@@ -33,7 +31,7 @@ async function validatorFor(field: string): Promise<ValidateFunction> {
  * Parses and validates one JSON field; `undefined` when absent. Throws 422
  * `validation_error` ``The `x` field must be valid JSON...`` for malformed
  * text and 422 naming the field for a value the schema rejects (defaults of
- * the schema are filled in).
+ * the schema are not filled in).
  */
 export async function parseJsonField<T>(field: string, text: unknown): Promise<T | undefined> {
   if (text === undefined || text === null) return undefined;

@@ -2,7 +2,8 @@
  * The import job (API-FACTS §5.9; interface-spec "Contact import"):
  * - `contact-imports.start`: `queued` → `in_progress`, then schedules the run;
  * - `contact-imports.run`: streams the CSV from disk with csv-parse (never
- *   the whole file in memory), one transaction per row, then `completed`
+ *   the whole file in memory), rows committed in batches of `BATCH_ROWS`
+ *   (one transaction each, with a savepoint per row), then `completed`
  *   (or `failed` when the file cannot be read, is not valid CSV or lacks a
  *   mapped column). The temporary file is deleted in every case.
  * Row rules: the header row names the columns (matched case-insensitively);
@@ -25,11 +26,14 @@ import { parse } from 'csv-parse';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
-import { createContactWith, findContact, isValidEmail, updateContactWith, type ContactPatch } from '../contacts/service.js';
-import { findSegment, insertMembership } from '../segments/store.js';
-import { findTopic, setSubscriptions } from '../topics/store.js';
-import { propertiesByKey } from '../contact-properties/store.js';
-import { importById, type Counts, type ImportOptions } from './store.js';
+import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
+import { findSegment } from '../segments/store.js';
+import { findTopic } from '../topics/store.js';
+import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
+import { importById, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
+
+/** Rows committed per transaction (with `counts`); each row has its own savepoint. */
+const BATCH_ROWS = 500;
 
 /** A cell that does not parse; the row counts as failed. */
 class RowError extends Error {}
@@ -38,7 +42,7 @@ const TRUE = new Set(['true', '1', 'yes', 'y', 't']);
 const FALSE = new Set(['false', '0', 'no', 'n', 'f']);
 
 /** Parses a boolean cell; throws `RowError`. */
-export function parseBoolean(cell: string): boolean {
+function parseBoolean(cell: string): boolean {
   const v = cell.trim().toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
@@ -46,7 +50,7 @@ export function parseBoolean(cell: string): boolean {
 }
 
 /** Parses a cell by its mapped type; throws `RowError`. */
-export function parseTyped(cell: string, type: 'string' | 'number' | 'boolean'): string | number | boolean {
+function parseTyped(cell: string, type: 'string' | 'number' | 'boolean'): string | number | boolean {
   if (type === 'string') return cell;
   if (type === 'boolean') return parseBoolean(cell);
   const n = Number(cell.trim());
@@ -60,7 +64,7 @@ interface PropertyColumn { key: string; column: string; type: CellType }
 /**
  * The property columns mapped by default: each CSV column (`headers`, as
  * written) whose name equals, case-insensitively, the key of one of the
- * team's contact properties (`defs`: key → type; an exact-case key wins over
+ * team's contact properties (`defs`: by key; an exact-case key wins over
  * another that differs only in case) becomes that property, typed by the
  * property's type (`number` → parsed as a number, so a bad cell fails the
  * row). Left out: properties that `explicit` already maps, and columns in
@@ -68,16 +72,15 @@ interface PropertyColumn { key: string; column: string; type: CellType }
  * or to a property). Emulator rule: neither the interface spec nor the
  * API facts say how unmapped columns are treated.
  */
-export function defaultPropertyColumns(headers: string[], defs: Map<string, string>, explicit: PropertyColumn[], taken: Set<string>): PropertyColumn[] {
+function defaultPropertyColumns(headers: string[], defs: Map<string, PropertyRow>, explicit: PropertyColumn[], taken: Set<string>): PropertyColumn[] {
   const mapped = new Set(explicit.map((p) => p.key));
   const out: PropertyColumn[] = [];
   for (const column of headers) {
     if (taken.has(column)) continue;
     const key = defs.has(column) ? column : [...defs.keys()].find((k) => k.toLowerCase() === column.toLowerCase());
     if (key === undefined || mapped.has(key)) continue;
-    const type = defs.get(key);
     mapped.add(key);
-    out.push({ key, column, type: type === 'number' ? 'number' : type === 'boolean' ? 'boolean' : 'string' });
+    out.push({ key, column, type: defs.get(key)!.type });
   }
   return out;
 }
@@ -104,12 +107,15 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
   if (!row || row.status !== 'in_progress') return;
   const teamId = row.team_id;
   const opts = JSON.parse(row.options) as ImportOptions;
-  const counts: Counts = { total: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
+  const counts: Counts = { ...ZERO_COUNTS };
   const saveCounts = ctx.db.prepare('UPDATE contact_imports SET counts = ? WHERE id = ?');
   const file = row.file_path;
-  // Segments/topics deleted since the upload are left out rather than failing every row.
-  const segments = opts.segments.filter((s) => findSegment(ctx, teamId, s));
-  const topics = opts.topics.filter((t) => findTopic(ctx, teamId, t.id));
+  // Checked once for every row. Segments/topics deleted since the upload are left out rather than failing every row.
+  const checked: CheckedRefs = {
+    defs: propertiesByKey(ctx, teamId),
+    segments: opts.segments.filter((s) => findSegment(ctx, teamId, s)),
+    topics: opts.topics.filter((t) => findTopic(ctx, teamId, t.id)),
+  };
   try {
     if (!file || !fs.existsSync(file)) {
       finish(ctx, importId, 'failed', counts, 'The uploaded file is no longer available.');
@@ -131,6 +137,48 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
     let lastCol: string | null = null;
     let unsubCol: string | null = null;
     let propCols: PropertyColumn[] = [];
+
+    /** One row, inside the batch transaction; throws (the caller's savepoint undoes it) or returns its outcome. */
+    const writeRow = (record: Record<string, string | undefined>): 'created' | 'updated' | 'skipped' => {
+      const cell = (c: string | null) => (c === null ? '' : (record[c] ?? ''));
+      const email = cell(emailCol).trim();
+      if (!isValidEmail(email)) throw new RowError(`invalid email: ${email}`);
+      const existing = findContact(ctx, teamId, email);
+      if (existing && opts.on_conflict === 'skip') return 'skipped';
+      const fields: Parameters<typeof writeContactChecked>[3] = { email };
+      if (cell(firstCol).trim() !== '') fields.first_name = cell(firstCol).trim();
+      if (cell(lastCol).trim() !== '') fields.last_name = cell(lastCol).trim();
+      if (cell(unsubCol).trim() !== '') fields.unsubscribed = parseBoolean(cell(unsubCol));
+      const properties: Record<string, unknown> = {};
+      for (const p of propCols) {
+        const raw = cell(p.column);
+        if (raw.trim() === '') continue;
+        properties[p.key] = parseTyped(p.type === 'string' ? raw : raw.trim(), p.type);
+      }
+      coerceToDefinitions(checked.defs, properties);
+      fields.properties = properties;
+      return writeContactChecked(ctx, teamId, existing, fields, { checked }).created ? 'created' : 'updated';
+    };
+    const writeRowSavepoint = ctx.db.transaction(writeRow); // called inside the batch transaction: a SAVEPOINT per row
+    const writeBatch = ctx.db.transaction((records: Record<string, string | undefined>[]): Counts => {
+      const next = { ...counts };
+      for (const record of records) {
+        next.total++;
+        try {
+          next[writeRowSavepoint(record)]++;
+        } catch (err) {
+          if (!(err instanceof RowError) && !(err instanceof ApiError)) ctx.log('warn', `contact import ${importId}: row ${next.total}: ${(err as Error)?.message ?? err}`);
+          next.failed++;
+        }
+      }
+      saveCounts.run(JSON.stringify(next), importId);
+      return next;
+    });
+    const commit = (records: Record<string, string | undefined>[]) => {
+      if (records.length) Object.assign(counts, writeBatch(records)); // counts move only once the batch is committed
+    };
+
+    let batch: Record<string, string | undefined>[] = [];
     for await (const record of parser as AsyncIterable<Record<string, string | undefined>>) {
       if (!columns) {
         columns = new Map(Object.keys(record).map((k) => [k.toLowerCase(), k]));
@@ -140,47 +188,15 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
         unsubCol = col(map.unsubscribed, 'unsubscribed', map.unsubscribed !== undefined);
         propCols = Object.entries(map.properties ?? {}).map(([key, m]) => ({ key, column: col(m.column, m.column, true)!, type: m.type ?? 'string' }));
         const taken = new Set([emailCol, firstCol, lastCol, unsubCol, ...propCols.map((p) => p.column)].filter((c): c is string => c !== null));
-        const defs = new Map([...propertiesByKey(ctx, teamId)].map(([key, d]) => [key, d.type]));
-        propCols = [...propCols, ...defaultPropertyColumns(Object.keys(record), defs, propCols, taken)];
+        propCols = [...propCols, ...defaultPropertyColumns(Object.keys(record), checked.defs, propCols, taken)];
       }
-      counts.total++;
-      const cell = (c: string | null) => (c === null ? '' : (record[c] ?? ''));
-      try {
-        const email = cell(emailCol).trim();
-        if (!isValidEmail(email)) throw new RowError(`invalid email: ${email}`);
-        const existing = findContact(ctx, teamId, email);
-        if (existing && opts.on_conflict === 'skip') {
-          counts.skipped++;
-        } else {
-          const patch: ContactPatch = {};
-          if (cell(firstCol).trim() !== '') patch.first_name = cell(firstCol).trim();
-          if (cell(lastCol).trim() !== '') patch.last_name = cell(lastCol).trim();
-          if (cell(unsubCol).trim() !== '') patch.unsubscribed = parseBoolean(cell(unsubCol));
-          const properties: Record<string, unknown> = {};
-          for (const p of propCols) {
-            const raw = cell(p.column);
-            if (raw.trim() === '') continue;
-            properties[p.key] = parseTyped(p.type === 'string' ? raw : raw.trim(), p.type);
-          }
-          coerceToDefinitions(ctx, teamId, properties);
-          ctx.db.transaction(() => {
-            if (existing) {
-              updateContactWith(ctx, teamId, existing.id, { ...patch, properties }, { emitEvents: false });
-              for (const s of segments) insertMembership(ctx, teamId, existing.id, s);
-              if (topics.length) setSubscriptions(ctx, teamId, existing.id, topics);
-            } else {
-              createContactWith(ctx, teamId, { email, ...patch, properties, segments, topics }, { emitEvents: false });
-            }
-          })();
-          if (existing) counts.updated++;
-          else counts.created++;
-        }
-      } catch (err) {
-        if (!(err instanceof RowError) && !(err instanceof ApiError)) ctx.log('warn', `contact import ${importId}: row ${counts.total}: ${(err as Error)?.message ?? err}`);
-        counts.failed++;
+      batch.push(record);
+      if (batch.length >= BATCH_ROWS) {
+        commit(batch);
+        batch = [];
       }
-      saveCounts.run(JSON.stringify(counts), importId);
     }
+    commit(batch);
     if (!columns) {
       finish(ctx, importId, 'failed', counts, 'The CSV file has no header row.');
       return;
@@ -194,15 +210,13 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
 }
 
 /**
- * Fits parsed values to the team's contact properties: a `string` property
- * takes any value as text; a `number` property needs a number. Throws
- * `RowError` for a mismatch (the row fails).
+ * Fits parsed values to the team's contact properties (`defs`, loaded once
+ * per import): a `string` property takes any value as text; a `number`
+ * property needs a number. Throws `RowError` for a mismatch (the row fails).
  */
-function coerceToDefinitions(ctx: Emulator, teamId: string, properties: Record<string, unknown>): void {
-  const defs = ctx.db.prepare('SELECT key, type FROM contact_properties WHERE team_id = ?').all(teamId) as { key: string; type: string }[];
-  const types = new Map(defs.map((d) => [d.key, d.type]));
+function coerceToDefinitions(defs: Map<string, PropertyRow>, properties: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(properties)) {
-    const type = types.get(key);
+    const type = defs.get(key)?.type;
     if (!type) throw new RowError(`unknown property ${key}`);
     if (type === 'string') properties[key] = String(value);
     else if (typeof value !== 'number') throw new RowError(`property ${key} needs a number`);

@@ -46,7 +46,7 @@ export interface ImportRow {
 export const ZERO_COUNTS: Counts = { total: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
 
 /** The fields after `object`: `{id, status, created_at, completed_at, counts}`. */
-export function toImportItem(row: ImportRow) {
+function toImportItem(row: ImportRow) {
   return { id: row.id, status: row.status, created_at: apiTime(row.created_at), completed_at: apiTime(row.completed_at), counts: JSON.parse(row.counts) as Counts };
 }
 

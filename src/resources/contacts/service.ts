@@ -21,7 +21,7 @@ import type { Emulator } from '../../context.js';
 import { isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../webhooks/events.js';
-import { fallbackOf, propertiesByKey, validateContactProperties } from '../contact-properties/store.js';
+import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/store.js';
 import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
 import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription } from '../topics/store.js';
 import { toContact, type ContactRow } from './rows.js';
@@ -200,6 +200,84 @@ export function updateContact(
   patch: { first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> },
 ): Contact {
   return updateContactWith(ctx, teamId, id, patch);
+}
+
+/**
+ * References a bulk writer (the CSV import) has checked once for all its
+ * rows: `defs` the team's contact properties by key (`propertiesByKey`),
+ * `segments` segment ids and `topics` topic choices known to be the team's.
+ */
+export interface CheckedRefs {
+  defs: Map<string, PropertyRow>;
+  segments: string[];
+  topics: { id: string; subscription: Subscription }[];
+}
+
+/**
+ * Internal path for CSV imports (no `contact.*` events, API-FACTS §5.9):
+ * writes one contact with references checked once by the caller, so a row
+ * costs one write to `contacts` (plus its memberships and topic choices) and
+ * no lookups. `existing` is the team's contact with `fields.email` as the
+ * caller just found it (`findContact`, in the same transaction), or
+ * undefined: then a contact is inserted (email as given, trimmed), else it is
+ * updated (given fields replace, properties merge, as `updateContactWith`).
+ * Property values are typed against `checked.defs` (422 `validation_error`
+ * for an unknown key or a wrong type, nothing written). Call inside the
+ * caller's transaction. Returns whether a contact was created.
+ */
+export function writeContactChecked(
+  ctx: Emulator,
+  teamId: string,
+  existing: Contact | undefined,
+  fields: { email: string; first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> },
+  opts: { checked: CheckedRefs },
+): { id: string; created: boolean } {
+  const { defs, segments, topics } = opts.checked;
+  const props: Record<string, string | number | null> = {};
+  for (const [key, value] of Object.entries(fields.properties ?? {})) {
+    const def = defs.get(key);
+    if (!def) throw errors.validation(`The contact property \`${key}\` does not exist. Create it first with POST /contact-properties.`, 422);
+    props[key] = checkTyped(def.type, value, `properties.${key}`);
+  }
+  const now = ctx.clock.nowMs();
+  let id: string;
+  if (existing) {
+    id = existing.id;
+    const merged: Record<string, unknown> = { ...existing.properties };
+    for (const [k, v] of Object.entries(props)) {
+      if (v === null) delete merged[k];
+      else merged[k] = v;
+    }
+    ctx.db
+      .prepare('UPDATE contacts SET first_name = ?, last_name = ?, unsubscribed = ?, properties = ?, updated_at = ? WHERE id = ?')
+      .run(
+        fields.first_name !== undefined ? fields.first_name : existing.first_name,
+        fields.last_name !== undefined ? fields.last_name : existing.last_name,
+        (fields.unsubscribed !== undefined ? fields.unsubscribed : existing.unsubscribed) ? 1 : 0,
+        JSON.stringify(merged),
+        now,
+        id,
+      );
+  } else {
+    const email = fields.email.trim();
+    if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+    id = newId();
+    const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
+    ctx.db
+      .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(id, teamId, email, email.toLowerCase(), fields.first_name ?? null, fields.last_name ?? null, fields.unsubscribed ? 1 : 0, JSON.stringify(stored), now, now);
+  }
+  for (const s of segments) insertMembership(ctx, teamId, id, s, now);
+  if (topics.length) {
+    // As `setSubscriptions` (topics/store.ts) without its per-topic lookup: the caller checked the topics.
+    const upsert = ctx.db.prepare(
+      `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
+    );
+    for (const t of topics) upsert.run(id, t.id, t.subscription, now);
+  }
+  return { id, created: !existing };
 }
 
 /**

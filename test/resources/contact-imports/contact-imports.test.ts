@@ -188,6 +188,52 @@ describe('contact imports', () => {
     expect((await other.get('/contacts/imports')).body.data).toEqual([]);
   });
 
+  it('applies an opt_out topic choice to created and updated contacts', async () => {
+    const res = await createImport({ topics: JSON.stringify([{ id: PROMOTIONS, subscription: 'opt_out' }]) }, 'email\nfresh@example.com\nalice@example.org\n');
+    expect(res.status).toBe(201);
+    await t.emu.clock.advance('5s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toEqual({ total: 2, created: 1, updated: 1, skipped: 0, failed: 0 });
+    for (const ref of ['fresh@example.com', ALICE]) {
+      const topics = await t.api.get(`/contacts/${ref}/topics`);
+      expect(topics.body.data.find((x: any) => x.id === PROMOTIONS).subscription).toBe('opt_out');
+    }
+  });
+
+  it('commits rows in batches: counts, duplicates within the file and bad rows across batch boundaries', async () => {
+    const rows = ['email,plan_seats'];
+    for (let i = 0; i < 1200; i++) rows.push(i === 700 ? `bulk${i}@example.com,lots` : `bulk${i}@example.com,${i}`);
+    rows.push('bulk3@example.com,42'); // seen 1197 rows earlier, in an earlier batch: updated
+    const res = await createImport({ segments: JSON.stringify([{ id: BETA }]) }, rows.join('\n') + '\n');
+    await t.emu.clock.advance('5s');
+    const done = await t.api.get(`/contacts/imports/${res.body.id}`);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.counts).toEqual({ total: 1201, created: 1199, updated: 1, skipped: 0, failed: 1 });
+    expect((await t.api.get('/contacts/bulk700@example.com')).status).toBe(404); // the bad row left nothing behind
+    expect((await t.api.get('/contacts/bulk3@example.com')).body.properties).toMatchObject({ plan_seats: 42 });
+    expect((await t.api.get('/contacts/bulk1199@example.com')).body.properties).toMatchObject({ plan_seats: 1199 });
+    const members = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
+    expect(members.n).toBe(1199);
+  });
+
+  it('removes the uploaded temp file when the upload is refused', async () => {
+    const marker = `refused-${Date.now()}-${Math.random()}@example.com`;
+    // multer writes uploads to os.tmpdir() under 32-hex names; find ours by its content.
+    const ours = () => fs.readdirSync(os.tmpdir()).filter((f) => {
+      if (!/^[0-9a-f]{32}$/.test(f)) return false;
+      try {
+        const p = path.join(os.tmpdir(), f);
+        return fs.statSync(p).size < 1024 * 1024 && fs.readFileSync(p, 'utf8').includes(marker);
+      } catch { return false; }
+    });
+    expect(ours()).toEqual([]);
+    const unknownSeg = await createImport({ segments: JSON.stringify([{ id: NIL }]) }, `email\n${marker}\n`);
+    expect(unknownSeg.status).toBe(404);
+    const badProp = await createImport({ column_map: JSON.stringify({ properties: { nope: { column: 'email' } } }) }, `email\n${marker}\n`);
+    expect(badProp.status).toBe(422);
+    expect(ours()).toEqual([]);
+    expect((await t.api.get('/contacts/imports')).body.data).toEqual([]);
+  });
+
   it('deletes the uploaded temp file once the import ends', async () => {
     const res = await createImport({}, 'email\nz@example.com\n');
     const row = t.emu.ctx.db.prepare('SELECT file_path FROM contact_imports WHERE id = ?').get(res.body.id) as { file_path: string };
