@@ -186,7 +186,7 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
         firstCol = col(map.first_name, 'first_name', map.first_name !== undefined);
         lastCol = col(map.last_name, 'last_name', map.last_name !== undefined);
         unsubCol = col(map.unsubscribed, 'unsubscribed', map.unsubscribed !== undefined);
-        propCols = Object.entries(map.properties ?? {}).map(([key, m]) => ({ key, column: col(m.column, m.column, true)!, type: m.type ?? 'string' }));
+        propCols = Object.entries(map.properties ?? {}).map(([key, m]) => ({ key, column: col(m.column, m.column, true)!, type: m.type ?? checked.defs.get(key)?.type ?? 'string' }));
         const taken = new Set([emailCol, firstCol, lastCol, unsubCol, ...propCols.map((p) => p.column)].filter((c): c is string => c !== null));
         propCols = [...propCols, ...defaultPropertyColumns(Object.keys(record), checked.defs, propCols, taken)];
       }

@@ -45,6 +45,15 @@ describe('contact imports', () => {
     return req;
   }
 
+  it('a mapped property column without a type takes the property\'s own type', async () => {
+    const res = await createImport({ column_map: JSON.stringify({ email: 'Email', properties: { plan_seats: { column: 'Seats' } } }) }, 'Email,Seats\nseats@example.net,7\n');
+    expect(res.status).toBe(201);
+    await t.emu.clock.advance('2s');
+    const done = (await t.api.get(`/contacts/imports/${res.body.id}`)).body;
+    expect(done.counts).toMatchObject({ total: 1, created: 1, failed: 0 });
+    expect((await t.api.get('/contacts/seats@example.net')).body.properties.plan_seats).toBe(7);
+  });
+
   it('runs queued → in_progress → completed with upsert, typed properties, bad rows counted, segments and topics', async () => {
     await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/r', events: ['contact.created', 'contact.updated'] });
     const res = await createImport({
