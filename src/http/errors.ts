@@ -74,6 +74,12 @@ export const errors = {
   /** 422 pagination error with the documented message (API-FACTS §2.1). */
   paginationLimit: () =>
     new ApiError(422, 'validation_error', 'The pagination limit must be a number between 1 and 100. See https://resend.com/docs/pagination for more information.'),
+  /** 422, both `after` and `before` given (interface-spec "Pagination"). */
+  bothCursors: () =>
+    new ApiError(422, 'validation_error', 'You can only use either the `after` or `before` parameter, not both. See https://resend.com/docs/pagination for more information.'),
+  /** 422, an `after`/`before` cursor that names no item of the list (interface-spec "Pagination"). */
+  unknownCursor: (which: 'after' | 'before', id: string) =>
+    new ApiError(422, 'validation_error', `The \`${which}\` cursor \`${id}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`),
   /** 413, body over the size limit. */
   payloadTooLarge: (limit: string) => new ApiError(413, 'payload_too_large', `The request body is too large; the maximum is ${limit}.`),
   /** 429 over the per-second limit, with `retry-after` (seconds, a string) as its one header (API-FACTS §2.1, §4). */

@@ -40,3 +40,10 @@ export function fromJson<T>(text: string | null | undefined): T | null {
   if (text === null || text === undefined) return null;
   return JSON.parse(text) as T;
 }
+
+/** `reply_to` input (one address, several or null) → the stored array, or null when absent or empty. */
+export function replyToList(v: string | string[] | null | undefined): string[] | null {
+  if (v === undefined || v === null) return null;
+  const list = Array.isArray(v) ? v : [v];
+  return list.length ? list : null;
+}

@@ -11,7 +11,7 @@
  * not grow with the table.
  */
 import type { DB } from '../store/db.js';
-import { ApiError } from './errors.js';
+import { errors } from './errors.js';
 
 /** Pagination query parameters as validated. */
 export interface PageQuery {
@@ -50,7 +50,7 @@ export interface PageOptions<Row, Item> {
 export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, Item>): ListEnvelope<Item> {
   const { table, where, params, query } = opts;
   if (query.after !== undefined && query.before !== undefined) {
-    throw new ApiError(422, 'validation_error', 'You can only use either the `after` or `before` parameter, not both. See https://resend.com/docs/pagination for more information.');
+    throw errors.bothCursors();
   }
   const limit = query.limit ?? opts.defaultLimit ?? null;
   const cursorId = query.after ?? query.before;
@@ -58,7 +58,7 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
   if (cursorId !== undefined) {
     const row = db.prepare(`SELECT seq FROM ${table} WHERE id = ? AND (${where})`).get(cursorId, ...params) as { seq: number } | undefined;
     if (!row) {
-      throw new ApiError(422, 'validation_error', `The \`${query.after !== undefined ? 'after' : 'before'}\` cursor \`${cursorId}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`);
+      throw errors.unknownCursor(query.after !== undefined ? 'after' : 'before', cursorId);
     }
     cursorSeq = row.seq;
   }

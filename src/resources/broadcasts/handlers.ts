@@ -4,13 +4,13 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../http/types.js';
 import { errors } from '../../http/errors.js';
+import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
   assertSegment,
   assertTopic,
   getOr404,
   insertBroadcast,
-  normalizeReplyTo,
   statusError,
   toBroadcast,
   toListItem,
@@ -90,7 +90,7 @@ function update(ctx: Emulator, req: OpRequest<UpdateBody>) {
     let v = b[f];
     if (f === 'name') v = v ?? '';
     if (f === 'reply_to') {
-      const r = normalizeReplyTo(v as string | string[] | null);
+      const r = replyToList(v as string | string[] | null);
       v = r ? JSON.stringify(r) : null;
     }
     sets.push(`${COLUMNS[f]} = ?`);

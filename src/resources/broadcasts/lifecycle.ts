@@ -21,13 +21,15 @@ import type { Job } from '../../clock/scheduler.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { contactPropertyValues, contactsOfSegment, topicSubscription, type Contact } from '../contacts/service.js';
+import { contactIdsOfSegment, contactPropertyValues, contactsOfSegment, topicSubscription, type Contact } from '../contacts/service.js';
+import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
+import { getTopicOr404, type TopicRow } from '../topics/store.js';
 import { sendEmail, type SendEmailInput } from '../emails/send.js';
 import { statusError, type BroadcastRow } from './store.js';
 import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
 
 /** Emails handed to sending per `broadcasts.deliver` run. */
-export const BATCH_SIZE = 100;
+const BATCH_SIZE = 100;
 
 /** Job types. */
 export const JOB_START = 'broadcasts.start';
@@ -117,17 +119,42 @@ export function startJob(ctx: Emulator, job: Job<{ broadcast_id: string }>): voi
   })();
 }
 
+/**
+ * What every email of one `broadcasts.deliver` run shares, read once a run:
+ * the broadcast's topic (or the `ApiError` reading it gave, thrown again for
+ * each contact so each is skipped and logged as before) and the team's
+ * contact-property definitions.
+ */
+interface RunData {
+  topic: TopicRow | ApiError | null;
+  definitions: Map<string, PropertyRow>;
+}
+
+function runData(ctx: Emulator, row: BroadcastRow): RunData {
+  let topic: TopicRow | ApiError | null = null;
+  if (row.topic_id !== null) {
+    try {
+      topic = getTopicOr404(ctx, row.team_id, row.topic_id);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      topic = err;
+    }
+  }
+  return { topic, definitions: propertiesByKey(ctx, row.team_id) };
+}
+
 /** Whether the broadcast goes to this contact now. */
-function eligible(ctx: Emulator, row: BroadcastRow, c: Contact): boolean {
+function eligible(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): boolean {
   if (c.unsubscribed) return false;
   if (row.topic_id === null) return true;
-  return topicSubscription(ctx, row.team_id, c.id, row.topic_id) === 'opt_in';
+  if (run.topic instanceof ApiError) throw run.topic;
+  return topicSubscription(ctx, row.team_id, c.id, row.topic_id, run.topic ?? undefined) === 'opt_in';
 }
 
 /** The email of one contact, placeholders filled, with the one-click unsubscribe headers (RFC 2369, RFC 8058). */
-function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact): SendEmailInput {
+function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): SendEmailInput {
   const unsubscribe = unsubscribeUrl(ctx.config.baseUrl, row.id, c.id);
-  const vars = { contact: c, properties: contactPropertyValues(ctx, row.team_id, c), unsubscribeUrl: unsubscribe };
+  const vars = { contact: c, properties: contactPropertyValues(ctx, row.team_id, c, run.definitions), unsubscribeUrl: unsubscribe };
   const input: SendEmailInput = {
     from: row.from_address,
     to: c.email,
@@ -147,25 +174,29 @@ function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact): SendEmailInput 
  * Job `broadcasts.deliver`: hands the next `BATCH_SIZE` contacts' emails to
  * `sendEmail` (each with its own lifecycle), then schedules the next batch or
  * marks the broadcast `sent`. The recipient list is the segment's members
- * when the first batch runs (`contact_ids` carries the rest). One transaction
- * a run; an email the emails module refuses (`ApiError`) is skipped and
- * logged, the others go on.
+ * when the first batch runs (`contact_ids` carries the rest). A run reads
+ * only its own batch's contacts (still in the segment), and the topic and
+ * property definitions once. One transaction a run; an email the emails
+ * module refuses (`ApiError`) is skipped and logged, the others go on
+ * (`sendEmail` validates before it writes and writes in its own
+ * transaction, so a refused email leaves nothing behind).
  */
 export function deliverJob(ctx: Emulator, job: Job<{ broadcast_id: string; contact_ids?: string[] }>): void {
   ctx.db.transaction(() => {
     const row = loadRow(ctx, job.payload.broadcast_id);
     if (!row || row.status !== 'queued') return;
-    const members = contactsOfSegment(ctx, row.team_id, row.segment_id);
-    const ids = job.payload.contact_ids ?? members.map((c) => c.id);
-    const byId = new Map(members.map((c) => [c.id, c]));
+    const ids = job.payload.contact_ids ?? contactIdsOfSegment(ctx, row.team_id, row.segment_id);
+    const batch = ids.slice(0, BATCH_SIZE);
+    const byId = new Map(contactsOfSegment(ctx, row.team_id, row.segment_id, { ids: batch }).map((c) => [c.id, c]));
+    const run = runData(ctx, row);
     const record = ctx.db.prepare('INSERT INTO broadcast_emails (broadcast_id, email_id, contact_id, email, created_at) VALUES (?, ?, ?, ?, ?)');
-    for (const id of ids.slice(0, BATCH_SIZE)) {
+    for (const id of batch) {
       const c = byId.get(id);
       if (!c) continue;
       try {
-        if (!eligible(ctx, row, c)) continue;
-        const input = emailFor(ctx, row, c);
-        const sent = ctx.db.transaction(() => sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id }))();
+        if (!eligible(ctx, row, c, run)) continue;
+        const input = emailFor(ctx, row, c, run);
+        const sent = sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id });
         record.run(row.id, sent.id, c.id, c.email, ctx.clock.nowMs());
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;

@@ -6,10 +6,9 @@
  * (`b2Zmc2V0OjA`); `after`/`before` take them.
  */
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { errors } from '../../http/errors.js';
 import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
 import { emailsOfBroadcast } from '../emails/send.js';
-import { findContact } from '../contacts/service.js';
 import type { BroadcastRow } from './store.js';
 
 /** The recipient event types of the reference. */
@@ -32,11 +31,11 @@ function cursor(offset: number): string {
   return Buffer.from(`offset:${offset}`).toString('base64').replace(/=+$/, '');
 }
 
-function offsetOf(id: string, length: number, which: string): number {
+function offsetOf(id: string, length: number, which: 'after' | 'before'): number {
   const m = /^offset:(\d+)$/.exec(Buffer.from(id, 'base64').toString('utf8'));
   const n = m ? Number(m[1]) : NaN;
   if (!Number.isInteger(n) || n >= length) {
-    throw new ApiError(422, 'validation_error', `The \`${which}\` cursor \`${id}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`);
+    throw errors.unknownCursor(which, id);
   }
   return n;
 }
@@ -47,9 +46,9 @@ function offsetOf(id: string, length: number, which: string): number {
  * it, both → 422; all items when `limit` is omitted. Each item gets its
  * cursor as `id`.
  */
-export function pageOf<T extends object>(items: T[], query: PageQuery): ListEnvelope<{ id: string } & T> {
+function pageOf<T extends object>(items: T[], query: PageQuery): ListEnvelope<{ id: string } & T> {
   if (query.after !== undefined && query.before !== undefined) {
-    throw new ApiError(422, 'validation_error', 'You can only use either the `after` or `before` parameter, not both. See https://resend.com/docs/pagination for more information.');
+    throw errors.bothCursors();
   }
   const withIds = items.map((it, i) => ({ id: cursor(i), ...it }));
   const limit = query.limit ?? null;
@@ -76,11 +75,19 @@ interface Sent {
   email_id: string;
   contact_id: string | null;
   email: string;
+  /** The contact's `unsubscribed` now (1), 0, or null when it is gone or not the team's. */
+  unsubscribed: number | null;
 }
 
 /** The broadcast's emails with their state, newest first. Empty (without asking the emails module) when it produced none. */
 function sentEmails(ctx: Emulator, row: BroadcastRow) {
-  const own = ctx.db.prepare('SELECT email_id, contact_id, email FROM broadcast_emails WHERE broadcast_id = ? ORDER BY seq DESC').all(row.id) as Sent[];
+  const own = ctx.db
+    .prepare(
+      `SELECT be.email_id, be.contact_id, be.email, c.unsubscribed FROM broadcast_emails be
+       LEFT JOIN contacts c ON c.id = be.contact_id AND c.team_id = ?
+       WHERE be.broadcast_id = ? ORDER BY be.seq DESC`,
+    )
+    .all(row.team_id, row.id) as Sent[];
   if (own.length === 0) return [];
   const state = new Map(emailsOfBroadcast(ctx, row.id).map((e) => [e.id, e]));
   return own.map((s) => {
@@ -106,8 +113,7 @@ export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { ty
     if (wanted !== undefined && e.email.toLowerCase() !== wanted) continue;
     if (q.type === 'unsubscribed') {
       if (!REACHED.has(e.last_event) || e.contact_id === null) continue;
-      const c = findContact(ctx, row.team_id, e.contact_id);
-      if (!c?.unsubscribed) continue;
+      if (e.unsubscribed !== 1) continue;
       rows.push({ contact_id: e.contact_id, email: e.email });
       continue;
     }

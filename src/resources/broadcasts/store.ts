@@ -4,7 +4,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { DB } from '../../store/db.js';
-import { apiTime, newId } from '../../http/format.js';
+import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
 
 /** Statuses (API-FACTS §5.12): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
@@ -82,13 +82,6 @@ export const migrations = [
   },
 ];
 
-/** `reply_to` as stored: one address or several become an array; empty → null. */
-export function normalizeReplyTo(v: string | string[] | null | undefined): string[] | null {
-  if (v === null || v === undefined) return null;
-  const arr = Array.isArray(v) ? v : [v];
-  return arr.length ? arr : null;
-}
-
 /** The list item (interface-spec "Broadcast (list item)"; no `topic_id`, API-FACTS §8 #15). */
 export function toListItem(r: BroadcastRow) {
   return {
@@ -103,7 +96,6 @@ export function toListItem(r: BroadcastRow) {
   };
 }
 
-/** The broadcast alone (API-FACTS §5.12). */
 /** A row's content in API names (what a duplicate copies). */
 export function contentOf(r: BroadcastRow): BroadcastContent & { segment_id: string; from: string; subject: string } {
   return {
@@ -141,7 +133,7 @@ export function toBroadcast(r: BroadcastRow) {
 }
 
 /** The team's broadcast, or undefined. */
-export function findBroadcast(db: DB, teamId: string, id: string): BroadcastRow | undefined {
+function findBroadcast(db: DB, teamId: string, id: string): BroadcastRow | undefined {
   return db.prepare('SELECT * FROM broadcasts WHERE id = ? AND team_id = ?').get(id, teamId) as BroadcastRow | undefined;
 }
 
@@ -159,7 +151,7 @@ export function insertBroadcast(
 ): BroadcastRow {
   const id = b.id ?? newId();
   const c = b.content;
-  const replyTo = normalizeReplyTo(c.reply_to);
+  const replyTo = replyToList(c.reply_to);
   ctx.db
     .prepare(
       `INSERT INTO broadcasts (id, team_id, name, segment_id, from_address, subject, reply_to, preview_text, html, text, topic_id, status, created_at, scheduled_at, sent_at)

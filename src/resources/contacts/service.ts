@@ -23,7 +23,7 @@ import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../webhooks/events.js';
 import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/store.js';
 import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
-import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription } from '../topics/store.js';
+import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
 import { toContact, type ContactRow } from './rows.js';
 
 /** A contact as stored; times in emulated ms. */
@@ -310,28 +310,54 @@ export function addContactToSegment(ctx: Emulator, teamId: string, contactId: st
   insertMembership(ctx, teamId, contact.id, segmentId);
 }
 
-/** Contacts of a segment, oldest membership first. */
-export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: string): Contact[] {
+/**
+ * Contacts of a segment, oldest membership first. With `opts.ids`, only those
+ * of the given contacts that are (still) members: a batch loads just its own
+ * rows instead of the whole segment.
+ */
+export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: string, opts: { ids?: readonly string[] } = {}): Contact[] {
+  if (opts.ids !== undefined && opts.ids.length === 0) return [];
+  const onlyIds = opts.ids !== undefined ? ` AND c.id IN (${opts.ids.map(() => '?').join(', ')})` : '';
   const rows = ctx.db
     .prepare(`SELECT c.* FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
-              WHERE cs.segment_id = ? AND c.team_id = ? ORDER BY cs.seq`)
-    .all(segmentId, teamId) as ContactRow[];
+              WHERE cs.segment_id = ? AND c.team_id = ?${onlyIds} ORDER BY cs.seq`)
+    .all(segmentId, teamId, ...(opts.ids ?? [])) as ContactRow[];
   return rows.map(toContact);
+}
+
+/** Ids of a segment's contacts, oldest membership first (the ids alone, no rows decoded). */
+export function contactIdsOfSegment(ctx: Emulator, teamId: string, segmentId: string): string[] {
+  const rows = ctx.db
+    .prepare(`SELECT c.id FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              WHERE cs.segment_id = ? AND c.team_id = ? ORDER BY cs.seq`)
+    .all(segmentId, teamId) as { id: string }[];
+  return rows.map((r) => r.id);
 }
 
 /**
  * A contact's subscription to a topic: its explicit `opt_in`/`opt_out`, else
  * the topic's `default_subscription`. Throws 404 if the topic is not the team's.
+ * `preloaded`: the topic row already read by the caller (e.g. once per batch);
+ * it must be the team's topic `topicId`.
  */
-export function topicSubscription(ctx: Emulator, teamId: string, contactId: string, topicId: string): 'opt_in' | 'opt_out' {
-  const topic = getTopicOr404(ctx, teamId, topicId);
+export function topicSubscription(ctx: Emulator, teamId: string, contactId: string, topicId: string, preloaded?: TopicRow): 'opt_in' | 'opt_out' {
+  const topic = preloaded ?? getTopicOr404(ctx, teamId, topicId);
   return explicitSubscription(ctx, contactId, topicId) ?? topic.default_subscription;
 }
 
-/** A contact's property values with the team's contact-property fallbacks applied. */
-export function contactPropertyValues(ctx: Emulator, teamId: string, contact: Contact): Record<string, string | number | boolean | null> {
+/**
+ * A contact's property values with the team's contact-property fallbacks
+ * applied. `definitions`: the team's `propertiesByKey` already read by the
+ * caller (e.g. once per batch).
+ */
+export function contactPropertyValues(
+  ctx: Emulator,
+  teamId: string,
+  contact: Contact,
+  definitions?: Map<string, PropertyRow>,
+): Record<string, string | number | boolean | null> {
   const out: Record<string, string | number | boolean | null> = {};
-  for (const [key, def] of propertiesByKey(ctx, teamId)) {
+  for (const [key, def] of definitions ?? propertiesByKey(ctx, teamId)) {
     const v = contact.properties[key];
     out[key] = v !== undefined && v !== null ? v : fallbackOf(def);
   }

@@ -26,13 +26,13 @@ import type { Emulator } from '../../context.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { newId } from '../../http/format.js';
+import { fromJson, newId } from '../../http/format.js';
 import { getTeam } from '../../store/core.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { getTopicOr404 } from '../topics/store.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
-import { eventsOf, loadEmail, recordStep, type EmailRow } from './store.js';
+import { list, loadEmail, recordStep, type EmailRow } from './store.js';
 
 /** The body of POST /emails (API-FACTS §5.1). */
 export interface SendEmailInput {
@@ -255,13 +255,25 @@ export function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[
  */
 export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
   const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
+  // One query for the clicks of all the broadcast's emails, grouped by email here.
+  const clickRows = ctx.db
+    .prepare(
+      `SELECT ev.email_id, ev.data, ev.at FROM email_events ev JOIN emails e ON e.id = ev.email_id
+       WHERE e.broadcast_id = ? AND ev.type = 'clicked' ORDER BY ev.seq`,
+    )
+    .all(broadcastId) as { email_id: string; data: string | null; at: number }[];
+  const clicksByEmail = new Map<string, { link: string; at: number }[]>();
+  for (const c of clickRows) {
+    const link = String(fromJson<{ link?: string }>(c.data)?.link ?? '');
+    const group = clicksByEmail.get(c.email_id);
+    if (group) group.push({ link, at: c.at });
+    else clicksByEmail.set(c.email_id, [{ link, at: c.at }]);
+  }
   return rows.map((r) => ({
     id: r.id,
-    to: JSON.parse(r.to_addrs) as string[],
+    to: list(r.to_addrs),
     last_event: r.last_event,
     created_at: r.created_at,
-    clicks: eventsOf(ctx, r.id)
-      .filter((e) => e.type === 'clicked')
-      .map((e) => ({ link: String((JSON.parse(e.data ?? '{}') as { link?: string }).link ?? ''), at: e.at })),
+    clicks: clicksByEmail.get(r.id) ?? [],
   }));
 }

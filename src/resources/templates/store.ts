@@ -9,7 +9,7 @@
  * re-published). Name and alias belong to the template, not to a version.
  */
 import type { Emulator } from '../../context.js';
-import { apiTime, newId } from '../../http/format.js';
+import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
 
 /** A stored variable (times in emulated ms). */
@@ -93,13 +93,6 @@ export const templatesMigration = {
   );
   CREATE INDEX template_versions_template ON template_versions (template_id);`,
 };
-
-/** `reply_to` input (string, array or null) → stored array or null. */
-function replyToList(v: string | string[] | null | undefined): string[] | null {
-  if (v === undefined || v === null) return null;
-  const list = Array.isArray(v) ? v : [v];
-  return list.length ? list : null;
-}
 
 /** Stored reply-to → the SPEC's string or null (API-FACTS §8 #8); several addresses are joined with `, `. */
 export function replyToString(stored: string | null): string | null {
