@@ -37,8 +37,12 @@ async function inbound(ctx: Emulator, req: OpRequest<Buffer | InboundJson>) {
   return new Reply(201, { object: 'inbound', id: copies[0].id, team_id: copies[0].team_id, received_for: copies[0].received_for, emails: copies });
 }
 
-/** `filename="x"` for ASCII names, RFC 5987 `filename*` otherwise. */
-function dispositionHeader(kind: 'inline' | 'attachment', filename: string): string {
+/**
+ * A `content-disposition` value: `filename="x"` for printable-ASCII names
+ * without `"` or `\`, RFC 5987 `filename*=UTF-8''…` (percent-encoded)
+ * otherwise, so any name (non-ASCII, NUL, line breaks) makes a valid header.
+ */
+export function dispositionHeader(kind: 'inline' | 'attachment', filename: string): string {
   return /^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)
     ? `${kind}; filename="${filename}"`
     : `${kind}; filename*=UTF-8''${encodeURIComponent(filename)}`;

@@ -76,6 +76,16 @@ const CONTENT_TYPES: Record<string, string> = {
   mp3: 'audio/mpeg', mp4: 'video/mp4',
 };
 
+/**
+ * An attachment's `content_type` as an HTTP header and a MIME header accept
+ * it (RFC 9110 §8.3.1 `media-type`: `type/subtype` tokens, then `; name=value`
+ * parameters with a token or quoted-string value; printable ASCII only). A
+ * value outside it would break the attachment's download (`ERR_INVALID_CHAR`)
+ * and its MIME rendering, so POST /emails refuses it with 422
+ * `invalid_attachment` (API-FACTS §2, the attachment error; issue 13 defect 4).
+ */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
+
 /** Content type from a filename's extension (`application/octet-stream` if unknown). */
 export function contentTypeOf(filename: string | null | undefined): string {
   const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
@@ -192,6 +202,9 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
         throw new ApiError(422, 'invalid_attachment', 'Attachment `content` must be a base64-encoded string.');
       }
       content = Buffer.from(b64, 'base64');
+    }
+    if (a.content_type !== undefined && !MEDIA_TYPE.test(a.content_type)) {
+      throw new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(a.content_type.slice(0, 100))}.`);
     }
     const filename = a.filename ?? (a.path ? decodeURIComponent(a.path.split(/[?#]/)[0].split('/').pop() || '') || null : null);
     return { filename, path: a.path ?? null, content, content_type: a.content_type ?? contentTypeOf(filename), content_id: a.content_id ?? null };
