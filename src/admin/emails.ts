@@ -16,6 +16,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
+import { dispositionHeader } from './inbound.js';
 import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
 import { simulateEngagement } from '../resources/emails/lifecycle.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
@@ -245,8 +246,7 @@ function download(ctx: Emulator, req: OpRequest) {
   const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
   if (!a) throw errors.notFound('Attachment');
   if (a.content === null) throw errors.notFound('Attachment content (it was sent by `path`, which the emulator does not fetch)');
-  const name = (a.filename ?? a.id).replace(/["\\\r\n]/g, '_');
-  return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': `attachment; filename="${name}"` }, a.content_type);
+  return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
 }
 
 function createEvent(ctx: Emulator, req: OpRequest<{ type: 'opened' | 'clicked'; link?: string }>) {

@@ -10,7 +10,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
-import { buildMime, findAttachment, findEmail, parseAddressField, receiveMessage, type InboundJson } from '../resources/receiving/index.js';
+import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage, type InboundJson } from '../resources/receiving/index.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
 function envelopeFrom(query: Record<string, any>): string[] | undefined {
@@ -23,22 +23,28 @@ function envelopeFrom(query: Record<string, any>): string[] | undefined {
 async function inbound(ctx: Emulator, req: OpRequest<Buffer | InboundJson>) {
   let raw: Buffer;
   let envelope = envelopeFrom(req.query);
+  let given: ReturnType<typeof givenParts> | undefined;
   if (Buffer.isBuffer(req.body)) {
     if (req.body.length === 0) throw errors.validation('The request body is empty: send a raw message (message/rfc822) or JSON fields.', 422);
     raw = req.body;
   } else {
     const b = req.body;
     raw = Buffer.from(buildMime(b, ctx.clock.nowMs()), 'utf8');
+    given = givenParts(b);
     if (!envelope) {
       envelope = [...parseAddressField('to', b.to), ...parseAddressField('cc', b.cc), ...parseAddressField('bcc', b.bcc)].map((m) => m.address);
     }
   }
-  const copies = await receiveMessage(ctx, raw, envelope);
+  const copies = await receiveMessage(ctx, raw, envelope, given);
   return new Reply(201, { object: 'inbound', id: copies[0].id, team_id: copies[0].team_id, received_for: copies[0].received_for, emails: copies });
 }
 
-/** `filename="x"` for ASCII names, RFC 5987 `filename*` otherwise. */
-function dispositionHeader(kind: 'inline' | 'attachment', filename: string): string {
+/**
+ * A `content-disposition` value: `filename="x"` for printable-ASCII names
+ * without `"` or `\`, RFC 5987 `filename*=UTF-8''…` (percent-encoded)
+ * otherwise, so any name (non-ASCII, NUL, line breaks) makes a valid header.
+ */
+export function dispositionHeader(kind: 'inline' | 'attachment', filename: string): string {
   return /^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename)
     ? `${kind}; filename="${filename}"`
     : `${kind}; filename*=UTF-8''${encodeURIComponent(filename)}`;

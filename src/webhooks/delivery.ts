@@ -145,23 +145,56 @@ interface AttemptResult {
   startedWallMs: number;
 }
 
-/** POSTs the payload; never throws. */
+/**
+ * The first `RESPONSE_EXCERPT_CHARS` characters of a response body (UTF-8),
+ * reading no more of the stream than that needs; then cancels the body and
+ * aborts the request (`drop`), so the connection is closed and a receiver
+ * answering a huge or endless body costs at most one excerpt of memory
+ * (issue 13, defect 2). A body that breaks off keeps what was read. Never throws.
+ */
+async function readExcerpt(res: Response, drop: AbortController): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let complete = false;
+  try {
+    while (text.length < RESPONSE_EXCERPT_CHARS) {
+      const { done, value } = await reader.read();
+      if (done) {
+        text += decoder.decode();
+        complete = true;
+        break;
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // Broken off or timed out while reading: keep what came.
+  }
+  if (!complete) {
+    await reader.cancel().catch(() => undefined);
+    drop.abort();
+  }
+  return text.slice(0, RESPONSE_EXCERPT_CHARS);
+}
+
+/** POSTs the payload; never throws. Reads at most an excerpt of the answer (see `readExcerpt`). */
 async function post(ctx: Emulator, endpoint: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
   const started = Date.now();
   let statusCode: number | null = null;
   let error: string | null = null;
   let response: string | null = null;
   try {
+    const drop = new AbortController();
     const res = await fetch(endpoint, {
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(ctx.config.webhookTimeoutMs),
+      signal: AbortSignal.any([AbortSignal.timeout(ctx.config.webhookTimeoutMs), drop.signal]),
       redirect: 'manual',
     });
     statusCode = res.status;
-    const text = await res.text().catch(() => '');
-    response = text.slice(0, RESPONSE_EXCERPT_CHARS);
+    response = await readExcerpt(res, drop);
     if (statusCode < 200 || statusCode > 299) error = `endpoint answered ${statusCode}`;
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };

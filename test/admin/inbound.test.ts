@@ -60,6 +60,35 @@ describe('POST /_emulator/inbound', () => {
     expect(Buffer.compare(Buffer.from(parsed.attachments[0].content as ArrayBuffer), PDF_BYTES)).toBe(0);
   });
 
+  it('keeps every attachment of the JSON form, those with a content_id (inline) too (issue 13, defect 8)', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const res = await postJson(t, {
+      from: 'a@sender.test', to: 'in@example.com', subject: 'cid', html: '<p><img src="cid:logo"></p>', text: 'logo',
+      attachments: [
+        { filename: 'logo.png', content: png.toString('base64'), content_type: 'image/png', content_id: 'logo' },
+        { filename: 'report.pdf', content: PDF_BYTES.toString('base64'), content_type: 'application/pdf' },
+        { filename: 'sig.png', content: png.toString('base64'), content_type: 'image/png', content_id: '<sig@x>', content_disposition: 'inline' },
+        { filename: 'notes.txt', content: Buffer.from('inline notes').toString('base64'), content_id: 'notes' },
+        { filename: 'part.html', content: Buffer.from('<b>part</b>').toString('base64'), content_type: 'text/html', content_id: 'part', content_disposition: 'inline' },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const list = await t.api.get(`/emails/receiving/${res.body.id}/attachments`);
+    expect(list.status).toBe(200);
+    const byName = Object.fromEntries(list.body.data.map((a: any) => [a.filename, a]));
+    expect(Object.keys(byName).sort()).toEqual(['logo.png', 'notes.txt', 'part.html', 'report.pdf', 'sig.png']);
+    expect(byName['notes.txt']).toMatchObject({ content_type: 'text/plain', content_id: 'notes', content_disposition: 'inline', size: 12 });
+    expect(byName['part.html']).toMatchObject({ content_type: 'text/html', content_id: 'part', content_disposition: 'inline' });
+    const one = await t.api.get(`/emails/receiving/${res.body.id}`);
+    expect(one.body.text).toBe('logo');
+    expect(one.body.html).not.toContain('part');
+    expect(byName['logo.png']).toMatchObject({ content_type: 'image/png', content_id: 'logo', content_disposition: 'inline', size: png.length });
+    expect(byName['sig.png']).toMatchObject({ content_id: 'sig@x', content_disposition: 'inline' });
+    expect(byName['report.pdf']).toMatchObject({ content_disposition: 'attachment', size: PDF_BYTES.length });
+    const dl = await t.anon.get(new URL(byName['logo.png'].download_url).pathname).buffer(true).parse(binary);
+    expect(Buffer.compare(dl.body as Buffer, png)).toBe(0);
+  });
+
   it('validates the JSON form', async () => {
     const missing = await postJson(t, { to: 'in@example.com', subject: 's' });
     expect(missing.status).toBe(422);

@@ -33,12 +33,10 @@
  * Deterministic: the unknown UUIDs come from a seeded PRNG, no network.
  */
 import { describe, expect, it } from 'vitest';
-import http from 'node:http';
-import { createHash } from 'node:crypto';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import { loadSpec, type Operation, type Schema } from '../../src/http/spec.js';
 import { compileOperation } from '../../src/http/validate.js';
-import { userTables } from '../../src/store/db.js';
+import { diffState, send, storeState, type Answer } from './store-state.js';
 import { FIXTURES } from '../helpers.js';
 
 const { operations } = await loadSpec();
@@ -393,48 +391,7 @@ function multipartCases(op: Operation, path: string): Case[] {
   return cases;
 }
 
-// ---------------------------------------------------------------- transport
-interface Answer { status: number; contentType: string; text: string }
-const agent = new http.Agent({ keepAlive: true });
-
-/** Sends a request exactly as given (raw path, no URL normalisation). */
-function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { agent, host: url.hostname, port: url.port, method, path, headers: { authorization: `Bearer ${FIXTURES.defaultKey}`, 'user-agent': 'robustness-test', ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(15_000, () => req.destroy(new Error(`timeout: ${method} ${path.slice(0, 100)}`)));
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
-
-// ---------------------------------------------------------------- state
-/** Row count and content hash of every table but `logs` (which records failed requests by design). */
-function storeState(emu: EmulatorServer): Record<string, string> {
-  const db = emu.ctx.db;
-  const out: Record<string, string> = {};
-  for (const t of userTables(db)) {
-    if (t === 'logs') continue;
-    const rows = db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Record<string, unknown>[];
-    const h = createHash('sha1');
-    for (const r of rows) h.update(JSON.stringify(r, (_k, val) => (typeof val === 'bigint' ? String(val) : Buffer.isBuffer(val) ? val.toString('base64') : val)));
-    out[t] = `${rows.length} rows ${h.digest('hex').slice(0, 12)}`;
-  }
-  return out;
-}
-
-function diffState(a: Record<string, string>, b: Record<string, string>): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} → ${b[k]}`);
-}
+// ---------------------------------------------------------------- transport and state: ./store-state.ts
 
 /** Operations the spec documents without any JSON response (HTML / SSE admin pages). */
 const nonJson = (op: Operation) => Object.keys(op.responses).length === 0;

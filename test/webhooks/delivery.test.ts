@@ -5,6 +5,8 @@
  * awaits the delivery job, which awaits the HTTP attempt.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Resend } from 'resend';
 import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/delivery.js';
@@ -327,5 +329,53 @@ describe('webhook delivery with the real clock', () => {
     const resend = sdk(t);
     expect(resend.webhooks.verify(verifyInput(rx.requests[0], h.signing_secret))).toMatchObject({ type: 'domain.created' });
     await expect.poll(() => t.emu.webhookDeliveries()[0].status).toBe('succeeded');
+  });
+});
+
+describe('webhook delivery: a receiver answering a huge body (issue 13, defect 2)', () => {
+  const t = useEmulator();
+
+  it('reads at most the excerpt, then drops the connection before the receiver finishes writing', async () => {
+    const TOTAL = 256 * 1024 * 1024;
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let written = 0;
+    let finished = false;
+    let closedEarly: Promise<boolean> = Promise.resolve(false);
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(TOTAL) });
+        closedEarly = new Promise((resolve) => {
+          res.on('close', () => resolve(!finished));
+          res.on('finish', () => { finished = true; });
+        });
+        const pump = () => {
+          while (written < TOTAL && !res.destroyed) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (written >= TOTAL) res.end();
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      await hook(t, url, ['domain.created']);
+      await createDomain(t);
+      await t.emu.clock.advance(0);
+      const [d] = t.emu.webhookDeliveries();
+      expect(d.status).toBe('succeeded');
+      expect(d.attempts).toHaveLength(1);
+      expect(d.attempts[0]).toMatchObject({ status_code: 200, error: null });
+      expect(d.attempts[0].response!.length).toBe(4096);
+      expect(await closedEarly).toBe(true);
+      expect(finished).toBe(false);
+      expect(written).toBeLessThan(TOTAL / 4);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

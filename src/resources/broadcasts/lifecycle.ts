@@ -24,7 +24,8 @@ import { ApiError, errors } from '../../http/errors.js';
 import { contactIdsOfSegment, contactPropertyValues, contactsOfSegment, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
 import { getTopicOr404, type TopicRow } from '../topics/store.js';
-import { sendEmail, type SendEmailInput } from '../emails/send.js';
+import { checkSender, sendEmail, type SendEmailInput } from '../emails/send.js';
+import { parseAddress } from '../emails/addresses.js';
 import { statusError, type BroadcastRow } from './store.js';
 import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
 
@@ -66,6 +67,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
   if (row.html === null && row.text === null) {
     throw errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422);
   }
+  checkBroadcastSender(ctx, row);
   const now = ctx.clock.nowMs();
   const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
   if (row.status === 'scheduled') ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', row.id);
@@ -75,6 +77,22 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
     return;
   }
   queue(ctx, row.id, row.team_id, at);
+}
+
+/**
+ * The sending rules of POST /emails applied to a broadcast when it is sent
+ * (issue 13, defect 9; README "Broadcasts"): its `from` must be a verified
+ * domain of the team, or `@resend.dev` with only the team owner and
+ * `@resend.dev` addresses among the segment's subscribed contacts. Throws the
+ * same 403 `validation_error` as POST /emails (`checkSender`), so a broadcast
+ * that could reach no one is refused instead of ending `sent` with nothing
+ * delivered.
+ */
+function checkBroadcastSender(ctx: Emulator, row: BroadcastRow): void {
+  const from = parseAddress(row.from_address);
+  if (!from) return; // validated at create/update; sendEmail refuses it per contact otherwise
+  const recipients = from.domain === 'resend.dev' ? contactsOfSegment(ctx, row.team_id, row.segment_id).filter((c) => !c.unsubscribed).map((c) => c.email) : [];
+  checkSender(ctx, row.team_id, from.domain, recipients);
 }
 
 /** Marks a broadcast `queued` and schedules its first batch. */

@@ -76,6 +76,46 @@ const CONTENT_TYPES: Record<string, string> = {
   mp3: 'audio/mpeg', mp4: 'video/mp4',
 };
 
+/**
+ * The sender rules of POST /emails (API-FACTS §2.1, the 403
+ * `validation_error` rows): from `@resend.dev` only to the team owner
+ * (`teams.owner_email`) and `@resend.dev` addresses; any other sender domain
+ * must be a verified domain of the team. `recipients`: addresses as given
+ * (`Name <a@b>` allowed). Returns the sending domain's id (null for
+ * `resend.dev`). Throws 403 `validation_error` with the service's messages.
+ * Also applied by broadcasts when they are sent (issue 13, defect 9).
+ */
+export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, recipients: readonly string[]): string | null {
+  if (fromDomain === 'resend.dev') {
+    const owner = getTeam(ctx.db, teamId)?.owner_email.toLowerCase() ?? '';
+    const stranger = recipients.map(bareAddress).find((a) => a !== owner && !a.endsWith('@resend.dev'));
+    if (stranger !== undefined) {
+      throw errors.validation(
+        `You can only send testing emails to your own email address (${owner}). To send emails to other recipients, please verify a domain at resend.com/domains, and change the \`from\` address to an email using this domain.`,
+        403,
+      );
+    }
+    return null;
+  }
+  const domain = ctx.db
+    .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
+    .get(teamId, fromDomain) as { id: string; status: string } | undefined;
+  if (!domain || domain.status !== 'verified') {
+    throw errors.validation(`The \`${fromDomain}\` domain is not verified. Please, add and verify your domain.`, 403);
+  }
+  return domain.id;
+}
+
+/**
+ * An attachment's `content_type` as an HTTP header and a MIME header accept
+ * it (RFC 9110 §8.3.1 `media-type`: `type/subtype` tokens, then `; name=value`
+ * parameters with a token or quoted-string value; printable ASCII only). A
+ * value outside it would break the attachment's download (`ERR_INVALID_CHAR`)
+ * and its MIME rendering, so POST /emails refuses it with 422
+ * `invalid_attachment` (API-FACTS §2, the attachment error; issue 13 defect 4).
+ */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
+
 /** Content type from a filename's extension (`application/octet-stream` if unknown). */
 export function contentTypeOf(filename: string | null | undefined): string {
   const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
@@ -159,25 +199,7 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   checkRecipients('reply_to', replyTo);
 
   // Sender rules (API-FACTS §2.1 403 rows; DESIGN.md "Auth").
-  let domainId: string | null = null;
-  if (from.domain === 'resend.dev') {
-    const owner = getTeam(ctx.db, teamId)?.owner_email.toLowerCase() ?? '';
-    const stranger = [...to, ...cc, ...bcc].map(bareAddress).find((a) => a !== owner && !a.endsWith('@resend.dev'));
-    if (stranger !== undefined) {
-      throw errors.validation(
-        `You can only send testing emails to your own email address (${owner}). To send emails to other recipients, please verify a domain at resend.com/domains, and change the \`from\` address to an email using this domain.`,
-        403,
-      );
-    }
-  } else {
-    const domain = ctx.db
-      .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
-      .get(teamId, from.domain) as { id: string; status: string } | undefined;
-    if (!domain || domain.status !== 'verified') {
-      throw errors.validation(`The \`${from.domain}\` domain is not verified. Please, add and verify your domain.`, 403);
-    }
-    domainId = domain.id;
-  }
+  const domainId = checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
   if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
     const allowed = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(sc.restrictDomainId) as { name: string } | undefined;
     throw errors.validation(`This API key can only send emails from the \`${allowed?.name ?? sc.restrictDomainId}\` domain.`, 403);
@@ -192,6 +214,9 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
         throw new ApiError(422, 'invalid_attachment', 'Attachment `content` must be a base64-encoded string.');
       }
       content = Buffer.from(b64, 'base64');
+    }
+    if (a.content_type !== undefined && !MEDIA_TYPE.test(a.content_type)) {
+      throw new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(a.content_type.slice(0, 100))}.`);
     }
     const filename = a.filename ?? (a.path ? decodeURIComponent(a.path.split(/[?#]/)[0].split('/').pop() || '') || null : null);
     return { filename, path: a.path ?? null, content, content_type: a.content_type ?? contentTypeOf(filename), content_id: a.content_id ?? null };

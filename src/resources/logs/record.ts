@@ -33,9 +33,22 @@ export const LOG_BODY_LIMIT = 16 * 1024;
 export const LOG_RETENTION = 5_000;
 const LOG_PRUNE_EVERY = 500;
 
-/** JSON text of a body, or the truncation marker past `LOG_BODY_LIMIT`. */
+/**
+ * Body fields that hold a secret, at any depth: an API key's `token` (shown
+ * once by POST /api-keys; only its sha256 is kept), a webhook's
+ * `signing_secret` / `previous_signing_secret`, and OAuth-style secrets.
+ * Their string values are stored as `REDACTED` in the request log, so GET
+ * /logs/{id}, snapshots and the SQLite file never hold them (issue 13 defect
+ * 5; the service's logs do not show secrets either). README "Request logs".
+ */
+const SECRET_FIELDS = new Set(['token', 'signing_secret', 'previous_signing_secret', 'client_secret', 'access_token', 'refresh_token', 'password', 'code_verifier']);
+
+/** What a secret field's value is stored as. */
+export const REDACTED = '[redacted]';
+
+/** JSON text of a body (secrets redacted, see `SECRET_FIELDS`), or the truncation marker past `LOG_BODY_LIMIT`. */
 function bodyText(body: unknown): string {
-  const text = JSON.stringify(body ?? null);
+  const text = JSON.stringify(body ?? null, (key, value) => (SECRET_FIELDS.has(key) && typeof value === 'string' ? REDACTED : value));
   return text.length > LOG_BODY_LIMIT ? JSON.stringify({ truncated: true, length: text.length }) : text;
 }
 

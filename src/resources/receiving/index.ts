@@ -66,5 +66,5 @@ export const receivingModule: ResourceModule = {
 };
 
 export { receiveMessage, type ReceivedCopy } from './receive.js';
-export { buildMime, parseAddressField, type InboundJson } from './mime.js';
+export { buildMime, givenParts, parseAddressField, type InboundJson } from './mime.js';
 export { findAttachment, findEmail } from './store.js';

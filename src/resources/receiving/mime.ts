@@ -210,6 +210,31 @@ export function buildMime(input: InboundJson, dateMs: number): string {
 }
 
 /**
+ * The body and attachments of the JSON form exactly as given, to store
+ * instead of what a parse of `buildMime`'s output gives back: a MIME parser
+ * reads an inline `text/plain` / `text/html` part (an attachment with a
+ * `content_id`, or `content_disposition: "inline"`) as more body text, so
+ * such attachments would be lost (issue 13, defect 8: nothing given may be
+ * lost). Same defaults as `buildMime`: content type from the file name,
+ * `inline` when a `content_id` is given; the content type is stored without
+ * parameters and lower-cased, and `<…>` around a content id dropped, as the
+ * parse does. Attachment `content` must be base64 (checked by the spec).
+ */
+export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'text' | 'attachments'> {
+  return {
+    html: input.html ?? null,
+    text: input.text ?? (input.html === undefined ? '' : null),
+    attachments: (input.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      contentType: (a.content_type ?? guessContentType(a.filename)).split(';')[0].trim().toLowerCase(),
+      contentId: a.content_id ? a.content_id.replace(/^<|>$/g, '') : null,
+      disposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
+      content: Buffer.from(a.content, 'base64'),
+    })),
+  };
+}
+
+/**
  * Parses a raw message. Throws 422 `validation_error` when it has no
  * `From` address. A missing Message-ID is generated; a missing Subject is `""`.
  */

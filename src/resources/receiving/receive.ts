@@ -79,10 +79,11 @@ function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[
  * one transaction; then `ctx.bus` emits `'inbound'` with each email id.
  * Throws 422 `validation_error` when there is no recipient or no recipient
  * domain receives mail (the message names the domains), or the message has
- * no From address.
+ * no From address. `given`: body and attachments to store instead of the
+ * parsed ones (the JSON form of the admin inbound, see `givenParts`).
  */
-export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: string[]): Promise<ReceivedCopy[]> {
-  const m = await parseMessage(raw);
+export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: string[], given?: Pick<ParsedMessage, 'html' | 'text' | 'attachments'>): Promise<ReceivedCopy[]> {
+  const m = { ...(await parseMessage(raw)), ...given };
   const recipients = uniqueCi(envelope ?? [...m.to, ...m.cc, ...m.bcc]);
   if (recipients.length === 0) throw errors.validation('The message has no recipients: give `to` (or To/Cc headers, or `rcpt_to`).', 422);
 

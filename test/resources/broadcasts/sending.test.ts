@@ -181,4 +181,36 @@ describe('broadcasts: sending to a segment', () => {
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('Newsletter');
   });
+
+  it('applies the sending rules of POST /emails when sent: 403 for onboarding@resend.dev to strangers or an unverified domain, never a silent nothing (issue 13, defect 9)', async () => {
+    const seg = await segment(t, 'Mixed');
+    await contact(t, seg, { email: 'owner@example.com' });
+    await contact(t, seg, { email: 'stranger@example.org' });
+    const testing = await createBroadcast(t, { segment_id: seg, from: 'onboarding@resend.dev' });
+    const refused = await t.api.post(`/broadcasts/${testing}/send`).send({});
+    expect(refused.status).toBe(403);
+    expect(refused.body.name).toBe('validation_error');
+    expect(refused.body.message).toContain('You can only send testing emails to your own email address (owner@example.com)');
+    expect((await getBroadcast(t, testing)).status).toBe('draft');
+    // Created with send: true, the broadcast is not created either.
+    const before = (await t.api.get('/broadcasts')).body.data.length;
+    const atCreate = await t.api.post('/broadcasts').send({ name: 'x', segment_id: seg, from: 'onboarding@resend.dev', subject: 's', html: '<p>x</p>', send: true });
+    expect(atCreate.status).toBe(403);
+    expect((await t.api.get('/broadcasts')).body.data.length).toBe(before);
+    // From a domain the team has not verified: the same 403 as POST /emails.
+    const unverified = await createBroadcast(t, { segment_id: seg, from: 'news@not-mine.example' });
+    const res = await t.api.post(`/broadcasts/${unverified}/send`).send({});
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('The `not-mine.example` domain is not verified. Please, add and verify your domain.');
+
+    // To the owner (and @resend.dev addresses) only, the testing sender works.
+    const own = await segment(t, 'Own');
+    await contact(t, own, { email: 'owner@example.com' });
+    await contact(t, own, { email: 'delivered@resend.dev' });
+    const fine = await createBroadcast(t, { segment_id: own, from: 'onboarding@resend.dev' });
+    expect((await t.api.post(`/broadcasts/${fine}/send`).send({})).status).toBe(200);
+    await t.emu.clock.advance('5m');
+    expect((await getBroadcast(t, fine)).status).toBe('sent');
+    expect((await emailsOf(t, fine)).map((e: any) => e.to[0]).sort()).toEqual(['delivered@resend.dev', 'owner@example.com']);
+  });
 });

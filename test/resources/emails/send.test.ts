@@ -162,6 +162,30 @@ describe('POST /emails', () => {
     expect((await t.api.get(`/emails/${res.body.id}/attachments/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a`)).status).toBe(404);
   });
 
+  it('downloads attachments with non-ASCII and control-character names (RFC 5987 filename*); refuses invalid content types (issue 13, defect 4)', async () => {
+    const content = Buffer.from('hello').toString('base64');
+    const names = ['請求書.pdf', 'nul\u0000.txt', 'quote"back\\slash.txt', 'plain.txt'];
+    const res = await send({ from: FROM, to: 'delivered@resend.dev', subject: 's', text: 'x', attachments: names.map((filename) => ({ filename, content })) });
+    expect(res.status).toBe(200);
+    const list = await t.api.get(`/emails/${res.body.id}/attachments`);
+    for (const name of names) {
+      const a = list.body.data.find((x: any) => x.filename === name);
+      expect(a, name).toBeDefined();
+      const download = await t.anon.get(new URL(a.download_url).pathname).responseType('blob');
+      expect(download.status, name).toBe(200);
+      expect(Buffer.from(download.body).toString()).toBe('hello');
+      const disposition = String(download.headers['content-disposition']);
+      if (name === 'plain.txt') expect(disposition).toBe('attachment; filename="plain.txt"');
+      else expect(disposition).toBe(`attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
+    }
+    for (const content_type of ['text/plain; charset=✓', 'text/plain\r\nX-Injected: 1', 'not a type', 'text/']) {
+      const bad = await send({ from: FROM, to: 'delivered@resend.dev', subject: 's', text: 'x', attachments: [{ filename: 'a.txt', content, content_type }] });
+      expectError(bad, 422, 'invalid_attachment');
+    }
+    const ok = await send({ from: FROM, to: 'delivered@resend.dev', subject: 's', text: 'x', attachments: [{ filename: 'a.txt', content, content_type: 'text/plain; charset="utf-8"' }] });
+    expect(ok.status).toBe(200);
+  });
+
   it('schedules with ISO 8601 or natural language, at most 30 days ahead', async () => {
     const iso = new Date(t.emu.clock.now().getTime() + 3_600_000).toISOString();
     const a = await send({ from: FROM, to: 'delivered@resend.dev', subject: 's', scheduled_at: iso });

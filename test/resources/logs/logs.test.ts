@@ -16,7 +16,31 @@ describe('logs', () => {
     expect(item).toEqual({ id: expect.any(String), created_at: expect.stringMatching(TS), endpoint: '/api-keys', method: 'POST', response_status: 201, user_agent: 'my-tests/1.0' });
     const one = await t.api.get(`/logs/${item.id}`);
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ ...item, object: 'log', request_body: { name: 'logged' }, response_body: created.body });
+    expect(one.body).toEqual({ ...item, object: 'log', request_body: { name: 'logged' }, response_body: { ...created.body, token: '[redacted]' } });
+  });
+
+  it('never stores secrets: API key tokens and webhook signing secrets are redacted in GET /logs/{id}, the snapshot and the SQLite file (issue 13, defect 5)', async () => {
+    const key = await t.api.post('/api-keys').send({ name: 'secret-key' });
+    const hook = await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/x', events: ['email.sent'] });
+    const got = await t.api.get(`/webhooks/${hook.body.id}`);
+    const secrets = [key.body.token, hook.body.signing_secret, got.body.signing_secret];
+    for (const s of secrets) expect(s).toMatch(/^(re_|whsec_)/);
+    const list = await t.api.get('/logs');
+    const details = await Promise.all(list.body.data.map((l: any) => t.api.get(`/logs/${l.id}`)));
+    const byEndpoint = Object.fromEntries(details.map((d) => [`${d.body.method} ${d.body.endpoint}`, d.body]));
+    expect(byEndpoint['POST /api-keys'].response_body).toMatchObject({ id: key.body.id, token: '[redacted]' });
+    expect(byEndpoint['POST /webhooks'].response_body).toMatchObject({ id: hook.body.id, signing_secret: '[redacted]' });
+    expect(byEndpoint[`GET /webhooks/${hook.body.id}`].response_body).toMatchObject({ id: hook.body.id, signing_secret: '[redacted]' });
+    const snapshot = await t.anon.get('/_emulator/snapshot');
+    expect(snapshot.status).toBe(200);
+    const rows = t.emu.ctx.db.prepare('SELECT request_body, response_body FROM logs').all();
+    const snapshotLogs = JSON.stringify(snapshot.body.tables.logs);
+    expect(snapshotLogs).toContain('[redacted]');
+    for (const text of [JSON.stringify(details.map((d) => d.body)), snapshotLogs, JSON.stringify(rows)]) {
+      for (const s of secrets) expect(text).not.toContain(s);
+    }
+    // The whole snapshot keeps no key token (keys are stored as sha256); the webhook table keeps its secret to sign with.
+    expect(JSON.stringify(snapshot.body)).not.toContain(key.body.token);
   });
 
   it('records errors of authenticated requests, GETs with a null request body, and the path without query', async () => {
