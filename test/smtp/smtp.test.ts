@@ -194,17 +194,27 @@ describe('SMTP relay', () => {
     expect(t.emu.emails({ subject: 'Sending key' })[0].id).toBe(idOf(info));
     const ok = await transport(restricted.body.token).sendMail({ from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'Restricted', text: 'x' });
     expect(idOf(ok)).toBeTruthy();
+    // From another verified domain of the team: refused for the sender, with the API's message.
+    const dom = await t.api.post('/domains').send({ name: 'second-smtp.dev' });
+    await t.api.post(`/domains/${dom.body.id}/verify`);
+    await t.emu.clock.advance('1m');
+    expect((await t.api.get(`/domains/${dom.body.id}`)).body.status).toBe('verified');
+    const elsewhere: any = await transport(restricted.body.token)
+      .sendMail({ from: 'hello@second-smtp.dev', to: 'delivered@resend.dev', subject: 'Elsewhere', text: 'x' })
+      .then(() => null, (e) => e);
+    expect(elsewhere.response).toBe('553 This API key can only send emails from the `example.com` domain.');
+    expect(await transport().sendMail({ from: 'hello@second-smtp.dev', to: 'delivered@resend.dev', subject: 'Full key', text: 'x' })).toBeTruthy();
     // The key list shows the key as used.
     const keys = await t.api.get('/api-keys');
     expect(keys.body.data.find((k: any) => k.id === full.body.id).last_used_at).not.toBeNull();
 
-    const other = await t.emu.ctx.db.prepare('SELECT id FROM teams WHERE id = ?').get(FIXTURES.secondTeamId);
-    expect(other).toBeTruthy();
     const theirs: any = await transport(FIXTURES.secondTeamKey)
       .sendMail({ from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'Not theirs', text: 'x' })
       .then(() => null, (e) => e);
     // example.com is not a domain of the second team: refused as the API would.
     expect(theirs.responseCode).toBe(553);
+    const mine = await transport(FIXTURES.secondTeamKey).sendMail({ from: 'hi@claimable.dev', to: 'delivered@resend.dev', subject: 'Second team', text: 'x' });
+    expect(t.emu.emails({ team_id: FIXTURES.secondTeamId, subject: 'Second team' }).map((e) => e.id)).toEqual([idOf(mine)]);
   });
 
   it('raises the email.* webhooks, signed as for API sends', async () => {
