@@ -1,6 +1,6 @@
 # resend-emulator as a CI service:
 #   docker build -t resend-emulator .
-#   docker run -p 4400:4400 resend-emulator
+#   docker run -p 4400:4400 -p 2587:2587 resend-emulator   (2587: the SMTP relay)
 # State lives in /data/emulator.db (mount a volume to keep it). Every flag is
 # also an env var (`-e EMULATOR_CLOCK=manual`, `-e EMULATOR_DB=:memory:`,
 # `-e EMULATOR_PUBLIC_URL=http://resend:4400`), so the defaults below are ENV,
@@ -28,6 +28,7 @@ FROM node:22-slim
 ENV NODE_ENV=production \
     EMULATOR_HOST=0.0.0.0 \
     EMULATOR_PORT=4400 \
+    EMULATOR_SMTP_PORT=2587 \
     EMULATOR_DB=/data/emulator.db
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
@@ -39,7 +40,7 @@ COPY --from=build --chown=node:node /app/fixtures ./fixtures
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 4400
+EXPOSE 4400 2587
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.EMULATOR_PORT || 4400) + '/_emulator/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "bin/emulator.js", "start"]

@@ -8,13 +8,14 @@
  * - a flag out of range (`--port abc`, `--port 99999`, `--rate-limit -1`):
  *   `--port must be an integer 0-65535`, ...;
  * - an unreadable or non-JSON `--fixtures` file: `cannot read fixtures FILE: ...`;
- * - a port in use: `port 4400 is already in use (--port)`;
+ * - a port in use: `port 4400 is already in use (--port)`, or
+ *   `port 2587 is already in use (--smtp-port)` for the SMTP relay;
  * - a usage error (unknown flag, missing command): yargs's message, then a
  *   second line pointing at `emulator start --help`.
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { defaultConfig, run } from './server.js';
+import { defaultConfig, run, type ListenFailure } from './server.js';
 import { loadFixtures } from './store/fixtures.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
@@ -25,10 +26,14 @@ export class CliError extends Error {
 const USAGE_HINT = 'Run `emulator start --help` for the flags.';
 
 /** Checks the numeric flags (yargs turns `--port abc` into NaN); returns true or throws a CliError. */
-function checkNumbers(args: { port?: number; 'webhook-timeout'?: number; 'rate-limit'?: number }): true {
+function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number }): true {
   const p = args.port;
   if (p !== undefined && !(Number.isInteger(p) && p >= 0 && p <= 65535)) {
     throw new CliError('--port must be an integer 0-65535');
+  }
+  const sp = args['smtp-port'];
+  if (args.smtp !== false && sp !== undefined && !(Number.isInteger(sp) && sp >= 0 && sp <= 65535)) {
+    throw new CliError('--smtp-port must be an integer 0-65535');
   }
   const t = args['webhook-timeout'];
   if (t !== undefined && !(Number.isInteger(t) && t > 0)) {
@@ -41,13 +46,17 @@ function checkNumbers(args: { port?: number; 'webhook-timeout'?: number; 'rate-l
   return true;
 }
 
-/** Turns an error from binding the listener into a CliError naming the flag at fault. */
-function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+/**
+ * Turns an error from binding a listener into a CliError naming the flag at
+ * fault: `--port`, or `--smtp-port` when the SMTP relay could not bind.
+ */
+function listenError(err: ListenFailure, host: string, port: number, smtpPort: number | null): Error {
+  const [flag, p] = err?.listener === 'smtp' ? ['--smtp-port', smtpPort] : ['--port', port];
   switch (err?.code) {
     case 'EADDRINUSE':
-      return new CliError(`port ${port} is already in use (--port)`);
+      return new CliError(`port ${p} is already in use (${flag})`);
     case 'EACCES':
-      return new CliError(`no permission to listen on port ${port} (--port)`);
+      return new CliError(`no permission to listen on port ${p} (${flag})`);
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
@@ -68,6 +77,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       (y) =>
         y
           .option('port', { type: 'number', default: 4400, describe: 'Port to listen on (0 picks a free one)' })
+          .option('smtp-port', { type: 'number', default: 2587, describe: 'Port of the SMTP relay (user resend, password an API key; 0 picks a free one)' })
+          .option('smtp', { type: 'boolean', default: true, describe: 'Run the SMTP relay (--no-smtp turns it off)' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'Host to bind (0.0.0.0 inside Docker)' })
           .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
           .option('fixtures', { type: 'string', describe: 'Fixtures JSON to seed (default: bundled fixtures/default.json)' })
@@ -105,16 +116,18 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
         });
+        const smtpPort = args.smtp === false ? null : args['smtp-port'];
         let r: Awaited<ReturnType<typeof run>>;
         try {
-          r = await run(config, args.host, args.port);
+          r = await run(config, args.host, args.port, smtpPort);
         } catch (err) {
-          throw listenError(err as NodeJS.ErrnoException, args.host, args.port);
+          throw listenError(err as ListenFailure, args.host, args.port, smtpPort);
         }
         process.stdout.write(
           `resend-emulator listening on ${r.url}\n` +
             `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
-            `Inbox: ${r.url}/_emulator/\n`,
+            `Inbox: ${r.url}/_emulator/\n` +
+            (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)\n` : ''),
         );
         let closing = false;
         const stop = (signal: string) => {

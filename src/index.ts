@@ -50,6 +50,12 @@ export interface StartServerOptions {
   publicUrl?: string;
   /** `error` (default here), `warn`, `info`, `debug`. */
   logLevel?: string;
+  /**
+   * Port of the SMTP relay (user `resend`, password an API key; each message
+   * sent as `POST /emails`, src/smtp/server.ts); 0 picks a free one.
+   * Default: no SMTP relay (the CLI's default is 2587).
+   */
+  smtpPort?: number;
 }
 
 /** A running emulator, as `startServer` returns it. */
@@ -58,6 +64,8 @@ export interface EmulatorServer {
   url: string;
   /** Full-access token of the default team. */
   apiKey: string;
+  /** Port of the SMTP relay when `smtpPort` was given, else null. */
+  smtpPort: number | null;
   clock: {
     /** Emulated now. */
     now(): Date;
@@ -103,10 +111,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     publicUrl: options.publicUrl,
     logLevel: options.logLevel ?? 'error',
   });
-  const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0);
+  const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return {
     url: r.url,
     apiKey: r.apiKey,
+    smtpPort: r.smtpPort,
     ctx: r.ctx,
     clock: {
       now: () => r.ctx.clock.now(),

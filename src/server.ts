@@ -13,6 +13,7 @@ import { migrate, openDatabase } from './store/db.js';
 import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.js';
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
+import { startSmtp, type SmtpListener } from './smtp/server.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
@@ -40,16 +41,25 @@ export interface Running {
   /** The default team's full-access token. */
   apiKey: string;
   fixtures: Record<string, any>;
+  /** Port of the SMTP relay (src/smtp/), or null when it is off. */
+  smtpPort: number | null;
+  /** `smtp://HOST:PORT` of the SMTP relay, or null when it is off. */
+  smtpUrl: string | null;
   reset(): void;
   close(): Promise<void>;
 }
 
+/** A listener that could not bind: the bind error, with the listener it came from. */
+export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp' };
+
 /**
  * Opens the store (migrating it, seeding fixtures if it has no team), builds
- * the app and listens on `host:port` (`port` 0 picks a free one).
- * Throws if the fixtures cannot be read or the port cannot be bound.
+ * the app and listens on `host:port` (`port` 0 picks a free one), and the
+ * SMTP relay on `host:smtpPort` unless `smtpPort` is null (0: a free one).
+ * Throws if the fixtures cannot be read or a port cannot be bound (then the
+ * error's `listener` says which: `http` or `smtp`, and nothing stays open).
  */
-export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 4400): Promise<Running> {
+export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 4400, smtpPort: number | null = null): Promise<Running> {
   const db = openDatabase(config.db);
   const clock = new Clock(config.clock);
   const bus = new EventEmitter();
@@ -84,16 +94,32 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   const app = await buildApp(ctx, modules, hooks);
   const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    db.close();
+    throw Object.assign(err as ListenFailure, { listener: 'http' });
+  }
+  let smtp: SmtpListener | null = null;
+  if (smtpPort !== null) {
+    try {
+      smtp = await startSmtp(ctx, host, smtpPort);
+    } catch (err) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+      throw Object.assign(err as ListenFailure, { listener: 'smtp' });
+    }
+  }
   const addr = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${addr.port}`;
+  const smtpUrl = smtp ? `smtp://${shownHost}:${smtp.port}` : null;
   config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   scheduler.start();
   const apiKey = config.apiKey ?? (fixtures.api_keys ?? []).find((k: any) => k.default)?.token;
@@ -104,11 +130,14 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     url,
     apiKey,
     fixtures,
+    smtpPort: smtp?.port ?? null,
+    smtpUrl,
     reset,
     async close() {
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      await smtp?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       bus.emit('close');

@@ -10,15 +10,22 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import nodemailer from 'nodemailer';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'emulator.js');
 
 interface Started { proc: ChildProcess; url: string; key: string; out: () => string }
 
+/**
+ * The SMTP relay's default port (2587) may be taken on a shared machine:
+ * every spawned CLI gets a free one unless the test says otherwise.
+ */
+const FREE_SMTP = { EMULATOR_SMTP_PORT: '0' };
+
 /** Starts the CLI and resolves once it printed its banner (URL, key, inbox). */
 function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const proc = spawn(process.execPath, [bin, 'start', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [bin, 'start', ...args], { env: { ...process.env, ...FREE_SMTP, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner in 10 s: ${out}`)), 10_000);
@@ -41,7 +48,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
 
 /** Runs the CLI to its exit; resolves with the exit code and what it printed. */
 function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...FREE_SMTP, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   proc.stdout!.on('data', (b) => (stdout += b));
@@ -186,6 +193,49 @@ describe('emulator start (built binary)', () => {
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
+  });
+
+  it('runs the SMTP relay: banner line, nodemailer sends with only host, port and key changed from a Resend SMTP config; SIGTERM closes it', async () => {
+    const s = await start(['--port', '0', '--clock', 'manual']);
+    const smtp = /^SMTP: smtp:\/\/127\.0\.0\.1:(\d+) \(user resend, password: the API key\)$/m.exec(s.out());
+    expect(smtp).not.toBeNull();
+    const resendConfig = { host: 'smtp.resend.com', port: 587, secure: false, auth: { user: 'resend', pass: 're_123456789' } };
+    const transport = nodemailer.createTransport({ ...resendConfig, host: '127.0.0.1', port: Number(smtp![1]), auth: { ...resendConfig.auth, pass: s.key } });
+    const info = await transport.sendMail({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'CLI SMTP', html: '<p>hi</p>' });
+    const id = /^250 OK: queued as (\S+)$/.exec(info.response)?.[1];
+    expect(id).toBeTruthy();
+    const email = await (await fetch(`${s.url}/emails/${id}`, { headers: { authorization: `Bearer ${s.key}` } })).json();
+    expect(email).toMatchObject({ id, subject: 'CLI SMTP', to: ['delivered@resend.dev'], html: '<p>hi</p>', last_event: 'queued' });
+    expect(await stop(s.proc, 'SIGTERM')).toBe(0);
+    const gone: any = await transport.verify().then(() => null, (e) => e);
+    expect(gone?.code).toBeTruthy();
+  });
+
+  it('--no-smtp: no SMTP banner line; --help names the default port 2587', async () => {
+    const s = await start(['--port', '0', '--no-smtp']);
+    running.push(s.proc);
+    expect(s.out()).not.toContain('SMTP:');
+    const help = await runToExit(['start', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--smtp-port[^[]*\[number\] \[default: 2587\]/);
+    expect(help.stdout).toContain('--smtp');
+  });
+
+  it('an SMTP port in use: one line naming the port and --smtp-port, exit 1', async () => {
+    const busy = http.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const r = await runToExit(['start', '--port', '0', '--smtp-port', String(port)]);
+      expectOneLineFailure(r, `port ${port} is already in use (--smtp-port)`);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('--smtp-port out of range: one line, exit 1', async () => {
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--smtp-port', 'abc']), '--smtp-port must be an integer 0-65535');
+    expectOneLineFailure(await runToExit(['start', '--port', '0'], { EMULATOR_SMTP_PORT: '70000' }), '--smtp-port must be an integer 0-65535');
   });
 
   it.each([['abc'], ['99999'], ['-1'], ['1.5']])('--port %s: one line, exit 1', async (port) => {

@@ -59,7 +59,7 @@ export interface SendContext {
   teamId: string;
   /** Domain a `sending_access` key is restricted to (403 from any other). */
   restrictDomainId?: string | null;
-  source: 'api' | 'batch' | 'broadcast' | 'automation';
+  source: 'api' | 'batch' | 'broadcast' | 'automation' | 'smtp';
   broadcastId?: string | null;
   automationRunId?: string | null;
 }

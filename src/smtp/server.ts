@@ -1,0 +1,199 @@
+/**
+ * The SMTP relay (issue 11; DESIGN.md "Contracts being added": SMTP), as the
+ * service's `smtp.resend.com`: username `resend`, password an API key of a
+ * team, and each accepted message sent by `sendEmail`, the function behind
+ * `POST /emails` (src/resources/emails/send.ts), so every rule, the
+ * lifecycle on the clock, the webhooks, the inbox and `GET /emails` are the
+ * API's own. Listens with `smtp-server`; messages are read by `message.ts`.
+ *
+ * | stage | reply |
+ * |---|---|
+ * | connect | `220` greeting |
+ * | `AUTH PLAIN` / `AUTH LOGIN` | user `resend` and a key of any team (`full_access` or `sending_access`) → `235`; anything else → `535 Authentication credentials invalid` |
+ * | `MAIL` / `RCPT` / `DATA` before `AUTH` | `530 Authentication required` (smtp-server, `authOptional: false`) |
+ * | `STARTTLS` | not offered (the emulator speaks plain SMTP, so a default nodemailer transport, `secure: false`, sends) |
+ * | end of `DATA` | the message as `POST /emails` (schema of spec/openapi.yaml, then `sendEmail`); accepted → `250 OK: queued as <email id>`; refused → `553 <message>` when the service refused the sender (`from` missing, invalid or not of a verified domain, or not the domain a restricted key may send from), else `550 <message>`; `<message>` is the API's error `message` |
+ * | message over `MAX_MESSAGE_BYTES` | `552` (smtp-server) |
+ * SMTP messages are not written to the request log (`GET /logs` lists API
+ * requests; an SMTP transaction is none) and not counted by `--rate-limit`
+ * (README "Sending over SMTP").
+ *
+ * Fault injection hooks in at `beforeStage`: it runs at the start of every
+ * stage (connect, auth, mail, rcpt, data) and may throw an `SmtpReply` to
+ * answer that stage with another reply.
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
+import type { Emulator } from '../context.js';
+import type { Auth } from '../http/types.js';
+import { ApiError } from '../http/errors.js';
+import { findApiKey, markKeyUsed } from '../http/auth.js';
+import { compileOperation, toApiError } from '../http/validate.js';
+import { loadSpec } from '../http/spec.js';
+import { sendEmail, type SendEmailInput } from '../resources/emails/send.js';
+import { toSendInput } from './message.js';
+
+/** The SMTP username the service takes (issue 11; the service's SMTP docs). */
+export const SMTP_USERNAME = 'resend';
+
+/**
+ * Largest message accepted, in bytes (50 MiB: attachments may total 40 MB
+ * decoded, API-FACTS §5.1, which is about 54 MB in base64; the JSON API's
+ * body limit is 50 MB too). Advertised as `SIZE`; larger ones get `552`.
+ */
+export const MAX_MESSAGE_BYTES = 50 * 1024 * 1024;
+
+/** A stage of an SMTP session, for `beforeStage`. */
+export type SmtpStage = 'connect' | 'auth' | 'mail' | 'rcpt' | 'data';
+
+/** An SMTP reply to answer a stage with instead of its normal one; `code` e.g. 421, 450, 535, 550, 552, 553, 554. */
+export class SmtpReply extends Error {
+  override name = 'SmtpReply';
+  constructor(readonly responseCode: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Runs at the start of each stage, before the emulator acts on it; throwing
+ * an `SmtpReply` answers the stage with it (the fault-injection hook of
+ * issue 11 part 2: SMTP stage faults go here). `session.user` is the
+ * authenticated caller (`Auth`) from the `mail` stage on. Does nothing today.
+ */
+export function beforeStage(_ctx: Emulator, _stage: SmtpStage, _session: SMTPServerSession): void {}
+
+/** A listening SMTP relay. */
+export interface SmtpListener {
+  /** The bound port. */
+  port: number;
+  /** Stops listening and drops open sessions. Resolves when closed. */
+  close(): Promise<void>;
+}
+
+/** Whether a refusal of `sendEmail` concerns the sender (→ 553) rather than the message (→ 550). */
+function isSenderRefusal(err: ApiError): boolean {
+  return /^(Missing|Invalid) `from`|domain is not verified|can only send emails from the/.test(err.message);
+}
+
+/** The SMTP reply for an error thrown while handling a stage. */
+function toReply(err: unknown): Error {
+  if (err instanceof SmtpReply) return err;
+  if (err instanceof ApiError) return new SmtpReply(isSenderRefusal(err) ? 553 : 550, err.message);
+  return new SmtpReply(451, `Local error in processing: ${(err as Error)?.message ?? err}`);
+}
+
+/** Runs `beforeStage`, turning what it throws into the callback's error. Returns false when it refused. */
+function passes(ctx: Emulator, stage: SmtpStage, session: SMTPServerSession, callback: (err?: Error | null) => void): boolean {
+  try {
+    beforeStage(ctx, stage, session);
+    return true;
+  } catch (err) {
+    callback(toReply(err));
+    return false;
+  }
+}
+
+/** Collects a DATA stream; resolves with its bytes, or null when it went over the size limit. */
+function readStream(stream: NodeJS.ReadableStream & { sizeExceeded?: boolean }): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.once('error', reject);
+    stream.once('end', () => resolve(stream.sizeExceeded ? null : Buffer.concat(chunks)));
+  });
+}
+
+/** The `emails/send` body validator of spec/openapi.yaml (what `POST /emails` checks before `sendEmail`). */
+async function sendBodyValidator() {
+  const { operations } = await loadSpec();
+  const op = operations.find((o) => o.operationId === 'emails/send');
+  const validate = op && compileOperation(op).body;
+  if (!validate) throw new Error('spec/openapi.yaml lacks the emails/send body');
+  return validate;
+}
+
+/**
+ * Sends one message as `POST /emails` does, for `auth`'s team. Returns the
+ * new email's id. Throws `ApiError` as the API would answer (schema errors,
+ * then the rules of `sendEmail`).
+ */
+export async function sendSmtpMessage(ctx: Emulator, auth: Auth, raw: Buffer, envelope: { mailFrom: string | null; rcptTo: string[] }): Promise<string> {
+  const input: SendEmailInput = await toSendInput(raw, envelope);
+  const validate = await sendBodyValidator();
+  if (!validate(input)) throw toApiError(validate.errors, 'body');
+  return sendEmail(ctx, input, { teamId: auth.teamId, restrictDomainId: auth.domainId, source: 'smtp' }).id;
+}
+
+/**
+ * Starts the relay on `host:port` (`port` 0 picks a free one). Rejects with
+ * the listener's error (`EADDRINUSE`, `EACCES`, ...) when it cannot bind.
+ */
+export async function startSmtp(ctx: Emulator, host: string, port: number): Promise<SmtpListener> {
+  const server = new SMTPServer({
+    name: 'resend-emulator',
+    banner: 'resend-emulator SMTP relay',
+    authMethods: ['PLAIN', 'LOGIN'],
+    authOptional: false,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    hideSTARTTLS: true,
+    disableReverseLookup: true,
+    size: MAX_MESSAGE_BYTES,
+    logger: false,
+    onConnect(session, callback) {
+      if (passes(ctx, 'connect', session, callback)) callback();
+    },
+    onAuth(auth: SMTPServerAuthentication, session, callback) {
+      if (!passes(ctx, 'auth', session, callback)) return;
+      const key = auth.username === SMTP_USERNAME && auth.password ? findApiKey(ctx, auth.password) : null;
+      if (!key) return callback(new SmtpReply(535, 'Authentication credentials invalid'));
+      callback(null, { user: markKeyUsed(ctx, key) });
+    },
+    onMailFrom(_address, session, callback) {
+      if (passes(ctx, 'mail', session, callback)) callback();
+    },
+    onRcptTo(_address, session, callback) {
+      if (passes(ctx, 'rcpt', session, callback)) callback();
+    },
+    onData(stream, session, callback) {
+      readStream(stream).then(
+        async (raw) => {
+          if (raw === null) return callback(null); // smtp-server answers 552 for an oversized message
+          if (!passes(ctx, 'data', session, callback)) return;
+          try {
+            const id = await sendSmtpMessage(ctx, session.user as Auth, raw, {
+              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+              rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            });
+            callback(null, `OK: queued as ${id}`);
+          } catch (err) {
+            if (!(err instanceof ApiError)) ctx.log('error', `SMTP message failed: ${(err as Error)?.stack ?? err}`);
+            callback(toReply(err));
+          }
+        },
+        (err) => callback(toReply(err)),
+      );
+    },
+  });
+  // smtp-server re-emits listener and session errors; without a listener they would crash the process.
+  server.on('error', (err) => ctx.log('debug', `SMTP: ${err.message}`));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.server.address() as AddressInfo).port;
+  let closed: Promise<void> | null = null;
+  return {
+    port: bound,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const c of server.connections) c.close();
+      });
+      return closed;
+    },
+  };
+}
