@@ -19,6 +19,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
+import fs from 'node:fs';
 import os from 'node:os';
 import type { Emulator } from './context.js';
 import { ApiError, errors } from './http/errors.js';
@@ -168,6 +169,8 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
         notify(reply.status, reply.body);
       } catch (err) {
         if (err instanceof ApiError) notify(err.statusCode, err.toJSON());
+        // A refused request (auth, validation, the handler's own error) keeps no upload in the temp folder.
+        if (req.file) await fs.promises.rm(req.file.path, { force: true }).catch(() => {});
         next(err);
       }
     });

@@ -1,19 +1,19 @@
 /**
- * The inbox page in a real browser: playwright-core driving Debian's
- * chromium (`apt-get install -y chromium`). Nothing is skipped: without
- * chromium the tests fail and say how to install it. Saves the screenshot
+ * The inbox page in a real browser: playwright-core driving the Chromium of
+ * the `@sparticuz/chromium` dev dependency (./launch.ts; `CHROMIUM_PATH`
+ * overrides). Nothing is skipped. Saves the screenshot
  * `docs/inbox.png` (with UPDATE_SCREENSHOTS=1).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './launch.js';
 import { Resend } from 'resend';
 import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The README's screenshot is refreshed with UPDATE_SCREENSHOTS=1; other runs
 // write it under test-results/ so a test run leaves the tree clean.
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -22,14 +22,7 @@ const TIMEOUT = 60_000;
 
 let browser: Browser;
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}. The browser tests need Debian's chromium: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchBrowser();
 }, TIMEOUT);
 afterAll(async () => {
   await browser?.close();

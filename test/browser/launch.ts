@@ -2,27 +2,62 @@
  * Launches the Chromium the browser tests drive with playwright-core.
  *
  * The browser comes from the npm registry: `@sparticuz/chromium` (a dev
- * dependency) ships a Chromium binary inside its package, so `npm ci &&
+ * dependency) ships a brotli-packed Chromium inside its package, so `npm ci &&
  * npm test` needs nothing else on the machine. `CHROMIUM_PATH` overrides it
  * (e.g. a system Chromium at `/usr/bin/chromium`).
+ *
+ * `@sparticuz/chromium` unpacks the binary (about 190 MB, 1.4 s here) into
+ * `os.tmpdir()`. Each launch points it at a fresh directory of its own and
+ * removes that directory when the browser disconnects, so a test run leaves
+ * nothing in the temp folder (test/global-setup.ts checks).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import sparticuz from '@sparticuz/chromium';
 
 /** Flags that keep a headless Chromium off the network it cannot reach here. */
 const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /**
+ * Unpacks `@sparticuz/chromium` into `dir` (it unpacks into `os.tmpdir()`,
+ * which reads `TMPDIR` on each call), returning the binary and its flags.
+ */
+async function unpack(dir: string): Promise<{ executablePath: string; args: string[] }> {
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    const { default: sparticuz } = await import('@sparticuz/chromium');
+    // `--single-process` (meant for AWS Lambda) takes the whole browser down
+    // when a page closes; the tests open and close a page per test.
+    return { executablePath: await sparticuz.executablePath(), args: sparticuz.args.filter((a) => a !== '--single-process') };
+  } finally {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+  }
+}
+
+/**
  * Starts a headless Chromium. Throws when the binary cannot be found or
- * started (the error names `CHROMIUM_PATH`).
+ * started (the error names `CHROMIUM_PATH`). Close it with `browser.close()`:
+ * the unpacked binary is removed once the browser has disconnected.
  */
 export async function launchBrowser(): Promise<Browser> {
   const override = process.env.CHROMIUM_PATH;
-  const executablePath = override ?? (await sparticuz.executablePath());
-  const args = override ? ['--no-sandbox', '--disable-gpu', ...QUIET_FLAGS] : [...sparticuz.args, ...QUIET_FLAGS];
+  const dir = override ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-'));
+  const removeDir = () => dir && fs.rmSync(dir, { recursive: true, force: true });
   try {
-    return await chromium.launch({ executablePath, headless: true, args });
+    const { executablePath, args } = dir ? await unpack(dir) : { executablePath: override!, args: ['--no-sandbox', '--disable-gpu'] };
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({ executablePath, headless: true, args: [...args, ...QUIET_FLAGS] });
+    } catch (err) {
+      throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
+    }
+    browser.on('disconnected', removeDir);
+    return browser;
   } catch (err) {
-    throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
+    removeDir();
+    throw err;
   }
 }

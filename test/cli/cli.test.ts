@@ -87,8 +87,16 @@ function stop(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<n
 
 describe('emulator start (built binary)', () => {
   const running: ChildProcess[] = [];
+  const dirs: string[] = [];
+  /** A fresh directory in the temp folder, removed after the test (its processes stopped first). */
+  const tempDir = (prefix: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
   afterEach(async () => {
     await Promise.all(running.splice(0).map((p) => stop(p, 'SIGKILL')));
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   // How fast it starts is measured by bench/run.js (target: health within 1 s).
@@ -117,7 +125,7 @@ describe('emulator start (built binary)', () => {
   });
 
   it('keeps state in a --db file across restarts and closes cleanly on SIGTERM', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-cli-'));
+    const dir = tempDir('emu-cli-');
     const db = path.join(dir, 'state.db');
     const a = await start(['--port', '0', '--db', db]);
     const created = await fetch(`${a.url}/domains`, {
@@ -135,7 +143,7 @@ describe('emulator start (built binary)', () => {
   });
 
   it("runs as the Docker image does (ENV defaults, no flags) and passes its HEALTHCHECK command", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-docker-'));
+    const dir = tempDir('emu-docker-');
     const env = { EMULATOR_HOST: '0.0.0.0', EMULATOR_PORT: '0', EMULATOR_DB: path.join(dir, 'emulator.db') };
     const s = await start([], env);
     running.push(s.proc);
@@ -152,7 +160,7 @@ describe('emulator start (built binary)', () => {
   });
 
   it('keeps the emulated clock in a --db file across restarts, and --api-key applies to an existing store', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-clock-'));
+    const dir = tempDir('emu-clock-');
     const db = path.join(dir, 'state.db');
     const a = await start(['--port', '0', '--db', db, '--clock', 'manual']);
     const adv = await fetch(`${a.url}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '2031-06-01T00:00:00.000Z' }) });
@@ -252,7 +260,7 @@ describe('emulator start (built binary)', () => {
   });
 
   it('a missing --fixtures file: one line naming the file, exit 1, no --db file created', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-fx-'));
+    const dir = tempDir('emu-fx-');
     const file = path.join(dir, 'missing.json');
     const r = await runToExit(['start', '--port', '0', '--fixtures', file, '--db', path.join(dir, 'state.db')]);
     expectOneLineFailure(r, new RegExp(`^resend-emulator: cannot read fixtures ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`));
@@ -260,7 +268,7 @@ describe('emulator start (built binary)', () => {
   });
 
   it('an invalid --fixtures file (not JSON, or not an object): one line, exit 1', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-fx-'));
+    const dir = tempDir('emu-fx-');
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, '{ "teams": [');
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--fixtures', bad]), /^resend-emulator: cannot read fixtures .*bad\.json: .*JSON/);

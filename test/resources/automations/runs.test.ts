@@ -1,17 +1,11 @@
 /**
- * The run lifecycle on the emulated clock. These tests go through the
- * contacts contract (`findContact`, `createContact`, ...) and `sendEmail`,
- * built by the contacts and emails modules: while either contract is still
- * the stub of the skeleton ("being built by ..."), they are skipped, and they
- * run by themselves once the modules are merged.
+ * The run lifecycle on the emulated clock, through the contacts contract
+ * (`findContact`, `createContact`, ...) and `sendEmail`.
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulator, FIXTURES } from '../../helpers.js';
 import { createContact, findContact } from '../../../src/resources/contacts/service.js';
-import { sendEmail } from '../../../src/resources/emails/send.js';
 
-const isStub = (fn: (...args: any[]) => unknown) => fn.toString().includes('being built by');
-const pending = isStub(findContact) || isStub(sendEmail);
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -50,7 +44,7 @@ describe('automation runs', () => {
     return Promise.all(list.reverse().map(async (r: any) => (await t.api.get(`/automations/${automationId}/runs/${r.id}`)).body));
   }
 
-  it.skipIf(pending)('runs trigger → send_email on the next advance and completes with outputs', async () => {
+  it('runs trigger → send_email on the next advance and completes with outputs', async () => {
     const tpl = await template();
     const id = await automation('signup.done', [{ key: 'mail', type: 'send_email', config: { template: { id: tpl, variables: { PLAN: { var: 'event.plan' } } } } }], [{ from: 'start', to: 'mail' }]);
     await send('signup.done', { email: 'ada@example.net' }, { plan: 'pro' });
@@ -81,7 +75,7 @@ describe('automation runs', () => {
     expect(email.body.to).toEqual(['ada@example.net']);
   });
 
-  it.skipIf(pending)('waits exactly the duration of a delay step', async () => {
+  it('waits exactly the duration of a delay step', async () => {
     const tpl = await template();
     const id = await automation('d.start', [
       { key: 'pause', type: 'delay', config: { duration: '2 hours' } },
@@ -103,7 +97,7 @@ describe('automation runs', () => {
     expect(ms(run.steps[1].completed_at) - ms(run.steps[1].started_at)).toBe(2 * 3_600_000);
   });
 
-  it.skipIf(pending)('follows condition_met or condition_not_met from event and contact fields', async () => {
+  it('follows condition_met or condition_not_met from event and contact fields', async () => {
     const pro = await template({ subject: 'pro' });
     const free = await template({ subject: 'free' });
     const id = await automation('plan.chosen', [
@@ -124,7 +118,7 @@ describe('automation runs', () => {
     for (const r of [a, b, c]) expect(r.status).toBe('completed');
   });
 
-  it.skipIf(pending)('fails the run when the template does not exist or was never published', async () => {
+  it('fails the run when the template does not exist or was never published', async () => {
     const draft = await template({}, false);
     const id = await automation('f.start', [{ key: 'mail', type: 'send_email', config: { template: { id: 'no-such-template' } } }, { key: 'after', type: 'delay', config: { duration: '1 minute' } }], [{ from: 'start', to: 'mail' }, { from: 'mail', to: 'after' }]);
     const id2 = await automation('f.start', [{ key: 'mail', type: 'send_email', config: { template: { id: draft } } }], [{ from: 'start', to: 'mail' }]);
@@ -142,7 +136,7 @@ describe('automation runs', () => {
     expect((await t.api.get(`/automations/${id}/runs?status=failed`)).body.data).toHaveLength(1);
   });
 
-  it.skipIf(pending)('skips send_email for an unsubscribed contact and runs the other steps', async () => {
+  it('skips send_email for an unsubscribed contact and runs the other steps', async () => {
     const tpl = await template();
     const contact = createContact(t.emu.ctx, FIXTURES.defaultTeamId, { email: 'gone@example.net', unsubscribed: true }).contact;
     const id = await automation('u.start', [
@@ -157,7 +151,7 @@ describe('automation runs', () => {
     expect(findContact(t.emu.ctx, FIXTURES.defaultTeamId, contact.id)?.first_name).toBe('Grace');
   });
 
-  it.skipIf(pending)('resumes wait_for_event on the same contact\'s matching event, or follows timeout', async () => {
+  it('resumes wait_for_event on the same contact\'s matching event, or follows timeout', async () => {
     const tpl = await template();
     const steps = [
       { key: 'wait', type: 'wait_for_event', config: { event_name: 'w.clicked', timeout: '1 day', filter_rule: { type: 'rule', field: 'event.link', operator: 'exists' } } },
@@ -196,7 +190,7 @@ describe('automation runs', () => {
   });
 
   // Also needs the segments module (POST /segments, GET /segments/{id}/contacts).
-  it.skipIf(pending)('updates, segments and deletes the contact', async () => {
+  it('updates, segments and deletes the contact', async () => {
     const seg = await t.api.post('/segments').send({ name: 'Movers' });
     expect(seg.status).toBe(201);
     const id = await automation('c.start', [
@@ -218,7 +212,7 @@ describe('automation runs', () => {
     expect(findContact(t.emu.ctx, FIXTURES.defaultTeamId, 'mo@example.net')).toBeUndefined();
   });
 
-  it.skipIf(pending)('cancels a waiting run when the automation is stopped; nothing is sent afterwards', async () => {
+  it('cancels a waiting run when the automation is stopped; nothing is sent afterwards', async () => {
     const tpl = await template();
     const id = await automation('s.start', [
       { key: 'pause', type: 'delay', config: { duration: '10 minutes' } },
@@ -233,7 +227,7 @@ describe('automation runs', () => {
     expect(run.steps.map((s: any) => [s.key, s.status])).toEqual([['start', 'completed'], ['pause', 'skipped']]);
   });
 
-  it.skipIf(pending)('runs the fixture automation for user.signed_up with the event payload as variables', async () => {
+  it('runs the fixture automation for user.signed_up with the event payload as variables', async () => {
     await send('user.signed_up', { email: 'new@example.net' }, { plan: 'pro' });
     await t.emu.clock.advance(0);
     const [run] = await runs('2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d');
@@ -241,7 +235,7 @@ describe('automation runs', () => {
     expect(run.steps[1].output).toMatchObject({ to: 'new@example.net', template: { id: '7e1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b', variables: { PLAN: 'pro' } } });
   });
 
-  it.skipIf(pending)('resolves contact_id at send time: an unknown contact is 404 "Contact not found"', async () => {
+  it('resolves contact_id at send time: an unknown contact is 404 "Contact not found"', async () => {
     const res = await t.api.post('/events/send').send({ event: 'x', contact_id: '3f0e7c1a-1111-4222-8333-444455556666' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: 'Contact not found', name: 'not_found' });

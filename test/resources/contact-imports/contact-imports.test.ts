@@ -38,6 +38,13 @@ const COLUMN_MAP = {
 
 describe('contact imports', () => {
   const t = useEmulator({ webhooks: 'record' });
+  // An import still queued when the emulator closes keeps its upload in the
+  // temp folder (a store on disk resumes it on restart): remove those here.
+  // Registered after useEmulator, so it runs before the emulator closes.
+  afterEach(() => {
+    const rows = t.emu.ctx.db.prepare(`SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL`).all() as { file_path: string }[];
+    for (const r of rows) fs.rmSync(r.file_path, { force: true });
+  });
 
   async function createImport(fields: Record<string, string>, csv = CSV) {
     let req = t.api.post('/contacts/imports').attach('file', csvFile(csv));

@@ -1,0 +1,173 @@
+/**
+ * The package as users get it: `npm pack` builds the tarball, a scratch
+ * project outside this tree (with only its own package.json) installs it,
+ * and there the CLI starts, and a `.mjs` and a `.ts` file (type-checked with
+ * `tsc --noEmit`) import `startServer` and send an email through the SDK; a
+ * test file using `resend-emulator/vitest` runs under vitest.
+ *
+ * Installing: the tarball is unpacked into `node_modules/resend-emulator`
+ * (what `npm install <tarball>` does), and each package its `dependencies`
+ * name, plus the scratch project's own `resend`, `typescript`, `vitest` and
+ * `@types/node`, is linked from this project's node_modules, which `npm ci`
+ * filled from the same lockfile. So it works offline, in a second, on a fresh
+ * clone; and a dependency the tarball forgets to declare fails to resolve
+ * (the scratch project lives in the temp folder, outside this tree). The
+ * scratch folder is removed afterwards.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+/** The environment of the scratch project's processes: none of this run's vitest variables. */
+const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')), NO_COLOR: '1', FORCE_COLOR: '0' };
+
+let dir: string;
+let app: string;
+let packed: { name: string; files: string[]; dependencies: Record<string, string> };
+
+/** Links `name` in the scratch project's node_modules to this project's copy. */
+function link(name: string) {
+  const from = path.join(app, 'node_modules', name);
+  fs.mkdirSync(path.dirname(from), { recursive: true });
+  fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules', name)), from, 'dir');
+}
+
+function write(file: string, text: string) {
+  fs.writeFileSync(path.join(app, file), text);
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-pack-'));
+  // dist/ is fresh (test/global-setup.ts builds it), so the prepare script is skipped.
+  const out = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  app = path.join(dir, 'app');
+  const pkgDir = path.join(app, 'node_modules', 'resend-emulator');
+  fs.mkdirSync(pkgDir, { recursive: true });
+  execFileSync('tar', ['-xzf', path.join(dir, info.filename), '-C', pkgDir, '--strip-components=1']);
+  const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  packed = { name: manifest.name, files: info.files.map((f) => f.path), dependencies: manifest.dependencies };
+  for (const name of Object.keys(manifest.dependencies)) link(name);
+  for (const name of ['resend', 'typescript', 'vitest', '@types/node']) link(name);
+  const bin = path.join(app, 'node_modules', '.bin');
+  fs.mkdirSync(bin);
+  fs.chmodSync(path.join(pkgDir, 'bin', 'emulator.js'), 0o755);
+  fs.symlinkSync('../resend-emulator/bin/emulator.js', path.join(bin, 'emulator'));
+  write('package.json', JSON.stringify({
+    name: 'scratch-app', private: true, type: 'module',
+    dependencies: { 'resend-emulator': `file:../${info.filename}` },
+    devDependencies: { resend: '*', typescript: '*', vitest: '*', '@types/node': '*' },
+  }, null, 2));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs a command in the scratch project; resolves with its exit code and output. */
+function run(cmd: string, args: string[], timeout = 60_000): Promise<{ code: number | null; out: string }> {
+  const proc = spawn(cmd, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (b) => (out += b));
+  proc.stderr.on('data', (b) => (out += b));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => proc.kill('SIGKILL'), timeout);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+const SEND = `
+const emu = await startServer();
+const resend = new Resend(emu.apiKey, { baseUrl: emu.url });
+const { data, error } = await resend.emails.send({ from: 'Acme <hello@example.com>', to: 'ada@example.net', subject: 'From the tarball', html: '<p>Hi</p>' });
+if (error) throw new Error(error.message);
+const email = await emu.waitForEmail({ subject: 'From the tarball' }, { timeout: 2000 });
+console.log(email.id === data!.id ? 'sent ' + email.to.join(',') : 'mismatch');
+await emu.close();
+`;
+
+describe('the packed tarball', () => {
+  it('holds the built code, its types, the spec and the fixtures, and no tests or sources', () => {
+    for (const f of ['bin/emulator.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/vitest.d.ts', 'spec/openapi.yaml', 'fixtures/default.json', 'README.md', 'package.json']) {
+      expect(packed.files).toContain(f);
+    }
+    expect(packed.files.filter((f) => /^(test|src)\//.test(f) || f.startsWith('dist/test/'))).toEqual([]);
+    expect(Object.keys(packed.dependencies)).not.toContain('vitest');
+  });
+
+  it('npx emulator start --port 0 comes up and answers /_emulator/health', async () => {
+    const proc = spawn(npx, ['emulator', 'start', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
+        const read = (b: Buffer) => {
+          out += b;
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        };
+        proc.stdout.on('data', read);
+        proc.stderr.on('data', read);
+        proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const res = await fetch(`${url}/_emulator/health`);
+      expect(res.status).toBe(200);
+    } finally {
+      const exited = new Promise((r) => proc.once('exit', r));
+      if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');
+      await exited;
+    }
+  }, 60_000);
+
+  it('a .mjs file imports startServer and sends an email through the SDK', async () => {
+    write('send.mjs', `import { startServer } from 'resend-emulator';\nimport { Resend } from 'resend';\n${SEND.replace('data!.id', 'data.id')}`);
+    const r = await run(process.execPath, ['send.mjs']);
+    expect(r.out.trim()).toBe('sent ada@example.net');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  // skipLibCheck as `tsc --init` sets it: the resend SDK's own declarations
+  // need React's types otherwise, whatever this package does.
+  it('a .ts file and a vitest file type-check with tsc --noEmit (strict, as `tsc --init` sets it up), and both run', async () => {
+    write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'build', types: ['node'] }, include: ['*.ts'] }));
+    write('send.ts', `import { startServer, type EmulatorServer } from 'resend-emulator';\nimport { Resend } from 'resend';\n${SEND.replace('const emu =', 'const emu: EmulatorServer =')}`);
+    write('welcome.test.ts', [
+      `import { describe, expect, it } from 'vitest';`,
+      `import { useEmulator } from 'resend-emulator/vitest';`,
+      `const emu = useEmulator();`,
+      `describe('welcome', () => {`,
+      `  it('sends', async () => {`,
+      `    await emu.resend.emails.send({ from: 'hello@example.com', to: 'ada@example.net', subject: 'Welcome', html: '<p>Hi</p>' });`,
+      `    expect(emu).toHaveSentEmail({ to: 'ada@example.net', subject: 'Welcome' });`,
+      `    expect(emu).not.toHaveDeliveredWebhook({ event_type: 'email.sent' });`,
+      `  });`,
+      `  it('starts each test from the fixtures', () => {`,
+      `    expect(emu).not.toHaveSentEmail({ to: 'ada@example.net' });`,
+      `  });`,
+      `});`,
+      '',
+    ].join('\n'));
+    const tsc = path.join('node_modules', 'typescript', 'bin', 'tsc');
+    const check = await run(process.execPath, [tsc, '--noEmit']);
+    expect(check.out).toBe('');
+    expect(check.code).toBe(0);
+    expect((await run(process.execPath, [tsc])).code).toBe(0);
+    const ts = await run(process.execPath, ['build/send.js']);
+    expect(ts.out.trim()).toBe('sent ada@example.net');
+    const vitest = await run(process.execPath, [path.join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'welcome.test.ts']);
+    expect(vitest.out).toMatch(/Tests\s+2 passed/);
+    expect(vitest.code).toBe(0);
+  }, 90_000);
+});

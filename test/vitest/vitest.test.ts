@@ -1,0 +1,104 @@
+/**
+ * `resend-emulator/vitest` (src/vitest.ts): one server per file, reset
+ * before each test, the SDK client it hands out, and the two matchers with
+ * their passes and their failure messages.
+ */
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../../src/vitest.js';
+
+const emu = useEmulator({ webhooks: 'record' });
+const urls = new Set<string>();
+
+async function send(to: string, subject: string, tags?: { name: string; value: string }[]) {
+  const { data, error } = await emu.resend.emails.send({ from: 'Acme <hello@example.com>', to, subject, html: '<p>Hi</p>', tags });
+  expect(error).toBeNull();
+  return data!.id;
+}
+
+/** The message `fn`'s failed assertion throws. */
+function failure(fn: () => void): string {
+  try {
+    fn();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('the assertion passed');
+}
+
+describe('useEmulator', () => {
+  it('hands a running server, its key and an SDK client pointed at it', async () => {
+    urls.add(emu.url);
+    expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(emu.apiKey).toBe('re_emulator_default_key');
+    await send('ada@example.net', 'Welcome');
+    expect(emu.emails({ to: 'ada@example.net' })).toHaveLength(1);
+    expect(emu.server.url).toBe(emu.url);
+  });
+
+  it('resets before each test on the same server (fixtures back, clock kept)', async () => {
+    urls.add(emu.url);
+    expect(urls.size).toBe(1);
+    expect(emu.emails({ to: 'ada@example.net' })).toEqual([]);
+    const before = emu.clock.now().getTime();
+    await emu.clock.advance('1h');
+    expect(emu.clock.now().getTime() - before).toBe(3_600_000);
+    const id = await send('grace@example.net', 'Later');
+    await expect(emu.waitForEmail({ subject: 'later' }, { timeout: 1000 })).resolves.toMatchObject({ id });
+  });
+});
+
+describe('toHaveSentEmail', () => {
+  it('passes for a matching email (substrings, any recipient, tags) and .not passes for none', async () => {
+    await send('ada@example.net', 'Welcome to Acme', [{ name: 'kind', value: 'welcome' }]);
+    expect(emu).toHaveSentEmail({ to: 'ADA@example', subject: 'welcome', tag: 'kind:welcome' });
+    expect(emu).toHaveSentEmail();
+    expect(emu).not.toHaveSentEmail({ to: 'bob@example.net' });
+  });
+
+  it('fails listing the closest emails and how each differs', async () => {
+    await send('ada@example.net', 'Welcome to Acme');
+    await send('bob@example.net', 'Your invoice');
+    const message = failure(() => expect(emu).toHaveSentEmail({ to: 'bob@example.net', subject: 'Welcome' }));
+    const sent = emu.emails().length; // the fixtures' three and these two
+    expect(message).toContain(`expected an email matching {"to":"bob@example.net","subject":"Welcome"}, but none of the ${sent} sent emails matches. Closest:`);
+    // Those two differ in one field each; the newest comes first.
+    expect(message).toMatch(/1\. \S+ "Your invoice" from "Acme <hello@example.com>" to \["bob@example.net"\]/);
+    expect(message).toContain('- subject: "Your invoice" does not contain "Welcome"');
+    expect(message).toMatch(/2\. \S+ "Welcome to Acme" [^\n]*\n {5}- to: no recipient \(to, cc, bcc\) contains "bob@example.net"; got \["ada@example.net"\]/);
+  });
+
+  it('fails saying no email was sent, and .not lists the matches', async () => {
+    const empty = { emails: () => [], webhookDeliveries: () => [] };
+    expect(failure(() => expect(empty).toHaveSentEmail({ to: 'ada@example.net' }))).toBe('expected an email matching {"to":"ada@example.net"}, but no email was sent');
+    await send('ada@example.net', 'Welcome');
+    const message = failure(() => expect(emu).not.toHaveSentEmail({ to: 'ada' }));
+    expect(message).toMatch(/^expected no email matching \{"to":"ada"\}, but 1 email matches:\n {2}1\. \S+ "Welcome"/);
+  });
+
+  it('rejects something that is not the emulator', () => {
+    expect(() => expect({}).toHaveSentEmail()).toThrow('toHaveSentEmail: expected the emulator');
+  });
+});
+
+describe('toHaveDeliveredWebhook', () => {
+  it('passes for a matching delivery, data compared with vitest equality', async () => {
+    const { data: hook } = await emu.resend.webhooks.create({ endpoint: 'https://hooks.example.net/in', events: ['email.sent'] });
+    const id = await send('ada@example.net', 'Welcome');
+    await emu.clock.advance('10s');
+    expect(emu).toHaveDeliveredWebhook({ event_type: 'email.sent', webhook_id: hook!.id, status: 'recorded', data: { email_id: id, subject: expect.stringContaining('Wel') } });
+    expect(emu).not.toHaveDeliveredWebhook({ event_type: 'email.bounced' });
+  });
+
+  it('fails listing the closest deliveries and how each differs', async () => {
+    await emu.resend.webhooks.create({ endpoint: 'https://hooks.example.net/in', events: ['email.sent'] });
+    await send('ada@example.net', 'Welcome');
+    await emu.clock.advance('10s');
+    const message = failure(() => expect(emu).toHaveDeliveredWebhook({ event_type: 'email.delivered', data: { subject: 'Goodbye' } }));
+    expect(message).toContain('expected a webhook delivery matching {"event_type":"email.delivered","data":{"subject":"Goodbye"}}, but none of the 1 recorded delivery matches. Closest:');
+    expect(message).toMatch(/1\. msg_\S+ email\.sent to webhook \S+ \(recorded\)/);
+    expect(message).toContain('- event_type: "email.sent", expected "email.delivered"');
+    expect(message).toContain('- data.subject: "Welcome", expected "Goodbye"');
+    expect(failure(() => expect({ emails: () => [], webhookDeliveries: () => [] }).toHaveDeliveredWebhook({ event_type: 'email.sent' })))
+      .toBe('expected a webhook delivery matching {"event_type":"email.sent"}, but no webhook delivery was recorded');
+  });
+});
