@@ -18,6 +18,7 @@ import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
 import { simulateEngagement } from '../resources/emails/lifecycle.js';
+import { rawMessage } from './raw.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
@@ -249,6 +250,12 @@ function download(ctx: Emulator, req: OpRequest) {
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': `attachment; filename="${name}"` }, a.content_type);
 }
 
+/** `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts), offered as `{id}.eml`. */
+async function rawOp(ctx: Emulator, req: OpRequest) {
+  const row = getOr404(ctx, req.params.email_id);
+  return new Reply(200, await rawMessage(ctx, row), { 'content-disposition': `attachment; filename="${row.id}.eml"` }, 'message/rfc822');
+}
+
 function createEvent(ctx: Emulator, req: OpRequest<{ type: 'opened' | 'clicked'; link?: string }>) {
   const row = getOr404(ctx, req.params.email_id);
   if (!eventsOf(ctx, row.id).some((e) => e.type === 'delivered')) {
@@ -270,5 +277,6 @@ export const adminEmailsModule: ResourceModule = {
     'admin/get-email': getOp,
     'admin/download-email-attachment': download,
     'admin/create-email-event': createEvent,
+    'admin/get-email-raw': rawOp,
   },
 };
