@@ -19,6 +19,7 @@ import { isoTime } from '../http/format.js';
 import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
 import { simulateEngagement } from '../resources/emails/lifecycle.js';
 import { rawMessage } from './raw.js';
+import { extractCodes } from './codes.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
@@ -45,6 +46,8 @@ export interface AdminEmail {
   events: { type: string; at: string }[];
   /** http(s) URLs found in the html (`href`s and bare) and the text, in order, without repeats. */
   links: string[];
+  /** One-time codes in the subject, text and HTML's text, in order, without repeats (rule: src/admin/codes.ts, README). */
+  codes: string[];
   broadcast_id: string | null;
   template_id: string | null;
 }
@@ -137,6 +140,7 @@ export function toAdminEmail(ctx: Emulator, r: EmailRow): AdminEmail {
     scheduled_at: isoTime(r.scheduled_at),
     events: eventsOf(ctx, r.id).map((e) => ({ type: e.type, at: isoTime(e.at)! })),
     links: extractLinks(r.html, r.text),
+    codes: extractCodes(r.subject, r.text, r.html),
     broadcast_id: r.broadcast_id,
     template_id: r.template_id,
   };
