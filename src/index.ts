@@ -78,9 +78,11 @@ export interface EmulatorServer {
   webhookDeliveries(filter?: DeliveryFilter): WebhookDelivery[];
   /**
    * Sent emails of every team, newest first, with full content (html, text,
-   * headers, attachments, tags, events, links). `filter`: `to` (any of
+   * headers, attachments, tags, events, links, codes). `filter`: `to` (any of
    * to/cc/bcc), `from`, `subject` (substrings, case-insensitive), `tag`
-   * (`name` or `name:value`), `team_id`, `last_event`.
+   * (`name` or `name:value`), `team_id`, `last_event`, `q` (search language,
+   * README "Searching emails"). Throws a TypeError for an unknown key, an
+   * Error (`statusCode` 422) for a bad `q`.
    */
   emails(filter?: EmailFilter): SentEmail[];
   /**

@@ -3,8 +3,9 @@
  * `spec/paths/admin-emails.yaml`):
  * | operationId | does |
  * |---|---|
- * | admin/list-emails | `GET /_emulator/emails`: every team's sent emails, newest first, full content (`AdminEmail`); filters `to` (any of to/cc/bcc), `from`, `subject` (substrings, case-insensitive), `tag` (`name` or `name:value`), `team_id`, `last_event`; `wait=MS` long-polls until one matches, answering an empty list on timeout |
- * | admin/get-email | `GET /_emulator/emails/{id}`: one of them; unknown → 404 `Email not found` |
+ * | admin/list-emails | `GET /_emulator/emails`: every team's sent emails, newest first, full content (`AdminEmail`); filters `to` (any of to/cc/bcc), `from`, `subject` (substrings, case-insensitive), `tag` (`name` or `name:value`), `team_id`, `last_event`, `q` (search language, src/admin/search.ts; a bad one → 422); `wait=MS` long-polls until one matches, answering an empty list on timeout |
+ * | admin/get-email | `GET /_emulator/emails/{id}`: one of them; unknown → 404 `Email not found`; the id `latest` is the newest match of the list's filters (and `wait`) |
+ * | admin/get-email-raw | `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts); `latest` works here too |
  * | admin/download-email-attachment | `GET /_emulator/emails/{id}/attachments/{attachment_id}`: the raw bytes with their content type (`path` attachments have none: 404) |
  * | admin/create-email-event | `POST /_emulator/emails/{id}/events` `{type: opened\|clicked, link?}`: simulates an open or a click of a delivered email (`email.opened` / `email.clicked`); a click without `link` uses the email's first link |
  * `listEmails` and `waitForEmail` are also what `startServer()` exposes as
@@ -19,6 +20,9 @@ import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
 import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
 import { simulateEngagement } from '../resources/emails/lifecycle.js';
+import { rawMessage } from './raw.js';
+import { extractCodes } from './codes.js';
+import { matchesSearch, parseSearch } from './search.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
@@ -45,6 +49,8 @@ export interface AdminEmail {
   events: { type: string; at: string }[];
   /** http(s) URLs found in the html (`href`s and bare) and the text, in order, without repeats. */
   links: string[];
+  /** One-time codes in the subject, text and HTML's text, in order, without repeats (rule: src/admin/codes.ts, README). */
+  codes: string[];
   broadcast_id: string | null;
   template_id: string | null;
 }
@@ -61,10 +67,12 @@ export interface EmailFilter {
   tag?: string;
   team_id?: string;
   last_event?: string;
+  /** Search language (`from:` `to:` `subject:` `tag:` `has:attachment` `is:` `before:` `after:`, quotes, `-term`; src/admin/search.ts). */
+  q?: string;
 }
 
 /** The keys of `EmailFilter`, in the order error messages list them. */
-export const EMAIL_FILTER_KEYS = ['to', 'from', 'subject', 'tag', 'team_id', 'last_event'] as const;
+export const EMAIL_FILTER_KEYS = ['to', 'from', 'subject', 'tag', 'team_id', 'last_event', 'q'] as const;
 
 /** Edit distance (for "did you mean"), small strings only. */
 function distance(a: string, b: string): number {
@@ -137,33 +145,51 @@ export function toAdminEmail(ctx: Emulator, r: EmailRow): AdminEmail {
     scheduled_at: isoTime(r.scheduled_at),
     events: eventsOf(ctx, r.id).map((e) => ({ type: e.type, at: isoTime(e.at)! })),
     links: extractLinks(r.html, r.text),
+    codes: extractCodes(r.subject, r.text, r.html),
     broadcast_id: r.broadcast_id,
     template_id: r.template_id,
   };
 }
 
-/** Whether a row passes a filter (see `EmailFilter`). */
-function matches(r: EmailRow, f: EmailFilter): boolean {
-  const has = (hay: string, needle: string | undefined) => needle === undefined || hay.toLowerCase().includes(needle.toLowerCase());
-  if (f.team_id !== undefined && r.team_id !== f.team_id) return false;
-  if (f.last_event !== undefined && r.last_event !== f.last_event) return false;
-  if (!has(r.from_addr, f.from) || !has(r.subject, f.subject)) return false;
-  if (f.to !== undefined && ![...list(r.to_addrs), ...list(r.cc), ...list(r.bcc)].some((a) => has(a, f.to))) return false;
-  if (f.tag !== undefined) {
-    const i = f.tag.indexOf(':');
-    const name = i < 0 ? f.tag : f.tag.slice(0, i);
-    const value = i < 0 ? undefined : f.tag.slice(i + 1);
-    if (!tagsOf(r).some((t) => t.name === name && (value === undefined || t.value === value))) return false;
-  }
-  return true;
+/**
+ * A filter compiled to a row test (see `EmailFilter`). Throws ApiError 422
+ * for a bad `q` (`parseSearch`).
+ */
+function compile(ctx: Emulator, f: EmailFilter): (r: EmailRow) => boolean {
+  const terms = f.q !== undefined ? parseSearch(f.q) : [];
+  return (r) => {
+    const has = (hay: string, needle: string | undefined) => needle === undefined || hay.toLowerCase().includes(needle.toLowerCase());
+    if (f.team_id !== undefined && r.team_id !== f.team_id) return false;
+    if (f.last_event !== undefined && r.last_event !== f.last_event) return false;
+    if (!has(r.from_addr, f.from) || !has(r.subject, f.subject)) return false;
+    const recipients = [...list(r.to_addrs), ...list(r.cc), ...list(r.bcc)];
+    if (f.to !== undefined && !recipients.some((a) => has(a, f.to))) return false;
+    if (f.tag !== undefined) {
+      const i = f.tag.indexOf(':');
+      const name = i < 0 ? f.tag : f.tag.slice(0, i);
+      const value = i < 0 ? undefined : f.tag.slice(i + 1);
+      if (!tagsOf(r).some((t) => t.name === name && (value === undefined || t.value === value))) return false;
+    }
+    return terms.length === 0 || matchesSearch(terms, {
+      from: r.from_addr,
+      to: recipients,
+      subject: r.subject,
+      text: r.text ?? '',
+      tags: tagsOf(r),
+      attachments: () => attachmentsOf(ctx, r.id).length,
+      last_event: r.last_event,
+      created_at: r.created_at,
+    });
+  };
 }
 
 /** Stored rows matching `filter`, newest first (no content assembled yet). */
 function matchingRows(ctx: Emulator, filter: EmailFilter): EmailRow[] {
+  const test = compile(ctx, filter);
   const rows = (filter.team_id !== undefined
     ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(filter.team_id)
     : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
-  return rows.filter((r) => matches(r, filter));
+  return rows.filter(test);
 }
 
 /** The newest email matching `filter`, assembled, or null (only that one is assembled). */
@@ -185,8 +211,10 @@ export function listEmails(ctx: Emulator, filter: EmailFilter = {}): AdminEmail[
  * Rejects with a TypeError for a bad filter (`assertEmailFilter`).
  */
 export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: number): Promise<AdminEmail | null> {
+  let test: (r: EmailRow) => boolean;
   try {
     assertEmailFilter(filter);
+    test = compile(ctx, filter);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -202,7 +230,7 @@ export function waitForMatch(ctx: Emulator, filter: EmailFilter, timeoutMs: numb
     };
     const onEmail = (id: string) => {
       const row = loadEmail(ctx, id);
-      if (row && matches(row, filter)) done(toAdminEmail(ctx, row));
+      if (row && test(row)) done(toAdminEmail(ctx, row));
     };
     const onReset = () => {
       const found = newestMatch(ctx, filter);
@@ -237,8 +265,21 @@ function getOr404(ctx: Emulator, id: string): EmailRow {
   return row;
 }
 
-function getOp(ctx: Emulator, req: OpRequest) {
-  return toAdminEmail(ctx, getOr404(ctx, req.params.email_id));
+/**
+ * The row of `{email_id}`; the id `latest` is the newest email matching the
+ * query's filters (`to`, `from`, `subject`, `tag`, `team_id`, `last_event`,
+ * `q`), waiting up to `wait` ms for one. 404 `Email not found` when none.
+ */
+async function resolveEmail(ctx: Emulator, req: OpRequest): Promise<EmailRow> {
+  if (req.params.email_id !== 'latest') return getOr404(ctx, req.params.email_id);
+  const filter = filterOf(req.query);
+  const found = req.query.wait > 0 ? await waitForMatch(ctx, filter, req.query.wait) : newestMatch(ctx, filter);
+  if (!found) throw errors.notFound('Email');
+  return loadEmail(ctx, found.id)!;
+}
+
+async function getOp(ctx: Emulator, req: OpRequest) {
+  return toAdminEmail(ctx, await resolveEmail(ctx, req));
 }
 
 function download(ctx: Emulator, req: OpRequest) {
@@ -247,6 +288,12 @@ function download(ctx: Emulator, req: OpRequest) {
   if (!a) throw errors.notFound('Attachment');
   if (a.content === null) throw errors.notFound('Attachment content (it was sent by `path`, which the emulator does not fetch)');
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
+}
+
+/** `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts), offered as `{id}.eml`. */
+async function rawOp(ctx: Emulator, req: OpRequest) {
+  const row = await resolveEmail(ctx, req);
+  return new Reply(200, await rawMessage(ctx, row), { 'content-disposition': `attachment; filename="${row.id}.eml"` }, 'message/rfc822');
 }
 
 function createEvent(ctx: Emulator, req: OpRequest<{ type: 'opened' | 'clicked'; link?: string }>) {
@@ -270,5 +317,6 @@ export const adminEmailsModule: ResourceModule = {
     'admin/get-email': getOp,
     'admin/download-email-attachment': download,
     'admin/create-email-event': createEvent,
+    'admin/get-email-raw': rawOp,
   },
 };

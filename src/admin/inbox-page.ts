@@ -2,16 +2,24 @@
  * The inbox page served at `GET /_emulator/` (src/admin/inbox.ts): one
  * self-contained HTML document, inline CSS and JS, no CDN, no build step.
  *
- * What it shows: sent emails newest first with search (from, to, subject),
- * an email's HTML in a sandboxed iframe (`sandbox=""`, `srcdoc`) beside its
- * text, its headers, attachments (download links), tags and event timeline;
+ * What it shows, for the selected team (a dashboard, read-only but for
+ * replay and the clock): sent emails newest first with the search language
+ * (`q`), an email's HTML in a sandboxed iframe (`sandbox=""`, `srcdoc`) at
+ * 375 / 768 px or full width beside its text, its one-time codes and links,
+ * its raw source (Source tab, `.eml` download), headers, attachments, tags
+ * and event timeline; received emails (content, attachments, source);
  * webhook deliveries with payload, headers, attempts and a Replay button;
- * the emulated clock with an advance control; a team switcher. Updates come
- * over server-sent events (`/_emulator/events`) without reload.
+ * domains (DNS records with statuses, claim); contacts (segments, topics,
+ * properties); broadcasts (status, recipient counts); automation runs (each
+ * step with status, times, output or error); the emulated clock with an
+ * advance control; a team switcher. Updates come over server-sent events
+ * (`/_emulator/events`: email, delivery, inbound, change, clock, reset)
+ * without reload.
  *
- * Data: `GET /_emulator/emails?team_id=` (admin emails module; the page
- * says so when that API is absent), `GET /_emulator/webhook-deliveries`,
- * `GET /_emulator/teams`, `GET /_emulator/clock`. Every value from the
+ * Data: `GET /_emulator/emails?team_id=&q=` (admin emails module; the page
+ * says so when that API is absent), `GET /_emulator/emails/{id}/raw`,
+ * `GET /_emulator/webhook-deliveries`, `GET /_emulator/teams/{id}/{view}`
+ * (src/admin/dashboard.ts), `GET /_emulator/teams`, `GET /_emulator/clock`. Every value from the
  * store is put in the page as text (never as markup); only the email's own
  * HTML is rendered, inside the sandboxed iframe, which runs no script.
  * The inline script uses no template literals, so this file can hold it in
@@ -89,7 +97,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
   .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 14px; }
   .pane { display: flex; flex-direction: column; min-width: 0; }
   .pane .label { font-size: 12px; color: var(--muted); padding: 8px 12px; border-bottom: 1px solid var(--line); display: flex; justify-content: space-between; }
-  iframe#email-html { width: 100%; height: 380px; border: 0; background: #fff; border-radius: 0 0 10px 10px; }
+  iframe#email-html, iframe.html { width: 100%; height: 380px; border: 0; background: #fff; }
   pre { margin: 0; padding: 12px 14px; white-space: pre-wrap; word-break: break-word; font-family: var(--mono); font-size: 12.5px; line-height: 1.5; }
   pre#email-text { height: 380px; overflow: auto; }
   table { width: 100%; border-collapse: collapse; }
@@ -105,6 +113,27 @@ export const INBOX_HTML = String.raw`<!doctype html>
   .btn:disabled { opacity: .5; cursor: default; }
   .note { color: var(--muted); font-size: 12px; }
   a { color: var(--info); }
+  nav.views { display: flex; flex-wrap: wrap; gap: 2px; padding: 0 16px; background: var(--panel); border-bottom: 1px solid var(--line); flex: none; }
+  nav.views button { font: inherit; border: 0; background: none; padding: 11px 10px; color: var(--muted); cursor: pointer; border-bottom: 2px solid transparent; margin-bottom: -1px; font-weight: 550; }
+  nav.views button.active { color: var(--ink); border-bottom-color: var(--ink); }
+  nav.views .count { font-size: 11px; background: var(--grey-bg); color: var(--muted); border-radius: 10px; padding: 1px 7px; margin-left: 4px; }
+  .seg { display: inline-flex; border: 1px solid var(--line); border-radius: 7px; overflow: hidden; }
+  .seg button { font: inherit; font-size: 12px; border: 0; background: var(--panel); color: var(--muted); padding: 3px 9px; cursor: pointer; }
+  .seg button + button { border-left: 1px solid var(--line); }
+  .seg button.active { background: var(--ink); color: #fff; }
+  .toolbar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin: 24px 0 8px; }
+  .toolbar h2 { margin: 0; }
+  .frame-box { overflow: auto; background: #eef0f3; border-radius: 0 0 10px 10px; }
+  .frame-box iframe { display: block; margin: 0 auto; }
+  pre.source { max-height: 520px; overflow: auto; }
+  .chips { display: flex; flex-wrap: wrap; gap: 6px; padding: 12px 16px; }
+  .chip { font-family: var(--mono); font-size: 13px; background: var(--info-bg); color: var(--info); border-radius: 6px; padding: 3px 9px; font-weight: 600; }
+  .links { margin: 0; padding: 10px 16px 10px 34px; font-family: var(--mono); font-size: 12.5px; word-break: break-all; }
+  .stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(120px, 1fr)); gap: 10px; }
+  .stat { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; }
+  .stat .n { font-size: 22px; font-weight: 650; }
+  .stat .l { color: var(--muted); font-size: 12px; }
+  td.value { font-family: var(--mono); font-size: 12px; word-break: break-all; }
   .toast { position: fixed; bottom: 16px; right: 16px; background: var(--ink); color: #fff; padding: 9px 14px; border-radius: 8px; font-size: 13px; opacity: 0; transition: opacity .2s; pointer-events: none; }
   .toast.show { opacity: .95; }
 </style>
@@ -126,14 +155,20 @@ export const INBOX_HTML = String.raw`<!doctype html>
     <button id="advance-button" data-testid="advance-button">Advance</button>
   </div>
 </header>
+<nav class="views tabs" data-testid="views">
+  <button data-tab="emails" class="active">Emails <span class="count" id="count-emails">0</span></button>
+  <button data-tab="received">Received <span class="count" id="count-received">0</span></button>
+  <button data-tab="deliveries">Webhooks <span class="count" id="count-deliveries">0</span></button>
+  <button data-tab="domains">Domains <span class="count" id="count-domains">0</span></button>
+  <button data-tab="contacts">Contacts <span class="count" id="count-contacts">0</span></button>
+  <button data-tab="broadcasts">Broadcasts <span class="count" id="count-broadcasts">0</span></button>
+  <button data-tab="runs">Automation runs <span class="count" id="count-runs">0</span></button>
+</nav>
 <main>
   <aside>
-    <div class="tabs">
-      <button data-tab="emails" class="active">Emails <span class="count" id="count-emails">0</span></button>
-      <button data-tab="deliveries">Webhooks <span class="count" id="count-deliveries">0</span></button>
-    </div>
     <div class="search">
-      <div class="row" id="search-emails"><input id="search" data-testid="search" type="search" placeholder="Search from, to, subject…"></div>
+      <div class="row" id="search-emails"><input id="search" data-testid="search" type="search" placeholder="Search: from:ada subject:&quot;reset&quot; is:bounced -tag:x…" title="from: to: subject: tag:name[:value] has:attachment is:event before:/after:2026-11-22, &quot;phrases&quot;, -term"></div>
+      <div class="row" id="search-other" hidden><input id="search-other-input" data-testid="search-other" type="search" placeholder="Filter…"></div>
       <div class="row" id="search-deliveries" hidden>
         <input id="search-type" type="search" placeholder="Event type…">
         <select id="search-status" aria-label="status">
@@ -149,7 +184,13 @@ export const INBOX_HTML = String.raw`<!doctype html>
 <script>
 (function () {
   'use strict';
-  var state = { team: null, teams: [], tab: 'emails', emails: [], emailsError: null, deliveries: [], selected: null, clock: null };
+  var state = { team: null, teams: [], tab: 'emails', emails: [], emailsError: null, deliveries: [], selected: null, clock: null,
+    received: [], domains: [], contacts: [], segments: [], topics: [], broadcasts: [], runs: [],
+    emailPane: 'preview', width: 'full', sources: {} };
+  // Tab → the kind of its items, and the dashboard view (src/admin/dashboard.ts) that feeds it.
+  var KIND = { emails: 'email', received: 'received', deliveries: 'delivery', domains: 'domain', contacts: 'contact', broadcasts: 'broadcast', runs: 'run' };
+  var TAB = {}; Object.keys(KIND).forEach(function (t) { TAB[KIND[t]] = t; });
+  var VIEWS = { received: 'received-emails', domains: 'domains', contacts: 'contacts', broadcasts: 'broadcasts', runs: 'automation-runs' };
 
   function $(sel) { return document.querySelector(sel); }
   function h(tag, attrs) {
@@ -198,7 +239,9 @@ export const INBOX_HTML = String.raw`<!doctype html>
     if (/^(delivered|succeeded|opened|clicked|sent)$/.test(s)) return 'ok';
     if (/^(bounced|failed|complained|canceled|cancelled|suppressed)$/.test(s)) return 'bad';
     if (/^(delivery_delayed|pending|attempting)$/.test(s)) return 'warn';
-    if (/^(scheduled|queued|recorded)$/.test(s)) return 'info';
+    if (/^(verified|completed|opt_in|subscribed)$/.test(s)) return 'ok';
+    if (/^(expired|temporary_failure|unsubscribed)$/.test(s)) return 'bad';
+    if (/^(scheduled|queued|recorded|running|waiting|not_started|draft)$/.test(s)) return 'info';
     return '';
   }
   function badge(s, testid) { return h('span', { className: 'badge ' + statusClass(s), 'data-testid': testid }, s || '—'); }
@@ -223,19 +266,29 @@ export const INBOX_HTML = String.raw`<!doctype html>
     });
   }
   function loadEmails() {
-    return api('/_emulator/emails' + teamQuery()).then(function (r) {
+    var q = $('#search').value.trim();
+    var query = teamQuery() + (q ? (teamQuery() ? '&' : '?') + 'q=' + encodeURIComponent(q) : '');
+    return api('/_emulator/emails' + query).then(function (r) {
       // Newest first, whatever order the API uses.
-      state.emails = ((r && r.data) || []).slice().sort(function (a, b) { return String(b.created_at).localeCompare(String(a.created_at)); });
+      state.emails = r.data.slice().sort(function (a, b) { return String(b.created_at).localeCompare(String(a.created_at)); });
       state.emailsError = null;
     }, function (e) {
       state.emails = []; state.emailsError = e.status === 404 || e.status === 501 ? 'The emails admin API is not available in this build.' : e.message;
     });
   }
+  function loadView(name) {
+    if (!state.team) return Promise.resolve();
+    return api('/_emulator/teams/' + encodeURIComponent(state.team) + '/' + VIEWS[name]).then(function (r) {
+      state[name] = r.data;
+      if (name === 'contacts') { state.segments = r.segments; state.topics = r.topics; }
+    }, function () { state[name] = []; });
+  }
+  function loadViews() { return Promise.all(Object.keys(VIEWS).map(loadView)); }
   function loadDeliveries() {
     return api('/_emulator/webhook-deliveries' + teamQuery()).then(function (r) { state.deliveries = r.data.slice().reverse(); });
   }
   function loadClock() { return api('/_emulator/clock').then(function (c) { state.clock = c; renderClock(); }); }
-  function refresh() { return Promise.all([loadEmails(), loadDeliveries()]).then(render); }
+  function refresh() { return Promise.all([loadEmails(), loadDeliveries(), loadViews()]).then(render); }
 
   // --- rendering ----------------------------------------------------------
   function renderClock() {
@@ -243,12 +296,18 @@ export const INBOX_HTML = String.raw`<!doctype html>
     $('#clock-now').textContent = fmtTime(state.clock.now);
     $('#clock-mode').textContent = state.clock.mode;
   }
-  function visibleEmails() {
-    var q = $('#search').value.trim().toLowerCase();
-    if (!q) return state.emails;
-    return state.emails.filter(function (e) {
-      return [e.from, list(e.to).join(' '), list(e.cc).join(' '), e.subject, e.id].join(' ').toLowerCase().indexOf(q) !== -1;
-    });
+  function visibleEmails() { return state.emails; }
+  // Text a list item is filtered by (the filter box of the dashboard views).
+  function searchText(kind, x) {
+    if (kind === 'received') return [x.from, list(x.to).join(' '), x.subject, x.id].join(' ');
+    if (kind === 'domain') return [x.name, x.status, x.id].join(' ');
+    if (kind === 'contact') return [x.email, x.first_name, x.last_name, x.id, list(x.segments).map(function (s) { return s.name; }).join(' ')].join(' ');
+    if (kind === 'broadcast') return [x.name, x.subject, x.status, x.id].join(' ');
+    if (kind === 'run') return [x.automation_name, x.status, x.event_name, x.contact_email, x.id].join(' ');
+    return JSON.stringify(x);
+  }
+  function collection(kind) {
+    return { email: state.emails, delivery: state.deliveries, received: state.received, domain: state.domains, contact: state.contacts, broadcast: state.broadcasts, run: state.runs }[kind] || [];
   }
   function visibleDeliveries() {
     var type = $('#search-type').value.trim().toLowerCase(), status = $('#search-status').value;
@@ -256,49 +315,110 @@ export const INBOX_HTML = String.raw`<!doctype html>
       return (!type || d.event_type.toLowerCase().indexOf(type) !== -1) && (!status || d.status === status);
     });
   }
+  function row(kind, id, who, when, subject, meta, mono) {
+    var sel = state.selected && state.selected.kind === kind && state.selected.id === id;
+    return h('div', { className: 'item' + (sel ? ' selected' : ''), 'data-id': id, 'data-kind': kind, 'data-testid': kind + '-item', onclick: function () { select(kind, id); } },
+      h('div', { className: 'top' }, h('span', { className: 'who' + (mono ? ' mono' : '') }, who), h('span', { className: 'when' }, when)),
+      subject !== null ? h('div', { className: 'subject' }, subject) : null,
+      h('div', { className: 'meta' }, meta));
+  }
+  var EMPTY = {
+    received: 'No email received yet. POST /_emulator/inbound or send to a receiving domain over SMTP.',
+    domain: 'No domain yet. Add one with POST /domains.',
+    contact: 'No contact yet. Add one with POST /contacts.',
+    broadcast: 'No broadcast yet. Create one with POST /broadcasts.',
+    run: 'No automation run yet. Send an event with POST /events/send.',
+  };
   function render() {
-    $('#count-emails').textContent = state.emails.length;
-    $('#count-deliveries').textContent = state.deliveries.length;
+    Object.keys(KIND).forEach(function (t) { $('#count-' + t).textContent = t === 'emails' ? state.emails.length : collection(KIND[t]).length; });
     document.querySelectorAll('.tabs button').forEach(function (b) { b.classList.toggle('active', b.getAttribute('data-tab') === state.tab); });
     $('#search-emails').hidden = state.tab !== 'emails';
     $('#search-deliveries').hidden = state.tab !== 'deliveries';
+    $('#search-other').hidden = state.tab === 'emails' || state.tab === 'deliveries';
     var box = $('#list'); box.textContent = '';
+    var kind = KIND[state.tab];
     if (state.tab === 'emails') {
       if (state.emailsError) add(box, h('div', { className: 'empty' }, state.emailsError));
       var emails = visibleEmails();
-      if (!emails.length && !state.emailsError) add(box, h('div', { className: 'empty' }, state.emails.length ? 'No email matches.' : 'No email sent yet.'));
+      if (!emails.length && !state.emailsError) add(box, h('div', { className: 'empty' }, $('#search').value.trim() ? 'No email matches.' : 'No email sent yet.'));
       emails.forEach(function (e) {
-        var sel = state.selected && state.selected.kind === 'email' && state.selected.id === e.id;
-        add(box, h('div', { className: 'item' + (sel ? ' selected' : ''), 'data-id': e.id, 'data-kind': 'email', 'data-testid': 'email-item', onclick: function () { select('email', e.id); } },
-          h('div', { className: 'top' }, h('span', { className: 'who' }, list(e.to).join(', ') || '(no recipient)'), h('span', { className: 'when' }, shortTime(e.created_at))),
-          h('div', { className: 'subject' }, e.subject || '(no subject)'),
-          h('div', { className: 'meta' }, badge(e.last_event), h('span', null, 'from ' + (e.from || '')))));
+        add(box, row('email', e.id, list(e.to).join(', ') || '(no recipient)', shortTime(e.created_at), e.subject || '(no subject)',
+          [badge(e.last_event), h('span', null, 'from ' + (e.from || '')), list(e.codes).length ? h('span', { className: 'chip' }, e.codes[0]) : null]));
       });
-    } else {
+    } else if (state.tab === 'deliveries') {
       var ds = visibleDeliveries();
       if (!ds.length) add(box, h('div', { className: 'empty' }, state.deliveries.length ? 'No delivery matches.' : 'No webhook delivery yet. Register a webhook with POST /webhooks.'));
       ds.forEach(function (d) {
-        var sel = state.selected && state.selected.kind === 'delivery' && state.selected.id === d.id;
         var last = d.attempts[d.attempts.length - 1];
-        add(box, h('div', { className: 'item' + (sel ? ' selected' : ''), 'data-id': d.id, 'data-kind': 'delivery', 'data-testid': 'delivery-item', onclick: function () { select('delivery', d.id); } },
-          h('div', { className: 'top' }, h('span', { className: 'who mono' }, d.event_type), h('span', { className: 'when' }, shortTime(d.created_at))),
-          h('div', { className: 'meta' }, badge(d.status), h('span', null, d.attempts.length + (d.attempts.length === 1 ? ' attempt' : ' attempts')),
+        add(box, row('delivery', d.id, d.event_type, shortTime(d.created_at), null,
+          [badge(d.status), h('span', null, d.attempts.length + (d.attempts.length === 1 ? ' attempt' : ' attempts')),
             last ? h('span', null, '· ' + (last.status_code !== null ? last.status_code : (last.error || ''))) : null,
-            h('span', { className: 'mono' }, '· ' + d.id))));
+            h('span', { className: 'mono' }, '· ' + d.id)], true));
+      });
+    } else {
+      var f = $('#search-other-input').value.trim().toLowerCase();
+      var all = collection(kind);
+      var items = all.filter(function (x) { return !f || searchText(kind, x).toLowerCase().indexOf(f) !== -1; });
+      if (!items.length) add(box, h('div', { className: 'empty' }, all.length ? 'Nothing matches.' : EMPTY[kind]));
+      items.forEach(function (x) {
+        if (kind === 'received') add(box, row(kind, x.id, x.from, shortTime(x.created_at), x.subject || '(no subject)', [h('span', null, 'to ' + list(x.to).join(', ')), x.attachments.length ? h('span', null, '· ' + x.attachments.length + ' attachment' + (x.attachments.length === 1 ? '' : 's')) : null]));
+        if (kind === 'domain') add(box, row(kind, x.id, x.name, shortTime(x.created_at), null, [badge(x.status), h('span', null, x.region), x.claim ? h('span', null, '· claim ' + x.claim.status) : null]));
+        if (kind === 'contact') add(box, row(kind, x.id, x.email, shortTime(x.created_at), [x.first_name, x.last_name].filter(Boolean).join(' ') || null,
+          [badge(x.unsubscribed ? 'unsubscribed' : 'subscribed'), h('span', null, x.segments.map(function (s) { return s.name; }).join(', ') || 'no segment')]));
+        if (kind === 'broadcast') add(box, row(kind, x.id, x.name || '(unnamed)', shortTime(x.sent_at || x.created_at), x.subject || '', [badge(x.status), h('span', null, x.stats.recipients + ' recipients · ' + x.stats.opened + ' opened · ' + x.stats.clicked + ' clicked')]));
+        if (kind === 'run') add(box, row(kind, x.id, x.automation_name || x.automation_id, shortTime(x.created_at), x.contact_email || '', [badge(x.status), h('span', { className: 'mono' }, x.event_name), h('span', null, '· ' + x.steps.length + ' steps')]));
       });
     }
     renderDetail();
   }
+  var VIEW_OF = { email: function (x) { return emailView(x); }, delivery: function (x) { return deliveryView(x); }, received: function (x) { return receivedView(x); },
+    domain: function (x) { return domainView(x); }, contact: function (x) { return contactView(x); }, broadcast: function (x) { return broadcastView(x); }, run: function (x) { return runView(x); } };
   function renderDetail() {
     var box = $('#detail');
     var sel = state.selected;
-    var item = sel && (sel.kind === 'email' ? state.emails : state.deliveries).filter(function (x) { return x.id === sel.id; })[0];
-    if (!item) { box.removeAttribute('data-key'); box.textContent = ''; add(box, h('div', { className: 'placeholder' }, 'Select an email or a webhook delivery.')); return; }
-    var key = sel.kind + ':' + item.id + ':' + JSON.stringify(item).length + ':' + (item.attempts ? item.attempts.length : '') + ':' + (item.last_event || item.status);
+    var item = sel && collection(sel.kind).filter(function (x) { return x.id === sel.id; })[0];
+    if (!item) { box.removeAttribute('data-key'); box.textContent = ''; add(box, h('div', { className: 'placeholder' }, 'Select an item in the list.')); return; }
+    var key = sel.kind + ':' + JSON.stringify(item) + ':' + state.emailPane + ':' + state.width;
     if (box.getAttribute('data-key') === key) return;
     box.setAttribute('data-key', key);
     box.textContent = '';
-    add(box, sel.kind === 'email' ? emailView(item) : deliveryView(item));
+    add(box, VIEW_OF[sel.kind](item));
+  }
+  function table(testid, head, rows) {
+    return h('table', { 'data-testid': testid }, h('thead', null, h('tr', null, head.map(function (x) { return h('th', null, x); }))), h('tbody', null, rows));
+  }
+  function json(v) { return v === null || v === undefined ? '' : JSON.stringify(v, null, 2); }
+  // A segmented control: state[name] takes one of options ([value, label]).
+  function seg(name, options, testid) {
+    return h('div', { className: 'seg', 'data-testid': testid }, options.map(function (o) {
+      return h('button', { className: state[name] === o[0] ? 'active' : '', 'data-value': o[0], onclick: function () { state[name] = o[0]; renderDetail(); } }, o[1]);
+    }));
+  }
+  // The raw source at url, fetched once per key and shown as text.
+  function sourceBox(url, key) {
+    var pre = h('pre', { className: 'source', 'data-testid': 'email-source' }, state.sources[key] !== undefined ? state.sources[key] : 'Loading…');
+    if (state.sources[key] === undefined) fetch(url).then(function (r) { return r.text(); }).then(function (t) { state.sources[key] = t; pre.textContent = t; }, function (e) { pre.textContent = 'Could not load the source: ' + e.message; });
+    return h('div', { className: 'card' }, pre);
+  }
+  // HTML (sandboxed iframe at the chosen width) and text, or the raw source; codes and links.
+  function content(x, rawUrl, sourceKey) {
+    var html = x.html || '';
+    var links = list(x.links), codes = list(x.codes);
+    return [
+      h('div', { className: 'toolbar' }, h('h2', null, 'Content'),
+        seg('emailPane', [['preview', 'Preview'], ['source', 'Source']], 'pane'),
+        state.emailPane === 'preview' ? seg('width', [['375', '375'], ['768', '768'], ['full', 'Full']], 'widths') : null,
+        h('a', { href: rawUrl, download: x.id + '.eml', 'data-testid': 'download-eml' }, 'Download .eml')),
+      state.emailPane === 'source' ? sourceBox(rawUrl, sourceKey) : [
+        h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'HTML' + (state.width === 'full' ? '' : ' · ' + state.width + ' px')), h('span', null, html ? (html.length + ' chars') : 'none')),
+          h('div', { className: 'frame-box' }, h('iframe', { id: 'email-html', className: 'html', 'data-testid': 'email-html', sandbox: '', srcdoc: html || '<p style="font:14px system-ui;color:#667085;padding:8px">No HTML part.</p>', title: 'email HTML', style: 'width:' + (state.width === 'full' ? '100%' : state.width + 'px') }))),
+        h('div', { className: 'card pane', style: 'margin-top:14px' }, h('div', { className: 'label' }, h('span', null, 'Text'), h('span', null, x.text ? (x.text.length + ' chars') : 'none')),
+          h('pre', { id: 'email-text', 'data-testid': 'email-text', style: 'height:auto;max-height:300px' }, x.text || '(no text part)'))],
+      h('h2', null, 'One-time codes and links'),
+      h('div', { className: 'card' },
+        codes.length ? h('div', { className: 'chips', 'data-testid': 'email-codes' }, codes.map(function (c) { return h('span', { className: 'chip' }, c); })) : h('div', { className: 'empty', 'data-testid': 'email-codes' }, 'No one-time code.'),
+        links.length ? h('ol', { className: 'links', 'data-testid': 'email-links' }, links.map(function (l) { return h('li', null, l); })) : h('div', { className: 'empty' }, 'No link.')),
+    ];
   }
   function kv(rows) {
     return h('dl', { className: 'kv' }, rows.filter(function (r) { return r[1] !== null && r[1] !== undefined && r[1] !== ''; }).map(function (r) { return [h('dt', null, r[0]), h('dd', { className: r[2] || '' }, r[1])]; }));
@@ -322,12 +442,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
         h('div', null, h('h2', null, 'Events'), h('div', { className: 'card' }, events.length ? h('ul', { className: 'timeline', 'data-testid': 'email-events' }, events.map(function (ev) {
           return h('li', null, h('span', { className: 'dot' }), badge(ev.type), h('span', { className: 'note' }, fmtTime(ev.at)));
         })) : h('div', { className: 'empty' }, 'No event yet.')))),
-      h('h2', null, 'Content'),
-      h('div', { className: 'split' },
-        h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'HTML'), h('span', null, html ? (html.length + ' chars') : 'none')),
-          h('iframe', { id: 'email-html', 'data-testid': 'email-html', sandbox: '', srcdoc: html || '<p style="font:14px system-ui;color:#667085;padding:8px">No HTML part.</p>', title: 'email HTML' })),
-        h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'Text'), h('span', null, e.text ? (e.text.length + ' chars') : 'none')),
-          h('pre', { id: 'email-text', 'data-testid': 'email-text' }, e.text || '(no text part)'))),
+      content(e, '/_emulator/emails/' + encodeURIComponent(e.id) + '/raw', e.id + ':' + e.last_event),
       h('h2', null, 'Attachments'),
       h('div', { className: 'card' }, atts.length ? h('table', { 'data-testid': 'attachments' }, h('thead', null, h('tr', null, h('th', null, 'File'), h('th', null, 'Type'), h('th', null, 'Size'), h('th', null, 'Content-ID'))),
         h('tbody', null, atts.map(function (a) {
@@ -375,15 +490,80 @@ export const INBOX_HTML = String.raw`<!doctype html>
       }))) : h('div', { className: 'empty' }, 'No attempt yet.')),
     ];
   }
+  function receivedView(r) {
+    return [
+      h('h1', { 'data-testid': 'received-subject' }, r.subject || '(no subject)'),
+      h('div', { className: 'actions' }, badge('received'), h('span', { className: 'note mono' }, r.id)),
+      h('h2', null, 'Envelope'),
+      h('div', { className: 'card' }, kv([['From', r.from], ['To', list(r.to).join(', ')], ['Cc', list(r.cc).join(', ')], ['Received for', list(r.received_for).join(', ')],
+        ['Received', fmtTime(r.created_at)], ['Message-ID', r.message_id, 'mono']])),
+      content(r, r.raw_url, 'received:' + r.id),
+      h('h2', null, 'Attachments'),
+      h('div', { className: 'card' }, r.attachments.length ? table('received-attachments', ['File', 'Type', 'Size', 'Content-ID'], r.attachments.map(function (a) {
+        return h('tr', null, h('td', null, h('a', { href: a.download_url, download: a.filename || true }, a.filename || a.id)), h('td', { className: 'mono' }, a.content_type), h('td', null, fmtSize(a.size)), h('td', { className: 'mono' }, a.content_id || ''));
+      })) : h('div', { className: 'empty' }, 'No attachment.')),
+    ];
+  }
+  function domainView(d) {
+    var c = d.claim;
+    return [
+      h('h1', { 'data-testid': 'domain-name' }, d.name),
+      h('div', { className: 'actions' }, badge(d.status, 'domain-status'), h('span', { className: 'note mono' }, d.id)),
+      h('h2', null, 'Domain'),
+      h('div', { className: 'card' }, kv([['Status', d.status], ['Region', d.region], ['Sending', d.capabilities.sending], ['Receiving', d.capabilities.receiving], ['Created', fmtTime(d.created_at)]])),
+      h('h2', null, 'DNS records'),
+      h('div', { className: 'card' }, table('domain-records', ['Record', 'Type', 'Name', 'Value', 'Status'], d.records.map(function (r) {
+        return h('tr', null, h('td', null, r.record), h('td', { className: 'mono', style: 'white-space:nowrap' }, r.type + (r.priority !== undefined ? ' ' + r.priority : '')), h('td', { className: 'mono' }, r.name), h('td', { className: 'value' }, r.value), h('td', null, badge(r.status)));
+      }))),
+      h('h2', null, 'Claim'),
+      h('div', { className: 'card', 'data-testid': 'domain-claim' }, c ? kv([['Status', c.status], ['Record', c.record.type + ' ' + c.record.name + ' = ' + c.record.value, 'mono'], ['Created', c.created_at], ['Expires', c.expires_at], ['Failure', c.failure_reason], ['Blocked', c.blocked_reason]])
+        : h('div', { className: 'empty' }, 'No claim.')),
+    ];
+  }
+  function contactView(c) {
+    var props = Object.keys(c.properties || {});
+    return [
+      h('h1', { 'data-testid': 'contact-email' }, c.email),
+      h('div', { className: 'actions' }, badge(c.unsubscribed ? 'unsubscribed' : 'subscribed', 'contact-status'), h('span', { className: 'note mono' }, c.id)),
+      h('h2', null, 'Contact'),
+      h('div', { className: 'card' }, kv([['First name', c.first_name], ['Last name', c.last_name], ['Created', fmtTime(c.created_at)]])),
+      h('h2', null, 'Segments'),
+      h('div', { className: 'card' }, c.segments.length ? h('div', { className: 'chips', 'data-testid': 'contact-segments' }, c.segments.map(function (s) { return h('span', { className: 'chip' }, s.name); })) : h('div', { className: 'empty', 'data-testid': 'contact-segments' }, 'In no segment.')),
+      h('h2', null, 'Topics'),
+      h('div', { className: 'card' }, c.topics.length ? table('contact-topics', ['Topic', 'Subscription'], c.topics.map(function (t) { return h('tr', null, h('td', null, t.name), h('td', null, badge(t.subscription))); })) : h('div', { className: 'empty' }, 'The team has no topic.')),
+      h('h2', null, 'Properties'),
+      h('div', { className: 'card' }, props.length ? h('table', { className: 'pairs', 'data-testid': 'contact-properties' }, h('tbody', null, props.map(function (k) { return h('tr', null, h('td', { className: 'mono' }, k), h('td', null, c.properties[k] === null ? '—' : String(c.properties[k]))); }))) : h('div', { className: 'empty' }, 'The team has no contact property.')),
+    ];
+  }
+  function broadcastView(b) {
+    var st = b.stats;
+    return [
+      h('h1', { 'data-testid': 'broadcast-name' }, b.name || '(unnamed)'),
+      h('div', { className: 'actions' }, badge(b.status, 'broadcast-status'), h('span', { className: 'note mono' }, b.id)),
+      h('h2', null, 'Recipients'),
+      h('div', { className: 'stats', 'data-testid': 'broadcast-stats' }, ['recipients', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'].map(function (k) {
+        return h('div', { className: 'stat', 'data-testid': 'stat-' + k }, h('div', { className: 'n' }, String(st[k])), h('div', { className: 'l' }, k));
+      })),
+      h('h2', null, 'Broadcast'),
+      h('div', { className: 'card' }, kv([['From', b.from], ['Subject', b.subject], ['Segment', b.segment_name || b.segment_id], ['Created', fmtTime(b.created_at)], ['Scheduled', b.scheduled_at ? fmtTime(b.scheduled_at) : null], ['Sent', b.sent_at ? fmtTime(b.sent_at) : null]])),
+    ];
+  }
+  function runView(r) {
+    return [
+      h('h1', { 'data-testid': 'run-name' }, r.automation_name || r.automation_id),
+      h('div', { className: 'actions' }, badge(r.status, 'run-status'), h('span', { className: 'note mono' }, r.id)),
+      h('h2', null, 'Run'),
+      h('div', { className: 'card' }, kv([['Event', r.event_name, 'mono'], ['Contact', r.contact_email], ['Created', fmtTime(r.created_at)], ['Started', r.started_at ? fmtTime(r.started_at) : null], ['Completed', r.completed_at ? fmtTime(r.completed_at) : null]])),
+      h('h2', null, 'Steps'),
+      h('div', { className: 'card' }, r.steps.length ? table('run-steps', ['Step', 'Type', 'Status', 'Started', 'Completed', 'Output / error'], r.steps.map(function (s) {
+        return h('tr', null, h('td', { className: 'mono' }, s.key), h('td', { className: 'mono' }, s.type), h('td', null, badge(s.status)), h('td', null, s.started_at ? fmtTime(s.started_at) : '—'), h('td', null, s.completed_at ? fmtTime(s.completed_at) : '—'),
+          h('td', null, s.error ? h('pre', { style: 'padding:0;color:var(--bad)' }, json(s.error)) : s.output ? h('pre', { style: 'padding:0' }, json(s.output)) : ''));
+      })) : h('div', { className: 'empty' }, 'No step yet.')),
+    ];
+  }
   function select(kind, id) {
     state.selected = { kind: kind, id: id };
     location.hash = kind + '/' + id;
-    if (kind === 'email') {
-      var e = state.emails.filter(function (x) { return x.id === id; })[0];
-      if (e && e.html === undefined) api('/_emulator/emails/' + encodeURIComponent(id)).then(function (full) {
-        state.emails = state.emails.map(function (x) { return x.id === id ? full : x; }); render();
-      });
-    }
     render();
   }
 
@@ -391,7 +571,9 @@ export const INBOX_HTML = String.raw`<!doctype html>
   document.querySelectorAll('.tabs button').forEach(function (b) {
     b.addEventListener('click', function () { state.tab = b.getAttribute('data-tab'); render(); });
   });
-  $('#search').addEventListener('input', render);
+  var searchTimer = null;
+  $('#search').addEventListener('input', function () { clearTimeout(searchTimer); searchTimer = setTimeout(function () { loadEmails().then(render); }, 150); });
+  $('#search-other-input').addEventListener('input', render);
   $('#search-type').addEventListener('input', render);
   $('#search-status').addEventListener('change', render);
   $('#team-select').addEventListener('change', function (ev) {
@@ -419,14 +601,17 @@ export const INBOX_HTML = String.raw`<!doctype html>
     es.addEventListener('error', function () { $('#live').classList.remove('on'); });
     es.addEventListener('hello', function (m) { state.clock = JSON.parse(m.data); renderClock(); });
     // Jobs ran: email statuses and deliveries may have moved on.
-    es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); });
+    es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); soon('views', loadViews); });
+    es.addEventListener('inbound', function () { soon('received', function () { return loadView('received'); }); });
+    // An API write of the team shown: the dashboard views reload.
+    es.addEventListener('change', function (m) { var d = JSON.parse(m.data); if (d.team_id === state.team) soon('views', loadViews); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });
     es.addEventListener('delivery', function () { soon('deliveries', loadDeliveries); });
     es.addEventListener('reset', function () { state.selected = null; loadTeams().then(refresh); });
   }
 
-  var m = /^#(email|delivery)\/(.+)$/.exec(location.hash);
-  if (m) { state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = m[1] === 'email' ? 'emails' : 'deliveries'; }
+  var m = /^#(email|delivery|received|domain|contact|broadcast|run)\/(.+)$/.exec(location.hash);
+  if (m) { state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = TAB[m[1]]; }
   Promise.all([loadTeams(), loadClock()]).then(refresh).then(function () { document.body.setAttribute('data-ready', '1'); connect(); });
 })();
 </script>

@@ -4,12 +4,14 @@
  * |---|---|
  * | admin/inbox | `GET /_emulator/`: one self-contained HTML page (inline CSS and JS, no CDN, no build step; `src/admin/inbox-page.ts`) |
  * | admin/list-teams | `GET /_emulator/teams`: `{object: "list", data: [{id, name, owner_email, created_at}]}`, oldest first, for the team switcher |
- * | admin/events | `GET /_emulator/events`: a server-sent events stream of `ctx.bus`: `email` `{id}`, `delivery` `{id}`, `clock` `{now, mode}`, `reset` `{}`; first a `hello` `{now, mode}`; a `: ping` comment every 15 s (wall clock) keeps proxies from closing it |
+ * | admin/events | `GET /_emulator/events`: a server-sent events stream of `ctx.bus`: `email` `{id}`, `delivery` `{id}`, `inbound` `{id}` (a received email), `change` `{team_id, operation}` (an API write answered with success: the dashboard views reload), `clock` `{now, mode}`, `reset` `{}`; first a `hello` `{now, mode}`; a `: ping` comment every 15 s (wall clock) keeps proxies from closing it |
  * The page reads `/_emulator/emails` (admin emails module),
- * `/_emulator/webhook-deliveries` and `/_emulator/clock`, and posts to
+ * `/_emulator/webhook-deliveries`, `/_emulator/clock`, the dashboard views
+ * `/_emulator/teams/{id}/...` (src/admin/dashboard.ts), and posts to
  * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
  */
 import type { Emulator } from '../context.js';
+import type { ResponseInfo } from '../app.js';
 import { HANDLED, Reply, type OpRequest, type ResourceModule } from '../http/types.js';
 import { isoTime } from '../http/format.js';
 import { INBOX_HTML } from './inbox-page.js';
@@ -47,6 +49,8 @@ function events(ctx: Emulator, req: OpRequest) {
   const listeners: Record<string, (...args: any[]) => void> = {
     email: (id: string) => send('email', { id }),
     delivery: (id: string) => send('delivery', { id }),
+    inbound: (id: string) => send('inbound', { id }),
+    change: (data: { team_id: string; operation: string }) => send('change', data),
     clock: () => send('clock', clockData()),
     reset: () => send('reset', {}),
   };
@@ -76,5 +80,10 @@ export const inboxModule: ResourceModule = {
     'admin/inbox': page,
     'admin/list-teams': listTeams,
     'admin/events': events,
+  },
+  /** A successful API write (not GET) → bus `change` `{team_id, operation}`, relayed to the page. */
+  onResponse(ctx: Emulator, info: ResponseInfo) {
+    if (info.method === 'GET' || info.status >= 400 || !info.auth) return;
+    ctx.bus.emit('change', { team_id: info.auth.teamId, operation: info.operationId });
   },
 };

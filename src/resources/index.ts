@@ -45,6 +45,7 @@ import { adminModule } from '../admin/index.js';
 import { adminEmailsModule } from '../admin/emails.js';
 import { inboxModule } from '../admin/inbox.js';
 import { inboundModule } from '../admin/inbound.js';
+import { dashboardModule } from '../admin/dashboard.js';
 
 export const modules: ResourceModule[] = [
   coreModule,
@@ -70,4 +71,5 @@ export const modules: ResourceModule[] = [
   adminEmailsModule,
   inboxModule,
   inboundModule,
+  dashboardModule,
 ];

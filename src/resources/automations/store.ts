@@ -203,3 +203,13 @@ export function runShape(ctx: Emulator, r: RunRow) {
     })),
   };
 }
+
+/** The team's automation runs, newest first, at most `limit`, with their automation's name (for the admin dashboard). */
+export function listRuns(ctx: Emulator, teamId: string, limit = 200): (RunRow & { automation_name: string | null })[] {
+  return ctx.db
+    .prepare(
+      `SELECT r.*, a.name AS automation_name FROM automation_runs r LEFT JOIN automations a ON a.id = r.automation_id
+       WHERE r.team_id = ? ORDER BY r.seq DESC LIMIT ?`,
+    )
+    .all(teamId, limit) as (RunRow & { automation_name: string | null })[];
+}

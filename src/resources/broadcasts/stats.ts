@@ -152,3 +152,22 @@ export function clickedLinks(ctx: Emulator, row: BroadcastRow, q: PageQuery) {
     .sort((a, b) => b.clicks - a.clicks || a.url.localeCompare(b.url));
   return pageOf(items, q);
 }
+
+/**
+ * Counts of a broadcast's recipients (for the admin dashboard): `recipients`
+ * emails produced, and how many were `sent`, `delivered`, `opened`,
+ * `clicked`, `bounced`, `complained` (the rules of `recipients()`).
+ */
+export function broadcastSummary(ctx: Emulator, row: BroadcastRow) {
+  const out = { recipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0 };
+  for (const e of sentEmails(ctx, row)) {
+    out.recipients += 1;
+    if (EVENTS.sent.has(e.last_event)) out.sent += 1;
+    if (EVENTS.delivered.has(e.last_event)) out.delivered += 1;
+    if (EVENTS.opened.has(e.last_event) || e.clicks.length > 0) out.opened += 1;
+    if (EVENTS.clicked.has(e.last_event) || e.clicks.length > 0) out.clicked += 1;
+    if (EVENTS.bounced.has(e.last_event)) out.bounced += 1;
+    if (EVENTS.complained.has(e.last_event)) out.complained += 1;
+  }
+  return out;
+}

@@ -196,3 +196,8 @@ export function assertTopic(db: DB, teamId: string, topicId: string): void {
 export function statusError(message: string): ApiError {
   return errors.validation(message, 403);
 }
+
+/** The team's broadcasts, newest first (for the admin dashboard). */
+export function listBroadcasts(ctx: Emulator, teamId: string): BroadcastRow[] {
+  return ctx.db.prepare('SELECT * FROM broadcasts WHERE team_id = ? ORDER BY seq DESC').all(teamId) as BroadcastRow[];
+}

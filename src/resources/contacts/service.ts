@@ -363,3 +363,9 @@ export function contactPropertyValues(
   }
   return out;
 }
+
+/** The team's contacts, newest first, at most `limit` (for the admin dashboard, src/admin/dashboard.ts). */
+export function listContacts(ctx: Emulator, teamId: string, limit = 500): Contact[] {
+  const rows = ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ContactRow[];
+  return rows.map(toContact);
+}

@@ -132,3 +132,9 @@ export const claimOperations = {
   'domains/get-claim': getClaim,
   'domains/verify-claim': verifyClaim,
 };
+
+/** The domain's latest claim in its API shape (GET /domains/{id}/claim), or null when it has none (for the admin dashboard). */
+export function latestClaimOf(ctx: Emulator, domainId: string): ReturnType<typeof toClaim> | null {
+  const row = ctx.db.prepare('SELECT * FROM domain_claims WHERE domain_id = ? ORDER BY seq DESC LIMIT 1').get(domainId) as ClaimRow | undefined;
+  return row ? toClaim(row) : null;
+}

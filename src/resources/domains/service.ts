@@ -114,3 +114,8 @@ export function setDomainStatus(ctx: Emulator, id: string, status: string): void
 export function verificationFails(name: string): boolean {
   return name.split('.')[0].startsWith('fail');
 }
+
+/** The team's domains, oldest first (for the admin dashboard, src/admin/dashboard.ts). */
+export function listDomains(ctx: Emulator, teamId: string): DomainRow[] {
+  return ctx.db.prepare('SELECT * FROM domains WHERE team_id = ? ORDER BY seq').all(teamId) as DomainRow[];
+}

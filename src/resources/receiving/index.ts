@@ -67,4 +67,4 @@ export const receivingModule: ResourceModule = {
 
 export { receiveMessage, type ReceivedCopy } from './receive.js';
 export { buildMime, givenParts, parseAddressField, type InboundJson } from './mime.js';
-export { findAttachment, findEmail } from './store.js';
+export { findAttachment, findEmail, listReceivedEmails, attachmentsOf as receivedAttachmentsOf, type ReceivedEmailRow } from './store.js';

@@ -114,3 +114,8 @@ export function findAttachment(ctx: Emulator, id: string): ReceivedAttachmentRow
 export function findEmail(ctx: Emulator, id: string): ReceivedEmailRow | undefined {
   return ctx.db.prepare('SELECT * FROM received_emails WHERE id = ?').get(id) as ReceivedEmailRow | undefined;
 }
+
+/** The team's received emails, newest first, at most `limit` (for the admin dashboard). */
+export function listReceivedEmails(ctx: Emulator, teamId: string, limit = 200): ReceivedEmailRow[] {
+  return ctx.db.prepare('SELECT * FROM received_emails WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ReceivedEmailRow[];
+}

@@ -60,3 +60,8 @@ export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolea
     return info.changes > 0;
   })();
 }
+
+/** The team's segments, oldest first (for the admin dashboard). */
+export function listSegments(ctx: Emulator, teamId: string): SegmentRow[] {
+  return ctx.db.prepare('SELECT * FROM segments WHERE team_id = ? ORDER BY seq').all(teamId) as SegmentRow[];
+}

@@ -84,3 +84,8 @@ export function explicitSubscription(ctx: Emulator, contactId: string, topicId: 
   const row = ctx.db.prepare('SELECT subscription FROM contact_topics WHERE contact_id = ? AND topic_id = ?').get(contactId, topicId) as { subscription: Subscription } | undefined;
   return row?.subscription;
 }
+
+/** The team's topics, oldest first (for the admin dashboard). */
+export function listTopics(ctx: Emulator, teamId: string): TopicRow[] {
+  return ctx.db.prepare('SELECT * FROM topics WHERE team_id = ? ORDER BY seq').all(teamId) as TopicRow[];
+}
