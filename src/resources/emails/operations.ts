@@ -13,7 +13,7 @@ import { loadSpec } from '../../http/spec.js';
 import type { OpRequest } from '../../http/types.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
-import { getEmailOr404, notifyEmail, recordStep, toEmail, toListItem, type AttachmentRow, type EmailRow } from './store.js';
+import { LIST_COLUMNS, getEmailOr404, notifyEmail, recordStep, toEmail, toListItem, type AttachmentRow, type EmailRow } from './store.js';
 
 /** Longest and default life of a share link: 48 h (API-FACTS §5.1). */
 export const SHARE_MAX_MS = 48 * 3_600_000;
@@ -79,7 +79,7 @@ async function batch(ctx: Emulator, req: OpRequest<unknown[]>) {
 }
 
 function listEmails(ctx: Emulator, req: OpRequest) {
-  return paginateTeam(ctx.db, req, { table: 'emails', defaultLimit: 20, map: (r: EmailRow) => toListItem(r) });
+  return paginateTeam(ctx.db, req, { table: 'emails', defaultLimit: 20, columns: LIST_COLUMNS, map: (r: EmailRow) => toListItem(r) });
 }
 
 function get(ctx: Emulator, req: OpRequest) {

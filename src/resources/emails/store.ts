@@ -141,8 +141,15 @@ export function attachmentsOf(ctx: Emulator, emailId: string): AttachmentRow[] {
   return ctx.db.prepare('SELECT * FROM email_attachments WHERE email_id = ? ORDER BY seq').all(emailId) as AttachmentRow[];
 }
 
-/** List item of GET /emails (interface-spec "Sent email"): unset cc/bcc/reply_to are `null`. */
-export function toListItem(r: EmailRow) {
+/**
+ * The columns `toListItem` reads: lists select only these (not html, text,
+ * headers), so a page's cost does not grow with the size of the emails
+ * (issue "Fast as the stack allows": `SELECT *` was 39 % of GET /emails).
+ */
+export const LIST_COLUMNS = 'id, to_addrs, from_addr, created_at, subject, bcc, cc, reply_to, last_event, scheduled_at, message_id';
+
+/** List item of GET /emails (interface-spec "Sent email"): unset cc/bcc/reply_to are `null`. Reads only `LIST_COLUMNS`. */
+export function toListItem(r: Pick<EmailRow, 'id' | 'to_addrs' | 'from_addr' | 'created_at' | 'subject' | 'bcc' | 'cc' | 'reply_to' | 'last_event' | 'scheduled_at' | 'message_id'>) {
   return {
     id: r.id,
     to: list(r.to_addrs),
