@@ -8,7 +8,7 @@ import type { OpRequest } from '../../http/types.js';
 import { apiTime } from '../../http/format.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
-import { getSegmentOr404 } from '../segments/store.js';
+import { SEGMENT_MEMBERS, getSegmentOr404 } from '../segments/store.js';
 import { setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
 import { toContactItem, type ContactRow } from './rows.js';
 import { contactRef } from './ref.js';
@@ -67,14 +67,11 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
 function list(ctx: Emulator, req: OpRequest<unknown, { segment_id?: string; limit?: number; after?: string; before?: string }>) {
   const teamId = req.auth!.teamId;
   const { segment_id, ...page } = req.query;
-  let where = 'team_id = ?';
-  const params: unknown[] = [teamId];
   if (segment_id !== undefined) {
     getSegmentOr404(ctx, teamId, segment_id);
-    where += ' AND id IN (SELECT contact_id FROM contact_segments WHERE segment_id = ?)';
-    params.push(segment_id);
+    return paginate(ctx.db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segment_id], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
   }
-  return paginate(ctx.db, { table: 'contacts', where, params, query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
+  return paginate(ctx.db, { table: 'contacts', where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */

@@ -65,3 +65,10 @@ export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolea
 export function listSegments(ctx: Emulator, teamId: string): SegmentRow[] {
   return ctx.db.prepare('SELECT * FROM segments WHERE team_id = ? ORDER BY seq').all(teamId) as SegmentRow[];
 }
+
+/**
+ * The contacts of segments as one table for `paginate`: each member's
+ * contact row with `seq` = the contact's `seq` and its `segment_id`; filter
+ * with `segment_id = ?` (index `contact_segments_members`).
+ */
+export const SEGMENT_MEMBERS = '(SELECT cs.contact_seq AS seq, cs.segment_id AS segment_id, c.id AS id, c.team_id AS team_id, c.email AS email, c.email_lower AS email_lower, c.first_name AS first_name, c.last_name AS last_name, c.unsubscribed AS unsubscribed, c.properties AS properties, c.created_at AS created_at, c.updated_at AS updated_at FROM contact_segments cs JOIN contacts c ON c.seq = cs.contact_seq)';
