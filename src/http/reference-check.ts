@@ -32,7 +32,7 @@ import YAML from 'yaml';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import type { Schema } from './spec.js';
+import type { Document, Schema } from './spec.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -76,7 +76,7 @@ function tighten(node: any, seen = new Set<any>()): void {
 }
 
 async function build(file: string, report: string): Promise<ReferenceCheck> {
-  const document = (await $RefParser.dereference(YAML.parse(fs.readFileSync(file, 'utf8')))) as Schema;
+  const document = (await $RefParser.dereference(YAML.parse(fs.readFileSync(file, 'utf8')))) as Document;
   const ops = new Map<string, RefOperation>();
   for (const item of Object.values<any>(document.paths ?? {})) {
     for (const op of Object.values<any>(item)) {

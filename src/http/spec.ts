@@ -5,12 +5,49 @@
  * is refused at start (see `src/app.ts`).
  */
 import $RefParser from '@apidevtools/json-schema-ref-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
 
-/** JSON Schema as found in the document (OAS 3.1 = JSON Schema 2020-12). */
-export type Schema = Record<string, any>;
+/**
+ * The service's error a schema node picks for its own validation failure
+ * (CONTRIBUTING.md, "Rules of the house").
+ */
+export interface XError {
+  status: number;
+  name: string;
+  message?: string;
+}
+
+/**
+ * JSON Schema as found in the dereferenced document (OAS 3.1 = JSON Schema
+ * 2020-12), with this project's extension `x-error`. After dereferencing no
+ * `$ref` remains, so every nested schema is a `Schema` too.
+ */
+export interface Schema
+  extends Omit<OpenAPIV3_1.BaseSchemaObject, 'type' | 'items' | 'properties' | 'allOf' | 'oneOf' | 'anyOf' | 'not' | 'additionalProperties'> {
+  type?: OpenAPIV3_1.NonArraySchemaObjectType | 'array' | (OpenAPIV3_1.NonArraySchemaObjectType | 'array')[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  not?: Schema;
+  additionalProperties?: boolean | Schema;
+  'x-error'?: XError;
+  /** Other `x-` extensions of this project (e.g. `x-json-schema`). */
+  [extension: `x-${string}`]: unknown;
+}
+
+/** The dereferenced document: `$ref`s replaced by what they point at. */
+export type Document = OpenAPIV3_1.Document;
+
+/** An operation of the dereferenced document, with this project's extension. */
+type OperationObject = OpenAPIV3_1.OperationObject<{ 'x-emulator-permission'?: 'sending' }>;
+type ParameterObject = OpenAPIV3_1.ParameterObject;
+type RequestBodyObject = OpenAPIV3_1.RequestBodyObject;
+type ResponseObject = OpenAPIV3_1.ResponseObject;
 
 /** One operation of the document, flattened for the app builder. */
 export interface Operation {
@@ -50,48 +87,51 @@ export function specDir(): string {
   throw new Error('spec/openapi.yaml not found');
 }
 
-let cached: Promise<{ document: Schema; operations: Operation[] }> | null = null;
+let cached: Promise<{ document: Document; operations: Operation[] }> | null = null;
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /**
  * Loads and dereferences the document once per process. Throws if a `$ref`
  * does not resolve or an operation lacks an `operationId`.
  */
-export function loadSpec(): Promise<{ document: Schema; operations: Operation[] }> {
+export function loadSpec(): Promise<{ document: Document; operations: Operation[] }> {
   if (!cached) {
     cached = (async () => {
-      const document = (await $RefParser.dereference(path.join(specDir(), 'openapi.yaml'))) as Schema;
+      const document = (await $RefParser.dereference(path.join(specDir(), 'openapi.yaml'))) as Document;
       const operations: Operation[] = [];
-      for (const [p, item] of Object.entries<any>(document.paths ?? {})) {
+      for (const [p, item] of Object.entries(document.paths ?? {})) {
+        if (!item) continue;
         for (const m of METHODS) {
-          const op = item[m];
+          const op = item[m] as OperationObject | undefined;
           if (!op) continue;
           if (!op.operationId) throw new Error(`${m.toUpperCase()} ${p} has no operationId`);
-          const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((prm: any) => ({
+          const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])] as ParameterObject[];
+          const params = declared.map((prm) => ({
             name: prm.name,
-            in: prm.in,
+            in: prm.in as 'path' | 'query' | 'header',
             required: prm.in === 'path' ? true : Boolean(prm.required),
-            schema: prm.schema ?? { type: 'string' },
+            schema: (prm.schema ?? { type: 'string' }) as Schema,
           }));
           let body: Operation['body'] = null;
-          const content = op.requestBody?.content;
+          const requestBody = op.requestBody as RequestBodyObject | undefined;
+          const content = requestBody?.content;
           if (content?.['application/json']) {
-            body = { mediaType: 'application/json', schema: content['application/json'].schema ?? {}, required: Boolean(op.requestBody.required) };
+            body = { mediaType: 'application/json', schema: (content['application/json'].schema ?? {}) as Schema, required: Boolean(requestBody?.required) };
           } else if (content?.['multipart/form-data']) {
-            body = { mediaType: 'multipart/form-data', schema: content['multipart/form-data'].schema ?? {}, required: Boolean(op.requestBody.required) };
+            body = { mediaType: 'multipart/form-data', schema: (content['multipart/form-data'].schema ?? {}) as Schema, required: Boolean(requestBody?.required) };
           }
           const rawMediaTypes = Object.keys(content ?? {}).filter((t) => /^(text|message)\//.test(t));
           if (rawMediaTypes.length) {
-            body ??= { mediaType: 'application/json', schema: {}, required: Boolean(op.requestBody.required) };
+            body ??= { mediaType: 'application/json', schema: {}, required: Boolean(requestBody?.required) };
             body.rawMediaTypes = rawMediaTypes;
           }
           const responses: Record<string, Schema> = {};
           let successStatus = 200;
           let foundSuccess = false;
-          for (const [code, resp] of Object.entries<any>(op.responses ?? {})) {
+          for (const [code, resp] of Object.entries(op.responses ?? {}) as [string, ResponseObject][]) {
             const schema = resp?.content?.['application/json']?.schema;
-            if (schema) responses[code] = schema;
+            if (schema) responses[code] = schema as Schema;
             if (!foundSuccess && /^2\d\d$/.test(code)) {
               successStatus = Number(code);
               foundSuccess = true;

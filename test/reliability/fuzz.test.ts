@@ -26,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { startServer, type EmulatorServer } from '../../src/index.js';
-import { specDir, type Schema } from '../../src/http/spec.js';
+import { specDir, type Document, type Schema } from '../../src/http/spec.js';
 import { diffState, send, storeState } from '../http/store-state.js';
 import { FIXTURES } from '../helpers.js';
 import { fuzzSettings } from './settings.js';
@@ -44,7 +44,7 @@ interface FuzzOp {
 }
 
 /** The operations of a dereferenced document, flattened as src/http/spec.ts does. */
-function operationsOf(document: Schema, source: FuzzOp['source']): FuzzOp[] {
+function operationsOf(document: Document, source: FuzzOp['source']): FuzzOp[] {
   const out: FuzzOp[] = [];
   for (const [p, item] of Object.entries<any>(document.paths ?? {})) {
     for (const m of ['get', 'post', 'put', 'patch', 'delete']) {
@@ -70,10 +70,10 @@ const REAL_DOC =
   [1, 2, 3].map((up) => path.resolve(here, '../..', ...Array(up).fill('..'), 'shared/reference/resend-openapi.yaml')).find((f) => fs.existsSync(f)) ??
   path.resolve(here, '../../../shared/reference/resend-openapi.yaml');
 
-const ours = operationsOf((await $RefParser.dereference(path.join(specDir(), 'openapi.yaml'))) as Schema, 'ours');
+const ours = operationsOf((await $RefParser.dereference(path.join(specDir(), 'openapi.yaml'))) as Document, 'ours');
 let real: FuzzOp[] = [];
 if (fs.existsSync(REAL_DOC)) {
-  real = operationsOf((await $RefParser.dereference(REAL_DOC)) as Schema, 'real');
+  real = operationsOf((await $RefParser.dereference(REAL_DOC)) as Document, 'real');
 } else {
   console.log(`[reliability] fuzz: the real service's document is not at ${REAL_DOC}: fuzzing from spec/openapi.yaml only`);
 }
@@ -110,7 +110,7 @@ function arb(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   const branches = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(branches) && branches.length && !schema.properties) return fc.oneof(...branches.slice(0, 6).map((b: Schema) => arb(b, depth + 1)));
   if (Array.isArray(schema.allOf) && schema.allOf.length) {
-    const merged: Schema = { type: 'object', properties: {}, required: [] };
+    const merged = { type: 'object' as const, properties: {} as Record<string, Schema>, required: [] as string[] };
     for (const part of schema.allOf) {
       Object.assign(merged.properties, part.properties ?? {});
       merged.required.push(...(part.required ?? []));

@@ -4,11 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
+import { FIXTURES } from '../helpers.js';
 
 describe('SDK: resend.apiKeys', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('create → list → update → remove', async () => {
     const resend = sdk();
@@ -27,7 +28,7 @@ describe('SDK: resend.apiKeys', () => {
     expect((await resend.apiKeys.list()).data!.data.find((k) => k.id === id)!.name).toBe('deploys (prod)');
 
     // The new token sends from its domain, and nothing else.
-    const sender = new Resend(created.data!.token, { baseUrl: t.emu.url });
+    const sender = new Resend(created.data!.token, { baseUrl: emu.server.url });
     expect((await sender.domains.list()).error).toMatchObject({ statusCode: 401, name: 'restricted_api_key' });
     const sent = await sender.emails.send({ from: 'ci@example.com', to: 'delivered@resend.dev', subject: 'with a sending key', text: 'x' });
     expect(sent.data).toEqual({ id: expect.any(String) });

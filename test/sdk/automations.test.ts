@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
 
 
 describe('SDK: resend.automations and resend.events', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('creates, gets, lists, updates, duplicates, stops and removes automations', async () => {
     const resend = sdk();
@@ -113,7 +113,7 @@ describe('SDK: resend.automations and resend.events', () => {
 
     const sent = await resend.events.send({ event: 'plan.changed', contactId: '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d', payload: { plan: 'pro' } });
     expect(sent.data).toEqual({ object: 'event', event: 'plan.changed' });
-    await t.emu.clock.advance('1s');
+    await emu.server.clock.advance('1s');
     const runs = await resend.automations.runs.list({ automationId: id, limit: 5 });
     expect(runs.data!.data.map((r) => r.status)).toEqual(['completed']);
   });
@@ -141,7 +141,7 @@ describe('SDK: resend.automations and resend.events', () => {
   it('runs the fixture automation end to end and reads the run with its steps', async () => {
     const resend = sdk();
     await resend.events.send({ event: 'user.signed_up', email: 'e2e@example.net', payload: { plan: 'team' } });
-    await t.emu.clock.advance(0);
+    await emu.server.clock.advance(0);
     const automationId = '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d';
     const runs = await resend.automations.runs.list({ automationId, status: 'completed' });
     expect(runs.data!.data).toHaveLength(1);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
 import { DRAFT_BROADCAST, NEWSLETTER_SEGMENT, SENT_BROADCAST } from '../resources/broadcasts/helpers.js';
 
 describe('SDK: resend.broadcasts', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('create, get, update, list, duplicate, remove', async () => {
     const resend = sdk();

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
 
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
 const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
 const NIL = '00000000-0000-0000-0000-000000000000';
 
 describe('SDK: contacts family', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('resend.segments.* and resend.audiences.*', async () => {
     const resend = sdk();
@@ -168,7 +168,7 @@ describe('SDK: contacts family', () => {
     expect(created.data).toEqual({ object: 'contact_import', id: expect.any(String) });
     const id = created.data!.id;
     expect((await resend.contacts.imports.get(id)).data!.status).toBe('queued');
-    await t.emu.clock.advance('2s');
+    await emu.server.clock.advance('2s');
     const done = await resend.contacts.imports.get(id);
     expect(done.data).toMatchObject({ object: 'contact_import', id, status: 'completed', counts: { total: 3, created: 1, updated: 0, skipped: 1, failed: 1 } });
     const imported = await resend.contacts.get({ email: 'imp1@example.com' });

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
 
 describe('SDK: resend.domains options', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('create and update map every camelCase option', async () => {
     const resend = sdk();

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
+import { FIXTURES } from '../helpers.js';
 
 const FROM = 'Acme <hello@example.com>';
 
 describe('official SDK: emails, batch, suppressions', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('emails.send / get / list, through the lifecycle', async () => {
     const resend = sdk();
@@ -17,7 +18,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     });
     expect(sent.error).toBeNull();
     const id = sent.data!.id;
-    await t.emu.clock.advance('3s');
+    await emu.server.clock.advance('3s');
     const got = await resend.emails.get(id);
     expect(got.error).toBeNull();
     expect(got.data).toMatchObject({ object: 'email', id, subject: 'Hello from the SDK', last_event: 'delivered', reply_to: ['support@example.com'], tags: [{ name: 'kind', value: 'sdk' }] });
@@ -31,7 +32,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     expect(atts.data!.data[0]).toMatchObject({ filename: 'note.txt', size: 8 });
     const att = await resend.emails.attachments.get({ emailId: id, id: atts.data!.data[0].id });
     expect(att.data).toMatchObject({ object: 'attachment', filename: 'note.txt' });
-    expect(t.emu.emails({ subject: 'from the SDK' })[0].attachments[0].size).toBe(8);
+    expect(emu.server.emails({ subject: 'from the SDK' })[0].attachments[0].size).toBe(8);
   });
 
   it('emails.create (alias of send) and batch.create (alias of batch.send)', async () => {
@@ -56,7 +57,7 @@ describe('official SDK: emails, batch, suppressions', () => {
   it('emails.send maps template, topicId, bcc, scheduledAt and attachment contentType/contentId', async () => {
     const resend = sdk();
     const TOPIC = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
-    const at = new Date(t.emu.clock.now().getTime() + 3_600_000).toISOString();
+    const at = new Date(emu.server.clock.now().getTime() + 3_600_000).toISOString();
     const sent = await resend.emails.send({
       from: FROM, to: 'delivered@resend.dev', bcc: ['b@example.net'], topicId: TOPIC, scheduledAt: at,
       template: { id: 'welcome', variables: { NAME: 'Ann' } },
@@ -76,8 +77,8 @@ describe('official SDK: emails, batch, suppressions', () => {
   it('emails.metrics maps startDate, endDate, timezone, granularity, domainId and emailId', async () => {
     const resend = sdk();
     const sent = await resend.emails.send({ from: FROM, to: 'delivered@resend.dev', subject: 'metrics', text: 'x' });
-    await t.emu.clock.advance('3s');
-    const now = t.emu.clock.now();
+    await emu.server.clock.advance('3s');
+    const now = emu.server.clock.now();
     const day = now.toISOString().slice(0, 10);
     const byDay = await resend.emails.metrics({
       startDate: day, endDate: now.toISOString(), timezone: 'UTC', granularity: 'daily',
@@ -105,7 +106,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     const a = await resend.emails.send(body, { idempotencyKey: 'signup/42' });
     const b = await resend.emails.send(body, { idempotencyKey: 'signup/42' });
     expect(b.data).toEqual(a.data);
-    expect(t.emu.emails({ subject: 'once' })).toHaveLength(1);
+    expect(emu.server.emails({ subject: 'once' })).toHaveLength(1);
   });
 
   it('emails.update and emails.cancel a scheduled email', async () => {
@@ -113,13 +114,13 @@ describe('official SDK: emails, batch, suppressions', () => {
     const sent = await resend.emails.send({ from: FROM, to: 'delivered@resend.dev', subject: 'later', text: 'x', scheduledAt: 'in 1 hour' });
     const id = sent.data!.id;
     expect((await resend.emails.get(id)).data!.last_event).toBe('scheduled');
-    const upd = await resend.emails.update({ id, scheduledAt: new Date(t.emu.clock.now().getTime() + 7_200_000).toISOString() });
+    const upd = await resend.emails.update({ id, scheduledAt: new Date(emu.server.clock.now().getTime() + 7_200_000).toISOString() });
     expect(upd.error).toBeNull();
     expect(upd.data).toEqual({ object: 'email', id });
     const cancel = await resend.emails.cancel(id);
     expect(cancel.error).toBeNull();
     expect(cancel.data).toEqual({ object: 'email', id });
-    await t.emu.clock.advance('3h');
+    await emu.server.clock.advance('3h');
     expect((await resend.emails.get(id)).data!.last_event).toBe('canceled');
   });
 
@@ -154,7 +155,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     const share = await resend.emails.share(sent.data!.id, { expiresIn: '1 hour' });
     expect(share.error).toBeNull();
     expect(share.data).toMatchObject({ object: 'email', id: sent.data!.id });
-    await t.emu.clock.advance('3s');
+    await emu.server.clock.advance('3s');
     const m = await resend.emails.metrics({ metrics: ['sent', 'delivered'], dimensions: ['email'] });
     expect(m.error).toBeNull();
     expect(m.data!.totals).toEqual({ sent: 1, delivered: 1 });
@@ -181,7 +182,7 @@ describe('official SDK: emails, batch, suppressions', () => {
     // A suppressed address is not mailed.
     await resend.suppressions.add({ email: FIXTURES.ownerEmail });
     const s = await resend.emails.send({ from: FROM, to: FIXTURES.ownerEmail, subject: 'x', text: 'x' });
-    await t.emu.clock.advance('3s');
+    await emu.server.clock.advance('3s');
     expect((await resend.emails.get(s.data!.id)).data!.last_event).toBe('suppressed');
   });
 });

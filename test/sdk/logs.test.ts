@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
+import { FIXTURES } from '../helpers.js';
+import request from 'supertest';
 
 describe('SDK: resend.logs and resend.oauthGrants', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('logs.list and logs.get show the SDK calls with its user agent', async () => {
     const resend = sdk();
@@ -23,7 +25,7 @@ describe('SDK: resend.logs and resend.oauthGrants', () => {
 
   it('oauthGrants.list and revoke', async () => {
     const resend = sdk();
-    const created = await t.anon.post('/_emulator/oauth-grants').send({ team_id: FIXTURES.defaultTeamId, client_name: 'Zapier', scopes: ['emails:send'] });
+    const created = await request(emu.url).post('/_emulator/oauth-grants').send({ team_id: FIXTURES.defaultTeamId, client_name: 'Zapier', scopes: ['emails:send'] });
     expect(created.status).toBe(201);
     const list = await resend.oauthGrants.list();
     expect(list.error).toBeNull();

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
+import { FIXTURES, client } from '../helpers.js';
 import { PDF_BYTES, postJson, postRaw, rawMessage } from '../resources/receiving/helpers.js';
 
 describe('SDK: resend.emails.receiving', () => {
-  const t = useEmulator({ webhooks: 'record' });
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true, webhooks: 'record' });
+  const sdk = () => emu.resend;
+  /** Admin calls without a key (the inbound injection). */
+  const t = { get anon() { return client(emu.url); } };
 
   it('lists and gets received emails', async () => {
     const a = await postRaw(t, rawMessage());
-    await t.emu.clock.advance('1s');
+    await emu.server.clock.advance('1s');
     const b = await postJson(t, { from: 'b@sender.test', to: 'hello@example.com', subject: 'Second', text: 'hi' });
     const resend = sdk();
 
@@ -92,7 +95,7 @@ describe('SDK: resend.emails.receiving', () => {
 
   it("reports not_found for another team's email", async () => {
     const res = await postRaw(t, rawMessage());
-    const other = new Resend(FIXTURES.secondTeamKey, { baseUrl: t.emu.url });
+    const other = new Resend(FIXTURES.secondTeamKey, { baseUrl: emu.server.url });
     const got = await other.emails.receiving.get(res.body.id);
     expect(got.data).toBeNull();
     expect(got.error).toMatchObject({ name: 'not_found', statusCode: 404, message: 'Email not found' });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
 
 describe('SDK: resend.templates', () => {
-  const t = useEmulator();
-  const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+  const emu = useEmulator({ validateResponses: true });
+  const sdk = () => emu.resend;
 
   it('create → publish → get → update → list → duplicate → remove', async () => {
     const resend = sdk();

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator } from '../helpers.js';
+import { useEmulator } from '../../src/vitest.js';
 import { startReceiver, verifyInput, type Receiver } from '../webhooks/receiver.js';
 
 let rx: Receiver | undefined;
@@ -15,10 +15,10 @@ afterEach(async () => {
 });
 
 describe('SDK webhooks', () => {
-  const t = useEmulator();
+  const emu = useEmulator({ validateResponses: true });
 
   it('manages a webhook', async () => {
-    const resend = new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+    const resend = new Resend(emu.server.apiKey, { baseUrl: emu.server.url });
     const created = await resend.webhooks.create({ endpoint: 'https://hooks.example.com/a', events: ['email.sent', 'email.bounced'] });
     expect(created.error).toBeNull();
     const id = created.data!.id;
@@ -42,10 +42,10 @@ describe('SDK webhooks', () => {
   it('lists, gets and replays events and lists attempts; verify() accepts each delivery', async () => {
     let status = 500;
     rx = await startReceiver(() => status);
-    const resend = new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+    const resend = new Resend(emu.server.apiKey, { baseUrl: emu.server.url });
     const { data: hook } = await resend.webhooks.create({ endpoint: rx.url, events: ['domain.created'] });
     await resend.domains.create({ name: 'sdk-events.dev' });
-    await t.emu.clock.advance(0);
+    await emu.server.clock.advance(0);
 
     const events = await resend.webhooks.events.list({ webhookId: hook!.id });
     expect(events.error).toBeNull();
@@ -60,7 +60,7 @@ describe('SDK webhooks', () => {
     status = 200;
     const replayed = await resend.webhooks.events.replay({ webhookId: hook!.id, eventId: ev.id });
     expect(replayed.data).toEqual({ object: 'webhook_event', id: ev.id });
-    await t.emu.clock.advance(0);
+    await emu.server.clock.advance(0);
     expect(rx.requests).toHaveLength(2);
     const attempts = await resend.webhooks.events.attempts.list({ webhookId: hook!.id, eventId: ev.id });
     expect(attempts.data!.data.map((a) => a.http_status_code)).toEqual([200, 500]);

@@ -10,7 +10,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiError } from '../../http/errors.js';
-import { loadSpec } from '../../http/spec.js';
+import { loadSpec, type Schema } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 
 const OPERATION = 'contacts/create-import';
@@ -20,7 +20,7 @@ async function validatorFor(field: string): Promise<ValidateFunction> {
   const hit = cache.get(field);
   if (hit) return hit;
   const { operations } = await loadSpec();
-  const schema = operations.find((o) => o.operationId === OPERATION)?.body?.schema?.properties?.[field]?.['x-json-schema'];
+  const schema = operations.find((o) => o.operationId === OPERATION)?.body?.schema?.properties?.[field]?.['x-json-schema'] as Schema | undefined;
   if (!schema) throw new Error(`spec: ${OPERATION} field ${field} has no x-json-schema`);
   const fn = compileBodySchema(schema);
   cache.set(field, fn);

@@ -45,11 +45,11 @@ export function rawMessage(opts: { from?: string; to?: string; cc?: string; subj
 }
 
 /** Posts a raw message to the admin API. */
-export function postRaw(t: TestEmulator, raw: string, contentType = 'message/rfc822', query = '') {
+export function postRaw(t: Pick<TestEmulator, 'anon'>, raw: string, contentType = 'message/rfc822', query = '') {
   return t.anon.post(`/_emulator/inbound${query}`).set('Content-Type', contentType).send(raw);
 }
 
 /** Posts JSON fields to the admin API. */
-export function postJson(t: TestEmulator, body: Record<string, unknown>) {
+export function postJson(t: Pick<TestEmulator, 'anon'>, body: Record<string, unknown>) {
   return t.anon.post('/_emulator/inbound').send(body);
 }
