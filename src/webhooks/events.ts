@@ -8,6 +8,7 @@
  * manual clock the first attempt is made at the next advance, in the real
  * clock at once, in the background).
  */
+import type { SchemaOf } from '../http/document-types.js';
 import type { Emulator } from '../context.js';
 import { isoTime, randomAlnum } from '../http/format.js';
 
@@ -15,19 +16,10 @@ import { isoTime, randomAlnum } from '../http/format.js';
  * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
  * the SDK's suppression events, and the public types of the newest
  * event-types page (`contact.topics.updated`, `topic.*`). The private-beta
- * `inbox.*` types are not accepted (the emulator has no inboxes). Keep in
- * step with `EventType` in spec/paths/webhooks.yaml.
+ * `inbox.*` types are not accepted (the emulator has no inboxes). Generated
+ * from `EventType` in spec/paths/webhooks.yaml, the one list.
  */
-export const EVENT_TYPES = [
-  'email.sent', 'email.delivered', 'email.delivery_delayed', 'email.bounced', 'email.complained',
-  'email.opened', 'email.clicked', 'email.failed', 'email.scheduled', 'email.suppressed', 'email.received',
-  'contact.created', 'contact.updated', 'contact.deleted', 'contact.topics.updated',
-  'domain.created', 'domain.updated', 'domain.deleted',
-  'suppression.added', 'suppression.removed',
-  'topic.created', 'topic.updated', 'topic.deleted',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+export type EventType = SchemaOf<'EventType'>;
 
 /** A Standard Webhooks message id: `msg_` + 27 alphanumerics (API-FACTS §4). */
 export function newMessageId(): string {

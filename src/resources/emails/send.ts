@@ -21,6 +21,7 @@
  * `text` is made from `html` with html-to-text when absent; `""` opts out
  * (stored as null).
  */
+import type { SchemaOf } from '../../http/document-types.js';
 import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
 import { parseDuration } from '../../clock/clock.js';
@@ -34,25 +35,13 @@ import { getTopicOr404 } from '../topics/store.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { list, loadEmail, recordStep, type EmailRow } from './store.js';
 
-/** The body of POST /emails (API-FACTS §5.1). */
-export interface SendEmailInput {
-  from?: string;
-  to: string | string[];
-  subject?: string;
-  cc?: string | string[];
-  bcc?: string | string[];
-  reply_to?: string | string[];
-  html?: string;
-  text?: string;
-  headers?: Record<string, string>;
-  tags?: { name: string; value: string }[];
-  attachments?: { content?: string; filename?: string; path?: string; content_type?: string; content_id?: string }[];
-  /** ISO 8601 or natural language (`in 1 min`). */
-  scheduled_at?: string;
-  /** A published template (id or alias) with variables, instead of html/text. */
-  template?: { id: string; variables?: Record<string, string | number | boolean> };
-  topic_id?: string;
-}
+/**
+ * The body of POST /emails (API-FACTS §5.1), generated from `SendEmailBody`
+ * in spec/paths/emails.yaml: `scheduled_at` is ISO 8601 or natural language
+ * (`in 1 min`); `template` names a published template (id or alias) with
+ * variables, instead of html/text.
+ */
+export type SendEmailInput = SchemaOf<'SendEmailBody'>;
 
 /** Who sends, and why. */
 export interface SendContext {
