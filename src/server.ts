@@ -13,7 +13,7 @@ import { migrate, openDatabase } from './store/db.js';
 import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.js';
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
-import { startSmtp, type SmtpListener } from './smtp/server.js';
+import type { SmtpListener } from './smtp/server.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
@@ -109,6 +109,8 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   let smtp: SmtpListener | null = null;
   if (smtpPort !== null) {
     try {
+      // Loaded only when SMTP is on (smtp-server and the MIME parser are not needed otherwise; start-up speed, issue 10).
+      const { startSmtp } = await import('./smtp/server.js');
       smtp = await startSmtp(ctx, host, smtpPort);
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 /**
  * Runs once around the whole suite, in vitest's main process:
  *
- * - generates the document's types (`src/generated/openapi.ts`) and builds `dist/`, so the black-box tests run the same compiled binary a
+ * - generates the document's types (`src/generated/openapi.ts`) and builds `dist/` (with the dereferenced document `dist/openapi.json`), so the black-box tests run the same compiled binary a
  *   user runs (`bin/emulator.js`);
  * - gives the suite a temp folder of its own: `TMPDIR` points at a fresh
  *   `resend-emulator-test-*` directory in the OS temp folder while the tests
@@ -21,6 +21,7 @@ export default function setup(): () => void {
   // The document's TypeScript types (src/http/document-types.ts) come from spec/ at build time.
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), path.join(root, 'spec', 'openapi.yaml'), '-o', path.join(root, 'src', 'generated', 'openapi.ts'), '--silent'], { stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-spec.mjs')], { stdio: 'inherit' });
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'resend-emulator-test-'));
   const previous = process.env.TMPDIR;

@@ -19,10 +19,12 @@
  *   (`+1 555 010 1234`) or a longer number (`1,000,000`, `123456789`);
  * - each code once, in the order of first appearance.
  */
-import { compile } from 'html-to-text';
+import { lazy, requirePackage } from '../lazy.js';
 
-/** HTML → its visible text: no link targets, no images, case kept (headings are not upper-cased). */
-const visibleText: (html: string) => string = compile({
+type HtmlToText = typeof import('html-to-text');
+
+/** HTML → its visible text: no link targets, no images, case kept (headings are not upper-cased). Loaded on first use. */
+const visibleText = lazy((): ((html: string) => string) => requirePackage<HtmlToText>('html-to-text').compile({
   wordwrap: false,
   selectors: [
     { selector: 'a', options: { ignoreHref: true } },
@@ -35,7 +37,7 @@ const visibleText: (html: string) => string = compile({
     { selector: 'h6', options: { uppercase: false } },
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
   ],
-});
+}));
 
 const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const CURRENCY = '(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|INR|SEK|NOK|DKK|PLN|BRL|MXN|dollars?|euros?|pounds?)';
@@ -85,6 +87,6 @@ function codesIn(text: string): string[] {
  * subject, text and HTML. Returns each code once, in order of first appearance.
  */
 export function extractCodes(subject: string | null, text: string | null, html: string | null): string[] {
-  const found = [subject, text, html ? visibleText(html) : null].flatMap((s) => (s ? codesIn(s) : []));
+  const found = [subject, text, html ? visibleText()(html) : null].flatMap((s) => (s ? codesIn(s) : []));
   return [...new Set(found)];
 }

@@ -16,7 +16,8 @@
  * Date: the emulated time of the email's `sent` event, else its
  * `scheduled_at`, else its `created_at`.
  */
-import MailComposer from 'nodemailer/lib/mail-composer';
+import type MailComposerClass from 'nodemailer/lib/mail-composer';
+import { requirePackage } from '../lazy.js';
 import type { Emulator } from '../context.js';
 import { attachmentsOf, eventsOf, headersOf, list, type EmailRow } from '../resources/emails/store.js';
 
@@ -41,6 +42,7 @@ export async function rawMessage(ctx: Emulator, r: EmailRow): Promise<Buffer> {
       contentType: a.content_type,
       ...(a.content_id ? { cid: a.content_id, contentDisposition: 'inline' } : {}),
     }));
+  const MailComposer = requirePackage<typeof MailComposerClass>('nodemailer/lib/mail-composer');
   const composer = new MailComposer({
     from: r.from_addr,
     to: list(r.to_addrs),

@@ -28,8 +28,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import type { Document, Schema } from './spec.js';
@@ -76,6 +74,9 @@ function tighten(node: any, seen = new Set<any>()): void {
 }
 
 async function build(file: string, report: string): Promise<ReferenceCheck> {
+  // Development only: the YAML parser and the dereferencer load when the check is asked for (start-up speed, issue 10).
+  const { default: YAML } = await import('yaml');
+  const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const document = (await $RefParser.dereference(YAML.parse(fs.readFileSync(file, 'utf8')))) as Document;
   const ops = new Map<string, RefOperation>();
   for (const item of Object.values<any>(document.paths ?? {})) {

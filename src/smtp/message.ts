@@ -16,9 +16,12 @@
  * Header mailboxes a recipient was not given for (`To: a@x` with `RCPT TO:<b@y>`)
  * are not sent to, as with any SMTP server.
  */
-import PostalMime, { decodeWords } from 'postal-mime';
+import { lazy, requirePackage } from '../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import type { SendEmailInput } from '../resources/emails/send.js';
+
+/** postal-mime, loaded on first use (start-up speed, issue 10). */
+const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
 
 /** The SMTP envelope: `MAIL FROM` (null for `<>`) and the `RCPT TO` addresses, in order. */
 export interface Envelope {
@@ -69,7 +72,7 @@ function bodyText(part: string): string {
  * and `sendEmail` / the spec schema then refuse it with the service's error.
  */
 export async function toSendInput(raw: Buffer, envelope: Envelope): Promise<SendEmailInput> {
-  const email = await PostalMime.parse(raw, { attachmentEncoding: 'base64' });
+  const email = await postalMime().default.parse(raw, { attachmentEncoding: 'base64' });
   const rcpt = new Map<string, string>();
   for (const r of envelope.rcptTo) if (!rcpt.has(lower(r))) rcpt.set(lower(r), r);
 
@@ -108,7 +111,7 @@ export async function toSendInput(raw: Buffer, envelope: Envelope): Promise<Send
   for (const h of email.headers) {
     if (STRUCTURAL_HEADERS.has(h.key) || seen.has(h.key)) continue;
     seen.add(h.key);
-    headers[h.originalKey || h.key] = decodeWords(h.value);
+    headers[h.originalKey || h.key] = postalMime().decodeWords(h.value);
   }
   if (Object.keys(headers).length) input.headers = headers;
 

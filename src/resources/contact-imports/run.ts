@@ -22,7 +22,7 @@
  * webhook events (API-FACTS §5.9).
  */
 import fs from 'node:fs';
-import { parse } from 'csv-parse';
+import { requirePackage } from '../../lazy.js';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
@@ -122,7 +122,7 @@ export async function runImport(ctx: Emulator, importId: string): Promise<void> 
       return;
     }
     const parser = fs.createReadStream(file).pipe(
-      parse({ bom: true, columns: (h: string[]) => h.map((c) => c.trim()), skip_empty_lines: true, relax_column_count: true, trim: false }),
+      requirePackage<typeof import('csv-parse')>('csv-parse').parse({ bom: true, columns: (h: string[]) => h.map((c) => c.trim()), skip_empty_lines: true, relax_column_count: true, trim: false }),
     );
     let columns: Map<string, string> | null = null;
     const map = opts.column_map;

@@ -5,9 +5,12 @@
  * with `postal-mime` into the fields the API shows.
  */
 import { randomBytes } from 'node:crypto';
-import PostalMime, { addressParser, decodeWords } from 'postal-mime';
+import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import { errors } from '../../http/errors.js';
+
+/** postal-mime, loaded on first use (start-up speed, issue 10). */
+const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
 
 /** An attachment of `POST /_emulator/inbound` JSON (`content` base64). */
 export interface InboundJsonAttachment {
@@ -98,7 +101,7 @@ export function parseAddressField(field: string, value: string | string[] | unde
   const entries = Array.isArray(value) ? value : [value];
   const out: Mailbox[] = [];
   for (const entry of entries) {
-    const parsed = flatten(addressParser(entry) as Address[]);
+    const parsed = flatten(postalMime().addressParser(entry) as Address[]);
     if (parsed.length === 0 || parsed.some((m) => !ADDRESS.test(m.address))) {
       throw errors.validation(`Invalid \`${field}\` field. \`${entry}\` is not a valid email address or \`Name <email@example.com>\`.`, 422);
     }
@@ -239,12 +242,12 @@ export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'te
  * `From` address. A missing Message-ID is generated; a missing Subject is `""`.
  */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
-  const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer' });
+  const email = await postalMime().default.parse(raw, { attachmentEncoding: 'arraybuffer' });
   const from = flatten(email.from ? [email.from] : [])[0];
   if (!from) throw errors.validation('The message has no `From` address.', 422);
   const fromHeader = from.name ? `${from.name} <${from.address}>` : from.address;
   const headers: Record<string, string> = {};
-  for (const h of email.headers) if (!(h.key in headers)) headers[h.key] = decodeWords(h.value);
+  for (const h of email.headers) if (!(h.key in headers)) headers[h.key] = postalMime().decodeWords(h.value);
   return {
     fromHeader,
     fromAddress: from.address,
