@@ -28,24 +28,12 @@ import { createRateLimit } from './http/rate-limit.js';
 import { compileOperation, toApiError } from './http/validate.js';
 import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
-import { HANDLED, Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
+import { HANDLED, Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth, type ResponseInfo } from './module.js';
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
 export const JSON_BODY_LIMIT = '50mb';
 /** Largest multipart upload (interface-spec "Limits": import file 200MB). */
 export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
-
-/** What an `onResponse` hook learns about an answered API request. */
-export interface ResponseInfo {
-  auth: Auth | null;
-  operationId: string;
-  method: string;
-  path: string;
-  status: number;
-  requestBody: unknown;
-  responseBody: unknown;
-  userAgent: string | null;
-}
 
 /** Whether the request carries a non-empty body (or a chunked one). */
 function hasBody(req: Request): boolean {
@@ -150,7 +138,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
         }
         const opReq: OpRequest = { params: pathParams, query, body, auth, headers: req.headers, file: req.file, raw: req };
         const result = await handler(ctx, opReq);
-        // Escape hatch: the handler streamed its own response (src/http/types.ts HANDLED).
+        // Escape hatch: the handler streamed its own response (src/module.ts HANDLED).
         if (result === HANDLED) return;
         const reply = result instanceof Reply ? result : new Reply(op.successStatus, result);
         if (reply.contentType) {

@@ -16,7 +16,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { defaultConfig, run, type ListenFailure } from './server.js';
-import { loadFixtures } from './store/fixtures.js';
+import { loadFixtures } from './state/fixtures.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
 export class CliError extends Error {

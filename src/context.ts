@@ -48,4 +48,21 @@ export interface Emulator {
   config: EmulatorConfig;
   bus: EventEmitter;
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
+  /** Every module, in seeding order (`src/resources/index.ts`): reset seeds the fixtures through them. */
+  modules: readonly SeededModule[];
+}
+
+/**
+ * A module as the context lists it: its name and how it seeds fixtures.
+ * Every entry is a whole `ResourceModule` (src/module.ts), which extends
+ * this; the context names only the part reset needs, because the contract
+ * is typed by the context (so neither file imports the other in a circle).
+ */
+export interface SeededModule {
+  name: string;
+  /**
+   * Inserts this module's part of the fixtures (`fixtures[name]`), inside
+   * the reset transaction. Must be synchronous.
+   */
+  seed?: (ctx: Emulator, fixtures: Record<string, any>, db: DB) => void;
 }

@@ -8,9 +8,11 @@ import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import type { Emulator, EmulatorConfig } from './context.js';
-import { buildApp, type ResponseInfo } from './app.js';
+import { buildApp } from './app.js';
+import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
-import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.js';
+import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
+import { resetState } from './state/reset.js';
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import type { SmtpListener } from './smtp/server.js';
@@ -69,7 +71,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const ctx: Emulator = { db, clock, scheduler, config, bus, log };
+  const ctx: Emulator = { db, clock, scheduler, config, bus, log, modules };
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
   for (const m of modules) {
     for (const [type, handler] of Object.entries(m.jobs ?? {})) {
@@ -77,7 +79,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     }
   }
   const fixtures = loadFixtures(config.fixtures);
-  const reset = () => resetState(ctx, modules, fixtures);
+  const reset = () => resetState(ctx, fixtures);
   const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;
   if (!hasTeams) {
     try {

@@ -15,7 +15,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { isoTime, fromJson } from '../http/format.js';
-import type { OpRequest, ResourceModule } from '../http/types.js';
+import type { OpRequest, ResourceModule } from '../module.js';
 import { listDomains, recordsOf, capabilitiesOf } from '../resources/domains/service.js';
 import { latestClaimOf } from '../resources/domains/claims.js';
 import { contactPropertyValues, listContacts } from '../resources/contacts/service.js';

@@ -18,7 +18,7 @@ import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
-import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
+import { Reply, type OpRequest, type ResourceModule } from '../module.js';
 import { simulateEngagement } from '../resources/emails/lifecycle.js';
 import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';

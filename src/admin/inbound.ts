@@ -9,7 +9,7 @@
  */
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
-import { Reply, type OpRequest, type ResourceModule } from '../http/types.js';
+import { Reply, type OpRequest, type ResourceModule } from '../module.js';
 import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage, type InboundJson } from '../resources/receiving/index.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */

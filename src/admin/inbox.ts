@@ -11,8 +11,8 @@
  * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
  */
 import type { Emulator } from '../context.js';
-import type { ResponseInfo } from '../app.js';
-import { HANDLED, Reply, type OpRequest, type ResourceModule } from '../http/types.js';
+import type { ResponseInfo } from '../module.js';
+import { HANDLED, Reply, type OpRequest, type ResourceModule } from '../module.js';
 import { isoTime } from '../http/format.js';
 import { INBOX_HTML } from './inbox-page.js';
 

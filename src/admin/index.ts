@@ -5,11 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Emulator } from '../context.js';
-import type { OpRequest, ResourceModule } from '../http/types.js';
+import type { OpRequest, ResourceModule } from '../module.js';
 import { errors } from '../http/errors.js';
 import { isoTime, newId } from '../http/format.js';
 import { specDir } from '../http/spec.js';
-import { exportSnapshot, importSnapshot, loadFixtures, resetState } from '../store/fixtures.js';
+import { loadFixtures } from '../state/fixtures.js';
+import { resetState } from '../state/reset.js';
+import { exportSnapshot, importSnapshot } from '../state/snapshot.js';
 import { getDelivery, listDeliveries } from '../webhooks/inspect.js';
 import { deliver } from '../webhooks/delivery.js';
 import { insertApiKey, newToken } from '../resources/api-keys/index.js';
@@ -22,9 +24,7 @@ function health() {
 }
 
 async function reset(ctx: Emulator) {
-  // Imported lazily: the module list imports this module.
-  const { modules } = await import('../resources/index.js');
-  await ctx.scheduler.exclusive(() => resetState(ctx, modules, loadFixtures(ctx.config.fixtures)));
+  await ctx.scheduler.exclusive(() => resetState(ctx, loadFixtures(ctx.config.fixtures)));
   return { object: 'reset', reset: true };
 }
 

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Emulator } from '../context.js';
 import { errors } from './errors.js';
-import type { Auth } from './types.js';
+import type { Auth } from '../module.js';
 import type { Operation } from './spec.js';
 
 /** `last_used_at` is kept to this resolution (ms), so busy keys do not write on every request. */

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Emulator } from '../context.js';
 import { ApiError } from './errors.js';
-import { Reply, type OpRequest } from './types.js';
+import { Reply, type OpRequest } from '../module.js';
 
 /** How long a key is remembered: 24 h of emulated time. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;

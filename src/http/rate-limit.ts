@@ -20,7 +20,7 @@
 import type { Response } from 'express';
 import type { Emulator } from '../context.js';
 import { errors } from './errors.js';
-import type { Auth } from './types.js';
+import type { Auth } from '../module.js';
 
 /** The wall clock the limiter reads (ms); tests may replace `now` to pin the window. */
 export const wallClock = { now: (): number => Date.now() };

@@ -3,7 +3,7 @@
  * refer to rows seeded before it). Each owns a range of migration versions:
  * | range | module |
  * |---|---|
- * | 1-99 | core (teams, jobs) |
+ * | 1-99 | teams (src/state/teams.ts; and the clock's jobs) |
  * | 100-199 | api-keys |
  * | 200-299 | domains |
  * | 300-349 | webhooks (endpoints); 350-399 src/webhooks (deliveries) |
@@ -21,8 +21,8 @@
  * | 1400-1499 | logs |
  * | 1500-1599 | oauth |
  */
-import type { ResourceModule } from '../http/types.js';
-import { coreModule } from '../store/core.js';
+import type { ResourceModule } from '../module.js';
+import { teamsModule } from '../state/teams.js';
 import { apiKeysModule } from './api-keys/index.js';
 import { domainsModule } from './domains/index.js';
 import { webhooksModule } from './webhooks/index.js';
@@ -48,7 +48,7 @@ import { inboundModule } from '../admin/inbound.js';
 import { dashboardModule } from '../admin/dashboard.js';
 
 export const modules: ResourceModule[] = [
-  coreModule,
+  teamsModule,
   apiKeysModule,
   domainsModule,
   webhooksModule,

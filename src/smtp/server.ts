@@ -25,7 +25,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import type { Emulator } from '../context.js';
-import type { Auth } from '../http/types.js';
+import type { Auth } from '../module.js';
 import { ApiError } from '../http/errors.js';
 import { findApiKey, markKeyUsed } from '../http/auth.js';
 import { compileOperation, toApiError } from '../http/validate.js';

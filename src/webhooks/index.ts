@@ -8,7 +8,7 @@
  * Tables: `webhook_deliveries` (one row per event per subscribed webhook; `id`
  * = the `svix-id`, `msg_…`), `webhook_attempts` (one row per HTTP attempt).
  */
-import type { ResourceModule } from '../http/types.js';
+import type { ResourceModule } from '../module.js';
 import { deliver } from './delivery.js';
 
 export const deliveriesModule: ResourceModule = {

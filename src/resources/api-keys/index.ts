@@ -8,7 +8,7 @@
  * | api-keys/remove | 200 `{object: "list", id, deleted: true}` as recorded (REC:AK-remove-removes); unknown → 404 `API key not found` |
  * Tokens (`re_…`) are stored as sha256 and shown only on creation.
  */
-import type { ResourceModule, OpRequest } from '../../http/types.js';
+import type { ResourceModule, OpRequest } from '../../module.js';
 import type { Emulator } from '../../context.js';
 import { apiTime, newId, randomAlnum } from '../../http/format.js';
 import { errors } from '../../http/errors.js';

@@ -3,7 +3,7 @@
  * in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../http/types.js';
+import type { OpRequest, OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { checkGraph } from './graph.js';

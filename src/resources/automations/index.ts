@@ -18,7 +18,7 @@
  * Unknown → 404 `Automation not found` / `Automation run not found`.
  * Runs start from POST /events/send (src/resources/events) through `dispatchEvent`.
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { automationOperations } from './automations.js';
 import { runJob, RUN_JOB } from './engine.js';
 import { checkGraph } from './graph.js';

@@ -2,7 +2,7 @@
  * Operation handlers of the broadcasts resource (rules: the table in index.ts).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';

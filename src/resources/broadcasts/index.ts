@@ -18,7 +18,7 @@
  * placeholders per contact: render.ts. Every email goes through `sendEmail`
  * (source `broadcast`), so it has its own lifecycle and webhooks.
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { migrations, insertBroadcast } from './store.js';
 import { operations } from './handlers.js';
 import { unsubscribe } from './unsubscribe.js';

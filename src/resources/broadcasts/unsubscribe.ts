@@ -8,7 +8,7 @@
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
-import { Reply, type OpRequest } from '../../http/types.js';
+import { Reply, type OpRequest } from '../../module.js';
 import { findContact, updateContact } from '../contacts/service.js';
 
 /** Decodes a token; null when it is not one of ours. */

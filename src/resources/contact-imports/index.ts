@@ -20,7 +20,7 @@
  */
 import fs from 'node:fs';
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';

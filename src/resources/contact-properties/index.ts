@@ -10,7 +10,7 @@
  * | contact-properties/remove | `{object, deleted: true, id}` (recorded key order, REC:CONv2-create); the key is removed from every contact |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow, type PropertyType } from './store.js';

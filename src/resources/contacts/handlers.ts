@@ -4,7 +4,7 @@
  * "Versioning" 3). Rules are listed in `index.ts`.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';

@@ -18,7 +18,7 @@
  * A `{contact}` path value that is neither an email nor a UUID → 422
  * `missing_required_field` ``Missing `id` or `email` field.``.
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { contactOperations } from './handlers.js';
 import { legacyOperations } from './legacy.js';
 import { createContactWith } from './service.js';

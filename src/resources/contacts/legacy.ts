@@ -7,7 +7,7 @@
  * value under `contact`, also for a contact that never existed.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { getSegmentOr404 } from '../segments/store.js';
 import { listSegmentContacts } from '../segments/index.js';
 import { createFromBody, get, update, type CreateBody } from './handlers.js';

@@ -3,7 +3,20 @@
  * in REC:CONv2-*, REC:CON-list-*).
  */
 import { apiTime } from '../../http/format.js';
-import type { Contact } from './service.js';
+
+/** A contact as stored; times in emulated ms. */
+export interface Contact {
+  id: string;
+  team_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  unsubscribed: boolean;
+  /** Custom property values by key (without fallbacks applied). */
+  properties: Record<string, string | number | boolean | null>;
+  created_at: number;
+  updated_at: number;
+}
 
 /** A `contacts` row; `properties` is JSON text, `unsubscribed` 0/1. */
 export interface ContactRow {

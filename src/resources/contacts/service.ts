@@ -24,21 +24,9 @@ import { emitEvent } from '../../webhooks/events.js';
 import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/store.js';
 import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
 import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
-import { toContact, type ContactRow } from './rows.js';
+import { toContact, type Contact, type ContactRow } from './rows.js';
 
-/** A contact as stored; times in emulated ms. */
-export interface Contact {
-  id: string;
-  team_id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  unsubscribed: boolean;
-  /** Custom property values by key (without fallbacks applied). */
-  properties: Record<string, string | number | boolean | null>;
-  created_at: number;
-  updated_at: number;
-}
+export type { Contact } from './rows.js';
 
 /** Loose email check used for contacts (CSV rows and service callers): `local@domain.tld`, ≤ 320 chars. */
 export function isValidEmail(email: string): boolean {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { apiTime, newId } from '../../http/format.js';
 import { DELAYS } from '../../clock/delays.js';

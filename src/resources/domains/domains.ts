@@ -10,7 +10,7 @@
  * | domains/verify | any status → `pending` now (raises `domain.updated`), then the `domains.verify` job after `DELAYS.domainVerification` → `verified`, or `failed` per `verificationFails` |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';

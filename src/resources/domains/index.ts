@@ -2,7 +2,7 @@
  * The domains resource: domains (`domains.ts`), claims (`claims.ts`), DNS
  * records (`records.ts`), shapes and events (`service.ts`).
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { domainOperations, insertDomain, runVerification } from './domains.js';
 import { claimOperations, runClaimExpiry, runClaimVerification } from './claims.js';
 

@@ -17,7 +17,7 @@
  * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `lifecycle.ts`.
  */
 import { htmlToText } from './text.js';
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { idempotencyMigration } from '../../http/idempotency.js';
 import { emailOperations } from './operations.js';
 import { metrics } from './metrics.js';

@@ -24,7 +24,7 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { parseAddress } from './addresses.js';
 import type { EmailRow } from './store.js';
 

@@ -10,7 +10,7 @@ import { isoTime } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { loadSpec } from '../../http/spec.js';
-import type { OpRequest } from '../../http/types.js';
+import type { OpRequest } from '../../module.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
 import { LIST_COLUMNS, getEmailOr404, notifyEmail, recordStep, toEmail, toListItem, type AttachmentRow, type EmailRow } from './store.js';

@@ -28,7 +28,7 @@ import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { fromJson, newId } from '../../http/format.js';
-import { getTeam } from '../../store/core.js';
+import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { getTopicOr404 } from '../topics/store.js';

@@ -2,7 +2,7 @@
  * Handlers of the events operations (see the table in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../http/types.js';
+import type { OpRequest, OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { findContact } from '../contacts/service.js';

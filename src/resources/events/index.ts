@@ -12,7 +12,7 @@
  * | events/send | exactly one of `contact_id`/`email` (422 `validation_error`, SPEC Errors #2); payload coerced to the schema of the event of that name, if any (422 naming the field) → 202 `{object: "event", event}`; each enabled automation whose trigger has `event_name` = `event` gets a `running` run whose steps run at the next clock tick; runs of that contact waiting for the event resume |
  * Unknown → 404 `Event not found`.
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { eventOperations } from './events.js';
 import { eventsMigration, insertEvent } from './store.js';
 

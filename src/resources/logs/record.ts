@@ -3,7 +3,7 @@
  * the module's `onResponse` hook after the reply is sent.
  */
 import type { Emulator } from '../../context.js';
-import type { ResponseInfo } from '../../app.js';
+import type { ResponseInfo } from '../../module.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 

@@ -9,11 +9,11 @@
  * (`oauth_grants`) and the admin operation.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
-import { Reply } from '../../http/types.js';
+import { Reply } from '../../module.js';
 
 /** The reason the service gives to a grant revoked through the API. */
 export const REVOKED_FROM_API = 'revoked_from_api';

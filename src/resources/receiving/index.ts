@@ -12,7 +12,7 @@
  * (routing to teams, `email.received`), `render.ts` (shapes).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { attachmentsOf, getEmailOr404, migrations, type ReceivedAttachmentRow, type ReceivedEmailRow } from './store.js';

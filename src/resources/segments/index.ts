@@ -13,7 +13,7 @@
  * Memberships (`contact_segments`) are written by the contacts module.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { SEGMENT_MEMBERS, deleteSegment, getSegmentOr404, insertSegment, toSegmentItem, type SegmentRow } from './store.js';
 import { toSegmentContactItem, type ContactRow } from '../contacts/rows.js';

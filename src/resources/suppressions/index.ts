@@ -12,7 +12,7 @@
  * (`src/resources/emails/lifecycle.ts`), with `source_id` = the email's id.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
 import {
   addSuppression,

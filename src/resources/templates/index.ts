@@ -13,7 +13,7 @@
  * | templates/remove | `{object, id, deleted: true}` |
  * Unknown id/alias → 404 `Template not found`.
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { insertTemplate, publishTemplate, templatesMigration } from './store.js';
 import { templateOperations } from './templates.js';
 

@@ -2,7 +2,7 @@
  * Handlers of the templates operations (see the table in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../http/types.js';
+import type { OpRequest, OperationHandler } from '../../module.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
   getVersion,

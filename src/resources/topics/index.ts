@@ -9,7 +9,7 @@
  * | topics/remove | `{object: "topic", id, deleted: true}` (REC); contacts' choices for it are dropped |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../http/types.js';
+import type { OpRequest, ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { getTopicOr404, insertTopic, toTopic, toTopicItem, type Subscription, type TopicRow } from './store.js';

@@ -2,7 +2,7 @@
  * Handlers of the webhook endpoint operations (see the table in index.ts).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../http/types.js';
+import type { OpRequest, OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS } from '../../webhooks/delivery.js';

@@ -14,7 +14,7 @@
  * | recorded (`--webhooks record`) | `success` (the emulator's stand-in for "sent") |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../http/types.js';
+import type { OpRequest, OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';

@@ -15,7 +15,7 @@
  * Another team's webhook or event is 404 `not_found`. Delivery itself:
  * `src/webhooks/`.
  */
-import type { ResourceModule } from '../../http/types.js';
+import type { ResourceModule } from '../../module.js';
 import { endpointOperations } from './endpoints.js';
 import { eventOperations } from './events.js';
 import { insertWebhook } from './store.js';

@@ -1,43 +1,12 @@
 /**
- * Fixtures, reset and snapshots.
- * - `loadFixtures`: reads the fixtures JSON (default `fixtures/default.json`).
- * - `resetState`: empties every table and seeds the fixtures, all in one
- *   transaction (never half a state).
- * - `exportSnapshot` / `importSnapshot`: the whole state as JSON
- *   `{version: 1, clock_ms, tables: {name: rows[]}}`.
+ * Snapshots: the whole state as JSON `{version: 1, clock_ms, tables: {name:
+ * rows[]}}` (`exportSnapshot`), and back (`importSnapshot`, checked first,
+ * then one transaction). The admin API's `/_emulator/snapshot`.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Emulator } from '../context.js';
-import type { ResourceModule } from '../http/types.js';
 import { ApiError } from '../http/errors.js';
-import { specDir } from '../http/spec.js';
-import { userTables } from './db.js';
+import { userTables } from '../store/db.js';
 import { MAX_CLOCK_MS } from '../clock/clock.js';
-
-/** Path of the bundled default fixtures. */
-export function defaultFixturesPath(): string {
-  return path.join(path.dirname(specDir()), 'fixtures', 'default.json');
-}
-
-/** Reads a fixtures file. Throws a plain Error naming the file if it is missing or not JSON. */
-export function loadFixtures(file: string): Record<string, any> {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`cannot read fixtures ${file}: ${(err as Error).message}`);
-  }
-}
-
-/** Empties every table, then runs each module's `seed` in order; one transaction. */
-export function resetState(ctx: Emulator, modules: ResourceModule[], fixtures: Record<string, any>): void {
-  const tables = userTables(ctx.db);
-  ctx.db.transaction(() => {
-    for (const t of tables) ctx.db.prepare(`DELETE FROM "${t}"`).run();
-    for (const m of modules) m.seed?.(ctx, fixtures, ctx.db);
-  })();
-  ctx.bus.emit('reset');
-}
 
 /** The whole state as JSON. */
 export function exportSnapshot(ctx: Emulator): { version: 1; clock_ms: number; tables: Record<string, unknown[]> } {

@@ -1,9 +1,11 @@
 /**
- * The core module: teams. Every API key and resource belongs to a team
+ * The teams module (the first of `src/resources/index.ts`): teams, and the
+ * clock's and scheduler's own tables. Every API key and resource belongs to a team
  * (DESIGN.md "Behaviour: Teams"). Teams have an owner address, the only
  * non-test address `onboarding@resend.dev` may send to (API-FACTS §2.1).
  */
-import type { ResourceModule } from '../http/types.js';
+import type { ResourceModule } from '../module.js';
+import type { DB } from '../store/db.js';
 import { clockMigration, schedulerMigration } from '../clock/scheduler.js';
 
 /** A team row. */
@@ -15,7 +17,7 @@ export interface TeamRow {
   created_at: number;
 }
 
-export const coreModule: ResourceModule = {
+export const teamsModule: ResourceModule = {
   name: 'teams',
   migrations: [
     {
@@ -41,6 +43,6 @@ export const coreModule: ResourceModule = {
 };
 
 /** The team row, or undefined. */
-export function getTeam(db: import('./db.js').DB, teamId: string): TeamRow | undefined {
+export function getTeam(db: DB, teamId: string): TeamRow | undefined {
   return db.prepare('SELECT * FROM teams WHERE id = ?').get(teamId) as TeamRow | undefined;
 }

@@ -1,13 +1,19 @@
 /**
- * Types of the operation handlers that resource modules export, keyed by the
- * operationId of `spec/openapi.yaml` (the Firebase Auth emulator's idea).
+ * The module contract, on the ground floor (issue 9): what a resource room
+ * (`src/resources/<name>/index.ts`, the admin rooms, the deliveries room)
+ * exports and what its operation handlers get and return. Operations are
+ * keyed by the operationId of `spec/openapi.yaml` (the Firebase Auth
+ * emulator's idea).
+ *
+ * This file imports only types from the floors below it (the context, the
+ * store's `Migration`, the clock's `Job`); every room imports it, it imports
+ * no room.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
-import type { Emulator } from '../context.js';
-import type { Migration, DB } from '../store/db.js';
-import type { Job } from '../clock/scheduler.js';
-import type { ResponseInfo } from '../app.js';
+import type { Emulator, SeededModule } from './context.js';
+import type { Migration } from './store/db.js';
+import type { Job } from './clock/scheduler.js';
 
 /** The caller, from the API key (see `src/http/auth.ts`). */
 export interface Auth {
@@ -53,14 +59,27 @@ export const HANDLED: unique symbol = Symbol('resend-emulator.handled');
 /** Handles one operation; returns the JSON body, a `Reply` or `HANDLED`. Throws `ApiError`. */
 export type OperationHandler = (ctx: Emulator, req: OpRequest) => unknown | Promise<unknown>;
 
+/** What an `onResponse` hook learns about an answered API request. */
+export interface ResponseInfo {
+  auth: Auth | null;
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  requestBody: unknown;
+  responseBody: unknown;
+  userAgent: string | null;
+}
+
 /** Runs one job type (see `src/clock/scheduler.ts`). */
 export type ResourceJobHandler = (ctx: Emulator, job: Job) => void | Promise<void>;
 
 /**
- * One API resource's room: its schema, its operations, its jobs and how it
- * seeds fixtures. Listed in `src/resources/index.ts`.
+ * One room: its schema, its operations, its jobs and how it seeds fixtures.
+ * Listed, in seeding order, in `src/resources/index.ts`; the running
+ * emulator hands the list to reset as `ctx.modules`.
  */
-export interface ResourceModule {
+export interface ResourceModule extends SeededModule {
   name: string;
   /** Numbered schema steps (version range given in src/resources/index.ts). */
   migrations?: Migration[];
@@ -70,11 +89,6 @@ export interface ResourceModule {
   jobs?: Record<string, ResourceJobHandler>;
   /** Job types (of `jobs`) that await network I/O: with the real clock they run without holding up other jobs. */
   detachedJobs?: string[];
-  /**
-   * Inserts this resource's part of the fixtures (`fixtures[name]`), inside
-   * the reset transaction. Must be synchronous.
-   */
-  seed?: (ctx: Emulator, fixtures: Record<string, any>, db: DB) => void;
   /** Called after every answered API operation (e.g. to record request logs). Must not throw. */
   onResponse?: (ctx: Emulator, info: ResponseInfo) => void;
 }

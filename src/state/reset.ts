@@ -1,0 +1,21 @@
+/**
+ * Reset: back to the fixtures. Every table is emptied and every module of
+ * `ctx.modules` seeds its part, in order, in one transaction (never half a
+ * state).
+ */
+import type { Emulator } from '../context.js';
+import { userTables } from '../store/db.js';
+
+/**
+ * Empties every table, then runs each module's `seed` (`ctx.modules`, in
+ * order) with `fixtures`; one transaction. Emits `reset` on the bus.
+ * Throws what a seed throws (nothing is changed then).
+ */
+export function resetState(ctx: Emulator, fixtures: Record<string, any>): void {
+  const tables = userTables(ctx.db);
+  ctx.db.transaction(() => {
+    for (const t of tables) ctx.db.prepare(`DELETE FROM "${t}"`).run();
+    for (const m of ctx.modules) m.seed?.(ctx, fixtures, ctx.db);
+  })();
+  ctx.bus.emit('reset');
+}
