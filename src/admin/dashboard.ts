@@ -28,6 +28,7 @@ import { listRuns, runStepRows } from '../resources/automations/store.js';
 import { listReceivedEmails, receivedAttachmentsOf } from '../resources/receiving/index.js';
 import { extractCodes } from './codes.js';
 import { extractLinks } from './emails.js';
+import type { Req } from '../http/document-types.js';
 
 /** The team id of the path, or 404 `Team not found`. */
 function teamOf(ctx: Emulator, req: OpRequest): string {
@@ -38,7 +39,7 @@ function teamOf(ctx: Emulator, req: OpRequest): string {
 
 const addresses = (json: string): string[] => fromJson<string[]>(json) ?? [];
 
-function receivedEmails(ctx: Emulator, req: OpRequest) {
+function receivedEmails(ctx: Emulator, req: Req<'admin/dashboard-received-emails'>) {
   const teamId = teamOf(ctx, req);
   return {
     object: 'list',
@@ -64,7 +65,7 @@ function receivedEmails(ctx: Emulator, req: OpRequest) {
   };
 }
 
-function domains(ctx: Emulator, req: OpRequest) {
+function domains(ctx: Emulator, req: Req<'admin/dashboard-domains'>) {
   const teamId = teamOf(ctx, req);
   return {
     object: 'list',
@@ -81,7 +82,7 @@ function domains(ctx: Emulator, req: OpRequest) {
   };
 }
 
-function contacts(ctx: Emulator, req: OpRequest) {
+function contacts(ctx: Emulator, req: Req<'admin/dashboard-contacts'>) {
   const teamId = teamOf(ctx, req);
   const segments = listSegments(ctx, teamId);
   const segmentName = new Map(segments.map((s) => [s.id, s.name]));
@@ -105,7 +106,7 @@ function contacts(ctx: Emulator, req: OpRequest) {
   };
 }
 
-function broadcasts(ctx: Emulator, req: OpRequest) {
+function broadcasts(ctx: Emulator, req: Req<'admin/dashboard-broadcasts'>) {
   const teamId = teamOf(ctx, req);
   const segmentName = new Map(listSegments(ctx, teamId).map((s) => [s.id, s.name]));
   return {
@@ -126,7 +127,7 @@ function broadcasts(ctx: Emulator, req: OpRequest) {
   };
 }
 
-function automationRuns(ctx: Emulator, req: OpRequest) {
+function automationRuns(ctx: Emulator, req: Req<'admin/dashboard-automation-runs'>) {
   const teamId = teamOf(ctx, req);
   return {
     object: 'list',

@@ -24,6 +24,7 @@ import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
+import type { Req } from '../http/document-types.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
 export interface AdminEmail {
@@ -250,7 +251,7 @@ function filterOf(q: Record<string, any>): EmailFilter {
   return f;
 }
 
-async function listOp(ctx: Emulator, req: OpRequest) {
+async function listOp(ctx: Emulator, req: Req<'admin/list-emails'>) {
   const filter = filterOf(req.query);
   if (req.query.wait !== undefined && req.query.wait > 0) {
     const found = await waitForMatch(ctx, filter, req.query.wait);
@@ -278,11 +279,11 @@ async function resolveEmail(ctx: Emulator, req: OpRequest): Promise<EmailRow> {
   return loadEmail(ctx, found.id)!;
 }
 
-async function getOp(ctx: Emulator, req: OpRequest) {
+async function getOp(ctx: Emulator, req: Req<'admin/get-email'>) {
   return toAdminEmail(ctx, await resolveEmail(ctx, req));
 }
 
-function download(ctx: Emulator, req: OpRequest) {
+function download(ctx: Emulator, req: Req<'admin/download-email-attachment'>) {
   const row = getOr404(ctx, req.params.email_id);
   const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
   if (!a) throw errors.notFound('Attachment');
@@ -291,12 +292,12 @@ function download(ctx: Emulator, req: OpRequest) {
 }
 
 /** `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts), offered as `{id}.eml`. */
-async function rawOp(ctx: Emulator, req: OpRequest) {
+async function rawOp(ctx: Emulator, req: Req<'admin/get-email-raw'>) {
   const row = await resolveEmail(ctx, req);
   return new Reply(200, await rawMessage(ctx, row), { 'content-disposition': `attachment; filename="${row.id}.eml"` }, 'message/rfc822');
 }
 
-function createEvent(ctx: Emulator, req: OpRequest<{ type: 'opened' | 'clicked'; link?: string }>) {
+function createEvent(ctx: Emulator, req: Req<'admin/create-email-event'>) {
   const row = getOr404(ctx, req.params.email_id);
   if (!eventsOf(ctx, row.id).some((e) => e.type === 'delivered')) {
     throw errors.validation(`Email \`${row.id}\` has not been delivered (last event \`${row.last_event}\`); only delivered emails can be opened or clicked.`, 422);

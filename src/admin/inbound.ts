@@ -9,8 +9,9 @@
  */
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
-import { Reply, type OpRequest, type ResourceModule } from '../module.js';
-import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage, type InboundJson } from '../resources/receiving/index.js';
+import { Reply, type ResourceModule } from '../module.js';
+import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage } from '../resources/receiving/index.js';
+import type { Req } from '../http/document-types.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
 function envelopeFrom(query: Record<string, any>): string[] | undefined {
@@ -20,7 +21,7 @@ function envelopeFrom(query: Record<string, any>): string[] | undefined {
   return list;
 }
 
-async function inbound(ctx: Emulator, req: OpRequest<Buffer | InboundJson>) {
+async function inbound(ctx: Emulator, req: Req<'admin/inbound'>) {
   let raw: Buffer;
   let envelope = envelopeFrom(req.query);
   let given: ReturnType<typeof givenParts> | undefined;
@@ -50,13 +51,13 @@ export function dispositionHeader(kind: 'inline' | 'attachment', filename: strin
     : `${kind}; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-function attachment(ctx: Emulator, req: OpRequest) {
+function attachment(ctx: Emulator, req: Req<'admin/inbound-attachment'>) {
   const a = findAttachment(ctx, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
 }
 
-function raw(ctx: Emulator, req: OpRequest) {
+function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>) {
   const e = findEmail(ctx, req.params.email_id);
   if (!e) throw errors.notFound('Email');
   return new Reply(200, Buffer.from(e.raw, 'base64'), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');

@@ -12,9 +12,10 @@
  */
 import type { Emulator } from '../context.js';
 import type { ResponseInfo } from '../module.js';
-import { HANDLED, Reply, type OpRequest, type ResourceModule } from '../module.js';
+import { HANDLED, Reply, type ResourceModule } from '../module.js';
 import { isoTime } from '../http/format.js';
 import { INBOX_HTML } from './inbox-page.js';
+import type { Req } from '../http/document-types.js';
 
 /** Wall-clock interval of the SSE keep-alive comment, ms. */
 export const SSE_PING_MS = 15_000;
@@ -32,7 +33,7 @@ function listTeams(ctx: Emulator) {
  * Streams bus notifications as server-sent events until the client goes
  * away or the server closes. Writes the response itself (returns `HANDLED`).
  */
-function events(ctx: Emulator, req: OpRequest) {
+function events(ctx: Emulator, req: Req<'admin/events'>) {
   const res = req.raw.res!;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',

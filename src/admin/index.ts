@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Emulator } from '../context.js';
-import type { OpRequest, ResourceModule } from '../module.js';
+import type { ResourceModule } from '../module.js';
 import { errors } from '../http/errors.js';
 import { isoTime, newId } from '../http/format.js';
 import { specDir } from '../http/spec.js';
@@ -15,6 +15,7 @@ import { exportSnapshot, importSnapshot } from '../state/snapshot.js';
 import { getDelivery, listDeliveries } from '../webhooks/inspect.js';
 import { deliver } from '../webhooks/delivery.js';
 import { insertApiKey, newToken } from '../resources/api-keys/index.js';
+import type { Req } from '../http/document-types.js';
 
 /** The package version, from package.json. */
 export const VERSION: string = JSON.parse(fs.readFileSync(path.join(path.dirname(specDir()), 'package.json'), 'utf8')).version;
@@ -32,7 +33,7 @@ function clock(ctx: Emulator) {
   return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode };
 }
 
-async function advance(ctx: Emulator, req: OpRequest<{ ms?: number; to?: string }>) {
+async function advance(ctx: Emulator, req: Req<'admin/advance-clock'>) {
   const { ms, to } = req.body;
   if ((ms === undefined) === (to === undefined)) throw errors.validation('Give exactly one of `ms` and `to`.', 422);
   let fired;
@@ -51,7 +52,7 @@ async function advance(ctx: Emulator, req: OpRequest<{ ms?: number; to?: string 
   return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode, fired: fired.map((j) => ({ type: j.type, due_at: isoTime(j.due_at) })) };
 }
 
-function createTeam(ctx: Emulator, req: OpRequest<{ name?: string; owner_email?: string }>) {
+function createTeam(ctx: Emulator, req: Req<'admin/create-team'>) {
   const id = newId();
   const ownerEmail = req.body.owner_email ?? `owner+${id.slice(0, 8)}@example.com`;
   const token = newToken();
@@ -63,12 +64,12 @@ function createTeam(ctx: Emulator, req: OpRequest<{ name?: string; owner_email?:
 }
 
 /** GET /_emulator/webhook-deliveries: every delivery (oldest first), filtered by team, webhook, event type, status. */
-function deliveries(ctx: Emulator, req: OpRequest) {
+function deliveries(ctx: Emulator, req: Req<'admin/list-webhook-deliveries'>) {
   return { object: 'list', data: listDeliveries(ctx, req.query) };
 }
 
 /** GET /_emulator/webhook-deliveries/{id}: one delivery, or 404. */
-function deliveryGet(ctx: Emulator, req: OpRequest) {
+function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
   const d = getDelivery(ctx, req.params.delivery_id);
   if (!d) throw errors.notFound('Webhook delivery');
   return d;
@@ -79,7 +80,7 @@ function deliveryGet(ctx: Emulator, req: OpRequest) {
  * before answering (same svix-id, fresh signature; see src/webhooks/delivery.ts).
  * 404 for an unknown delivery; 422 when its webhook was deleted.
  */
-async function replay(ctx: Emulator, req: OpRequest) {
+async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>) {
   const row = ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(req.params.delivery_id) as { webhook_id: string } | undefined;
   if (!row) throw errors.notFound('Webhook delivery');
   if (!ctx.db.prepare('SELECT 1 FROM webhooks WHERE id = ?').get(row.webhook_id)) {
@@ -93,7 +94,7 @@ function snapshotGet(ctx: Emulator) {
   return exportSnapshot(ctx);
 }
 
-async function snapshotPost(ctx: Emulator, req: OpRequest) {
+async function snapshotPost(ctx: Emulator, req: Req<'admin/import-snapshot'>) {
   await ctx.scheduler.exclusive(() => importSnapshot(ctx, req.body));
   return { object: 'snapshot', imported: true };
 }

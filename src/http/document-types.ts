@@ -11,6 +11,7 @@
  * ```
  */
 import type { components, operations } from '../generated/openapi.js';
+import type { OpRequest } from '../module.js';
 
 /** Every operationId of the document, e.g. `'emails/send'`. */
 export type OperationId = keyof operations;
@@ -18,14 +19,24 @@ export type OperationId = keyof operations;
 /** A named schema of `components.schemas` (all files of `spec/` merged). */
 export type SchemaOf<Name extends keyof components['schemas']> = components['schemas'][Name];
 
-/** The JSON request body of an operation (`never` when it takes none). */
-export type RequestBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** `T`, or an object with no members when the document declares none (`never`). */
+type OrNone<T> = [T] extends [never] ? Record<string, never> : T;
+
+/**
+ * The request body of an operation: its JSON body, else its multipart form
+ * fields (the file itself comes as `req.file`), else `unknown` (none).
+ */
+export type RequestBody<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : operations[Op] extends { requestBody?: { content: { 'multipart/form-data': infer F } } }
+    ? F
+    : unknown;
 
 /** The query parameters of an operation (coerced to their schema types by validation). */
-export type QueryOf<Op extends OperationId> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryOf<Op extends OperationId> = OrNone<operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never>;
 
 /** The path parameters of an operation. */
-export type PathOf<Op extends OperationId> = operations[Op] extends { parameters: { path?: infer P } } ? NonNullable<P> : never;
+export type PathOf<Op extends OperationId> = OrNone<operations[Op] extends { parameters: { path?: infer P } } ? NonNullable<P> : never>;
 
 /** The JSON body of an operation's success response with `status` (default 200). */
 export type ResponseBody<Op extends OperationId, Status extends number = 200> = operations[Op] extends {
@@ -33,3 +44,10 @@ export type ResponseBody<Op extends OperationId, Status extends number = 200> = 
 }
   ? R
   : never;
+
+/**
+ * A handler's request typed by its operation: body, query and path
+ * parameters as the document declares them (validation has already checked
+ * and coerced them). `Req<'domains/create'>`.
+ */
+export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>>;

@@ -8,12 +8,13 @@
  * | api-keys/remove | 200 `{object: "list", id, deleted: true}` as recorded (REC:AK-remove-removes); unknown → 404 `API key not found` |
  * Tokens (`re_…`) are stored as sha256 and shown only on creation.
  */
-import type { ResourceModule, OpRequest } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import type { Emulator } from '../../context.js';
 import { apiTime, newId, randomAlnum } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { hashToken } from '../../http/auth.js';
 import { paginateTeam } from '../../http/pagination.js';
+import type { Req } from '../../http/document-types.js';
 
 /** A new secret token, shaped like the service's: `re_` + 8 + `_` + 24 alphanumerics. */
 export function newToken(): string {
@@ -35,7 +36,7 @@ export function insertApiKey(
   return id;
 }
 
-function create(ctx: Emulator, req: OpRequest<{ name: string; permission?: 'full_access' | 'sending_access'; domain_id?: string }>) {
+function create(ctx: Emulator, req: Req<'api-keys/create'>) {
   const { name, permission = 'full_access', domain_id } = req.body;
   const teamId = req.auth!.teamId;
   let domainId: string | null = null;
@@ -52,7 +53,7 @@ function create(ctx: Emulator, req: OpRequest<{ name: string; permission?: 'full
   return { id, object: 'api_key', token };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'api-keys/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'api_keys',
     defaultLimit: null,
@@ -60,7 +61,7 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function update(ctx: Emulator, req: OpRequest<{ name?: string }>) {
+function update(ctx: Emulator, req: Req<'api-keys/update'>) {
   const id = req.params.api_key_id;
   const row = ctx.db.prepare('SELECT id FROM api_keys WHERE id = ? AND team_id = ?').get(id, req.auth!.teamId);
   if (!row) throw errors.notFound('API key');
@@ -68,7 +69,7 @@ function update(ctx: Emulator, req: OpRequest<{ name?: string }>) {
   return { object: 'api_key', id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'api-keys/remove'>) {
   const id = req.params.api_key_id;
   const info = ctx.db.prepare('DELETE FROM api_keys WHERE id = ? AND team_id = ?').run(id, req.auth!.teamId);
   if (info.changes === 0) throw errors.notFound('API key');

@@ -3,7 +3,7 @@
  * in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../module.js';
+import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { checkGraph } from './graph.js';
@@ -18,26 +18,18 @@ import {
   runShape,
   triggerEvent,
   type AutomationRow,
-  type Connection,
   type RunRow,
-  type Step,
-} from './store.js';
+  } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
-interface GraphBody {
-  name?: string;
-  status?: 'enabled' | 'disabled';
-  steps?: Step[];
-  connections?: Connection[];
-}
-
-function create(ctx: Emulator, req: OpRequest<GraphBody & { name: string }>) {
+function create(ctx: Emulator, req: Req<'automations/create'>) {
   const b = req.body;
   const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : { steps: [], connections: [] };
   const row = insertAutomation(ctx, req.auth!.teamId, { name: b.name, status: b.status ?? 'disabled', graph });
   return { object: 'automation', id: row.id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'automations/list'>) {
   const status = req.query.status as string | undefined;
   return paginate(ctx.db, {
     table: 'automations',
@@ -49,11 +41,11 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'automations/get'>) {
   return automationShape(automationOr404(ctx, req.auth!.teamId, req.params.automation_id));
 }
 
-function update(ctx: Emulator, req: OpRequest<GraphBody>) {
+function update(ctx: Emulator, req: Req<'automations/update'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   const b = req.body;
   const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : graphOf(row);
@@ -69,7 +61,7 @@ function cancelRunsOf(ctx: Emulator, automationId: string): void {
   for (const r of running) cancelRun(ctx, r.id);
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'automations/remove'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   ctx.db.transaction(() => {
     cancelRunsOf(ctx, row.id);
@@ -81,14 +73,14 @@ function remove(ctx: Emulator, req: OpRequest) {
 }
 
 /** A disabled copy named `<name> (copy)`. */
-function duplicate(ctx: Emulator, req: OpRequest) {
+function duplicate(ctx: Emulator, req: Req<'automations/duplicate'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   const copy = insertAutomation(ctx, row.team_id, { name: `${row.name} (copy)`, status: 'disabled', graph: graphOf(row) });
   return { object: 'automation', id: copy.id };
 }
 
 /** Disables the automation and cancels its running runs (the brief's rule; see index.ts). */
-function stop(ctx: Emulator, req: OpRequest) {
+function stop(ctx: Emulator, req: Req<'automations/stop'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE automations SET status = 'disabled', updated_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
@@ -97,7 +89,7 @@ function stop(ctx: Emulator, req: OpRequest) {
   return { object: 'automation', id: row.id, status: 'disabled' };
 }
 
-function listRuns(ctx: Emulator, req: OpRequest) {
+function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   const statuses = req.query.status ? [...new Set(String(req.query.status).split(','))] : [];
   const where = statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?';
@@ -111,7 +103,7 @@ function listRuns(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function getRun(ctx: Emulator, req: OpRequest) {
+function getRun(ctx: Emulator, req: Req<'automations/get-run'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   const run = ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ? AND automation_id = ?').get(req.params.run_id, row.id) as RunRow | undefined;
   if (!run) throw errors.notFound('Automation run');

@@ -2,7 +2,6 @@
  * Operation handlers of the broadcasts resource (rules: the table in index.ts).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
@@ -15,21 +14,19 @@ import {
   toBroadcast,
   toListItem,
   contentOf,
-  type BroadcastContent,
   type BroadcastRow,
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './lifecycle.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
+import type { Req } from '../../http/document-types.js';
 
-type CreateBody = BroadcastContent & { audience_id?: string; from: string; subject: string; send?: boolean; scheduled_at?: string | null };
-type UpdateBody = BroadcastContent & { audience_id?: string };
 
 /** `segment_id`, else its deprecated name `audience_id` (interface-spec Versioning #1-2). */
 function segmentOf(body: { segment_id?: string; audience_id?: string }): string | undefined {
   return body.segment_id ?? body.audience_id;
 }
 
-function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
   const b = req.body;
   const teamId = req.auth!.teamId;
   if (b.scheduled_at !== undefined && b.scheduled_at !== null && b.send !== true) {
@@ -46,7 +43,7 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
   return { object: 'broadcast', id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'broadcasts/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'broadcasts',
     defaultLimit: null,
@@ -54,7 +51,7 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'broadcasts/get'>) {
   return toBroadcast(getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id));
 }
 
@@ -71,7 +68,7 @@ const COLUMNS: Record<string, string> = {
   topic_id: 'topic_id',
 };
 
-function update(ctx: Emulator, req: OpRequest<UpdateBody>) {
+function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   const teamId = req.auth!.teamId;
   const row = getOr404(ctx.db, teamId, req.params.broadcast_id);
   const b: Record<string, unknown> = { ...req.body };
@@ -100,7 +97,7 @@ function update(ctx: Emulator, req: OpRequest<UpdateBody>) {
   return { object: 'broadcast', id: row.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'broadcasts/remove'>) {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   if (row.status !== 'draft' && row.status !== 'scheduled') {
     throw statusError(`This broadcast cannot be deleted because its status is \`${row.status}\`. Only \`draft\` and \`scheduled\` broadcasts can be deleted.`);
@@ -112,19 +109,19 @@ function remove(ctx: Emulator, req: OpRequest) {
   return { object: 'broadcast', id: row.id, deleted: true };
 }
 
-function send(ctx: Emulator, req: OpRequest<{ scheduled_at?: string | null }>) {
+function send(ctx: Emulator, req: Req<'broadcasts/send'>) {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   ctx.db.transaction(() => sendBroadcast(ctx, row, req.body?.scheduled_at))();
   return { id: row.id };
 }
 
-function cancel(ctx: Emulator, req: OpRequest) {
+function cancel(ctx: Emulator, req: Req<'broadcasts/cancel'>) {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   ctx.db.transaction(() => cancelBroadcast(ctx, row))();
   return { object: 'broadcast', id: row.id };
 }
 
-function duplicate(ctx: Emulator, req: OpRequest) {
+function duplicate(ctx: Emulator, req: Req<'broadcasts/duplicate'>) {
   const r: BroadcastRow = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   const copy = insertBroadcast(ctx, {
     teamId: r.team_id,
@@ -133,12 +130,12 @@ function duplicate(ctx: Emulator, req: OpRequest) {
   return { object: 'broadcast', id: copy.id };
 }
 
-function listRecipients(ctx: Emulator, req: OpRequest) {
+function listRecipients(ctx: Emulator, req: Req<'broadcasts/recipients'>) {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   return recipients(ctx, row, req.query as { type: RecipientType; email?: string; bounce_type?: string });
 }
 
-function listClickedLinks(ctx: Emulator, req: OpRequest) {
+function listClickedLinks(ctx: Emulator, req: Req<'broadcasts/list-clicked-links'>) {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   return clickedLinks(ctx, row, req.query);
 }

@@ -20,7 +20,7 @@
  */
 import fs from 'node:fs';
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';
@@ -31,8 +31,9 @@ import { propertiesByKey } from '../contact-properties/store.js';
 import { parseJsonField } from './json-fields.js';
 import { getImportOr404, toImport, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
 import { runImport, startImport } from './run.js';
+import type { Req } from '../../http/document-types.js';
 
-async function create(ctx: Emulator, req: OpRequest<Record<string, string | undefined>>) {
+async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
   const teamId = req.auth!.teamId;
   const file = req.file;
   try {
@@ -67,11 +68,11 @@ async function create(ctx: Emulator, req: OpRequest<Record<string, string | unde
   }
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'contacts/get-import'>) {
   return toImport(getImportOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function list(ctx: Emulator, req: OpRequest<unknown, { status?: string; limit?: number; after?: string; before?: string }>) {
+function list(ctx: Emulator, req: Req<'contacts/list-imports'>) {
   const { status, ...page } = req.query;
   const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
   const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];

@@ -10,12 +10,13 @@
  * | contact-properties/remove | `{object, deleted: true, id}` (recorded key order, REC:CONv2-create); the key is removed from every contact |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
-import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow, type PropertyType } from './store.js';
+import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
-function create(ctx: Emulator, req: OpRequest<{ key: string; type: PropertyType; fallback_value?: string | number | null }>) {
+function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
   const teamId = req.auth!.teamId;
   const { key, type } = req.body;
   const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
@@ -25,7 +26,7 @@ function create(ctx: Emulator, req: OpRequest<{ key: string; type: PropertyType;
   return { object: 'contact_property', id: row.id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'contact_properties',
     defaultLimit: null,
@@ -33,11 +34,11 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'contact-properties/get'>) {
   return toProperty(getPropertyOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function update(ctx: Emulator, req: OpRequest<{ fallback_value?: string | number | null }>) {
+function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   if (req.body.fallback_value !== undefined) {
     const value = checkTyped(row.type, req.body.fallback_value, 'fallback_value');
@@ -46,7 +47,7 @@ function update(ctx: Emulator, req: OpRequest<{ fallback_value?: string | number
   return { object: 'contact_property', id: row.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     ctx.db.prepare('DELETE FROM contact_properties WHERE id = ?').run(row.id);

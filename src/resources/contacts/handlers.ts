@@ -15,18 +15,10 @@ import { contactRef } from './ref.js';
 import {
   contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, type Contact, type ContactPatch,
 } from './service.js';
+import type { Req, SchemaOf } from '../../http/document-types.js';
 
-/** Body of POST /contacts (and of the legacy POST, without segments/topics). */
-export interface CreateBody {
-  email: string;
-  first_name?: string | null;
-  last_name?: string | null;
-  unsubscribed?: boolean;
-  properties?: Record<string, unknown>;
-  segments?: (string | { id: string })[];
-  topics?: { id: string; subscription: Subscription }[];
-  audience_id?: string;
-}
+/** Body of POST /contacts (and of the legacy POST, without segments/topics): `CreateContactBody` of spec/paths/contacts.yaml. */
+export type CreateBody = SchemaOf<'CreateContactBody'>;
 
 /** The single contact shape `{object, id, email, first_name, last_name, created_at, unsubscribed, properties}` (REC:CONv2-get-*). */
 export function toContactResponse(ctx: Emulator, contact: Contact) {
@@ -64,7 +56,7 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
   return createFromBody(ctx, req.auth!.teamId, req.body);
 }
 
-function list(ctx: Emulator, req: OpRequest<unknown, { segment_id?: string; limit?: number; after?: string; before?: string }>) {
+function list(ctx: Emulator, req: Req<'contacts/list'>) {
   const teamId = req.auth!.teamId;
   const { segment_id, ...page } = req.query;
   if (segment_id !== undefined) {
@@ -91,7 +83,7 @@ function remove(ctx: Emulator, req: OpRequest) {
   return { object: 'contact', contact: c.id, deleted: true };
 }
 
-function listSegments(ctx: Emulator, req: OpRequest) {
+function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   return paginate(ctx.db, {
@@ -104,14 +96,14 @@ function listSegments(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function addSegment(ctx: Emulator, req: OpRequest) {
+function addSegment(ctx: Emulator, req: Req<'contacts/add-segment'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   addContactToSegment(ctx, teamId, contact.id, req.params.segment_id);
   return { id: req.params.segment_id };
 }
 
-function removeSegment(ctx: Emulator, req: OpRequest) {
+function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   getSegmentOr404(ctx, teamId, req.params.segment_id);
@@ -119,7 +111,7 @@ function removeSegment(ctx: Emulator, req: OpRequest) {
   return { id: contact.id, audienceId: req.params.segment_id, deleted: true };
 }
 
-function listTopics(ctx: Emulator, req: OpRequest) {
+function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   // The contact's own choices, read once; a topic without one shows its default.
@@ -139,9 +131,7 @@ function listTopics(ctx: Emulator, req: OpRequest) {
   });
 }
 
-type TopicChoice = { id: string; subscription: Subscription };
-
-function updateTopics(ctx: Emulator, req: OpRequest<TopicChoice[] | { topics: TopicChoice[] }>) {
+function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   const topics = Array.isArray(req.body) ? req.body : req.body.topics;

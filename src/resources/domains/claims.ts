@@ -9,13 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { apiTime, newId } from '../../http/format.js';
 import { DELAYS } from '../../clock/delays.js';
 import { newDkimValue } from './records.js';
 import { emitDomainEvent, getDomainOr404, verificationFails, type DomainRow } from './service.js';
-import { insertDomain, resolveCapabilities, type CreateDomainBody } from './domains.js';
+import { insertDomain, resolveCapabilities } from './domains.js';
+import type { Req } from '../../http/document-types.js';
 
 interface ClaimRow {
   seq: number;
@@ -54,7 +54,7 @@ function latestClaim(ctx: Emulator, domainId: string): ClaimRow {
   return row;
 }
 
-function createClaim(ctx: Emulator, req: OpRequest<CreateDomainBody>) {
+function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
   const teamId = req.auth!.teamId;
   const name = req.body.name.toLowerCase();
   resolveCapabilities(req.body.capabilities);
@@ -81,12 +81,12 @@ function createClaim(ctx: Emulator, req: OpRequest<CreateDomainBody>) {
   })();
 }
 
-function getClaim(ctx: Emulator, req: OpRequest) {
+function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>) {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   return toClaim(latestClaim(ctx, domain.id));
 }
 
-function verifyClaim(ctx: Emulator, req: OpRequest) {
+function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   const claim = latestClaim(ctx, domain.id);
   if (claim.status !== 'pending' && claim.status !== 'failed') {

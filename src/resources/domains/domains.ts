@@ -10,7 +10,6 @@
  * | domains/verify | any status → `pending` now (raises `domain.updated`), then the `domains.verify` job after `DELAYS.domainVerification` → `verified`, or `failed` per `verificationFails` |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
@@ -19,18 +18,10 @@ import { newDkimValue } from './records.js';
 import {
   emitDomainEvent, getDomainOr404, setDomainStatus, toDomain, toDomainListItem, verificationFails, type DomainRow,
 } from './service.js';
+import type { Req, SchemaOf } from '../../http/document-types.js';
 
-/** Body of POST /domains and POST /domains/claim. */
-export interface CreateDomainBody {
-  name: string;
-  region?: string;
-  custom_return_path?: string;
-  open_tracking?: boolean;
-  click_tracking?: boolean;
-  tracking_subdomain?: string;
-  tls?: 'opportunistic' | 'enforced';
-  capabilities?: { sending?: 'enabled' | 'disabled'; receiving?: 'enabled' | 'disabled' };
-}
+/** Body of POST /domains and POST /domains/claim (`CreateDomainBody` of spec/paths/domains.yaml). */
+export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
 
 /** Capabilities with defaults; 422 when none is enabled (spec Errors #3). */
 export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
@@ -73,7 +64,7 @@ export function assertNameAvailable(ctx: Emulator, teamId: string, name: string)
   if (taken) throw errors.validation(`The \`${name.toLowerCase()}\` domain has been registered already.`, 403);
 }
 
-function create(ctx: Emulator, req: OpRequest<CreateDomainBody>) {
+function create(ctx: Emulator, req: Req<'domains/create'>) {
   const teamId = req.auth!.teamId;
   resolveCapabilities(req.body.capabilities);
   assertNameAvailable(ctx, teamId, req.body.name);
@@ -84,7 +75,7 @@ function create(ctx: Emulator, req: OpRequest<CreateDomainBody>) {
   })();
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'domains/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'domains',
     defaultLimit: null,
@@ -92,11 +83,11 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'domains/get'>) {
   return toDomain(getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id));
 }
 
-function update(ctx: Emulator, req: OpRequest<Omit<CreateDomainBody, 'name' | 'region' | 'custom_return_path'>>) {
+function update(ctx: Emulator, req: Req<'domains/update'>) {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   const b = req.body;
   const current = JSON.parse(row.capabilities);
@@ -117,7 +108,7 @@ function update(ctx: Emulator, req: OpRequest<Omit<CreateDomainBody, 'name' | 'r
   })();
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'domains/remove'>) {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(row.id);
@@ -127,7 +118,7 @@ function remove(ctx: Emulator, req: OpRequest) {
   return { object: 'domain', id: row.id, deleted: true };
 }
 
-function verify(ctx: Emulator, req: OpRequest) {
+function verify(ctx: Emulator, req: Req<'domains/verify'>) {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     setDomainStatus(ctx, row.id, 'pending');

@@ -24,9 +24,9 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
-import type { OpRequest } from '../../module.js';
 import { parseAddress } from './addresses.js';
 import type { EmailRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
 export const METRICS = [
   'received', 'delivered', 'complained', 'suppressed', 'bounced', 'bounced_transient', 'bounced_permanent', 'bounced_undetermined',
@@ -101,7 +101,7 @@ function periodOf(ms: number, timeZone: string, granularity: string): string {
 }
 
 /** GET /emails/metrics; see the header. Throws 422 `validation_error` for the rules above. */
-export function metrics(ctx: Emulator, req: OpRequest) {
+export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
   const q = req.query as Record<string, string | undefined>;
   const teamId = req.auth!.teamId;
   const now = ctx.clock.nowMs();

@@ -10,17 +10,17 @@ import { isoTime } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { loadSpec } from '../../http/spec.js';
-import type { OpRequest } from '../../module.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
 import { LIST_COLUMNS, getEmailOr404, notifyEmail, recordStep, toEmail, toListItem, type AttachmentRow, type EmailRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
 /** Longest and default life of a share link: 48 h (API-FACTS §5.1). */
 export const SHARE_MAX_MS = 48 * 3_600_000;
 /** Life of an attachment `download_url` (emulator choice: 1 h of emulated time). */
 export const DOWNLOAD_URL_TTL_MS = 3_600_000;
 
-function send(ctx: Emulator, req: OpRequest<SendEmailInput>) {
+function send(ctx: Emulator, req: Req<'emails/send'>) {
   return withIdempotency(ctx, req, 'emails/send', 200, () =>
     sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api' }),
   );
@@ -44,7 +44,7 @@ function batchItemValidator(): Promise<ValidateFunction> {
  * whole request and nothing is sent. `permissive`: good items are sent,
  * bad ones reported as `errors: [{index, message}]`.
  */
-async function batch(ctx: Emulator, req: OpRequest<unknown[]>) {
+async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   const header = req.headers['x-batch-validation'];
   const mode = (Array.isArray(header) ? header[0] : header ?? 'strict').toLowerCase();
   if (mode !== 'strict' && mode !== 'permissive') {
@@ -78,11 +78,11 @@ async function batch(ctx: Emulator, req: OpRequest<unknown[]>) {
   });
 }
 
-function listEmails(ctx: Emulator, req: OpRequest) {
+function listEmails(ctx: Emulator, req: Req<'emails/list'>) {
   return paginateTeam(ctx.db, req, { table: 'emails', defaultLimit: 20, columns: LIST_COLUMNS, map: (r: EmailRow) => toListItem(r) });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'emails/get'>) {
   return toEmail(getEmailOr404(ctx, req.auth!.teamId, req.params.email_id));
 }
 
@@ -91,7 +91,7 @@ function notScheduled(row: EmailRow, what: string): ApiError {
 }
 
 /** PATCH /emails/{id} `{scheduled_at}`: moves a `scheduled` email's send job. */
-function update(ctx: Emulator, req: OpRequest<{ scheduled_at: string }>) {
+function update(ctx: Emulator, req: Req<'emails/update'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   if (row.last_event !== 'scheduled') throw notScheduled(row, 'updated');
   const now = ctx.clock.nowMs();
@@ -106,7 +106,7 @@ function update(ctx: Emulator, req: OpRequest<{ scheduled_at: string }>) {
 }
 
 /** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; API-FACTS §5.1). */
-function cancel(ctx: Emulator, req: OpRequest) {
+function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   if (row.last_event !== 'scheduled') throw notScheduled(row, 'canceled');
   ctx.db.transaction(() => {
@@ -120,7 +120,7 @@ function cancel(ctx: Emulator, req: OpRequest) {
  * POST /emails/{id}/share `{expires_in}` (≤ 48 h, default 48 h): a link to
  * the email in the emulator's admin API (emulator choice; nothing is stored).
  */
-function share(ctx: Emulator, req: OpRequest<{ expires_in?: string }>) {
+function share(ctx: Emulator, req: Req<'emails/share'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const ttl = req.body?.expires_in !== undefined ? parseDuration(req.body.expires_in) : SHARE_MAX_MS;
   if (ttl === null || ttl <= 0 || ttl > SHARE_MAX_MS) {
@@ -150,12 +150,12 @@ function toAttachment(ctx: Emulator, a: AttachmentRow) {
   };
 }
 
-function listAttachments(ctx: Emulator, req: OpRequest) {
+function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return paginate(ctx.db, { table: 'email_attachments', where: 'email_id = ?', params: [row.id], query: req.query, defaultLimit: null, map: (a: AttachmentRow) => toAttachment(ctx, a) });
 }
 
-function getAttachment(ctx: Emulator, req: OpRequest) {
+function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
   if (!a) throw errors.notFound('Attachment');

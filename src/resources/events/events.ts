@@ -2,21 +2,20 @@
  * Handlers of the events operations (see the table in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../module.js';
+import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { findContact } from '../contacts/service.js';
 import { dispatchEvent } from '../automations/engine.js';
-import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow, type PayloadType } from './store.js';
+import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
-type Schema = Record<string, PayloadType> | null;
-
-function create(ctx: Emulator, req: OpRequest<{ name: string; schema?: Schema }>) {
+function create(ctx: Emulator, req: Req<'events/create'>) {
   const row = insertEvent(ctx, req.auth!.teamId, { name: req.body.name, schema: req.body.schema ?? null });
   return { object: 'event', id: row.id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'events/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'events',
     defaultLimit: 20,
@@ -24,17 +23,17 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'events/get'>) {
   return { object: 'event', ...eventItem(eventOr404(ctx, req.auth!.teamId, req.params.identifier)) };
 }
 
-function update(ctx: Emulator, req: OpRequest<{ schema: Schema }>) {
+function update(ctx: Emulator, req: Req<'events/update'>) {
   const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
   ctx.db.prepare('UPDATE events SET schema = ?, updated_at = ? WHERE id = ?').run(req.body.schema ? JSON.stringify(req.body.schema) : null, ctx.clock.nowMs(), row.id);
   return { object: 'event', id: row.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'events/remove'>) {
   const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
   ctx.db.prepare('DELETE FROM events WHERE id = ?').run(row.id);
   return { object: 'event', id: row.id, deleted: true };
@@ -46,7 +45,7 @@ function remove(ctx: Emulator, req: OpRequest) {
  * contact is created when a run starts). The payload is coerced to the
  * event's schema when the team defined one.
  */
-function send(ctx: Emulator, req: OpRequest<{ event: string; contact_id?: string; email?: string; payload?: Record<string, unknown> }>) {
+function send(ctx: Emulator, req: Req<'events/send'>) {
   const teamId = req.auth!.teamId;
   const b = req.body;
   let contactId: string | null = null;

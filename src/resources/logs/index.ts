@@ -10,11 +10,12 @@
  * `endpoint` is the path without the query string.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { recordRequest, type LogRow } from './record.js';
+import type { Req } from '../../http/document-types.js';
 
 /** Default page size of GET /logs. */
 export const LOGS_DEFAULT_LIMIT = 20;
@@ -31,7 +32,7 @@ function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
   };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'logs/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'logs',
     defaultLimit: LOGS_DEFAULT_LIMIT,
@@ -40,7 +41,7 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'logs/get'>) {
   const r = ctx.db.prepare('SELECT * FROM logs WHERE id = ? AND team_id = ?').get(req.params.log_id, req.auth!.teamId) as LogRow | undefined;
   if (!r) throw errors.notFound('Log');
   return {

@@ -9,11 +9,12 @@
  * (`oauth_grants`) and the admin operation.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { Reply } from '../../module.js';
+import type { Req } from '../../http/document-types.js';
 
 /** The reason the service gives to a grant revoked through the API. */
 export const REVOKED_FROM_API = 'revoked_from_api';
@@ -71,7 +72,7 @@ export function insertGrant(
   return ctx.db.prepare('SELECT * FROM oauth_grants WHERE id = ?').get(id) as GrantRow;
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'oauth/list-grants'>) {
   return paginateTeam(ctx.db, req, {
     table: 'oauth_grants',
     defaultLimit: null,
@@ -79,7 +80,7 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function revoke(ctx: Emulator, req: OpRequest) {
+function revoke(ctx: Emulator, req: Req<'oauth/revoke-grant'>) {
   const id = req.params.oauth_grant_id;
   const now = ctx.clock.nowMs();
   const info = ctx.db
@@ -89,7 +90,7 @@ function revoke(ctx: Emulator, req: OpRequest) {
   return { object: 'oauth_grant', id, revoked_at: isoTime(now), revoked_reason: REVOKED_FROM_API };
 }
 
-function adminCreate(ctx: Emulator, req: OpRequest<{ team_id: string; client_name?: string; client_id?: string; logo_uri?: string | null; scopes?: string[] }>) {
+function adminCreate(ctx: Emulator, req: Req<'admin/create-oauth-grant'>) {
   const b = req.body;
   const team = ctx.db.prepare('SELECT id FROM teams WHERE id = ?').get(b.team_id);
   if (!team) throw errors.notFound('Team');

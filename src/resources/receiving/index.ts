@@ -12,13 +12,14 @@
  * (routing to teams, `email.received`), `render.ts` (shapes).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { attachmentsOf, getEmailOr404, migrations, type ReceivedAttachmentRow, type ReceivedEmailRow } from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';
+import type { Req } from '../../http/document-types.js';
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'emails/list-receiving'>) {
   return paginateTeam(ctx.db, req, {
     table: 'received_emails',
     defaultLimit: null,
@@ -27,12 +28,12 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'emails/get-receiving'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return fullEmail(ctx, row, attachmentsOf(ctx, row.id, true), req.query.html_format ?? 'data_uri');
 }
 
-function listAttachments(ctx: Emulator, req: OpRequest) {
+function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachments'>) {
   const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return paginate(ctx.db, {
     table: 'received_attachments',
@@ -45,7 +46,7 @@ function listAttachments(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function getAttachment(ctx: Emulator, req: OpRequest) {
+function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'>) {
   const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const a = ctx.db
     .prepare('SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments WHERE id = ? AND email_id = ?')

@@ -17,6 +17,7 @@ import type { OpRequest, ResourceModule } from '../../module.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { SEGMENT_MEMBERS, deleteSegment, getSegmentOr404, insertSegment, toSegmentItem, type SegmentRow } from './store.js';
 import { toSegmentContactItem, type ContactRow } from '../contacts/rows.js';
+import type { Req } from '../../http/document-types.js';
 
 type Kind = 'segment' | 'audience';
 
@@ -38,7 +39,7 @@ const get = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
   return { object: kind, ...toSegmentItem(row) };
 };
 
-function update(ctx: Emulator, req: OpRequest<{ name: string }>) {
+function update(ctx: Emulator, req: Req<'segments/update'>) {
   const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.prepare('UPDATE segments SET name = ? WHERE id = ?').run(req.body.name, row.id);
   return { object: 'segment', id: row.id };

@@ -23,23 +23,24 @@ import {
   toSuppressionListItem,
   type SuppressionRow,
 } from './service.js';
+import type { Req } from '../../http/document-types.js';
 
-function add(ctx: Emulator, req: OpRequest<{ email: string }>) {
+function add(ctx: Emulator, req: Req<'suppressions/add'>) {
   const { row } = ctx.db.transaction(() => addSuppression(ctx, req.auth!.teamId, req.body.email, 'manual'))();
   return { object: 'suppression', id: row.id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'suppressions/list'>) {
   const where = req.query.origin ? 'team_id = ? AND origin = ?' : 'team_id = ?';
   const params = req.query.origin ? [req.auth!.teamId, req.query.origin] : [req.auth!.teamId];
   return paginate(ctx.db, { table: 'suppressions', where, params, query: req.query, defaultLimit: 20, map: (r: SuppressionRow) => toSuppressionListItem(r) });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'suppressions/get'>) {
   return toSuppression(getSuppressionOr404(ctx, req.auth!.teamId, req.params.suppression));
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'suppressions/remove'>) {
   const row = getSuppressionOr404(ctx, req.auth!.teamId, req.params.suppression);
   ctx.db.transaction(() => removeSuppression(ctx, row))();
   return { object: 'suppression', id: row.id, deleted: true };
@@ -51,7 +52,7 @@ function batchAdd(ctx: Emulator, req: OpRequest<{ emails: string[] }>) {
   return data;
 }
 
-function batchRemove(ctx: Emulator, req: OpRequest<{ emails?: string[]; ids?: string[] }>) {
+function batchRemove(ctx: Emulator, req: Req<'suppressions/batch-remove'>) {
   const teamId = req.auth!.teamId;
   return ctx.db.transaction(() => {
     const data: { object: string; id: string; deleted: true }[] = [];

@@ -2,7 +2,7 @@
  * Handlers of the templates operations (see the table in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../module.js';
+import type { OperationHandler } from '../../module.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
   getVersion,
@@ -14,18 +14,16 @@ import {
   updateTemplate,
   type StoredVariable,
   type TemplateRow,
-  type VersionInput,
-} from './store.js';
+  } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
-type CreateBody = VersionInput & { name: string; alias?: string; html: string };
-
-function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+function create(ctx: Emulator, req: Req<'templates/create'>) {
   const teamId = req.auth!.teamId;
   const row = ctx.db.transaction(() => insertTemplate(ctx, teamId, req.body))();
   return { object: 'template', id: row.id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'templates/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'templates',
     defaultLimit: 20,
@@ -33,17 +31,17 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'templates/get'>) {
   return templateShape(ctx, templateOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function update(ctx: Emulator, req: OpRequest<VersionInput & { name?: string; alias?: string }>) {
+function update(ctx: Emulator, req: Req<'templates/update'>) {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => updateTemplate(ctx, row, req.body))();
   return { object: 'template', id: row.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'templates/remove'>) {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     ctx.db.prepare('DELETE FROM template_versions WHERE template_id = ?').run(row.id);
@@ -52,14 +50,14 @@ function remove(ctx: Emulator, req: OpRequest) {
   return { object: 'template', id: row.id, deleted: true };
 }
 
-function publish(ctx: Emulator, req: OpRequest) {
+function publish(ctx: Emulator, req: Req<'templates/publish'>) {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   publishTemplate(ctx, row);
   return { object: 'template', id: row.id };
 }
 
 /** A draft copy of the latest version, named `<name> (copy)`, without alias (aliases are unique). */
-function duplicate(ctx: Emulator, req: OpRequest) {
+function duplicate(ctx: Emulator, req: Req<'templates/duplicate'>) {
   const teamId = req.auth!.teamId;
   const row = templateOr404(ctx, teamId, req.params.id);
   const v = getVersion(ctx, row.current_version_id);

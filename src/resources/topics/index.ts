@@ -9,25 +9,19 @@
  * | topics/remove | `{object: "topic", id, deleted: true}` (REC); contacts' choices for it are dropped |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
+import type { ResourceModule } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
-import { getTopicOr404, insertTopic, toTopic, toTopicItem, type Subscription, type TopicRow } from './store.js';
+import { getTopicOr404, insertTopic, toTopic, toTopicItem, type TopicRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
-interface TopicBody {
-  name?: string;
-  description?: string | null;
-  default_subscription?: Subscription;
-  visibility?: 'public' | 'private';
-}
-
-function create(ctx: Emulator, req: OpRequest<Required<Pick<TopicBody, 'name' | 'default_subscription'>> & TopicBody>) {
+function create(ctx: Emulator, req: Req<'topics/create'>) {
   const b = req.body;
   const row = insertTopic(ctx, { teamId: req.auth!.teamId, name: b.name, description: b.description ?? null, defaultSubscription: b.default_subscription, visibility: b.visibility });
   return { object: 'topic', id: row.id };
 }
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'topics/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'topics',
     defaultLimit: 20,
@@ -35,11 +29,11 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'topics/get'>) {
   return toTopic(getTopicOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function update(ctx: Emulator, req: OpRequest<TopicBody>) {
+function update(ctx: Emulator, req: Req<'topics/update'>) {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   const b = req.body;
   if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
@@ -51,7 +45,7 @@ function update(ctx: Emulator, req: OpRequest<TopicBody>) {
   return { object: 'topic', id: row.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'topics/remove'>) {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     ctx.db.prepare('DELETE FROM contact_topics WHERE topic_id = ?').run(row.id);

@@ -2,21 +2,22 @@
  * Handlers of the webhook endpoint operations (see the table in index.ts).
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../module.js';
+import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS } from '../../webhooks/delivery.js';
 import { checkEndpoint, getWebhookOr404, insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
 
 /** POST /webhooks → 201 `{object, id, signing_secret}` (API-FACTS §5.15, §8 #9). */
-function create(ctx: Emulator, req: OpRequest<{ endpoint: string; events: string[] }>) {
+function create(ctx: Emulator, req: Req<'webhooks/create'>) {
   checkEndpoint(req.body.endpoint);
   const row = insertWebhook(ctx, { teamId: req.auth!.teamId, endpoint: req.body.endpoint, events: [...new Set(req.body.events)] });
   return { object: 'webhook', id: row.id, signing_secret: row.signing_secret };
 }
 
 /** GET /webhooks: items without `object` or secret (SPEC "Webhook"); all when `limit` is omitted (SPEC "Pagination" 3). */
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'webhooks/list'>) {
   return paginateTeam(ctx.db, req, {
     table: 'webhooks',
     defaultLimit: null,
@@ -25,7 +26,7 @@ function list(ctx: Emulator, req: OpRequest) {
 }
 
 /** GET /webhooks/{id}: with `signing_secret` (SPEC "Webhook"). */
-function get(ctx: Emulator, req: OpRequest) {
+function get(ctx: Emulator, req: Req<'webhooks/get'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   return {
     object: 'webhook',
@@ -43,7 +44,7 @@ function get(ctx: Emulator, req: OpRequest) {
  * Disabling cancels the pending deliveries at once (API-FACTS §6: no more
  * attempts); a new endpoint is used by the next attempt of pending ones.
  */
-function update(ctx: Emulator, req: OpRequest<{ endpoint?: string; events?: string[]; status?: string }>) {
+function update(ctx: Emulator, req: Req<'webhooks/update'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   const b = req.body;
   if (b.endpoint !== undefined) checkEndpoint(b.endpoint);
@@ -58,7 +59,7 @@ function update(ctx: Emulator, req: OpRequest<{ endpoint?: string; events?: stri
 }
 
 /** DELETE /webhooks/{id} → `{object, id, deleted: true}`; pending deliveries are cancelled (API-FACTS §6). */
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'webhooks/remove'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   ctx.db.transaction(() => {
     cancelPendingDeliveries(ctx, r.id);
@@ -73,7 +74,7 @@ function remove(ctx: Emulator, req: OpRequest) {
  * (a second `v1,` signature) for 24 h of emulated time
  * (D:api-reference/webhooks/rotate-signing-secret); pending retries use both.
  */
-function rotate(ctx: Emulator, req: OpRequest) {
+function rotate(ctx: Emulator, req: Req<'webhooks/rotate-signing-secret'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   const secret = newSigningSecret();
   ctx.db

@@ -14,12 +14,13 @@
  * | recorded (`--webhooks record`) | `success` (the emulator's stand-in for "sent") |
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest, OperationHandler } from '../../module.js';
+import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { getWebhookOr404 } from './store.js';
 import type { DeliveryRow } from '../../webhooks/delivery.js';
+import type { Req } from '../../http/document-types.js';
 
 /** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
 type EventRow = DeliveryRow & { attempted: number };
@@ -50,7 +51,7 @@ function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId
 }
 
 /** GET /webhooks/{id}/events: newest first, `limit` default 20, `after` cursor. */
-function listEvents(ctx: Emulator, req: OpRequest) {
+function listEvents(ctx: Emulator, req: Req<'webhooks/list-events'>) {
   const hook = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   return paginate(ctx.db, {
     table: 'webhook_deliveries',
@@ -64,7 +65,7 @@ function listEvents(ctx: Emulator, req: OpRequest) {
 }
 
 /** GET /webhooks/{id}/events/{event_id} → `object: "webhook_event"` with the exact payload sent. */
-function getEvent(ctx: Emulator, req: OpRequest) {
+function getEvent(ctx: Emulator, req: Req<'webhooks/get-event'>) {
   const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
   return {
     object: 'webhook_event',
@@ -82,7 +83,7 @@ function getEvent(ctx: Emulator, req: OpRequest) {
  * queues one extra attempt now (the `webhook.replay` job; in the manual clock
  * it runs at the next advance). Same `svix-id`, fresh signature.
  */
-function replayEvent(ctx: Emulator, req: OpRequest) {
+function replayEvent(ctx: Emulator, req: Req<'webhooks/replay-event'>) {
   const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
   ctx.scheduler.schedule('webhook.replay', { delivery_id: d.id }, { teamId: d.team_id });
   return { object: 'webhook_event', id: d.id };
@@ -94,7 +95,7 @@ function replayEvent(ctx: Emulator, req: OpRequest) {
  * sent_at}`; `http_status_code` is 0 when no response came (timeout, refused
  * connection, record mode) and `response` then holds the reason.
  */
-function listAttempts(ctx: Emulator, req: OpRequest) {
+function listAttempts(ctx: Emulator, req: Req<'webhooks/list-event-attempts'>) {
   const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
   return paginate(ctx.db, {
     table: 'webhook_attempts',
