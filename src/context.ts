@@ -6,6 +6,8 @@ import { EventEmitter } from 'node:events';
 import type { DB } from './store/db.js';
 import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
+import type { FaultStore } from './faults/store.js';
+import type { FaultInput } from './faults/rules.js';
 
 /** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
 export interface EmulatorConfig {
@@ -34,6 +36,11 @@ export interface EmulatorConfig {
   publicUrl?: string;
   /** Base of the absolute URLs the emulator hands out: `publicUrl`, else the listening URL. */
   baseUrl: string;
+  /**
+   * Fault rules added at start and put back at every reset (CLI `--faults
+   * FILE`, `startServer({ faults })`; src/faults/). Default: none.
+   */
+  faults?: FaultInput[];
 }
 
 /**
@@ -47,5 +54,7 @@ export interface Emulator {
   scheduler: Scheduler;
   config: EmulatorConfig;
   bus: EventEmitter;
+  /** The fault rules (src/faults/store.ts): `POST /_emulator/faults`, `emu.faults`, `--faults`. */
+  faults: FaultStore;
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
 }

@@ -14,6 +14,7 @@ import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import { startSmtp, type SmtpListener } from './smtp/server.js';
+import { createFaultStore } from './faults/store.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
@@ -69,7 +70,15 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const ctx: Emulator = { db, clock, scheduler, config, bus, log };
+  const base = { db, clock, scheduler, config, bus, log };
+  let faults;
+  try {
+    faults = await createFaultStore(base, config.faults ?? []);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const ctx: Emulator = { ...base, faults };
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
   for (const m of modules) {
     for (const [type, handler] of Object.entries(m.jobs ?? {})) {
@@ -88,6 +97,13 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     }
   } else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
     log('warn', `--api-key: the store has no default team key to give that token to`);
+  }
+  try {
+    // The start rules (`--faults`), once the store has its teams; every reset puts them back.
+    faults.restore();
+  } catch (err) {
+    db.close();
+    throw err;
   }
   scheduler.restoreClock();
   const hooks: ((info: ResponseInfo) => void)[] = [];
