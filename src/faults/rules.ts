@@ -8,7 +8,7 @@
  * | kind | fields | effect |
  * |---|---|---|
  * | `api` | `operation?`, `team_id?`, `status?`, `name?`, `message?`, `latency_ms?` | a matching public API request waits `latency_ms` (wall time), then answers `status` in the service's error shape before its operation runs; with `latency_ms` alone, the normal answer follows the wait |
- * | `smtp` | `smtp` (stage), `team_id?`, `status?`, `message?`, `latency_ms?` | that stage of an SMTP session answers `status message` |
+ * | `smtp` | `smtp` (stage), `team_id?`, `status?`, `message?`, `latency_ms?` | that stage of an SMTP session waits `latency_ms`, then answers `status message` (with `latency_ms` alone, the normal reply follows the wait) |
  * | `outcome` | `outcome`, `team_id?`, `to?`, `reason?` | a matching sent email ends `delivery_delayed`, `failed` or `bounced` on the clock |
  * Every kind takes `probability` (0..1, default 1), `seed` (default 0) and
  * `times` (default unlimited).
@@ -207,6 +207,8 @@ export function normalizeRule(input: unknown, validate: ValidateFunction, ops: O
     if (r.team_id !== undefined && (stage === 'connect' || stage === 'auth')) {
       throw errors.validation(`The \`team_id\` field cannot be matched at the \`${stage}\` stage: the team is known from \`mail\` on.`, 422);
     }
+    // `latency_ms` alone delays the stage and then lets it through, as for an API rule.
+    if (r.latency_ms !== undefined && r.status === undefined && r.message === undefined) return base;
     const code = r.status ?? SMTP_DEFAULT_CODE[stage];
     if (!(code in SMTP_CODES)) {
       throw errors.validation(`The \`status\` of an SMTP rule must be one of ${Object.keys(SMTP_CODES).join(', ')}.`, 422);
