@@ -45,10 +45,11 @@ describe('SMTP fault rules', () => {
     ['rcpt', 450, 'RCPT TO'],
     ['data', 554, 'DATA'],
     ['data', 552, 'DATA'],
-  ] as const)('%s: answers %i, nothing is sent', async (stage, status) => {
+  ] as const)('%s: answers %i, nothing is sent', async (stage, status, command) => {
     t.emu.faults.add({ smtp: stage, status });
     const err = await failure();
     expect(err.responseCode).toBe(status);
+    expect(err.command).toBe(command);
     expect(err.response).toMatch(new RegExp(`^${status} `));
     expect(probes()).toEqual([]);
     expect(t.emu.faults.list()[0]!.fired).toBe(1);
