@@ -95,15 +95,9 @@ export class FaultStore {
     private readonly ops: OperationIndex,
     /** Rules put back at every reset (`config.faults`). */
     private readonly startRules: readonly unknown[] = [],
-  ) {
-    ctx.bus.on('reset', () => {
-      try {
-        this.restore();
-      } catch (err) {
-        ctx.log('warn', `faults: the start rules could not be put back after a reset: ${(err as Error).message}`);
-      }
-    });
-  }
+  ) {}
+
+  private following = false;
 
   /** How many rules there are (spent ones included). */
   get size(): number {
@@ -145,14 +139,32 @@ export class FaultStore {
     return n;
   }
 
-  /** Back to the start rules (fresh ids, `fired` 0). Throws an Error `fault rule N: ...` when one does not fit the store. */
+  /**
+   * Back to the start rules (fresh ids, `fired` 0). Throws an Error
+   * `fault rule N: ...` with `code` `EFAULTRULE` when one does not fit the
+   * store (a `team_id` that names no team). The first call (at start, once
+   * the store is seeded) also makes every later reset (`ctx.bus` `'reset'`)
+   * call it; a start rule that no longer fits then is left out (the others
+   * are added) with a warning.
+   */
   restore(): void {
     this.clear();
+    let failure: Error | null = null;
     this.startRules.forEach((input, i) => {
       try {
         this.add(input);
       } catch (err) {
-        throw new Error(`fault rule ${i + 1}: ${(err as Error).message}`);
+        failure ??= Object.assign(new Error(`fault rule ${i + 1}: ${(err as Error).message}`), { code: 'EFAULTRULE' });
+      }
+    });
+    if (failure) throw failure;
+    if (this.following) return;
+    this.following = true;
+    this.ctx.bus.on('reset', () => {
+      try {
+        this.restore();
+      } catch (err) {
+        this.ctx.log('warn', `faults: the start rules could not all be put back after a reset: ${(err as Error).message}`);
       }
     });
   }
