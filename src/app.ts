@@ -6,6 +6,8 @@
  * `multipart/form-data`), raw body (if the spec also declares `text/*` or
  * `message/*` media types: such a body reaches the handler as a Buffer,
  * unvalidated), authentication, rate limiting (`src/http/rate-limit.ts`),
+ * fault injection (`src/faults/`: public operations of authenticated callers
+ * only; a rule's wall-clock delay, then its error, before anything else runs),
  * parameter validation, body validation, the handler, response validation (when
  * `config.validateResponses`), then the JSON reply. A path served with
  * another method answers 405; an unknown path 404; malformed JSON or
@@ -21,6 +23,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import multer from 'multer';
 import fs from 'node:fs';
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Emulator } from './context.js';
 import { ApiError, errors } from './http/errors.js';
 import { authenticate } from './http/auth.js';
@@ -89,6 +92,8 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     // Compiled on the operation's first request (start-up stays fast); test/docs.test.ts compiles them all.
     let compiled: ReturnType<typeof compileOperation> | undefined;
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    /** Fault rules apply to the public API only, never to `/_emulator/*`. */
+    const faultable = !op.path.startsWith('/_emulator');
     const chain: express.RequestHandler[] = [];
     if (op.body?.mediaType === 'multipart/form-data') {
       // A malformed multipart body (no boundary, truncated) is the client's fault: 400, like malformed JSON.
@@ -115,6 +120,15 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       try {
         if (op.requiresAuth) auth = authenticate(ctx, req.headers.authorization, op);
         if (auth) rateLimit(auth, res);
+        if (auth && faultable) {
+          // Fault injection (src/faults/): after authentication (the rule may name a team), before the operation runs.
+          const fault = ctx.faults.forRequest(op.operationId, auth.teamId);
+          if (fault) {
+            if (fault.error && !Buffer.isBuffer(req.body)) body = req.body; // for the request log
+            if (fault.delayMs > 0) await sleep(fault.delayMs);
+            if (fault.error) throw fault.error;
+          }
+        }
         const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
         if (v.params && !v.params(params)) throw toApiError(v.params.errors, 'params');
         const pathParams: Record<string, string> = {};

@@ -8,15 +8,21 @@
  * - a flag out of range (`--port abc`, `--port 99999`, `--rate-limit -1`):
  *   `--port must be an integer 0-65535`, ...;
  * - an unreadable or non-JSON `--fixtures` file: `cannot read fixtures FILE: ...`;
+ * - an unreadable or non-JSON `--faults` file: `cannot read faults FILE: ...`;
+ *   one that is not an array of valid rules: `--faults FILE: rule N: <the
+ *   admin API's message>` (or `--faults FILE: not a JSON array of rules`);
  * - a port in use: `port 4400 is already in use (--port)`, or
  *   `port 2587 is already in use (--smtp-port)` for the SMTP relay;
  * - a usage error (unknown flag, missing command): yargs's message, then a
  *   second line pointing at `emulator start --help`.
  */
+import fs from 'node:fs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { defaultConfig, run, type ListenFailure } from './server.js';
 import { loadFixtures } from './state/fixtures.js';
+import { checkFaultInputs } from './faults/store.js';
+import type { FaultInput } from './faults/rules.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
 export class CliError extends Error {
@@ -90,6 +96,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
           .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
+          .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
           .check(checkNumbers),
       async (args) => {
         if (args.fixtures !== undefined) {
@@ -104,6 +111,22 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
             throw new CliError(`cannot read fixtures ${args.fixtures}: not a JSON object`);
           }
         }
+        let faults: FaultInput[] | undefined;
+        if (args.faults !== undefined) {
+          // Read and checked up front too, so a bad file fails before anything is opened.
+          let list: unknown;
+          try {
+            list = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
+          } catch (err) {
+            throw new CliError(`cannot read faults ${args.faults}: ${(err as Error).message}`);
+          }
+          try {
+            await checkFaultInputs(list);
+          } catch (err) {
+            throw new CliError(`--faults ${args.faults}: ${(err as Error).message}`);
+          }
+          faults = list as FaultInput[];
+        }
         const config = defaultConfig({
           db: args.db,
           fixtures: args.fixtures,
@@ -115,19 +138,22 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           publicUrl: args['public-url'],
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
+          faults,
         });
         const smtpPort = args.smtp === false ? null : args['smtp-port'];
         let r: Awaited<ReturnType<typeof run>>;
         try {
           r = await run(config, args.host, args.port, smtpPort);
         } catch (err) {
+          if ((err as NodeJS.ErrnoException)?.code === 'EFAULTRULE') throw new CliError(`--faults ${args.faults}: ${(err as Error).message.replace(/^fault rule/, 'rule')}`);
           throw listenError(err as ListenFailure, args.host, args.port, smtpPort);
         }
         process.stdout.write(
           `resend-emulator listening on ${r.url}\n` +
             `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
             `Inbox: ${r.url}/_emulator/\n` +
-            (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)\n` : ''),
+            (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)\n` : '') +
+            (faults ? `Faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${args.faults} (GET /_emulator/faults)\n` : ''),
         );
         let closing = false;
         const stop = (signal: string) => {

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import type { DB } from './store/db.js';
 import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
+import type { FaultInput, Faults } from './faults/rules.js';
 
 /** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
 export interface EmulatorConfig {
@@ -34,6 +35,11 @@ export interface EmulatorConfig {
   publicUrl?: string;
   /** Base of the absolute URLs the emulator hands out: `publicUrl`, else the listening URL. */
   baseUrl: string;
+  /**
+   * Fault rules added at start and put back at every reset (CLI `--faults
+   * FILE`, `startServer({ faults })`; src/faults/). Default: none.
+   */
+  faults?: FaultInput[];
 }
 
 /**
@@ -47,6 +53,8 @@ export interface Emulator {
   scheduler: Scheduler;
   config: EmulatorConfig;
   bus: EventEmitter;
+  /** The fault rules (src/faults/store.ts): `POST /_emulator/faults`, `emu.faults`, `--faults`. */
+  faults: Faults;
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
   /** Every module, in seeding order (`src/resources/index.ts`): reset seeds the fixtures through them. */
   modules: readonly SeededModule[];

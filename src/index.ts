@@ -15,6 +15,7 @@ import type { Emulator } from './context.js';
 import { defaultConfig, run } from './server.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './webhooks/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
+import type { FaultInput, FaultRule } from './faults/rules.js';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
@@ -23,6 +24,7 @@ export type { WebhookDelivery, DeliveryFilter } from './webhooks/inspect.js';
 export type { FiredJob } from './clock/scheduler.js';
 export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
 export type { Emulator, EmulatorConfig } from './context.js';
+export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
 export interface StartServerOptions {
@@ -56,6 +58,29 @@ export interface StartServerOptions {
    * Default: no SMTP relay (the CLI's default is 2587).
    */
   smtpPort?: number;
+  /**
+   * Fault rules added at start and put back by every `reset()` (as the CLI's
+   * `--faults FILE`; README "Fault injection"). Default: none. A bad rule
+   * makes `startServer` reject with its message.
+   */
+  faults?: FaultInput[];
+}
+
+/** The fault rules of a running emulator (README "Fault injection"; src/faults/). */
+export interface EmulatorFaults {
+  /**
+   * Adds a rule (the body of `POST /_emulator/faults`) and returns it with
+   * its `id` and `fired` 0. Throws an Error with `statusCode` (400 or 422)
+   * and the admin API's message for a rule it would refuse (unknown
+   * `operation` or `team_id`, fields that do not go together, ...).
+   */
+  add(rule: FaultInput): FaultRule;
+  /** Every rule, oldest first, with how often each fired (`fired`). */
+  list(): FaultRule[];
+  /** Removes one rule; false when no rule has that id. */
+  remove(id: string): boolean;
+  /** Removes every rule; returns how many there were. */
+  clear(): number;
 }
 
 /** A running emulator, as `startServer` returns it. */
@@ -91,6 +116,8 @@ export interface EmulatorServer {
    * ms of wall-clock time (default 5000) or if the emulator closes first.
    */
   waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
+  /** Fault injection: rules that make the API fail or slow down, SMTP stages fail, emails end badly. `reset()` puts back the start rules (`faults` option; none by default). */
+  faults: EmulatorFaults;
   /** The internals, for advanced tests. */
   ctx: Emulator;
   close(): Promise<void>;
@@ -112,6 +139,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     rateLimit: options.rateLimit,
     publicUrl: options.publicUrl,
     logLevel: options.logLevel ?? 'error',
+    faults: options.faults,
   });
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return {
@@ -119,6 +147,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     apiKey: r.apiKey,
     smtpPort: r.smtpPort,
     ctx: r.ctx,
+    faults: {
+      add: (rule) => r.ctx.faults.add(rule),
+      list: () => r.ctx.faults.list(),
+      remove: (id) => r.ctx.faults.remove(id),
+      clear: () => r.ctx.faults.clear(),
+    },
     clock: {
       now: () => r.ctx.clock.now(),
       advance: (by) => {

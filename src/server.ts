@@ -16,6 +16,7 @@ import { resetState } from './state/reset.js';
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import type { SmtpListener } from './smtp/server.js';
+import { createFaultStore } from './faults/store.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
@@ -71,7 +72,15 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const ctx: Emulator = { db, clock, scheduler, config, bus, log, modules };
+  const base = { db, clock, scheduler, config, bus, log, modules };
+  let faults;
+  try {
+    faults = await createFaultStore(base, config.faults ?? []);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const ctx: Emulator = { ...base, faults };
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
   for (const m of modules) {
     for (const [type, handler] of Object.entries(m.jobs ?? {})) {
@@ -90,6 +99,13 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     }
   } else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
     log('warn', `--api-key: the store has no default team key to give that token to`);
+  }
+  try {
+    // The start rules (`--faults`), once the store has its teams; every reset puts them back.
+    faults.restore();
+  } catch (err) {
+    db.close();
+    throw err;
   }
   scheduler.restoreClock();
   const hooks: ((info: ResponseInfo) => void)[] = [];

@@ -38,6 +38,8 @@ export interface VitestEmulator {
   waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
   /** Recorded webhook deliveries, oldest first (see `EmulatorServer.webhookDeliveries`). */
   webhookDeliveries(filter?: DeliveryFilter): WebhookDelivery[];
+  /** Fault rules (see `EmulatorServer.faults`); `reset()` puts back the start rules, so each test starts without its own. */
+  readonly faults: EmulatorServer['faults'];
   /** Back to the fixtures (clock unchanged). `useEmulator` already calls it before each test. */
   reset(): Promise<void>;
   /** The running server itself (its `ctx` holds the internals, for advanced tests). */
@@ -76,6 +78,7 @@ export function useEmulator(options: StartServerOptions = {}): VitestEmulator {
     get resend() { running(); return resend!; },
     get clock() { return running().clock; },
     get server() { return running(); },
+    get faults() { return running().faults; },
     emails: (filter) => running().emails(filter),
     waitForEmail: (filter, opts) => running().waitForEmail(filter, opts),
     webhookDeliveries: (filter) => running().webhookDeliveries(filter),

@@ -7,7 +7,7 @@
  * | admin/get-email | `GET /_emulator/emails/{id}`: one of them; unknown → 404 `Email not found`; the id `latest` is the newest match of the list's filters (and `wait`) |
  * | admin/get-email-raw | `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts); `latest` works here too |
  * | admin/download-email-attachment | `GET /_emulator/emails/{id}/attachments/{attachment_id}`: the raw bytes with their content type (`path` attachments have none: 404) |
- * | admin/create-email-event | `POST /_emulator/emails/{id}/events` `{type: opened\|clicked, link?}`: simulates an open or a click of a delivered email (`email.opened` / `email.clicked`); a click without `link` uses the email's first link |
+ * | admin/create-email-event | `POST /_emulator/emails/{id}/events` `{type: opened\|clicked\|delivery_delayed\|failed, link?, reason?}`: simulates an open or a click of a delivered email (`email.opened` / `email.clicked`; a click without `link` uses the email's first link), a delay of a sent one (`email.delivery_delayed`) or a failure of one not yet delivered (`email.failed`, `failed.reason` default `reached_daily_quota`) |
  * `listEmails` and `waitForEmail` are also what `startServer()` exposes as
  * `emu.emails()` / `emu.waitForEmail()`. Called from code, they reject a
  * filter key they do not know (a typo such as `subjct` would otherwise match
@@ -18,8 +18,9 @@ import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
-import { Reply, type OpRequest, type ResourceModule } from '../module.js';
-import { simulateEngagement } from '../resources/emails/lifecycle.js';
+import { Reply, type ResourceModule } from '../module.js';
+import { FAILABLE, simulateDeliveryProblem, simulateEngagement } from '../resources/emails/lifecycle.js';
+import { DEFAULT_FAILED_REASON } from '../faults/rules.js';
 import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
@@ -271,10 +272,11 @@ function getOr404(ctx: Emulator, id: string): EmailRow {
  * query's filters (`to`, `from`, `subject`, `tag`, `team_id`, `last_event`,
  * `q`), waiting up to `wait` ms for one. 404 `Email not found` when none.
  */
-async function resolveEmail(ctx: Emulator, req: OpRequest): Promise<EmailRow> {
+async function resolveEmail(ctx: Emulator, req: Req<'admin/get-email'>): Promise<EmailRow> {
   if (req.params.email_id !== 'latest') return getOr404(ctx, req.params.email_id);
   const filter = filterOf(req.query);
-  const found = req.query.wait > 0 ? await waitForMatch(ctx, filter, req.query.wait) : newestMatch(ctx, filter);
+  const wait = req.query.wait ?? 0;
+  const found = wait > 0 ? await waitForMatch(ctx, filter, wait) : newestMatch(ctx, filter);
   if (!found) throw errors.notFound('Email');
   return loadEmail(ctx, found.id)!;
 }
@@ -297,8 +299,34 @@ async function rawOp(ctx: Emulator, req: Req<'admin/get-email-raw'>) {
   return new Reply(200, await rawMessage(ctx, row), { 'content-disposition': `attachment; filename="${row.id}.eml"` }, 'message/rfc822');
 }
 
+/**
+ * `POST /_emulator/emails/{id}/events`: `opened` / `clicked` on a delivered
+ * email (`simulateEngagement`); `delivery_delayed` on a sent email not yet
+ * delivered or bounced; `failed` (`reason`, default `reached_daily_quota`)
+ * on an email not yet delivered (`last_event` queued, scheduled, sent or
+ * delivery_delayed) (`simulateDeliveryProblem`). Otherwise 422
+ * `validation_error` saying why; `reason` with another type, or `link`
+ * with `delivery_delayed` / `failed`, is 422 too.
+ */
 function createEvent(ctx: Emulator, req: Req<'admin/create-email-event'>) {
   const row = getOr404(ctx, req.params.email_id);
+  const { type } = req.body;
+  if (req.body.reason !== undefined && type !== 'failed') throw errors.validation('The `reason` field applies to `type: "failed"` only.', 422);
+  if (req.body.link !== undefined && (type === 'delivery_delayed' || type === 'failed')) throw errors.validation('The `link` field applies to `type: "clicked"` only.', 422);
+  if (type === 'delivery_delayed' || type === 'failed') {
+    const events = eventsOf(ctx, row.id).map((e) => e.type);
+    if (type === 'delivery_delayed' && (!events.includes('sent') || !FAILABLE.includes(row.last_event))) {
+      throw errors.validation(
+        `Email \`${row.id}\` cannot be delayed (last event \`${row.last_event}\`): only a sent email not yet delivered or bounced can (it is sent 1 s after it is queued and delivered 2 s later on the clock).`,
+        422,
+      );
+    }
+    if (type === 'failed' && !FAILABLE.includes(row.last_event)) {
+      throw errors.validation(`Email \`${row.id}\` cannot fail (last event \`${row.last_event}\`): only an email not yet delivered can (last event ${FAILABLE.map((e) => `\`${e}\``).join(', ')}).`, 422);
+    }
+    simulateDeliveryProblem(ctx, row, type, type === 'failed' ? (req.body.reason ?? DEFAULT_FAILED_REASON) : null);
+    return toAdminEmail(ctx, loadEmail(ctx, row.id)!);
+  }
   if (!eventsOf(ctx, row.id).some((e) => e.type === 'delivered')) {
     throw errors.validation(`Email \`${row.id}\` has not been delivered (last event \`${row.last_event}\`); only delivered emails can be opened or clicked.`, 422);
   }
@@ -307,7 +335,7 @@ function createEvent(ctx: Emulator, req: Req<'admin/create-email-event'>) {
     link = req.body.link ?? extractLinks(row.html, row.text)[0] ?? null;
     if (!link) throw errors.validation('The email has no link to click; give `link`.', 422);
   }
-  simulateEngagement(ctx, row, req.body.type, link);
+  simulateEngagement(ctx, row, type, link);
   return toAdminEmail(ctx, loadEmail(ctx, row.id)!);
 }
 

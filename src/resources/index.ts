@@ -46,6 +46,7 @@ import { adminEmailsModule } from '../admin/emails.js';
 import { inboxModule } from '../admin/inbox.js';
 import { inboundModule } from '../admin/inbound.js';
 import { dashboardModule } from '../admin/dashboard.js';
+import { adminFaultsModule } from '../admin/faults.js';
 
 export const modules: ResourceModule[] = [
   teamsModule,
@@ -72,4 +73,5 @@ export const modules: ResourceModule[] = [
   inboxModule,
   inboundModule,
   dashboardModule,
+  adminFaultsModule,
 ];

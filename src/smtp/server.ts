@@ -19,10 +19,12 @@
  * (README "Sending over SMTP").
  *
  * Fault injection hooks in at `beforeStage`: it runs at the start of every
- * stage (connect, auth, mail, rcpt, data) and may throw an `SmtpReply` to
- * answer that stage with another reply.
+ * stage (connect, auth, mail, rcpt, data), fires the SMTP fault rules
+ * (src/faults/; README "Fault injection") and may throw an `SmtpReply` to
+ * answer that stage with the rule's code and text instead.
  */
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import type { Emulator } from '../context.js';
 import type { Auth } from '../module.js';
@@ -32,6 +34,7 @@ import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
 import { sendEmail, type SendEmailInput } from '../resources/emails/send.js';
 import { toSendInput } from './message.js';
+import type { SmtpStage } from '../faults/rules.js';
 
 /** The SMTP username the service takes (issue 11; the service's SMTP docs). */
 export const SMTP_USERNAME = 'resend';
@@ -43,8 +46,8 @@ export const SMTP_USERNAME = 'resend';
  */
 export const MAX_MESSAGE_BYTES = 50 * 1024 * 1024;
 
-/** A stage of an SMTP session, for `beforeStage`. */
-export type SmtpStage = 'connect' | 'auth' | 'mail' | 'rcpt' | 'data';
+/** A stage of an SMTP session, for `beforeStage` (defined with the fault rules, which name stages). */
+export type { SmtpStage };
 
 /** An SMTP reply to answer a stage with instead of its normal one; `code` e.g. 421, 450, 535, 550, 552, 553, 554. */
 export class SmtpReply extends Error {
@@ -56,11 +59,21 @@ export class SmtpReply extends Error {
 
 /**
  * Runs at the start of each stage, before the emulator acts on it; throwing
- * an `SmtpReply` answers the stage with it (the fault-injection hook of
- * issue 11 part 2: SMTP stage faults go here). `session.user` is the
- * authenticated caller (`Auth`) from the `mail` stage on. Does nothing today.
+ * (or rejecting with) an `SmtpReply` answers the stage with it. Here the
+ * SMTP fault rules fire (src/faults/, issue 11 part 2): the rules for the
+ * stage and the session's team (`session.user`, the authenticated caller,
+ * from the `mail` stage on) may delay the stage (`latency_ms`, wall time)
+ * and answer it with their code and text. Synchronous when no rule fires.
  */
-export function beforeStage(_ctx: Emulator, _stage: SmtpStage, _session: SMTPServerSession): void {}
+export function beforeStage(ctx: Emulator, stage: SmtpStage, session: SMTPServerSession): void | Promise<void> {
+  const fault = ctx.faults.forSmtp(stage, (session.user as Auth | undefined)?.teamId ?? null);
+  if (!fault) return;
+  const answer = () => {
+    if (fault.reply) throw new SmtpReply(fault.reply.code, fault.reply.message);
+  };
+  if (fault.delayMs > 0) return sleep(fault.delayMs).then(answer);
+  answer();
+}
 
 /** A listening SMTP relay. */
 export interface SmtpListener {
@@ -82,15 +95,20 @@ function toReply(err: unknown): Error {
   return new SmtpReply(451, `Local error in processing: ${(err as Error)?.message ?? err}`);
 }
 
-/** Runs `beforeStage`, turning what it throws into the callback's error. Returns false when it refused. */
-function passes(ctx: Emulator, stage: SmtpStage, session: SMTPServerSession, callback: (err?: Error | null) => void): boolean {
+/**
+ * Runs `beforeStage`, then `next` when it let the stage through; what it
+ * throws or rejects with becomes the callback's error (the stage's reply).
+ */
+function passes(ctx: Emulator, stage: SmtpStage, session: SMTPServerSession, callback: (err?: Error | null) => void, next: () => void): void {
+  let pending: void | Promise<void>;
   try {
-    beforeStage(ctx, stage, session);
-    return true;
+    pending = beforeStage(ctx, stage, session);
   } catch (err) {
     callback(toReply(err));
-    return false;
+    return;
   }
+  if (!pending) return next();
+  pending.then(next, (err) => callback(toReply(err)));
 }
 
 /** Collects a DATA stream; resolves with its bytes, or null when it went over the size limit. */
@@ -141,35 +159,37 @@ export async function startSmtp(ctx: Emulator, host: string, port: number): Prom
     size: MAX_MESSAGE_BYTES,
     logger: false,
     onConnect(session, callback) {
-      if (passes(ctx, 'connect', session, callback)) callback();
+      passes(ctx, 'connect', session, callback, () => callback());
     },
     onAuth(auth: SMTPServerAuthentication, session, callback) {
-      if (!passes(ctx, 'auth', session, callback)) return;
-      const key = auth.username === SMTP_USERNAME && auth.password ? findApiKey(ctx, auth.password) : null;
-      if (!key) return callback(new SmtpReply(535, 'Authentication credentials invalid'));
-      callback(null, { user: markKeyUsed(ctx, key) });
+      passes(ctx, 'auth', session, callback, () => {
+        const key = auth.username === SMTP_USERNAME && auth.password ? findApiKey(ctx, auth.password) : null;
+        if (!key) return callback(new SmtpReply(535, 'Authentication credentials invalid'));
+        callback(null, { user: markKeyUsed(ctx, key) });
+      });
     },
     onMailFrom(_address, session, callback) {
-      if (passes(ctx, 'mail', session, callback)) callback();
+      passes(ctx, 'mail', session, callback, () => callback());
     },
     onRcptTo(_address, session, callback) {
-      if (passes(ctx, 'rcpt', session, callback)) callback();
+      passes(ctx, 'rcpt', session, callback, () => callback());
     },
     onData(stream, session, callback) {
       readStream(stream).then(
-        async (raw) => {
+        (raw) => {
           if (raw === null) return callback(null); // smtp-server answers 552 for an oversized message
-          if (!passes(ctx, 'data', session, callback)) return;
-          try {
-            const id = await sendSmtpMessage(ctx, session.user as Auth, raw, {
-              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-              rcptTo: session.envelope.rcptTo.map((r) => r.address),
-            });
-            callback(null, `OK: queued as ${id}`);
-          } catch (err) {
-            if (!(err instanceof ApiError)) ctx.log('error', `SMTP message failed: ${(err as Error)?.stack ?? err}`);
-            callback(toReply(err));
-          }
+          passes(ctx, 'data', session, callback, async () => {
+            try {
+              const id = await sendSmtpMessage(ctx, session.user as Auth, raw, {
+                mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+                rcptTo: session.envelope.rcptTo.map((r) => r.address),
+              });
+              callback(null, `OK: queued as ${id}`);
+            } catch (err) {
+              if (!(err instanceof ApiError)) ctx.log('error', `SMTP message failed: ${(err as Error)?.stack ?? err}`);
+              callback(toReply(err));
+            }
+          });
         },
         (err) => callback(toReply(err)),
       );

@@ -276,4 +276,56 @@ describe('emulator start (built binary)', () => {
     fs.writeFileSync(arr, '[]');
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--fixtures', arr]), `cannot read fixtures ${arr}: not a JSON object`);
   });
+
+  it('--faults FILE: the rules apply from the start, are listed, and come back with every reset', async () => {
+    const dir = tempDir('emu-faults-');
+    const file = path.join(dir, 'faults.json');
+    fs.writeFileSync(file, JSON.stringify([{ operation: 'POST /emails', status: 503, times: 1 }, { smtp: 'rcpt', status: 450 }]));
+    const s = await start(['--port', '0', '--faults', file]);
+    running.push(s.proc);
+    expect(s.out()).toContain(`Faults: 2 rules from ${file}`);
+    const post = () => fetch(`${s.url}/emails`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'CLI faults', text: 'hi' }),
+    });
+    const first = await post();
+    expect(first.status).toBe(503);
+    expect(await first.json()).toMatchObject({ statusCode: 503, name: 'service_unavailable' });
+    expect((await post()).status).toBe(200);
+    const listed = await (await fetch(`${s.url}/_emulator/faults`)).json();
+    expect(listed.data.map((r: any) => [r.kind, r.status, r.fired])).toEqual([['api', 503, 1], ['smtp', 450, 0]]);
+    const smtp = Number(/^SMTP: smtp:\/\/127\.0\.0\.1:(\d+)/m.exec(s.out())![1]);
+    const refused: any = await nodemailer
+      .createTransport({ host: '127.0.0.1', port: smtp, secure: false, auth: { user: 'resend', pass: s.key } })
+      .sendMail({ from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'x', text: 'x' })
+      .then(() => null, (e) => e);
+    expect(refused?.responseCode).toBe(450);
+    await fetch(`${s.url}/_emulator/faults`, { method: 'DELETE' });
+    expect((await (await fetch(`${s.url}/_emulator/faults`)).json()).data).toEqual([]);
+    expect((await fetch(`${s.url}/_emulator/reset`, { method: 'POST' })).status).toBe(200);
+    const back = await (await fetch(`${s.url}/_emulator/faults`)).json();
+    expect(back.data.map((r: any) => [r.status, r.fired])).toEqual([[503, 0], [450, 0]]);
+    expect((await post()).status).toBe(503);
+  });
+
+  it('a bad --faults file (missing, not JSON, not an array, a bad rule, an unknown team): one line, exit 1, no --db file created', async () => {
+    const dir = tempDir('emu-faults-');
+    const write = (name: string, text: string) => {
+      const f = path.join(dir, name);
+      fs.writeFileSync(f, text);
+      return f;
+    };
+    const db = path.join(dir, 'state.db');
+    const missing = path.join(dir, 'missing.json');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', missing, '--db', db]), /^resend-emulator: cannot read faults .*missing\.json: ENOENT/);
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', write('bad.json', '[')]), /^resend-emulator: cannot read faults .*bad\.json: .*JSON/);
+    const obj = write('object.json', '{"status": 500}');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', obj]), `--faults ${obj}: not a JSON array of rules`);
+    const rule = write('rule.json', '[{"status": 500}, {"operation": "emails/sned"}]');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', rule, '--db', db]), `--faults ${rule}: rule 2: Unknown \`operation\` \`emails/sned\`: give an operationId such as \`emails/send\`, or \`METHOD /path\` such as \`POST /emails\`, as in README's endpoint table.`);
+    expect(fs.existsSync(db)).toBe(false);
+    const team = write('team.json', '[{"team_id": "00000000-0000-4000-8000-000000000000"}]');
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', team]), `--faults ${team}: rule 1: The \`team_id\` \`00000000-0000-4000-8000-000000000000\` names no team.`);
+  });
 });

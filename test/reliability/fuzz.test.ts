@@ -77,9 +77,16 @@ if (fs.existsSync(REAL_DOC)) {
 } else {
   console.log(`[reliability] fuzz: the real service's document is not at ${REAL_DOC}: fuzzing from spec/openapi.yaml only`);
 }
-/** Operations fuzzed: never the ones that wipe or replace the whole store (they are fuzzed by the robustness sweep). */
+/**
+ * Operations fuzzed: never the ones that wipe or replace the whole store, nor
+ * adding a fault rule, which makes the next requests fail (5xx) or wait on
+ * purpose (they are fuzzed by the robustness sweep, one emulator each).
+ */
 const OPERATIONS = [...ours, ...real].filter(
-  (o) => !/^\/_emulator\/(reset|snapshot|events)$/.test(o.path) && !(o.path === '/_emulator/clock' && o.method !== 'GET'),
+  (o) =>
+    !/^\/_emulator\/(reset|snapshot|events)$/.test(o.path) &&
+    !(o.path === '/_emulator/clock' && o.method !== 'GET') &&
+    !(o.path === '/_emulator/faults' && o.method === 'POST'),
 );
 
 // ---------------------------------------------------------------- values from schemas

@@ -45,6 +45,18 @@ describe('useEmulator', () => {
     const id = await send('grace@example.net', 'Later');
     await expect(emu.waitForEmail({ subject: 'later' }, { timeout: 1000 })).resolves.toMatchObject({ id });
   });
+
+  it('hands the fault rules; a rule of one test is gone in the next', async () => {
+    emu.faults.add({ operation: 'emails/send', status: 503 });
+    const { error } = await emu.resend.emails.send({ from: 'Acme <hello@example.com>', to: 'ada@example.net', subject: 'Down', html: '<p>Hi</p>' });
+    expect(error).toMatchObject({ statusCode: 503, name: 'service_unavailable' });
+    expect(emu.faults.list()).toEqual([expect.objectContaining({ fired: 1 })]);
+  });
+
+  it('(the next test) starts without the rule', async () => {
+    expect(emu.faults.list()).toEqual([]);
+    await send('ada@example.net', 'Up again');
+  });
 });
 
 describe('toHaveSentEmail', () => {

@@ -31,7 +31,7 @@ export const emailsModule: ResourceModule = {
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: {
     'emails.send': (ctx, job) => runSend(ctx, job.payload.email_id),
-    'emails.deliver': (ctx, job) => runDeliver(ctx, job.payload.email_id),
+    'emails.deliver': (ctx, job) => runDeliver(ctx, job.payload.email_id, { outcome: job.payload.outcome, addresses: job.payload.addresses }),
     'emails.complain': (ctx, job) => runComplain(ctx, job.payload.email_id),
   },
   /**

@@ -8,6 +8,13 @@
  * | `emails.send` | created + `emailSend` (1 s), or `scheduled_at` | recipients on the team's suppression list, and `suppressed@resend.dev`, are `suppressed` (`email.suppressed`, no `email.sent` when every recipient is); `topic_id` with every `to` opted out → `failed`; else `sent` (`email.sent`) |
  * | `emails.deliver` | sent + `emailDelivery` (2 s) | any `bounced@resend.dev` (+label) recipient → `bounced` (`email.bounced`, Permanent/General, 550 5.1.1) and the address joins the suppression list (origin `bounce`, `suppression.added`); else `delivered` (`email.delivered`) |
  * | `emails.complain` | delivered + `emailComplaint` (2 s) | `complained@resend.dev` (+label) → `complained` (`email.complained`), suppression origin `complaint` |
+ * Outcome fault rules (src/faults/, README "Fault injection") are decided by
+ * `emails.send` for the recipients not suppressed: `failed` ends the email
+ * there (`email.failed`, `failed.reason` of the rule) instead of `sent`;
+ * `bounced` and `delivery_delayed` ride on the `emails.deliver` job's
+ * payload (`DeliverPayload`): the rule's addresses bounce (and join the
+ * suppression list), or the email ends `delivery_delayed`
+ * (`email.delivery_delayed`, no `delivered`).
  * Several recipients: the email's `last_event` follows the worst outcome
  * (suppressed for all > bounced > complained > delivered); partly
  * suppressed emails raise `email.suppressed` and go on for the others.
@@ -73,32 +80,59 @@ export function runSend(ctx: Emulator, emailId: string): void {
       });
       if (all) return;
     }
+    // Outcome fault rules (src/faults/): decided here, as the email leaves the queue.
+    const skip = new Set(suppressed.map((x) => x.address));
+    const fault = ctx.faults.forEmail(row.team_id, recipients.filter((a) => !skip.has(a)));
+    if (fault?.outcome === 'failed') {
+      recordStep(ctx, row, 'failed', { eventData: { reason: fault.reason, fault_id: fault.ruleId }, extra: { failed: { reason: fault.reason } } });
+      return;
+    }
     recordStep(ctx, row, 'sent');
-    ctx.scheduler.schedule('emails.deliver', { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
+    const payload: DeliverPayload = fault ? { email_id: row.id, outcome: fault.outcome, addresses: fault.addresses } : { email_id: row.id };
+    ctx.scheduler.schedule('emails.deliver', payload, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
   })();
 }
 
-/** The `emails.deliver` job: see the table above. */
-export function runDeliver(ctx: Emulator, emailId: string): void {
+/** Payload of an `emails.deliver` job: the email, and the outcome an outcome fault rule chose for some of its recipients. */
+export interface DeliverPayload {
+  email_id: string;
+  outcome?: 'bounced' | 'delivery_delayed';
+  /** Recipients (bare, lower-case) the outcome concerns. */
+  addresses?: string[];
+}
+
+/** The `bounce` data of a hard bounce of `address` (API-FACTS §6: Permanent/General, SMTP 550 5.1.1). */
+function hardBounce(address: string) {
+  return {
+    message: `The recipient's mail server permanently rejected the email: 550 5.1.1 <${address}>: Recipient address rejected: User unknown.`,
+    subType: 'General',
+    type: 'Permanent',
+    diagnosticCode: [`smtp; 550 5.1.1 <${address}>: Recipient address rejected: User unknown`],
+  };
+}
+
+/**
+ * The `emails.deliver` job: see the table above. `fault`: the outcome an
+ * outcome fault rule chose (`emails.send` job): `bounced` bounces its
+ * addresses as `bounced@resend.dev` would; `delivery_delayed` ends the email
+ * `delivery_delayed` (`email.delivery_delayed`) unless one bounces.
+ */
+export function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
   const row = loadEmail(ctx, emailId);
-  if (!row || eventsOf(ctx, row.id).some((e) => e.type === 'delivered' || e.type === 'bounced')) return;
+  // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
+  if (!row || row.last_event === 'failed' || row.last_event === 'canceled' || eventsOf(ctx, row.id).some((e) => e.type === 'delivered' || e.type === 'bounced')) return;
   ctx.db.transaction(() => {
     const skip = suppressedAtSend(ctx, row);
     const remaining = recipientsOf(row).filter((a) => !skip.has(a));
-    const bounced = remaining.filter((a) => testOutcome(a) === 'bounced');
+    const faulted = new Set(fault.addresses ?? []);
+    const bounced = remaining.filter((a) => testOutcome(a) === 'bounced' || (fault.outcome === 'bounced' && faulted.has(a)));
     if (bounced.length) {
-      recordStep(ctx, row, 'bounced', {
-        eventData: { addresses: bounced },
-        extra: {
-          bounce: {
-            message: `The recipient's mail server permanently rejected the email: 550 5.1.1 <${bounced[0]}>: Recipient address rejected: User unknown.`,
-            subType: 'General',
-            type: 'Permanent',
-            diagnosticCode: [`smtp; 550 5.1.1 <${bounced[0]}>: Recipient address rejected: User unknown`],
-          },
-        },
-      });
+      recordStep(ctx, row, 'bounced', { eventData: { addresses: bounced }, extra: { bounce: hardBounce(bounced[0]) } });
       for (const a of bounced) addSuppression(ctx, row.team_id, a, 'bounce', row.id);
+      return;
+    }
+    if (fault.outcome === 'delivery_delayed') {
+      recordStep(ctx, row, 'delivery_delayed', { eventData: { addresses: remaining.filter((a) => faulted.has(a)) } });
       return;
     }
     recordStep(ctx, row, 'delivered');
@@ -134,5 +168,30 @@ export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' 
       eventData: { link },
       extra: { click: { ipAddress: '127.0.0.1', link, timestamp: isoTime(ctx.clock.nowMs()), userAgent: 'Mozilla/5.0 (resend-emulator)' } },
     });
+  })();
+}
+
+/** `last_event`s from which the admin API may raise `failed`: the email has not reached the recipient's server yet. */
+export const FAILABLE = ['queued', 'scheduled', 'sent', 'delivery_delayed'];
+
+/**
+ * Simulates a delivery problem (admin API, `POST /_emulator/emails/{id}/events`):
+ * - `delivery_delayed`: records it, sets `last_event`, raises
+ *   `email.delivery_delayed` (data: the outbound email data, API-FACTS §6);
+ *   a pending `emails.deliver` job still delivers (or bounces) it later,
+ *   as the service does once the receiving server accepts;
+ * - `failed`: records it, sets `last_event`, raises `email.failed` with
+ *   `failed: {reason}` (API-FACTS §6, e.g. `reached_daily_quota`); a
+ *   pending `emails.send` job is cancelled and `emails.deliver` skips it.
+ * The caller checks that the email may take the event.
+ */
+export function simulateDeliveryProblem(ctx: Emulator, row: EmailRow, type: 'delivery_delayed' | 'failed', reason: string | null): void {
+  ctx.db.transaction(() => {
+    if (type === 'delivery_delayed') {
+      recordStep(ctx, row, 'delivery_delayed');
+      return;
+    }
+    ctx.scheduler.cancelWhere('emails.send', 'email_id', row.id);
+    recordStep(ctx, row, 'failed', { eventData: { reason }, extra: { failed: { reason } } });
   })();
 }
