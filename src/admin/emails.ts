@@ -19,7 +19,7 @@ import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
 import { Reply, type OpRequest, type ResourceModule } from '../module.js';
-import { simulateEngagement } from '../resources/emails/lifecycle.js';
+import { simulateEngagement } from '../resources/emails/store.js';
 import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';

@@ -18,7 +18,7 @@ import {
   type BroadcastContent,
   type BroadcastRow,
 } from './store.js';
-import { cancelBroadcast, dropJobs, sendBroadcast } from './lifecycle.js';
+import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
 
 type CreateBody = BroadcastContent & { audience_id?: string; from: string; subject: string; send?: boolean; scheduled_at?: string | null };

@@ -6,7 +6,7 @@ import type { OpRequest, OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { findContact } from '../contacts/service.js';
-import { dispatchEvent } from '../automations/engine.js';
+import { dispatchEvent } from '../automations/jobs.js';
 import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow, type PayloadType } from './store.js';
 
 type Schema = Record<string, PayloadType> | null;

@@ -1,5 +1,5 @@
 /**
- * The lifecycle of a sent email, as clock jobs (DESIGN.md "Behaviour:
+ * The jobs of sent emails: their lifecycle on the clock (DESIGN.md "Behaviour:
  * Clock"; API-FACTS §5.1 `last_event`, §6 payloads, §7 test addresses).
  * Delays are in `src/clock/delays.ts`.
  *
@@ -13,12 +13,19 @@
  * suppressed emails raise `email.suppressed` and go on for the others.
  */
 import type { Emulator } from '../../context.js';
+import { defineJob } from '../../clock/jobs.js';
 import { DELAYS } from '../../clock/delays.js';
-import { isoTime } from '../../http/format.js';
+import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { optedOutOfTopic } from './send.js';
 import { eventsOf, list, loadEmail, recordStep, type EmailRow } from './store.js';
+
+/** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
+export const emailSendJob = defineJob('emails.send', (ctx, job) => runSend(ctx, job.payload.email_id));
+/** `emails.deliver`: sent → delivered or bounced (`runDeliver`). */
+export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) => runDeliver(ctx, job.payload.email_id));
+/** `emails.complain`: delivered → complained (`runComplain`). */
+export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));
 
 /** Every recipient (to, cc, bcc), bare and lower-cased, without repeats. */
 export function recipientsOf(row: EmailRow): string[] {
@@ -29,6 +36,15 @@ export function recipientsOf(row: EmailRow): string[] {
 function suppressedAtSend(ctx: Emulator, row: EmailRow): Set<string> {
   const ev = eventsOf(ctx, row.id).find((e) => e.type === 'suppressed');
   return new Set(ev?.data ? (JSON.parse(ev.data).addresses as string[]) : []);
+}
+
+/** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
+function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): string[] {
+  if (!row.topic_id) return [];
+  return addresses.filter((a) => {
+    const contact = findContact(ctx, row.team_id, a);
+    return topicSubscription(ctx, row.team_id, contact?.id ?? '', row.topic_id!) === 'opt_out';
+  });
 }
 
 /** The `emails.send` job: see the table above. */
@@ -74,7 +90,7 @@ export function runSend(ctx: Emulator, emailId: string): void {
       if (all) return;
     }
     recordStep(ctx, row, 'sent');
-    ctx.scheduler.schedule('emails.deliver', { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
+    emailDeliverJob.schedule(ctx, { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
   })();
 }
 
@@ -103,7 +119,7 @@ export function runDeliver(ctx: Emulator, emailId: string): void {
     }
     recordStep(ctx, row, 'delivered');
     if (remaining.some((a) => testOutcome(a) === 'complained')) {
-      ctx.scheduler.schedule('emails.complain', { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailComplaint, teamId: row.team_id });
+      emailComplainJob.schedule(ctx, { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailComplaint, teamId: row.team_id });
     }
   })();
 }
@@ -116,23 +132,5 @@ export function runComplain(ctx: Emulator, emailId: string): void {
     const complained = recipientsOf(row).filter((a) => testOutcome(a) === 'complained');
     recordStep(ctx, row, 'complained', { eventData: { addresses: complained } });
     for (const a of complained) addSuppression(ctx, row.team_id, a, 'complaint', row.id);
-  })();
-}
-
-/**
- * Simulates an open or a click (admin API): records it, sets `last_event`,
- * raises `email.opened` / `email.clicked` (click data per API-FACTS §6:
- * `click{ipAddress, link, timestamp, userAgent}`).
- */
-export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' | 'clicked', link: string | null): void {
-  ctx.db.transaction(() => {
-    if (type === 'opened') {
-      recordStep(ctx, row, 'opened');
-      return;
-    }
-    recordStep(ctx, row, 'clicked', {
-      eventData: { link },
-      extra: { click: { ipAddress: '127.0.0.1', link, timestamp: isoTime(ctx.clock.nowMs()), userAgent: 'Mozilla/5.0 (resend-emulator)' } },
-    });
   })();
 }
