@@ -6,14 +6,14 @@
  * emulator's idea).
  *
  * This file imports only types from the floors below it (the context, the
- * store's `Migration`, the clock's `Job`); every room imports it, it imports
- * no room.
+ * store's `Migration`, the clock's job definitions); every room imports it,
+ * it imports no room.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import type { Emulator, SeededModule } from './context.js';
 import type { Migration } from './store/db.js';
-import type { Job } from './clock/scheduler.js';
+import type { AnyJobDefinition } from './clock/jobs.js';
 
 /** The caller, from the API key (see `src/http/auth.ts`). */
 export interface Auth {
@@ -73,9 +73,6 @@ export interface ResponseInfo {
   userAgent: string | null;
 }
 
-/** Runs one job type (see `src/clock/scheduler.ts`). */
-export type ResourceJobHandler = (ctx: Emulator, job: Job) => void | Promise<void>;
-
 /**
  * One room: its schema, its operations, its jobs and how it seeds fixtures.
  * Listed, in seeding order, in `src/resources/index.ts`; the running
@@ -87,10 +84,12 @@ export interface ResourceModule extends SeededModule {
   migrations?: Migration[];
   /** Handlers keyed by operationId. */
   operations?: Record<string, OperationHandler>;
-  /** Job handlers keyed by job type (`<resource>.<what>`). */
-  jobs?: Record<string, ResourceJobHandler>;
-  /** Job types (of `jobs`) that await network I/O: with the real clock they run without holding up other jobs. */
-  detachedJobs?: string[];
+  /**
+   * The clock jobs this module runs, each declared with `defineJob` in its
+   * `jobs.ts` (types `<resource>.<what>`, listed with their payloads in
+   * src/clock/job-types.ts).
+   */
+  jobs?: readonly AnyJobDefinition[];
   /** Called after every answered API operation (e.g. to record request logs). Must not throw. */
   onResponse?: (ctx: Emulator, info: ResponseInfo) => void;
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
+import { registerJobs } from './clock/jobs.js';
 import type { Emulator, EmulatorConfig } from './context.js';
 import { buildApp } from './app.js';
 import type { ResponseInfo } from './module.js';
@@ -82,10 +83,11 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   }
   const ctx: Emulator = { ...base, faults };
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
-  for (const m of modules) {
-    for (const [type, handler] of Object.entries(m.jobs ?? {})) {
-      scheduler.register(type, (job) => handler(ctx, job), { detachInRealMode: m.detachedJobs?.includes(type) });
-    }
+  try {
+    registerJobs(ctx, modules.flatMap((m) => m.jobs ?? []));
+  } catch (err) {
+    db.close();
+    throw err;
   }
   const fixtures = loadFixtures(config.fixtures);
   const reset = () => resetState(ctx, fixtures);

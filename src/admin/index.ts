@@ -13,7 +13,7 @@ import { loadFixtures } from '../state/fixtures.js';
 import { resetState } from '../state/reset.js';
 import { exportSnapshot, importSnapshot } from '../state/snapshot.js';
 import { getDelivery, listDeliveries } from '../webhooks/inspect.js';
-import { deliver } from '../webhooks/delivery.js';
+import { deliver } from '../webhooks/jobs.js';
 import { insertApiKey, newToken } from '../resources/api-keys/index.js';
 import type { Req } from '../http/document-types.js';
 
@@ -77,7 +77,7 @@ function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
 
 /**
  * POST /_emulator/webhook-deliveries/{id}/replay: one extra attempt made
- * before answering (same svix-id, fresh signature; see src/webhooks/delivery.ts).
+ * before answering (same svix-id, fresh signature; see src/webhooks/jobs.ts).
  * 404 for an unknown delivery; 422 when its webhook was deleted.
  */
 async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>) {

@@ -7,7 +7,7 @@
  * Headers: From, To, Cc, Reply-To, Subject, Date, Message-ID (the email's
  * `message_id`), MIME-Version, and the custom headers given at send (a
  * broadcast email's `List-Unsubscribe` and `List-Unsubscribe-Post` are among
- * them, set by src/resources/broadcasts/lifecycle.ts). No Bcc header (Bcc
+ * them, set by src/resources/broadcasts/jobs.ts). No Bcc header (Bcc
  * recipients are envelope-only, as on the wire).
  * Body: `multipart/alternative` of text and HTML when both are given;
  * attachments with a `content_id` are inline parts (`multipart/related` with

@@ -127,6 +127,17 @@ export class Scheduler {
   }
 
   /**
+   * Types of pending jobs that no registered handler runs, with how many of
+   * each (the start-up check of src/clock/jobs.ts; also snapshot import).
+   */
+  unknownPendingTypes(): { type: string; count: number }[] {
+    const rows = this.db
+      .prepare(`SELECT type, COUNT(*) AS count FROM jobs WHERE status = 'pending' GROUP BY type ORDER BY type`)
+      .all() as { type: string; count: number }[];
+    return rows.filter((r) => !this.handlers.has(r.type));
+  }
+
+  /**
    * Moves the clock forward by `ms` (≥ 0), running every job due up to the
    * new time in order. Resolves with the jobs that ran.
    */

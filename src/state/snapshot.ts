@@ -49,7 +49,9 @@ function rowProblem(table: string, cols: Map<string, ColumnInfo>, row: Record<st
  * Replaces the whole state with a snapshot (an empty `tables` empties the
  * store), in one transaction. Throws `ApiError` 422 if the snapshot names an
  * unknown table or column, a row does not fit its table, a constraint fails
- * (e.g. a duplicate id), or `clock_ms` is out of range; nothing changes then.
+ * (e.g. a duplicate id), it holds a pending job of a type the scheduler does
+ * not know (src/clock/job-types.ts), or `clock_ms` is out of range; nothing
+ * changes then.
  */
 export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string, Record<string, unknown>[]>; clock_ms?: number }): void {
   const known = new Set(userTables(ctx.db));
@@ -77,6 +79,11 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
           const keys = Object.keys(row);
           ctx.db.prepare(`INSERT INTO "${t}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => row[k] as any));
         }
+      }
+      // A pending job no handler runs would fail when due: refused now (issue 9), like at start-up.
+      const unknown = ctx.scheduler.unknownPendingTypes();
+      if (unknown.length) {
+        throw new ApiError(422, 'validation_error', `Invalid snapshot: pending jobs of unknown type ${unknown.map((u) => `\`${u.type}\``).join(', ')}.`);
       }
     })();
   } catch (err) {

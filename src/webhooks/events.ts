@@ -11,6 +11,7 @@
 import type { SchemaOf } from '../http/document-types.js';
 import type { Emulator } from '../context.js';
 import { isoTime, randomAlnum } from '../http/format.js';
+import { webhookDeliverJob } from './jobs.js';
 
 /**
  * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
@@ -48,7 +49,7 @@ export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: 
     if (!events.includes(type)) continue;
     const id = newMessageId();
     insert.run(id, teamId, hook.id, type, payload, now, now);
-    ctx.scheduler.schedule('webhook.deliver', { delivery_id: id }, { dueAt: now, teamId });
+    webhookDeliverJob.schedule(ctx, { delivery_id: id }, { dueAt: now, teamId });
     ids.push(id);
   }
   for (const id of ids) ctx.bus.emit('delivery', id);

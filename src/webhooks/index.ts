@@ -3,13 +3,13 @@
  * themselves (`/webhooks`) live in `src/resources/webhooks/`.
  * | job | does |
  * |---|---|
- * | webhook.deliver `{delivery_id}` | one scheduled attempt; schedules the next on failure (`delivery.ts`) |
+ * | webhook.deliver `{delivery_id}` | one scheduled attempt; schedules the next on failure (`jobs.ts`) |
  * | webhook.replay `{delivery_id}` | one extra attempt (SDK `webhooks.events.replay`) |
  * Tables: `webhook_deliveries` (one row per event per subscribed webhook; `id`
  * = the `svix-id`, `msg_…`), `webhook_attempts` (one row per HTTP attempt).
  */
 import type { ResourceModule } from '../module.js';
-import { deliver } from './delivery.js';
+import { webhookDeliverJob, webhookReplayJob } from './jobs.js';
 
 export const deliveriesModule: ResourceModule = {
   name: 'webhook-deliveries',
@@ -57,10 +57,6 @@ export const deliveriesModule: ResourceModule = {
       ALTER TABLE webhook_attempts ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
     },
   ],
-  // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
-  detachedJobs: ['webhook.deliver', 'webhook.replay'],
-  jobs: {
-    'webhook.deliver': (ctx, job) => deliver(ctx, job.payload.delivery_id),
-    'webhook.replay': (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true }),
-  },
+  // Both detached with the real clock (a slow endpoint holds up no other job): see jobs.ts.
+  jobs: [webhookDeliverJob, webhookReplayJob],
 };

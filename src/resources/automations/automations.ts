@@ -7,7 +7,7 @@ import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { checkGraph } from './graph.js';
-import { cancelRun } from './engine.js';
+import { cancelRun } from './jobs.js';
 import {
   automationListItem,
   automationOr404,

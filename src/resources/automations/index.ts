@@ -2,7 +2,7 @@
  * Automations and runs (interface-spec "Automation and automation run",
  * "Automations and runs", "States and transitions", Errors #4; API-FACTS
  * §5.13, §8 #7, #11). Rows and shapes: `store.ts`; graph rules: `graph.ts`;
- * handlers: `automations.ts`; the step engine (clock jobs): `engine.ts`;
+ * handlers: `automations.ts`; the step engine (the clock job): `jobs.ts`;
  * rules and `{var}` references: `conditions.ts`.
  * | operationId | rule |
  * |---|---|
@@ -20,7 +20,7 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { automationOperations } from './automations.js';
-import { runJob, RUN_JOB } from './engine.js';
+import { automationRunJob } from './jobs.js';
 import { checkGraph } from './graph.js';
 import { automationsMigration, insertAutomation } from './store.js';
 
@@ -28,9 +28,7 @@ export const automationsModule: ResourceModule = {
   name: 'automations',
   migrations: [automationsMigration],
   operations: automationOperations,
-  jobs: {
-    [RUN_JOB]: (ctx, job) => runJob(ctx, job.payload),
-  },
+  jobs: [automationRunJob],
   seed(ctx, fixtures) {
     for (const a of fixtures.automations ?? []) {
       insertAutomation(ctx, a.team_id, {

@@ -16,7 +16,7 @@ import {
   contentOf,
   type BroadcastRow,
 } from './store.js';
-import { cancelBroadcast, dropJobs, sendBroadcast } from './lifecycle.js';
+import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
 import type { Req } from '../../http/document-types.js';
 

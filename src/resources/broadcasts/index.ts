@@ -14,7 +14,7 @@
  * | broadcasts/recipients | `type` required (422 `missing_required_parameter`); rows `{id (cursor), contact_id, email}` + `count`/`clicked_links`/`bounce_type` by type |
  * | broadcasts/list-clicked-links | rows `{id (cursor), url, clicks, unique_clicks}`, most clicked first |
  * | admin/unsubscribe, admin/unsubscribe-one-click | the contact's unsubscribe link: see unsubscribe.ts |
- * Jobs and statuses: src/resources/broadcasts/lifecycle.ts. Rendering of
+ * Jobs and statuses: src/resources/broadcasts/jobs.ts. Rendering of
  * placeholders per contact: render.ts. Every email goes through `sendEmail`
  * (source `broadcast`), so it has its own lifecycle and webhooks.
  */
@@ -22,16 +22,13 @@ import type { ResourceModule } from '../../module.js';
 import { migrations, insertBroadcast } from './store.js';
 import { operations } from './handlers.js';
 import { unsubscribe } from './unsubscribe.js';
-import { deliverJob, startJob, JOB_DELIVER, JOB_START } from './lifecycle.js';
+import { broadcastDeliverJob, broadcastStartJob } from './jobs.js';
 
 export const broadcastsModule: ResourceModule = {
   name: 'broadcasts',
   migrations,
   operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe },
-  jobs: {
-    [JOB_START]: startJob,
-    [JOB_DELIVER]: deliverJob,
-  },
+  jobs: [broadcastStartJob, broadcastDeliverJob],
   seed(ctx, fixtures) {
     for (const b of fixtures.broadcasts ?? []) {
       insertBroadcast(ctx, {

@@ -6,7 +6,7 @@
  * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, SPEC) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
  * | contacts/get-import | `{object, id, status, created_at, completed_at, counts{total, created, updated, skipped, failed}}`; unknown → 404 `Contact import not found` |
  * | contacts/list-imports | items in the single shape, with `object` (the reference document's and the SDK's `ContactImport[]`), newest first, filter `status`; all when `limit` is omitted |
- * CSV columns (run.ts): headers match case-insensitively; `email`,
+ * CSV columns (jobs.ts): headers match case-insensitively; `email`,
  * `first_name`, `last_name`, `unsubscribed` by default or as `column_map`
  * names them; `column_map.properties` maps columns to contact properties
  * with a `type`; and, unless mapped otherwise, a column whose header equals
@@ -16,7 +16,7 @@
  * emulator's choice: the spec and the facts are silent on unmapped columns.
  * Jobs: `contact-imports.start` (`queued` → `in_progress`, after
  * `DELAYS.contactImportStart`), `contact-imports.run` (after
- * `DELAYS.contactImportRun`; reads the CSV, see `run.ts`).
+ * `DELAYS.contactImportRun`; reads the CSV, see `jobs.ts`).
  */
 import fs from 'node:fs';
 import type { Emulator } from '../../context.js';
@@ -30,7 +30,7 @@ import { getTopicOr404 } from '../topics/store.js';
 import { propertiesByKey } from '../contact-properties/store.js';
 import { parseJsonField } from './json-fields.js';
 import { getImportOr404, toImport, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
-import { runImport, startImport } from './run.js';
+import { importRunJob, importStartJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
 
 async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
@@ -59,7 +59,7 @@ async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
       ctx.db
         .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
         .run(id, teamId, file.path, JSON.stringify(options), JSON.stringify(ZERO_COUNTS), now);
-      ctx.scheduler.schedule('contact-imports.start', { import_id: id }, { dueAt: now + DELAYS.contactImportStart, teamId });
+      importStartJob.schedule(ctx, { import_id: id }, { dueAt: now + DELAYS.contactImportStart, teamId });
     })();
     return { object: 'contact_import', id };
   } catch (err) {
@@ -105,8 +105,5 @@ export const contactImportsModule: ResourceModule = {
     'contacts/get-import': get,
     'contacts/list-imports': list,
   },
-  jobs: {
-    'contact-imports.start': (ctx, job) => startImport(ctx, job.payload.import_id),
-    'contact-imports.run': (ctx, job) => runImport(ctx, job.payload.import_id),
-  },
+  jobs: [importStartJob, importRunJob],
 };

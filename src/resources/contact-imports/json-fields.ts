@@ -5,7 +5,7 @@
  * the schema its field declares under `x-json-schema` in
  * spec/paths/contact-imports.yaml, so the rules stay in the spec. Compiled
  * with the shared body validator's settings (`compileBodySchema`: no
- * coercion, no defaults filled in; run.ts reads an absent
+ * coercion, no defaults filled in; jobs.ts reads an absent
  * `column_map.properties.*.type` as `string` itself).
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';

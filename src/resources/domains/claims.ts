@@ -13,24 +13,10 @@ import { ApiError, errors } from '../../http/errors.js';
 import { apiTime, newId } from '../../http/format.js';
 import { DELAYS } from '../../clock/delays.js';
 import { newDkimValue } from './records.js';
-import { emitDomainEvent, getDomainOr404, verificationFails, type DomainRow } from './service.js';
+import { emitDomainEvent, getDomainOr404, verificationFails, type ClaimRow } from './service.js';
+import { claimExpireJob, claimVerifyJob } from './jobs.js';
 import { insertDomain, resolveCapabilities } from './domains.js';
 import type { Req } from '../../http/document-types.js';
-
-interface ClaimRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  domain_id: string;
-  name: string;
-  status: string;
-  region: string;
-  record_value: string;
-  blocked_reason: string | null;
-  failure_reason: string | null;
-  created_at: number;
-  expires_at: number;
-}
 
 function toClaim(row: ClaimRow) {
   return {
@@ -76,7 +62,7 @@ function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
          VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
       )
       .run(id, teamId, domain.id, name, domain.region, `resend-domain-verification=${randomBytes(16).toString('hex')}`, now, now + DELAYS.claimExpiry);
-    ctx.scheduler.schedule('domains.claim-expire', { claim_id: id }, { dueAt: now + DELAYS.claimExpiry, teamId });
+    claimExpireJob.schedule(ctx, { claim_id: id }, { dueAt: now + DELAYS.claimExpiry, teamId });
     return toClaim(ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(id) as ClaimRow);
   })();
 }
@@ -94,37 +80,9 @@ function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
   }
   return ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE domain_claims SET status = 'pending', failure_reason = NULL WHERE id = ?`).run(claim.id);
-    ctx.scheduler.schedule('domains.claim-verify', { claim_id: claim.id }, { dueAt: ctx.clock.nowMs() + DELAYS.claimVerification, teamId: claim.team_id });
+    claimVerifyJob.schedule(ctx, { claim_id: claim.id }, { dueAt: ctx.clock.nowMs() + DELAYS.claimVerification, teamId: claim.team_id });
     return toClaim(ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(claim.id) as ClaimRow);
   })();
-}
-
-/** The `domains.claim-verify` job. */
-export function runClaimVerification(ctx: Emulator, claimId: string): void {
-  const claim = ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(claimId) as ClaimRow | undefined;
-  if (!claim || claim.status !== 'pending') return;
-  const now = ctx.clock.nowMs();
-  ctx.db.transaction(() => {
-    const set = ctx.db.prepare('UPDATE domain_claims SET status = ?, failure_reason = ? WHERE id = ?');
-    if (now >= claim.expires_at) return void set.run('expired', null, claim.id);
-    if (verificationFails(claim.name)) return void set.run('failed', 'verification_record_not_found', claim.id);
-    const previous = ctx.db
-      .prepare(`SELECT * FROM domains WHERE name = ? AND team_id <> ? AND status = 'verified'`)
-      .all(claim.name, claim.team_id) as DomainRow[];
-    for (const d of previous) {
-      ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(d.id);
-      emitDomainEvent(ctx, 'domain.deleted', d);
-    }
-    ctx.db.prepare(`UPDATE domains SET dkim_value = ?, status = 'not_started' WHERE id = ?`).run(newDkimValue(), claim.domain_id);
-    set.run('completed', null, claim.id);
-    const placeholder = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(claim.domain_id) as DomainRow | undefined;
-    if (placeholder) emitDomainEvent(ctx, 'domain.updated', placeholder);
-  })();
-}
-
-/** The `domains.claim-expire` job: a claim still `pending` after 7 days is `expired`. */
-export function runClaimExpiry(ctx: Emulator, claimId: string): void {
-  ctx.db.prepare(`UPDATE domain_claims SET status = 'expired' WHERE id = ? AND status = 'pending'`).run(claimId);
 }
 
 export const claimOperations = {

@@ -16,9 +16,10 @@ import { paginateTeam } from '../../http/pagination.js';
 import { DELAYS } from '../../clock/delays.js';
 import { newDkimValue } from './records.js';
 import {
-  emitDomainEvent, getDomainOr404, setDomainStatus, toDomain, toDomainListItem, verificationFails, type DomainRow,
+  emitDomainEvent, getDomainOr404, setDomainStatus, toDomain, toDomainListItem, type DomainRow,
 } from './service.js';
 import type { Req, SchemaOf } from '../../http/document-types.js';
+import { domainVerifyJob } from './jobs.js';
 
 /** Body of POST /domains and POST /domains/claim (`CreateDomainBody` of spec/paths/domains.yaml). */
 export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
@@ -122,16 +123,9 @@ function verify(ctx: Emulator, req: Req<'domains/verify'>) {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     setDomainStatus(ctx, row.id, 'pending');
-    ctx.scheduler.schedule('domains.verify', { domain_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.domainVerification, teamId: row.team_id });
+    domainVerifyJob.schedule(ctx, { domain_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.domainVerification, teamId: row.team_id });
   })();
   return { object: 'domain', id: row.id };
-}
-
-/** The `domains.verify` job: ends a verification started by `domains/verify`. */
-export function runVerification(ctx: Emulator, domainId: string): void {
-  const row = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(domainId) as DomainRow | undefined;
-  if (!row || row.status !== 'pending') return;
-  ctx.db.transaction(() => setDomainStatus(ctx, row.id, verificationFails(row.name) ? 'failed' : 'verified'))();
 }
 
 export const domainOperations = {

@@ -1,10 +1,12 @@
 /**
  * The domains resource: domains (`domains.ts`), claims (`claims.ts`), DNS
- * records (`records.ts`), shapes and events (`service.ts`).
+ * records (`records.ts`), shapes and events (`service.ts`), clock jobs
+ * (`jobs.ts`).
  */
 import type { ResourceModule } from '../../module.js';
-import { domainOperations, insertDomain, runVerification } from './domains.js';
-import { claimOperations, runClaimExpiry, runClaimVerification } from './claims.js';
+import { domainOperations, insertDomain } from './domains.js';
+import { claimOperations } from './claims.js';
+import { claimExpireJob, claimVerifyJob, domainVerifyJob } from './jobs.js';
 
 export const domainsModule: ResourceModule = {
   name: 'domains',
@@ -48,11 +50,7 @@ export const domainsModule: ResourceModule = {
     },
   ],
   operations: { ...domainOperations, ...claimOperations },
-  jobs: {
-    'domains.verify': (ctx, job) => runVerification(ctx, job.payload.domain_id),
-    'domains.claim-verify': (ctx, job) => runClaimVerification(ctx, job.payload.claim_id),
-    'domains.claim-expire': (ctx, job) => runClaimExpiry(ctx, job.payload.claim_id),
-  },
+  jobs: [domainVerifyJob, claimVerifyJob, claimExpireJob],
   seed(ctx, fixtures) {
     for (const d of fixtures.domains ?? []) {
       insertDomain(ctx, d.team_id, d, { id: d.id, status: d.status ?? 'verified', created_at: d.created_at ? Date.parse(d.created_at) : undefined });

@@ -25,6 +25,22 @@ export interface DomainRow {
   created_at: number;
 }
 
+/** A `domain_claims` row (src/resources/domains/claims.ts). */
+export interface ClaimRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  domain_id: string;
+  name: string;
+  status: string;
+  region: string;
+  record_value: string;
+  blocked_reason: string | null;
+  failure_reason: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 /** Capabilities object of a row. */
 export function capabilitiesOf(row: DomainRow): { sending: 'enabled' | 'disabled'; receiving: 'enabled' | 'disabled' } {
   return JSON.parse(row.capabilities);

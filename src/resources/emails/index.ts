@@ -1,7 +1,7 @@
 /**
  * Sent emails (API-FACTS §5.1, §5.2, §6, §7; interface-spec "Sent email",
  * "Emails"). Files: `send.ts` (the CONTRACT `sendEmail`, its rules),
- * `lifecycle.ts` (clock jobs), `store.ts` (tables, shapes, webhook data),
+ * `jobs.ts` (clock jobs), `store.ts` (tables, shapes, webhook data),
  * `operations.ts` (handlers), `metrics.ts`, `addresses.ts`.
  * | operationId | rule |
  * |---|---|
@@ -14,14 +14,14 @@
  * | emails/share | `{expires_in}` ≤ 48 h (default 48 h) → `{object: "email", id, url}` |
  * | emails/list-attachments, emails/get-attachment | `{id, filename, content_type, content_id, content_disposition, download_url, expires_at, size}`; `download_url` = the admin API's download (or the `path` given) |
  * | emails/metrics | counts and rates over `start_date`..`end_date` (default the last 6 days), breakdown by `dimensions` (see `metrics.ts`) |
- * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `lifecycle.ts`.
+ * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `jobs.ts`.
  */
 import { htmlToText } from './text.js';
 import type { ResourceModule } from '../../module.js';
 import { idempotencyMigration } from '../../http/idempotency.js';
 import { emailOperations } from './operations.js';
 import { metrics } from './metrics.js';
-import { runComplain, runDeliver, runSend } from './lifecycle.js';
+import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
 import { emailsMigration } from './store.js';
 import { parseAddress } from './addresses.js';
 
@@ -29,11 +29,7 @@ export const emailsModule: ResourceModule = {
   name: 'emails',
   migrations: [emailsMigration, idempotencyMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
-  jobs: {
-    'emails.send': (ctx, job) => runSend(ctx, job.payload.email_id),
-    'emails.deliver': (ctx, job) => runDeliver(ctx, job.payload.email_id, { outcome: job.payload.outcome, addresses: job.payload.addresses }),
-    'emails.complain': (ctx, job) => runComplain(ctx, job.payload.email_id),
-  },
+  jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**
    * `fixtures.emails`: `[{id, team_id, from, to, subject, html?, text?, cc?, bcc?, reply_to?, tags?,
    * created_at (ISO), events: [{type, at (ISO)}]}]`; `last_event` is the last event's type.

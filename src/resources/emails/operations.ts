@@ -12,6 +12,7 @@ import { paginate, paginateTeam } from '../../http/pagination.js';
 import { loadSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
+import { emailSendJob } from './jobs.js';
 import { LIST_COLUMNS, getEmailOr404, notifyEmail, recordStep, toEmail, toListItem, type AttachmentRow, type EmailRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -97,9 +98,9 @@ function update(ctx: Emulator, req: Req<'emails/update'>) {
   const now = ctx.clock.nowMs();
   const at = parseScheduledAt(req.body.scheduled_at, now);
   ctx.db.transaction(() => {
-    ctx.scheduler.cancelWhere('emails.send', 'email_id', row.id);
+    emailSendJob.cancel(ctx, 'email_id', row.id);
     ctx.db.prepare('UPDATE emails SET scheduled_at = ? WHERE id = ?').run(at, row.id);
-    ctx.scheduler.schedule('emails.send', { email_id: row.id }, { dueAt: Math.max(at, now), teamId: row.team_id });
+    emailSendJob.schedule(ctx, { email_id: row.id }, { dueAt: Math.max(at, now), teamId: row.team_id });
   })();
   notifyEmail(ctx, row.id);
   return { object: 'email', id: row.id };
@@ -110,7 +111,7 @@ function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   if (row.last_event !== 'scheduled') throw notScheduled(row, 'canceled');
   ctx.db.transaction(() => {
-    ctx.scheduler.cancelWhere('emails.send', 'email_id', row.id);
+    emailSendJob.cancel(ctx, 'email_id', row.id);
     recordStep(ctx, row, 'canceled');
   })();
   return { object: 'email', id: row.id };

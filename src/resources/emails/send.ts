@@ -30,10 +30,10 @@ import { ApiError, errors } from '../../http/errors.js';
 import { fromJson, newId } from '../../http/format.js';
 import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
-import { findContact, topicSubscription } from '../contacts/service.js';
 import { getTopicOr404 } from '../topics/store.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { list, loadEmail, recordStep, type EmailRow } from './store.js';
+import { emailSendJob } from './jobs.js';
 
 /**
  * The body of POST /emails (API-FACTS §5.1), generated from `SendEmailBody`
@@ -245,22 +245,13 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
     const row = loadEmail(ctx, id)!;
     if (scheduledAt !== null) {
       recordStep(ctx, row, 'scheduled');
-      ctx.scheduler.schedule('emails.send', { email_id: id }, { dueAt: Math.max(scheduledAt, now), teamId });
+      emailSendJob.schedule(ctx, { email_id: id }, { dueAt: Math.max(scheduledAt, now), teamId });
     } else {
       recordStep(ctx, row, 'queued');
-      ctx.scheduler.schedule('emails.send', { email_id: id }, { dueAt: now + DELAYS.emailSend, teamId });
+      emailSendJob.schedule(ctx, { email_id: id }, { dueAt: now + DELAYS.emailSend, teamId });
     }
     return { id };
   })();
-}
-
-/** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
-export function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): string[] {
-  if (!row.topic_id) return [];
-  return addresses.filter((a) => {
-    const contact = findContact(ctx, row.team_id, a);
-    return topicSubscription(ctx, row.team_id, contact?.id ?? '', row.topic_id!) === 'opt_out';
-  });
 }
 
 /**

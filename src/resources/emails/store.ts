@@ -241,3 +241,21 @@ export function recordStep(
   if (WEBHOOK_TYPES.has(type)) emitEvent(ctx, row.team_id, `email.${type}` as EventType, webhookData(row, opts.extra));
   notifyEmail(ctx, row.id);
 }
+
+/**
+ * Simulates an open or a click (admin API): records it, sets `last_event`,
+ * raises `email.opened` / `email.clicked` (click data per API-FACTS §6:
+ * `click{ipAddress, link, timestamp, userAgent}`).
+ */
+export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' | 'clicked', link: string | null): void {
+  ctx.db.transaction(() => {
+    if (type === 'opened') {
+      recordStep(ctx, row, 'opened');
+      return;
+    }
+    recordStep(ctx, row, 'clicked', {
+      eventData: { link },
+      extra: { click: { ipAddress: '127.0.0.1', link, timestamp: isoTime(ctx.clock.nowMs()), userAgent: 'Mozilla/5.0 (resend-emulator)' } },
+    });
+  })();
+}

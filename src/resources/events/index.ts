@@ -1,7 +1,7 @@
 /**
  * Events (interface-spec "Event", "Events", "Events" section 1, Errors #2;
  * API-FACTS §5.14). Rows, coercion: `store.ts`; handlers: `events.ts`. Runs
- * are started by the automations engine (`../automations/engine.ts`).
+ * are started by the automations engine (`../automations/jobs.ts`).
  * | operationId | rule |
  * |---|---|
  * | events/create | `name` required, not prefixed `resend:` (422), unique per team (422); `schema` `{key: string|number|boolean|date}` or null → 201 `{object: "event", id}` |

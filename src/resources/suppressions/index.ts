@@ -9,7 +9,7 @@
  * | suppressions/batch-add | `{emails: 1..100}` → 201 `{data: [{object, id}]}` in input order |
  * | suppressions/batch-remove | `{emails}` or `{ids}` (exactly one, 1..100) → `{data: [{object, id, deleted: true}]}`; unknown entries are left out |
  * Entries with origin `bounce`/`complaint` come from the emails lifecycle
- * (`src/resources/emails/lifecycle.ts`), with `source_id` = the email's id.
+ * (`src/resources/emails/jobs.ts`), with `source_id` = the email's id.
  */
 import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../module.js';

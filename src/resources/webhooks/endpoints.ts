@@ -5,7 +5,7 @@ import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
-import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS } from '../../webhooks/delivery.js';
+import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS } from '../../webhooks/jobs.js';
 import { checkEndpoint, getWebhookOr404, insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 

@@ -19,7 +19,7 @@ import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { getWebhookOr404 } from './store.js';
-import type { DeliveryRow } from '../../webhooks/delivery.js';
+import { webhookReplayJob, type DeliveryRow } from '../../webhooks/jobs.js';
 import type { Req } from '../../http/document-types.js';
 
 /** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
@@ -85,7 +85,7 @@ function getEvent(ctx: Emulator, req: Req<'webhooks/get-event'>) {
  */
 function replayEvent(ctx: Emulator, req: Req<'webhooks/replay-event'>) {
   const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
-  ctx.scheduler.schedule('webhook.replay', { delivery_id: d.id }, { teamId: d.team_id });
+  webhookReplayJob.schedule(ctx, { delivery_id: d.id }, { teamId: d.team_id });
   return { object: 'webhook_event', id: d.id };
 }
 

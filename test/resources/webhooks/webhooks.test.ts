@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
 import { startReceiver, type Receiver } from '../../webhooks/receiver.js';
-import { deliver } from '../../../src/webhooks/delivery.js';
+import { deliver } from '../../../src/webhooks/jobs.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

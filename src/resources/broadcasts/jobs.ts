@@ -1,5 +1,6 @@
 /**
- * The send lifecycle of a broadcast on the emulated clock (API-FACTS §5.12;
+ * The send lifecycle of a broadcast on the emulated clock: its jobs and the
+ * transitions that schedule or cancel them (API-FACTS §5.12;
  * D:dashboard/broadcasts/manage-broadcasts, broadcasts/cancel-broadcast):
  * | from | trigger | to | job |
  * |---|---|---|---|
@@ -18,6 +19,8 @@
  */
 import type { Emulator } from '../../context.js';
 import type { Job } from '../../clock/scheduler.js';
+import { defineJob } from '../../clock/jobs.js';
+import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
@@ -32,9 +35,10 @@ import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
 /** Emails handed to sending per `broadcasts.deliver` run. */
 const BATCH_SIZE = 100;
 
-/** Job types. */
-export const JOB_START = 'broadcasts.start';
-export const JOB_DELIVER = 'broadcasts.deliver';
+/** `broadcasts.start` (`runStart`). */
+export const broadcastStartJob = defineJob('broadcasts.start', runStart);
+/** `broadcasts.deliver` (`runDeliver`). */
+export const broadcastDeliverJob = defineJob('broadcasts.deliver', runDeliver);
 
 /**
  * Reads `scheduled_at`: an ISO 8601 date-time (`2026-08-05T11:52:01.858Z`) or
@@ -70,10 +74,10 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
   checkBroadcastSender(ctx, row);
   const now = ctx.clock.nowMs();
   const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
-  if (row.status === 'scheduled') ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', row.id);
+  if (row.status === 'scheduled') broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);
   if (at !== null && at > now) {
     ctx.db.prepare(`UPDATE broadcasts SET status = 'scheduled', scheduled_at = ? WHERE id = ?`).run(at, row.id);
-    ctx.scheduler.schedule(JOB_START, { broadcast_id: row.id }, { dueAt: at, teamId: row.team_id });
+    broadcastStartJob.schedule(ctx, { broadcast_id: row.id }, { dueAt: at, teamId: row.team_id });
     return;
   }
   queue(ctx, row.id, row.team_id, at);
@@ -98,7 +102,7 @@ function checkBroadcastSender(ctx: Emulator, row: BroadcastRow): void {
 /** Marks a broadcast `queued` and schedules its first batch. */
 function queue(ctx: Emulator, id: string, teamId: string, scheduledAt: number | null): void {
   ctx.db.prepare(`UPDATE broadcasts SET status = 'queued', scheduled_at = ? WHERE id = ?`).run(scheduledAt, id);
-  ctx.scheduler.schedule(JOB_DELIVER, { broadcast_id: id }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastQueued, teamId });
+  broadcastDeliverJob.schedule(ctx, { broadcast_id: id }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastQueued, teamId });
 }
 
 /**
@@ -108,10 +112,10 @@ function queue(ctx: Emulator, id: string, teamId: string, scheduledAt: number | 
  */
 export function cancelBroadcast(ctx: Emulator, row: BroadcastRow): void {
   if (row.status === 'scheduled') {
-    ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', row.id);
+    broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);
     ctx.db.prepare(`UPDATE broadcasts SET status = 'draft', scheduled_at = NULL WHERE id = ?`).run(row.id);
   } else if (row.status === 'queued') {
-    ctx.scheduler.cancelWhere(JOB_DELIVER, 'broadcast_id', row.id);
+    broadcastDeliverJob.cancel(ctx, 'broadcast_id', row.id);
     ctx.db.prepare(`UPDATE broadcasts SET status = 'canceled' WHERE id = ?`).run(row.id);
   } else {
     throw statusError(`This broadcast cannot be canceled because its status is \`${row.status}\`. Only \`queued\` and \`scheduled\` broadcasts can be canceled.`);
@@ -120,8 +124,8 @@ export function cancelBroadcast(ctx: Emulator, row: BroadcastRow): void {
 
 /** Drops the pending jobs of a broadcast being deleted. */
 export function dropJobs(ctx: Emulator, id: string): void {
-  ctx.scheduler.cancelWhere(JOB_START, 'broadcast_id', id);
-  ctx.scheduler.cancelWhere(JOB_DELIVER, 'broadcast_id', id);
+  broadcastStartJob.cancel(ctx, 'broadcast_id', id);
+  broadcastDeliverJob.cancel(ctx, 'broadcast_id', id);
 }
 
 function loadRow(ctx: Emulator, id: string): BroadcastRow | undefined {
@@ -129,7 +133,7 @@ function loadRow(ctx: Emulator, id: string): BroadcastRow | undefined {
 }
 
 /** Job `broadcasts.start`: a scheduled broadcast whose time has come becomes `queued`. */
-export function startJob(ctx: Emulator, job: Job<{ broadcast_id: string }>): void {
+function runStart(ctx: Emulator, job: Job<JobPayloads['broadcasts.start']>): void {
   ctx.db.transaction(() => {
     const row = loadRow(ctx, job.payload.broadcast_id);
     if (!row || row.status !== 'scheduled') return;
@@ -199,7 +203,7 @@ function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): S
  * (`sendEmail` validates before it writes and writes in its own
  * transaction, so a refused email leaves nothing behind).
  */
-export function deliverJob(ctx: Emulator, job: Job<{ broadcast_id: string; contact_ids?: string[] }>): void {
+function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>): void {
   ctx.db.transaction(() => {
     const row = loadRow(ctx, job.payload.broadcast_id);
     if (!row || row.status !== 'queued') return;
@@ -223,7 +227,7 @@ export function deliverJob(ctx: Emulator, job: Job<{ broadcast_id: string; conta
     }
     const rest = ids.slice(BATCH_SIZE);
     if (rest.length) {
-      ctx.scheduler.schedule(JOB_DELIVER, { broadcast_id: row.id, contact_ids: rest }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });
+      broadcastDeliverJob.schedule(ctx, { broadcast_id: row.id, contact_ids: rest }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });
     } else {
       ctx.db.prepare(`UPDATE broadcasts SET status = 'sent', sent_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
     }

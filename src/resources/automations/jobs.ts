@@ -1,7 +1,8 @@
 /**
- * The step engine of automation runs (API-FACTS §5.13; interface-spec
- * "Events"). Everything happens on the emulated clock through one job type,
- * `automations.run`, with payload `{run_id, kind, key?, event?}`:
+ * The step engine of automation runs, as the resource's clock job
+ * (API-FACTS §5.13; interface-spec "Events"). Everything happens on the
+ * emulated clock through one job type, `automations.run` (`automationRunJob`),
+ * with payload `{run_id, kind, key?, event?}` (`AutomationRunPayload`):
  * | kind | when | does |
  * |---|---|---|
  * | start | POST /events/send, due now (`DELAYS.automationRunStart`) | resolves the contact (an unknown email is created, `createContact`), then walks the graph from the trigger |
@@ -19,6 +20,8 @@
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
+import { defineJob } from '../../clock/jobs.js';
+import type { AutomationRunPayload } from '../../clock/job-types.js';
 import {
   addContactToSegment,
   contactPropertyValues,
@@ -34,15 +37,8 @@ import { stepDuration } from './graph.js';
 import { newId } from '../../http/format.js';
 import type { ConnectionType, Graph, RunRow, RunStepRow, Step, StepStatus } from './store.js';
 
-/** The job type of the engine. */
-export const RUN_JOB = 'automations.run';
-
-export interface RunJobPayload {
-  run_id: string;
-  kind: 'start' | 'resume' | 'timeout' | 'event';
-  key?: string;
-  event?: { name: string; payload: Record<string, unknown> };
-}
+/** `automations.run`: one step of a run (`runJob`). */
+export const automationRunJob = defineJob('automations.run', (ctx, job) => runJob(ctx, job.payload));
 
 /** An event sent with POST /events/send, after payload coercion. */
 export interface SentEvent {
@@ -76,7 +72,7 @@ export function dispatchEvent(ctx: Emulator, teamId: string, ev: SentEvent): str
     ctx.db
       .prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, created_at) VALUES (?, ?, 'trigger', 'pending', ?)`)
       .run(id, trigger.key, now);
-    ctx.scheduler.schedule(RUN_JOB, { run_id: id, kind: 'start' } satisfies RunJobPayload, { dueAt: now + DELAYS.automationRunStart, teamId });
+    automationRunJob.schedule(ctx, { run_id: id, kind: 'start' }, { dueAt: now + DELAYS.automationRunStart, teamId });
     runIds.push(id);
   }
   const waiting = ctx.db
@@ -85,7 +81,7 @@ export function dispatchEvent(ctx: Emulator, teamId: string, ev: SentEvent): str
         AND (r.contact_id = ? OR lower(r.contact_email) = lower(?)) ORDER BY s.seq`)
     .all(ev.name, teamId, ev.contactId, ev.email) as { run_id: string; key: string }[];
   for (const w of waiting) {
-    ctx.scheduler.schedule(RUN_JOB, { run_id: w.run_id, kind: 'event', key: w.key, event: { name: ev.name, payload: ev.payload } } satisfies RunJobPayload, { dueAt: now + DELAYS.automationEventResume, teamId });
+    automationRunJob.schedule(ctx, { run_id: w.run_id, kind: 'event', key: w.key, event: { name: ev.name, payload: ev.payload } }, { dueAt: now + DELAYS.automationEventResume, teamId });
   }
   return runIds;
 }
@@ -98,7 +94,7 @@ export function cancelRun(ctx: Emulator, runId: string): void {
   const now = ctx.clock.nowMs();
   ctx.db.prepare(`UPDATE automation_runs SET status = 'cancelled', completed_at = ? WHERE id = ? AND status = 'running'`).run(now, runId);
   ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(runId);
-  ctx.scheduler.cancelWhere(RUN_JOB, 'run_id', runId);
+  automationRunJob.cancel(ctx, 'run_id', runId);
 }
 
 /** The error column of a failed step: the ApiError body, or a 500 `application_error`. */
@@ -166,12 +162,12 @@ class Walker {
     this.finishStep(key, 'failed', null, errorBody(err));
     this.ctx.db.prepare(`UPDATE automation_runs SET status = 'failed', completed_at = ? WHERE id = ?`).run(now, this.run.id);
     this.ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(this.run.id);
-    this.ctx.scheduler.cancelWhere(RUN_JOB, 'run_id', this.run.id);
+    automationRunJob.cancel(this.ctx, 'run_id', this.run.id);
     this.ctx.log('debug', `automation run ${this.run.id} failed at step ${key}: ${(err as Error)?.message ?? err}`);
   }
 
   /** Handles one job. */
-  handle(p: RunJobPayload): void {
+  handle(p: AutomationRunPayload): void {
     switch (p.kind) {
       case 'start': {
         const trigger = this.graph.steps.find((s) => s.type === 'trigger')!;
@@ -268,13 +264,13 @@ class Walker {
         return { status: 'completed', output: null, follow: ['default'] };
       case 'delay': {
         const ms = stepDuration(cfg.duration, 'duration');
-        this.ctx.scheduler.schedule(RUN_JOB, { run_id: this.run.id, kind: 'resume', key: step.key } satisfies RunJobPayload, { dueAt: now + ms, teamId: this.teamId });
+        automationRunJob.schedule(this.ctx, { run_id: this.run.id, kind: 'resume', key: step.key }, { dueAt: now + ms, teamId: this.teamId });
         return { status: 'waiting', output: null, follow: [] };
       }
       case 'wait_for_event': {
         if (cfg.timeout !== undefined) {
           const ms = stepDuration(cfg.timeout, 'timeout');
-          this.ctx.scheduler.schedule(RUN_JOB, { run_id: this.run.id, kind: 'timeout', key: step.key } satisfies RunJobPayload, { dueAt: now + ms, teamId: this.teamId });
+          automationRunJob.schedule(this.ctx, { run_id: this.run.id, kind: 'timeout', key: step.key }, { dueAt: now + ms, teamId: this.teamId });
         }
         return { status: 'waiting', output: null, follow: [], waitEvent: String(cfg.event_name) };
       }
@@ -321,7 +317,7 @@ class Walker {
 }
 
 /** The `automations.run` job handler. A run that is no longer `running` is left alone. */
-export function runJob(ctx: Emulator, payload: RunJobPayload): void {
+function runJob(ctx: Emulator, payload: AutomationRunPayload): void {
   const run = ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ?').get(payload.run_id) as RunRow | undefined;
   if (!run || run.status !== 'running') return;
   new Walker(ctx, run).handle(payload);

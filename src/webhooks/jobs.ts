@@ -1,6 +1,9 @@
 /**
- * Delivering a recorded webhook event (API-FACTS §6 "Signing", "Delivery and
- * retries"; D:webhooks/retries-and-replays; D:api-reference/webhooks/*).
+ * Delivering a recorded webhook event, as the deliveries' clock jobs
+ * `webhook.deliver` (`webhookDeliverJob`: one scheduled attempt; a failure
+ * schedules the next) and `webhook.replay` (`webhookReplayJob`: one extra
+ * attempt). API-FACTS §6 "Signing", "Delivery and retries";
+ * D:webhooks/retries-and-replays; D:api-reference/webhooks/*.
  *
  * - Signed with the webhook's signing secret by the `standardwebhooks`
  *   library, sent with the Svix header names `svix-id`, `svix-timestamp`
@@ -34,7 +37,14 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { Emulator } from '../context.js';
+import { defineJob } from '../clock/jobs.js';
 import { randomAlnum } from '../http/format.js';
+
+// HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
+/** `webhook.deliver`: one scheduled attempt (`deliver`). */
+export const webhookDeliverJob = defineJob('webhook.deliver', (ctx, job) => deliver(ctx, job.payload.delivery_id), { detachInRealMode: true });
+/** `webhook.replay`: one extra attempt, outside the retry schedule (`deliver` with `replay`). */
+export const webhookReplayJob = defineJob('webhook.replay', (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true }), { detachInRealMode: true });
 
 /** Waits between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (API-FACTS §6). */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -109,7 +119,7 @@ function signingSecrets(hook: Pick<HookRow, 'signing_secret' | 'previous_signing
 
 /** Cancels the pending `webhook.deliver` jobs of one or more deliveries (one statement). */
 function cancelRetries(ctx: Emulator, deliveryIds: string | string[]): void {
-  ctx.scheduler.cancelWhere('webhook.deliver', 'delivery_id', deliveryIds);
+  webhookDeliverJob.cancel(ctx, 'delivery_id', deliveryIds);
 }
 
 /**
@@ -279,7 +289,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
       setStatus.run('failed', null, d.id);
     } else {
       setStatus.run('pending', now + wait, d.id);
-      ctx.scheduler.schedule('webhook.deliver', { delivery_id: d.id }, { dueAt: now + wait, teamId: d.team_id });
+      webhookDeliverJob.schedule(ctx, { delivery_id: d.id }, { dueAt: now + wait, teamId: d.team_id });
     }
   })();
   ctx.bus.emit('delivery', d.id);

@@ -1,5 +1,5 @@
 /**
- * The lifecycle of a sent email, as clock jobs (DESIGN.md "Behaviour:
+ * The jobs of sent emails: their lifecycle on the clock (DESIGN.md "Behaviour:
  * Clock"; API-FACTS §5.1 `last_event`, §6 payloads, §7 test addresses).
  * Delays are in `src/clock/delays.ts`.
  *
@@ -20,12 +20,22 @@
  * suppressed emails raise `email.suppressed` and go on for the others.
  */
 import type { Emulator } from '../../context.js';
+import { defineJob } from '../../clock/jobs.js';
+import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
-import { isoTime } from '../../http/format.js';
+import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { optedOutOfTopic } from './send.js';
 import { eventsOf, list, loadEmail, recordStep, type EmailRow } from './store.js';
+
+/** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
+export const emailSendJob = defineJob('emails.send', (ctx, job) => runSend(ctx, job.payload.email_id));
+/** `emails.deliver`: sent → delivered or bounced (`runDeliver`). */
+export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
+  runDeliver(ctx, job.payload.email_id, { outcome: job.payload.outcome, addresses: job.payload.addresses }),
+);
+/** `emails.complain`: delivered → complained (`runComplain`). */
+export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));
 
 /** Every recipient (to, cc, bcc), bare and lower-cased, without repeats. */
 export function recipientsOf(row: EmailRow): string[] {
@@ -36,6 +46,15 @@ export function recipientsOf(row: EmailRow): string[] {
 function suppressedAtSend(ctx: Emulator, row: EmailRow): Set<string> {
   const ev = eventsOf(ctx, row.id).find((e) => e.type === 'suppressed');
   return new Set(ev?.data ? (JSON.parse(ev.data).addresses as string[]) : []);
+}
+
+/** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
+function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): string[] {
+  if (!row.topic_id) return [];
+  return addresses.filter((a) => {
+    const contact = findContact(ctx, row.team_id, a);
+    return topicSubscription(ctx, row.team_id, contact?.id ?? '', row.topic_id!) === 'opt_out';
+  });
 }
 
 /** The `emails.send` job: see the table above. */
@@ -89,17 +108,12 @@ export function runSend(ctx: Emulator, emailId: string): void {
     }
     recordStep(ctx, row, 'sent');
     const payload: DeliverPayload = fault ? { email_id: row.id, outcome: fault.outcome, addresses: fault.addresses } : { email_id: row.id };
-    ctx.scheduler.schedule('emails.deliver', payload, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
+    emailDeliverJob.schedule(ctx, payload, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
   })();
 }
 
 /** Payload of an `emails.deliver` job: the email, and the outcome an outcome fault rule chose for some of its recipients. */
-export interface DeliverPayload {
-  email_id: string;
-  outcome?: 'bounced' | 'delivery_delayed';
-  /** Recipients (bare, lower-case) the outcome concerns. */
-  addresses?: string[];
-}
+export type DeliverPayload = JobPayloads['emails.deliver'];
 
 /** The `bounce` data of a hard bounce of `address` (API-FACTS §6: Permanent/General, SMTP 550 5.1.1). */
 function hardBounce(address: string) {
@@ -137,7 +151,7 @@ export function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPa
     }
     recordStep(ctx, row, 'delivered');
     if (remaining.some((a) => testOutcome(a) === 'complained')) {
-      ctx.scheduler.schedule('emails.complain', { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailComplaint, teamId: row.team_id });
+      emailComplainJob.schedule(ctx, { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailComplaint, teamId: row.team_id });
     }
   })();
 }
@@ -150,24 +164,6 @@ export function runComplain(ctx: Emulator, emailId: string): void {
     const complained = recipientsOf(row).filter((a) => testOutcome(a) === 'complained');
     recordStep(ctx, row, 'complained', { eventData: { addresses: complained } });
     for (const a of complained) addSuppression(ctx, row.team_id, a, 'complaint', row.id);
-  })();
-}
-
-/**
- * Simulates an open or a click (admin API): records it, sets `last_event`,
- * raises `email.opened` / `email.clicked` (click data per API-FACTS §6:
- * `click{ipAddress, link, timestamp, userAgent}`).
- */
-export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' | 'clicked', link: string | null): void {
-  ctx.db.transaction(() => {
-    if (type === 'opened') {
-      recordStep(ctx, row, 'opened');
-      return;
-    }
-    recordStep(ctx, row, 'clicked', {
-      eventData: { link },
-      extra: { click: { ipAddress: '127.0.0.1', link, timestamp: isoTime(ctx.clock.nowMs()), userAgent: 'Mozilla/5.0 (resend-emulator)' } },
-    });
   })();
 }
 
@@ -191,7 +187,7 @@ export function simulateDeliveryProblem(ctx: Emulator, row: EmailRow, type: 'del
       recordStep(ctx, row, 'delivery_delayed');
       return;
     }
-    ctx.scheduler.cancelWhere('emails.send', 'email_id', row.id);
+    emailSendJob.cancel(ctx, 'email_id', row.id);
     recordStep(ctx, row, 'failed', { eventData: { reason }, extra: { failed: { reason } } });
   })();
 }

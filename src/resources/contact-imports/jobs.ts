@@ -1,5 +1,5 @@
 /**
- * The import job (API-FACTS §5.9; interface-spec "Contact import"):
+ * The import jobs (API-FACTS §5.9; interface-spec "Contact import"):
  * - `contact-imports.start`: `queued` → `in_progress`, then schedules the run;
  * - `contact-imports.run`: streams the CSV from disk with csv-parse (never
  *   the whole file in memory), rows committed in batches of `BATCH_ROWS`
@@ -26,11 +26,17 @@ import { requirePackage } from '../../lazy.js';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
+import { defineJob } from '../../clock/jobs.js';
 import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
 import { findSegment } from '../segments/store.js';
 import { findTopic } from '../topics/store.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
 import { importById, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
+
+/** `contact-imports.start` (`startImport`). */
+export const importStartJob = defineJob('contact-imports.start', (ctx, job) => startImport(ctx, job.payload.import_id));
+/** `contact-imports.run` (`runImport`). */
+export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runImport(ctx, job.payload.import_id));
 
 /** Rows committed per transaction (with `counts`); each row has its own savepoint. */
 const BATCH_ROWS = 500;
@@ -86,12 +92,12 @@ function defaultPropertyColumns(headers: string[], defs: Map<string, PropertyRow
 }
 
 /** Job `contact-imports.start`. */
-export function startImport(ctx: Emulator, importId: string): void {
+function startImport(ctx: Emulator, importId: string): void {
   const row = importById(ctx, importId);
   if (!row || row.status !== 'queued') return;
   ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE contact_imports SET status = 'in_progress' WHERE id = ?`).run(importId);
-    ctx.scheduler.schedule('contact-imports.run', { import_id: importId }, { dueAt: ctx.clock.nowMs() + DELAYS.contactImportRun, teamId: row.team_id });
+    importRunJob.schedule(ctx, { import_id: importId }, { dueAt: ctx.clock.nowMs() + DELAYS.contactImportRun, teamId: row.team_id });
   })();
 }
 
@@ -102,7 +108,7 @@ function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed',
 }
 
 /** Job `contact-imports.run`. */
-export async function runImport(ctx: Emulator, importId: string): Promise<void> {
+async function runImport(ctx: Emulator, importId: string): Promise<void> {
   const row = importById(ctx, importId);
   if (!row || row.status !== 'in_progress') return;
   const teamId = row.team_id;

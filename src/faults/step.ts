@@ -1,0 +1,25 @@
+/**
+ * The fault-injection step of the request pipeline (issue 11 part 2; listed
+ * in `buildApp`, src/app.ts, between rate limiting and validation).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Emulator } from '../context.js';
+import type { Step } from '../http/pipeline.js';
+
+/**
+ * For a public operation (never `/_emulator/*`) of an authenticated caller:
+ * the first matching rule of `ctx.faults` waits its wall-clock `latency_ms`,
+ * then throws its `ApiError` (when it has one) before the request is
+ * validated or the handler runs, so no state changes. The refused request is
+ * still logged with its body (GET /logs).
+ */
+export function injectFault(ctx: Emulator): Step {
+  return async (call) => {
+    if (!call.auth || call.op.path.startsWith('/_emulator')) return;
+    const fault = ctx.faults.forRequest(call.op.operationId, call.auth.teamId);
+    if (!fault) return;
+    if (fault.error && !Buffer.isBuffer(call.req.body)) call.body = call.req.body;
+    if (fault.delayMs > 0) await sleep(fault.delayMs);
+    if (fault.error) throw fault.error;
+  };
+}

@@ -1,0 +1,270 @@
+/**
+ * The request pipeline, step by step (issue 9; Prism's idea of named
+ * stages). `src/app.ts` lists the steps of every operation in order:
+ *
+ * | step | does | fails with |
+ * |---|---|---|
+ * | `readBody` (express middlewares, before the call) | multipart upload to a temp file (multer); raw body as a Buffer for `text/*`, `message/*` media types; JSON by the app-wide `express.json` | 400 malformed multipart or JSON, 413 too large |
+ * | `authenticateCaller` | the API key → `call.auth` (`src/http/auth.ts`) | 401, 403 |
+ * | `limitRate` | counts the request per team, sets the rate-limit headers (`src/http/rate-limit.ts`) | 429 |
+ * | `validateRequest` | path and query parameters coerced and checked against the spec, the body checked (`src/http/validate.ts`) | 400, 422 |
+ * | `callHandler` | the operation's handler → `call.result` | the handler's `ApiError` |
+ * | `sendReply` | the JSON reply (or a `Reply` with its own type, or nothing for `HANDLED`); with `validateResponses`, the body is checked against the spec first | 500 when the reply drifts from the spec (tests) |
+ * | `logResponse` | the `onResponse` hooks (request logs) of an answered call | never |
+ *
+ * When a step throws, the error steps run (`logRefusal`: the hooks hear of an
+ * `ApiError`; `discardUpload`: the temp file goes), then `renderError`
+ * answers in the `{statusCode, message, name}` shape.
+ *
+ * A step is a function of the `Call`: it reads what the earlier steps
+ * found and adds its own part; it is synchronous unless it must wait (only
+ * synchronous steps' results are not awaited, so a request pays for no extra
+ * turn of the event loop).
+ */
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Multer } from 'multer';
+import fs from 'node:fs';
+import type { Emulator } from '../context.js';
+import { HANDLED, Reply, type Auth, type OperationHandler, type OpRequest, type ResponseInfo } from '../module.js';
+import { ApiError, errors } from './errors.js';
+import { authenticate } from './auth.js';
+import type { createRateLimit } from './rate-limit.js';
+import { compileOperation, toApiError, type OperationValidators } from './validate.js';
+import type { Operation } from './spec.js';
+import type { ReferenceCheck } from './reference-check.js';
+
+/** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
+export const JSON_BODY_LIMIT = '50mb';
+/** Largest multipart upload (interface-spec "Limits": import file 200MB). */
+export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
+
+/** One API call on its way through the steps: the operation, the express request and response, and what the steps found. */
+export interface Call {
+  readonly op: Operation;
+  readonly req: Request;
+  readonly res: Response;
+  /** The caller, set by `authenticateCaller`; null on operations without security (the admin API) and before. */
+  auth: Auth | null;
+  /** Path parameters, validated (set by `validateRequest`). */
+  params: Record<string, string>;
+  /** Query parameters, validated and coerced to their schema types (set by `validateRequest`). */
+  query: Record<string, any>;
+  /**
+   * The request body (set by `validateRequest`, before its schema check, so
+   * a refused body is still logged): parsed JSON, a Buffer for a raw media
+   * type, multipart fields; undefined for an operation without a body.
+   */
+  body: unknown;
+  /** What the handler returned (set by `callHandler`). */
+  result?: unknown;
+  /** The JSON reply sent (set by `sendReply`); unset for a `HANDLED` stream or a non-JSON `Reply`, which are not logged. */
+  sent?: { status: number; body: unknown };
+}
+
+/** A step of the pipeline. Throws (an `ApiError`, normally) to refuse the call; the error steps and `renderError` take over. */
+export type Step = (call: Call) => void | Promise<void>;
+
+/** A step run when a step has thrown `err`, before the error is rendered. */
+export type ErrorStep = (call: Call, err: unknown) => void | Promise<void>;
+
+/** The `onResponse` hooks of the modules (request logs), bound to the emulator. */
+export type ResponseHook = (info: ResponseInfo) => void;
+
+/** The operation's validators, compiled on its first request (start-up stays fast; test/docs.test.ts compiles them all). */
+export function lazyValidators(op: Operation): () => OperationValidators {
+  let compiled: OperationValidators | undefined;
+  return () => (compiled ??= compileOperation(op));
+}
+
+/**
+ * Read body: the express middlewares that read a non-JSON body before the
+ * call starts. Multipart (`multipart/form-data`): the `file` field to a temp
+ * file (multer); a malformed body (no boundary, truncated) is the client's
+ * fault, 400 like malformed JSON. Raw media types (`text/*`, `message/*`
+ * declared beside JSON): the body as a Buffer, unvalidated.
+ */
+export function readBody(op: Operation, upload: Multer): RequestHandler[] {
+  const readers: RequestHandler[] = [];
+  if (op.body?.mediaType === 'multipart/form-data') {
+    const single = upload.single('file');
+    readers.push((req, res, next) => single(req, res, (err?: any) => {
+      if (err && !(err instanceof ApiError) && err.name !== 'MulterError') {
+        return next(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
+      }
+      next(err);
+    }));
+  }
+  if (op.body?.rawMediaTypes) readers.push(express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }));
+  return readers;
+}
+
+/** Authenticate: the caller of an operation that requires a key (`src/http/auth.ts`: 401 missing, 403 invalid, 401 restricted). */
+export function authenticateCaller(ctx: Emulator): Step {
+  return (call) => {
+    if (call.op.requiresAuth) call.auth = authenticate(ctx, call.req.headers.authorization, call.op);
+  };
+}
+
+/** Rate-limit: an authenticated call counts against its team's limit (429 over it; headers on every answer). */
+export function limitRate(rateLimit: ReturnType<typeof createRateLimit>): Step {
+  return (call) => {
+    if (call.auth) rateLimit(call.auth, call.res);
+  };
+}
+
+/** Whether the request carries a non-empty body (or a chunked one). */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * Validate: parameters (path and query, coerced), then the body. A
+ * non-empty body of another Content-Type to a JSON operation is 400 (it
+ * never passes as `{}`); a JSON body that is not an object is 400; schema
+ * failures are 422 (or the node's `x-error`), see `toApiError`.
+ */
+export function validateRequest(validators: () => OperationValidators): Step {
+  return (call) => {
+    const { op, req } = call;
+    const v = validators();
+    const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
+    if (v.params && !v.params(params)) throw toApiError(v.params.errors, 'params');
+    for (const p of op.parameters) {
+      if (p.in === 'path') call.params[p.name] = params[p.name];
+      else if (p.in === 'query' && params[p.name] !== undefined) call.query[p.name] = params[p.name];
+    }
+    if (op.body?.rawMediaTypes && Buffer.isBuffer(req.body)) {
+      call.body = req.body;
+    } else if (op.body) {
+      // A body express.json did not read (another Content-Type) must not pass as `{}`.
+      if (op.body.mediaType === 'application/json' && req.body === undefined && hasBody(req)) {
+        throw errors.validation(`The request body must be JSON, sent with \`Content-Type: application/json\` (got \`${String(req.headers['content-type'] ?? 'none').split(';')[0]}\`).`, 400);
+      }
+      call.body = req.body ?? {};
+      if (op.body.mediaType === 'application/json' && (typeof call.body !== 'object' || call.body === null) && !Array.isArray(call.body)) {
+        throw errors.validation('The request body must be a JSON object.', 400);
+      }
+      if (v.body && !v.body(call.body)) throw toApiError(v.body.errors, 'body');
+    }
+  };
+}
+
+/** Call: the operation's handler with the validated request (`OpRequest`). */
+export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
+  return (call) => {
+    const { req } = call;
+    const opReq: OpRequest = { params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req };
+    const result = handler(ctx, opReq);
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+      return Promise.resolve(result).then((r) => void (call.result = r));
+    }
+    call.result = result;
+  };
+}
+
+/**
+ * Reply: the handler's result as the answer. `HANDLED`: the handler
+ * streamed its own response (src/module.ts), nothing is sent. A `Reply` with
+ * a content type: sent as it is. Otherwise JSON with the operation's first
+ * 2xx status (or the `Reply`'s); with `config.validateResponses` a status or
+ * body the spec does not declare throws (a 500 in tests), and with the
+ * reference check on (development) the body is also checked against the
+ * real service's document.
+ */
+export function sendReply(ctx: Emulator, validators: () => OperationValidators, referenceCheck: ReferenceCheck | null): Step {
+  return (call) => {
+    const { op, req, res, result } = call;
+    if (result === HANDLED) return;
+    const reply = result instanceof Reply ? result : new Reply(op.successStatus, result);
+    if (reply.contentType) {
+      res.status(reply.status).set(reply.headers).type(reply.contentType).send(reply.body);
+      return;
+    }
+    if (ctx.config.validateResponses) {
+      const check = validators().responses[String(reply.status)];
+      if (!check) throw new Error(`${op.operationId} answered ${reply.status}, which spec/openapi.yaml does not declare`);
+      if (!check(reply.body)) {
+        throw new Error(`${op.operationId} ${reply.status} response does not match spec/openapi.yaml: ${JSON.stringify(check.errors?.slice(0, 5))} body=${JSON.stringify(reply.body).slice(0, 500)}`);
+      }
+    }
+    res.status(reply.status).set(reply.headers).json(reply.body);
+    call.sent = { status: reply.status, body: reply.body };
+    referenceCheck?.({ operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, body: reply.body });
+  };
+}
+
+/** Tells the hooks of an answer; only authenticated calls have a team to file it under. */
+function notify(hooks: readonly ResponseHook[], call: Call, status: number, responseBody: unknown): void {
+  if (!call.auth) return;
+  const auth = call.auth;
+  for (const hook of hooks) {
+    hook({ auth, operationId: call.op.operationId, method: call.op.method, path: call.req.originalUrl, status, requestBody: call.body, responseBody, userAgent: call.req.headers['user-agent'] ?? null });
+  }
+}
+
+/** Log: the `onResponse` hooks (request logs) hear of a JSON answer. */
+export function logResponse(hooks: readonly ResponseHook[]): Step {
+  return (call) => {
+    if (call.sent) notify(hooks, call, call.sent.status, call.sent.body);
+  };
+}
+
+/** Error step: the `onResponse` hooks hear of a refusal (`ApiError`), in its error shape. */
+export function logRefusal(hooks: readonly ResponseHook[]): ErrorStep {
+  return (call, err) => {
+    if (err instanceof ApiError) notify(hooks, call, err.statusCode, err.toJSON());
+  };
+}
+
+/** Error step: a refused request (auth, validation, the handler's own error) keeps no upload in the temp folder. */
+export async function discardUpload(call: Call): Promise<void> {
+  if (call.req.file) await fs.promises.rm(call.req.file.path, { force: true }).catch(() => {});
+}
+
+/**
+ * The express handler of one operation: runs `steps` in order on a new
+ * `Call` (awaiting only a step that returns a promise); when one throws,
+ * runs `onError` in order and hands the error to `renderError`.
+ */
+export function runCall(op: Operation, steps: readonly Step[], onError: readonly ErrorStep[]): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const call: Call = { op, req, res, auth: null, params: {}, query: {}, body: undefined };
+    try {
+      for (const step of steps) {
+        const pending = step(call);
+        if (pending) await pending;
+      }
+    } catch (err) {
+      for (const step of onError) await step(call, err);
+      next(err);
+    }
+  };
+}
+
+/**
+ * Render error: the last middleware; every failure in the
+ * `{statusCode, message, name}` shape of `src/http/errors.ts`. Malformed
+ * JSON 400, too large 413, multer errors 413/422, other express 4xx as they
+ * are; anything else is logged and answered 500 `application_error` (with
+ * its message when `validateResponses` is on, i.e. in tests).
+ */
+export function renderError(ctx: Emulator): express.ErrorRequestHandler {
+  return (err: any, _req: Request, res: Response, _next: NextFunction) => {
+    let apiErr: ApiError;
+    if (err instanceof ApiError) apiErr = err;
+    else if (err?.type === 'entity.parse.failed') apiErr = errors.validation(`The request body is not valid JSON: ${err.message}`, 400);
+    else if (err?.type === 'entity.too.large') apiErr = errors.payloadTooLarge(JSON_BODY_LIMIT);
+    else if (err?.name === 'MulterError') {
+      apiErr = err.code === 'LIMIT_FILE_SIZE'
+        ? errors.payloadTooLarge('200MB')
+        : errors.validation(`Invalid multipart body: ${err.message}${err.field ? ` (field \`${err.field}\`)` : ''}.`, 422);
+    } else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
+      apiErr = errors.validation(String(err.message ?? 'Invalid request.'), err.status);
+    } else {
+      ctx.log('error', `unhandled error: ${err?.stack ?? err}`);
+      apiErr = new ApiError(500, 'application_error', ctx.config.validateResponses ? String(err?.message ?? err) : 'Internal server error. We are unable to process your request right now, please try again later.');
+    }
+    if (res.headersSent) return;
+    res.status(apiErr.statusCode).set(apiErr.headers).json(apiErr.toJSON());
+  };
+}
