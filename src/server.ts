@@ -73,9 +73,15 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   migrate(db, modules.flatMap((m) => m.migrations ?? []));
   for (const m of modules) {
     for (const [type, handler] of Object.entries(m.jobs ?? {})) {
-      scheduler.register(type, (job) => handler(ctx, job), { detachInRealMode: m.detachedJobs?.includes(type) });
+      scheduler.register(type, (job) => handler(ctx, job), {
+        async: m.asyncJobs?.includes(type),
+        detachInRealMode: m.detachedJobs?.includes(type),
+      });
     }
   }
+  // Jobs a stopped process left running run again (issue 13, defect 1).
+  const recovered = scheduler.recover();
+  if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
   const fixtures = loadFixtures(config.fixtures);
   const reset = () => resetState(ctx, modules, fixtures);
   const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;

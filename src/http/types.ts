@@ -68,7 +68,14 @@ export interface ResourceModule {
   operations?: Record<string, OperationHandler>;
   /** Job handlers keyed by job type (`<resource>.<what>`). */
   jobs?: Record<string, ResourceJobHandler>;
-  /** Job types (of `jobs`) that await network I/O: with the real clock they run without holding up other jobs. */
+  /**
+   * Job types (of `jobs`) whose handler awaits I/O (file reads): run outside
+   * a transaction, marked `running` meanwhile, re-run after a crash, so they
+   * must be safe to run again (`src/clock/scheduler.ts` "Crash safety").
+   * Every other job is synchronous and commits with its end.
+   */
+  asyncJobs?: string[];
+  /** Job types (of `jobs`) that await network I/O: async (see `asyncJobs`), and with the real clock they run without holding up other jobs. */
   detachedJobs?: string[];
   /**
    * Inserts this resource's part of the fixtures (`fixtures[name]`), inside

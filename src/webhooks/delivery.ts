@@ -212,9 +212,13 @@ async function post(ctx: Emulator, endpoint: string, headers: Record<string, str
  * A scheduled attempt on a delivery that is no longer `pending` does
  * nothing. Runs as the `webhook.deliver` / `webhook.replay` job or inside
  * `scheduler.exclusive` (admin replay), so attempts never overlap.
+ * `jobId`: the job running it, ended (`scheduler.complete`) in the
+ * transaction that records the attempt, so a crash while the request is
+ * under way re-runs the attempt after the restart (same `svix-id`: receivers
+ * dedupe) and a crash after it never repeats it (issue 13, defect 1).
  * Emits `'delivery'` on `ctx.bus` with the delivery id once recorded.
  */
-export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean } = {}): Promise<void> {
+export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean; jobId?: number } = {}): Promise<void> {
   const replay = opts.replay ?? false;
   const d = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(deliveryId) as DeliveryRow | undefined;
   if (!d) return;
@@ -251,6 +255,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
   const okStatus = r.note !== undefined ? 'recorded' : 'succeeded';
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
+    if (opts.jobId !== undefined) ctx.scheduler.complete(opts.jobId);
     insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error ?? r.note ?? null, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);
     const current = ctx.db.prepare('SELECT status FROM webhook_deliveries WHERE id = ?').get(d.id) as { status: string } | undefined;
     if (!current) return;

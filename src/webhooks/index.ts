@@ -60,7 +60,7 @@ export const deliveriesModule: ResourceModule = {
   // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
   detachedJobs: ['webhook.deliver', 'webhook.replay'],
   jobs: {
-    'webhook.deliver': (ctx, job) => deliver(ctx, job.payload.delivery_id),
-    'webhook.replay': (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true }),
+    'webhook.deliver': (ctx, job) => deliver(ctx, job.payload.delivery_id, { jobId: job.id }),
+    'webhook.replay': (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true, jobId: job.id }),
   },
 };

@@ -106,6 +106,8 @@ export const contactImportsModule: ResourceModule = {
   },
   jobs: {
     'contact-imports.start': (ctx, job) => startImport(ctx, job.payload.import_id),
-    'contact-imports.run': (ctx, job) => runImport(ctx, job.payload.import_id),
+    'contact-imports.run': (ctx, job) => runImport(ctx, job.payload.import_id, job.id),
   },
+  // Streams the file: resumable after a crash from its last committed batch (run.ts).
+  asyncJobs: ['contact-imports.run'],
 };
