@@ -2,8 +2,11 @@
  * Builds the express app from the operations of `spec/openapi.yaml` and the
  * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
  *
- * For each operation, in order: multipart upload (if the body is
- * `multipart/form-data`), raw body (if the spec also declares `text/*` or
+ * For each operation, in order: for a `multipart/form-data` body,
+ * authentication and rate limiting first, then the upload (so a refused
+ * request never stores its file: issue 13, defect 3; files go to
+ * `config.uploadDir` named `UPLOAD_PREFIX` + 32 hex digits, and are removed
+ * when the request fails at any later step), raw body (if the spec also declares `text/*` or
  * `message/*` media types: such a body reaches the handler as a Buffer,
  * unvalidated), authentication, rate limiting (`src/http/rate-limit.ts`),
  * parameter validation, body validation, the handler, response validation (when
@@ -20,7 +23,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import fs from 'node:fs';
-import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type { Emulator } from './context.js';
 import { ApiError, errors } from './http/errors.js';
 import { authenticate } from './http/auth.js';
@@ -28,13 +31,13 @@ import { createRateLimit } from './http/rate-limit.js';
 import { compileOperation, toApiError } from './http/validate.js';
 import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
+import { UPLOAD_PREFIX } from './http/uploads.js';
 import { HANDLED, Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
 export const JSON_BODY_LIMIT = '50mb';
 /** Largest multipart upload (interface-spec "Limits": import file 200MB). */
 export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
-
 /** What an `onResponse` hook learns about an answered API request. */
 export interface ResponseInfo {
   auth: Auth | null;
@@ -92,8 +95,20 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     next();
   });
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  const upload = multer({ dest: os.tmpdir(), limits: { fileSize: UPLOAD_LIMIT_BYTES } });
+  const upload = multer({
+    storage: multer.diskStorage({
+      destination: ctx.config.uploadDir,
+      filename: (_req, _file, cb) => cb(null, UPLOAD_PREFIX + randomBytes(16).toString('hex')),
+    }),
+    limits: { fileSize: UPLOAD_LIMIT_BYTES },
+  });
   const rateLimit = createRateLimit(ctx);
+  /** Authentication (with the key's permission) and rate limiting of a request; the caller, or null for an operation without auth. */
+  const admit = (req: Request, res: Response, op: Operation): Auth | null => {
+    const auth = op.requiresAuth ? authenticate(ctx, req.headers.authorization, op) : null;
+    if (auth) rateLimit(auth, res);
+    return auth;
+  };
 
   const sorted = [...operations].sort(routeOrder);
   for (const op of sorted) {
@@ -103,6 +118,15 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const chain: express.RequestHandler[] = [];
     if (op.body?.mediaType === 'multipart/form-data') {
+      // Who may upload is settled before a byte is stored (issue 13, defect 3).
+      chain.push((req, res, next) => {
+        try {
+          res.locals.auth = admit(req, res, op);
+          next();
+        } catch (err) {
+          next(err);
+        }
+      });
       // A malformed multipart body (no boundary, truncated) is the client's fault: 400, like malformed JSON.
       const single = upload.single('file');
       chain.push((req, res, next) => single(req, res, (err?: any) => {
@@ -125,8 +149,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
         }
       };
       try {
-        if (op.requiresAuth) auth = authenticate(ctx, req.headers.authorization, op);
-        if (auth) rateLimit(auth, res);
+        auth = res.locals.auth !== undefined ? (res.locals.auth as Auth | null) : admit(req, res, op);
         const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
         if (v.params && !v.params(params)) throw toApiError(v.params.errors, 'params');
         const pathParams: Record<string, string> = {};

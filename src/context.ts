@@ -34,6 +34,12 @@ export interface EmulatorConfig {
   publicUrl?: string;
   /** Base of the absolute URLs the emulator hands out: `publicUrl`, else the listening URL. */
   baseUrl: string;
+  /**
+   * Where multipart uploads (contact import CSVs) are stored until their
+   * import ends (default: the OS temp folder, read when the config is made;
+   * kept across restarts so a `--db` store resumes its queued imports).
+   */
+  uploadDir: string;
 }
 
 /**

@@ -3,6 +3,7 @@
  * Used by `startServer()` (src/index.ts) and the CLI (src/cli.ts).
  */
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
@@ -10,7 +11,8 @@ import { Scheduler } from './clock/scheduler.js';
 import type { Emulator, EmulatorConfig } from './context.js';
 import { buildApp, type ResponseInfo } from './app.js';
 import { migrate, openDatabase } from './store/db.js';
-import { defaultFixturesPath, loadFixtures, resetState } from './store/fixtures.js';
+import { defaultFixturesPath, loadFixtures, referencedUploads, resetState } from './store/fixtures.js';
+import { removeUploads } from './http/uploads.js';
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import { startSmtp, type SmtpListener } from './smtp/server.js';
@@ -29,6 +31,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     webhookTimeoutMs: 10_000,
     rateLimit: 0,
     baseUrl: '',
+    uploadDir: os.tmpdir(),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
 }
@@ -147,6 +150,8 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       bus.emit('close');
+      // An in-memory store's queued imports end with it: their uploads go too (a file store resumes them).
+      if (config.db === ':memory:') removeUploads(referencedUploads(ctx, modules));
       if (config.db !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -94,7 +94,8 @@ function snapshotGet(ctx: Emulator) {
 }
 
 async function snapshotPost(ctx: Emulator, req: OpRequest) {
-  await ctx.scheduler.exclusive(() => importSnapshot(ctx, req.body));
+  const { modules } = await import('../resources/index.js');
+  await ctx.scheduler.exclusive(() => importSnapshot(ctx, req.body, modules));
   return { object: 'snapshot', imported: true };
 }
 

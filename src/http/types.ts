@@ -82,6 +82,12 @@ export interface ResourceModule {
    * the reset transaction. Must be synchronous.
    */
   seed?: (ctx: Emulator, fixtures: Record<string, any>, db: DB) => void;
+  /**
+   * Stored uploads (paths, src/http/uploads.ts) that this module's rows still
+   * need, e.g. the CSVs of imports not yet run. Reset, a snapshot import and
+   * the close of an in-memory store delete those no row needs any more.
+   */
+  uploads?: (ctx: Emulator) => string[];
   /** Called after every answered API operation (e.g. to record request logs). Must not throw. */
   onResponse?: (ctx: Emulator, info: ResponseInfo) => void;
 }

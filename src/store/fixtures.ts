@@ -14,6 +14,19 @@ import { ApiError } from '../http/errors.js';
 import { specDir } from '../http/spec.js';
 import { userTables } from './db.js';
 import { MAX_CLOCK_MS } from '../clock/clock.js';
+import { removeUploads } from '../http/uploads.js';
+
+/** Every stored upload that the modules' rows refer to (`ResourceModule.uploads`). */
+export function referencedUploads(ctx: Emulator, modules: ResourceModule[]): Set<string> {
+  return new Set(modules.flatMap((m) => m.uploads?.(ctx) ?? []));
+}
+
+/** Deletes the uploads of `before` that the rows no longer refer to (after a reset or a snapshot import). */
+function dropOrphanedUploads(ctx: Emulator, modules: ResourceModule[], before: Set<string>): void {
+  if (before.size === 0) return;
+  const after = referencedUploads(ctx, modules);
+  removeUploads([...before].filter((f) => !after.has(f)));
+}
 
 /** Path of the bundled default fixtures. */
 export function defaultFixturesPath(): string {
@@ -29,13 +42,19 @@ export function loadFixtures(file: string): Record<string, any> {
   }
 }
 
-/** Empties every table, then runs each module's `seed` in order; one transaction. */
+/**
+ * Empties every table, then runs each module's `seed` in order; one
+ * transaction. Then deletes the stored uploads no row refers to any more
+ * (the CSVs of imports that had not run: issue 13, defect 3).
+ */
 export function resetState(ctx: Emulator, modules: ResourceModule[], fixtures: Record<string, any>): void {
   const tables = userTables(ctx.db);
+  const uploads = referencedUploads(ctx, modules);
   ctx.db.transaction(() => {
     for (const t of tables) ctx.db.prepare(`DELETE FROM "${t}"`).run();
     for (const m of modules) m.seed?.(ctx, fixtures, ctx.db);
   })();
+  dropOrphanedUploads(ctx, modules, uploads);
   ctx.bus.emit('reset');
 }
 
@@ -81,8 +100,10 @@ function rowProblem(table: string, cols: Map<string, ColumnInfo>, row: Record<st
  * store), in one transaction. Throws `ApiError` 422 if the snapshot names an
  * unknown table or column, a row does not fit its table, a constraint fails
  * (e.g. a duplicate id), or `clock_ms` is out of range; nothing changes then.
+ * Given `modules`, stored uploads that only the replaced rows referred to
+ * are deleted afterwards.
  */
-export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string, Record<string, unknown>[]>; clock_ms?: number }): void {
+export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string, Record<string, unknown>[]>; clock_ms?: number }, modules: ResourceModule[] = []): void {
   const known = new Set(userTables(ctx.db));
   const tables = snapshot.tables ?? {};
   for (const t of Object.keys(tables)) {
@@ -100,6 +121,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
       if (problem) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${problem}.`);
     }
   }
+  const uploads = referencedUploads(ctx, modules);
   try {
     ctx.db.transaction(() => {
       for (const t of known) ctx.db.prepare(`DELETE FROM "${t}"`).run();
@@ -116,6 +138,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
     }
     throw err;
   }
+  dropOrphanedUploads(ctx, modules, uploads);
   if (typeof snapshot.clock_ms === 'number') ctx.clock.moveTo(snapshot.clock_ms);
   ctx.scheduler.saveClock();
   ctx.bus.emit('reset');

@@ -30,6 +30,7 @@ import { parse } from 'csv-parse';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
+import { isUploadFile } from '../../http/uploads.js';
 import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
 import { findSegment } from '../segments/store.js';
 import { findTopic } from '../topics/store.js';
@@ -131,7 +132,8 @@ export async function runImport(ctx: Emulator, importId: string, jobId?: number)
     topics: opts.topics.filter((t) => findTopic(ctx, teamId, t.id)),
   };
   try {
-    if (!file || !fs.existsSync(file)) {
+    // Only a file stored by an upload (a snapshot could name any path).
+    if (!file || !isUploadFile(file) || !fs.existsSync(file)) {
       finish(ctx, importId, 'failed', counts, 'The uploaded file is no longer available.', jobId);
       return;
     }
@@ -220,7 +222,7 @@ export async function runImport(ctx: Emulator, importId: string, jobId?: number)
   } catch (err) {
     finish(ctx, importId, 'failed', counts, (err as Error)?.message ?? String(err), jobId);
   } finally {
-    if (file) await fs.promises.rm(file, { force: true }).catch(() => {});
+    if (file && isUploadFile(file)) await fs.promises.rm(file, { force: true }).catch(() => {});
   }
 }
 
