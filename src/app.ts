@@ -32,6 +32,7 @@ import { compileOperation, toApiError } from './http/validate.js';
 import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
 import { UPLOAD_PREFIX } from './http/uploads.js';
+import { adminGuard } from './admin/guard.js';
 import { HANDLED, Reply, type OperationHandler, type OpRequest, type ResourceModule, type Auth } from './http/types.js';
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
@@ -94,6 +95,8 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
     next();
   });
+  // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
+  app.use(adminGuard(ctx));
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   const upload = multer({
     storage: multer.diskStorage({

@@ -35,6 +35,14 @@ export interface EmulatorConfig {
   /** Base of the absolute URLs the emulator hands out: `publicUrl`, else the listening URL. */
   baseUrl: string;
   /**
+   * When set, every `/_emulator` route but health (and the links handed out
+   * to others) needs `Authorization: Bearer <adminToken>` or the inbox
+   * page's cookie (src/admin/guard.ts; `--admin-token`).
+   */
+  adminToken?: string;
+  /** The address the HTTP server is bound to (`--host`), set when it listens; the admin API answers to it as a Host (src/admin/guard.ts). */
+  bindHost?: string;
+  /**
    * Where multipart uploads (contact import CSVs) are stored until their
    * import ends (default: the OS temp folder, read when the config is made;
    * kept across restarts so a `--db` store resumes its queued imports).

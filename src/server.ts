@@ -101,6 +101,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   scheduler.restoreClock();
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
+  config.bindHost = host;
   const app = await buildApp(ctx, modules, hooks);
   const server = http.createServer(app);
   try {

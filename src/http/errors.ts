@@ -26,7 +26,12 @@ export type ErrorName =
   | 'payload_too_large'
   | 'rate_limit_exceeded'
   | 'daily_quota_exceeded'
-  | 'application_error';
+  | 'application_error'
+  // Emulator-only: the admin API's guard (src/admin/guard.ts).
+  | 'forbidden_host'
+  | 'forbidden_origin'
+  | 'missing_admin_token'
+  | 'invalid_admin_token';
 
 /** An API error; `statusCode` is the HTTP status. */
 export class ApiError extends Error {
