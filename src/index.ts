@@ -56,6 +56,14 @@ export interface StartServerOptions {
    * Default: no SMTP relay (the CLI's default is 2587).
    */
   smtpPort?: number;
+  /**
+   * Require this token on the admin API: every `/_emulator` route but
+   * health (and the download and unsubscribe links handed out to others)
+   * then needs `Authorization: Bearer <adminToken>` (src/admin/guard.ts).
+   * The helpers below call the emulator directly and keep working.
+   * Default: none (CLI `--admin-token`).
+   */
+  adminToken?: string;
 }
 
 /** A running emulator, as `startServer` returns it. */
@@ -112,6 +120,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     rateLimit: options.rateLimit,
     publicUrl: options.publicUrl,
     logLevel: options.logLevel ?? 'error',
+    adminToken: options.adminToken,
   });
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return {

@@ -276,4 +276,18 @@ describe('emulator start (built binary)', () => {
     fs.writeFileSync(arr, '[]');
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--fixtures', arr]), `cannot read fixtures ${arr}: not a JSON object`);
   });
+
+  it('--admin-token (or EMULATOR_ADMIN_TOKEN) guards the admin API but health; the banner says so; an empty token is refused', async () => {
+    const a = await start(['--port', '0', '--admin-token', 'cli-admin']);
+    running.push(a.proc);
+    expect(a.out()).toContain(`Inbox: ${a.url}/_emulator/ (admin token required)`);
+    expect((await fetch(`${a.url}/_emulator/health`)).status).toBe(200);
+    expect((await fetch(`${a.url}/_emulator/emails`)).status).toBe(401);
+    expect((await fetch(`${a.url}/_emulator/emails`, { headers: { authorization: 'Bearer cli-admin' } })).status).toBe(200);
+    const b = await start(['--port', '0'], { EMULATOR_ADMIN_TOKEN: 'env-admin' });
+    running.push(b.proc);
+    expect((await fetch(`${b.url}/_emulator/clock`)).status).toBe(401);
+    expect((await fetch(`${b.url}/_emulator/clock`, { headers: { authorization: 'Bearer env-admin' } })).status).toBe(200);
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--admin-token', '']), /^resend-emulator: --admin-token must not be empty/);
+  });
 });
