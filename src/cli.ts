@@ -10,6 +10,8 @@
  * - an unreadable or non-JSON `--fixtures` file: `cannot read fixtures FILE: ...`;
  * - a port in use: `port 4400 is already in use (--port)`, or
  *   `port 2587 is already in use (--smtp-port)` for the SMTP relay;
+ * - a `--db` file another running emulator holds: `--db FILE is in use by
+ *   another running emulator ...` (src/store/db.ts);
  * - a usage error (unknown flag, missing command): yargs's message, then a
  *   second line pointing at `emulator start --help`.
  */
@@ -64,6 +66,8 @@ function listenError(err: ListenFailure, host: string, port: number, smtpPort: n
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new CliError(`cannot listen on host ${host} (--host): ${err.code}`);
+    case 'EMULATOR_DB_IN_USE':
+      return new CliError(err.message);
     default:
       return err instanceof CliError ? err : new CliError(`cannot start: ${err?.message ?? err}`);
   }
