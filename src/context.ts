@@ -7,6 +7,24 @@ import type { DB } from './store/db.js';
 import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
 
+/**
+ * How long the listeners wait for a slow or silent client (ms; issue 13,
+ * "Server timeouts"). Defaults: `DEFAULT_TIMEOUTS` in src/server.ts.
+ * Internal: tests shorten them; no flag sets them.
+ */
+export interface ServerTimeouts {
+  /** HTTP: the whole header block must arrive within this (node's `headersTimeout`); ≤ 10 s. */
+  headersMs: number;
+  /** HTTP: the whole request, body included, must arrive within this (`requestTimeout`). */
+  requestMs: number;
+  /** HTTP: an idle keep-alive connection is closed after this (`keepAliveTimeout`). */
+  keepAliveMs: number;
+  /** HTTP: how often the two limits above are checked (`connectionsCheckingInterval`). */
+  checkIntervalMs: number;
+  /** SMTP: a connection silent this long is closed (smtp-server `socketTimeout`). */
+  smtpSocketMs: number;
+}
+
 /** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
 export interface EmulatorConfig {
   /** `:memory:` or a file path. */
@@ -40,6 +58,8 @@ export interface EmulatorConfig {
    * page's cookie (src/admin/guard.ts; `--admin-token`).
    */
   adminToken?: string;
+  /** Listener timeouts (internal; default `DEFAULT_TIMEOUTS`). */
+  timeouts: ServerTimeouts;
   /** The address the HTTP server is bound to (`--host`), set when it listens; the admin API answers to it as a Host (src/admin/guard.ts). */
   bindHost?: string;
   /**

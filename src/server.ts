@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
-import type { Emulator, EmulatorConfig } from './context.js';
+import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
 import { buildApp, type ResponseInfo } from './app.js';
 import { migrate, openDatabase } from './store/db.js';
 import { defaultFixturesPath, loadFixtures, referencedUploads, resetState } from './store/fixtures.js';
@@ -18,6 +18,21 @@ import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import { startSmtp, type SmtpListener } from './smtp/server.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
+
+/**
+ * Listener timeouts (issue 13, "Server timeouts"): headers within 10 s,
+ * checked every 5 s (so a client dribbling its headers is cut off within
+ * 15 s), the whole request within 5 min (a 200 MB import upload over a slow
+ * link still fits), idle keep-alive connections closed after 5 s, an SMTP
+ * connection silent for 60 s closed.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 300_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 5_000,
+  smtpSocketMs: 60_000,
+};
 
 /** Configuration defaults (DESIGN.md CLI table). */
 export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): EmulatorConfig {
@@ -32,6 +47,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     rateLimit: 0,
     baseUrl: '',
     uploadDir: os.tmpdir(),
+    timeouts: DEFAULT_TIMEOUTS,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
 }
@@ -103,7 +119,11 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   config.bindHost = host;
   const app = await buildApp(ctx, modules, hooks);
-  const server = http.createServer(app);
+  const t = config.timeouts;
+  const server = http.createServer(
+    { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs },
+    app,
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
