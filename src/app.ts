@@ -3,7 +3,8 @@
  * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
  *
  * Every operation runs the same steps, listed in order in `buildApp` below
- * and each described in `src/http/pipeline.ts`: read body, authenticate,
+ * and each described in `src/http/pipeline.ts`: (for multipart, admit the
+ * caller before the upload is stored), read body, authenticate,
  * rate-limit, inject a fault (`src/faults/step.ts`: public operations of
  * authenticated callers only), validate (parameters, then body), call the handler, reply
  * (checked against the spec when `config.validateResponses`), log (the
@@ -18,7 +19,7 @@
  */
 import express from 'express';
 import multer from 'multer';
-import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type { Emulator } from './context.js';
 import { errors } from './http/errors.js';
 import { createRateLimit } from './http/rate-limit.js';
@@ -26,10 +27,12 @@ import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
 import type { OperationHandler, ResourceModule, ResponseInfo } from './module.js';
 import {
-  JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, lazyValidators, limitRate, logRefusal,
+  JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES, admitBeforeUpload, authenticateCaller, callHandler, discardUpload, lazyValidators, limitRate, logRefusal,
   logResponse, readBody, renderError, runCall, sendReply, validateRequest, type ErrorStep, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
+import { UPLOAD_PREFIX } from './http/uploads.js';
+import { adminGuard } from './admin/guard.js';
 
 export { JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES } from './http/pipeline.js';
 
@@ -72,8 +75,17 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
     next();
   });
+  // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
+  app.use(adminGuard(ctx));
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  const upload = multer({ dest: os.tmpdir(), limits: { fileSize: UPLOAD_LIMIT_BYTES } });
+  // Uploads go to `config.uploadDir`, named UPLOAD_PREFIX + 32 hex digits (src/http/uploads.ts), removed on every path.
+  const upload = multer({
+    storage: multer.diskStorage({
+      destination: ctx.config.uploadDir,
+      filename: (_req, _file, cb) => cb(null, UPLOAD_PREFIX + randomBytes(16).toString('hex')),
+    }),
+    limits: { fileSize: UPLOAD_LIMIT_BYTES },
+  });
   const rateLimit = createRateLimit(ctx);
   // A refused call: the request logs hear of it, its upload is deleted (then `renderError` answers).
   const onError: ErrorStep[] = [logRefusal(onResponse), discardUpload];
@@ -92,7 +104,9 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       logResponse(onResponse),
     ];
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    app[method](op.expressPath, ...readBody(op, upload), runCall(op, steps, onError));
+    // A multipart call is admitted (authenticated, rate-limited) before its file is stored (issue 13, defect 3).
+    const admit = op.body?.mediaType === 'multipart/form-data' ? [admitBeforeUpload(ctx, op, rateLimit)] : [];
+    app[method](op.expressPath, ...admit, ...readBody(op, upload), runCall(op, steps, onError));
   }
   const paths = [...new Set(sorted.map((o) => o.expressPath))];
   for (const p of paths) app.all(p, (_req, _res, next) => next(errors.methodNotAllowed()));

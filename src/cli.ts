@@ -13,6 +13,8 @@
  *   admin API's message>` (or `--faults FILE: not a JSON array of rules`);
  * - a port in use: `port 4400 is already in use (--port)`, or
  *   `port 2587 is already in use (--smtp-port)` for the SMTP relay;
+ * - a `--db` file another running emulator holds: `--db FILE is in use by
+ *   another running emulator ...` (src/store/db.ts);
  * - a usage error (unknown flag, missing command): yargs's message, then a
  *   second line pointing at `emulator start --help`.
  */
@@ -32,7 +34,10 @@ export class CliError extends Error {
 const USAGE_HINT = 'Run `emulator start --help` for the flags.';
 
 /** Checks the numeric flags (yargs turns `--port abc` into NaN); returns true or throws a CliError. */
-function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number }): true {
+function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number; 'admin-token'?: string }): true {
+  if (args['admin-token'] !== undefined && args['admin-token'].trim() === '') {
+    throw new CliError('--admin-token must not be empty (leave it out to keep the admin API open to local clients)');
+  }
   const p = args.port;
   if (p !== undefined && !(Number.isInteger(p) && p >= 0 && p <= 65535)) {
     throw new CliError('--port must be an integer 0-65535');
@@ -67,6 +72,8 @@ function listenError(err: ListenFailure, host: string, port: number, smtpPort: n
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new CliError(`cannot listen on host ${host} (--host): ${err.code}`);
+    case 'EMULATOR_DB_IN_USE':
+      return new CliError(err.message);
     default:
       return err instanceof CliError ? err : new CliError(`cannot start: ${err?.message ?? err}`);
   }
@@ -92,6 +99,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('clock', { choices: ['real', 'manual'] as const, default: 'real' as const, describe: 'Emulated clock mode' })
           .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })
           .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
+          .option('admin-token', { type: 'string', describe: 'Require this token (Authorization: Bearer) on the admin API /_emulator/* but health; the inbox page asks for it' })
           .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
@@ -136,6 +144,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           webhookTimeoutMs: args['webhook-timeout'],
           rateLimit: args['rate-limit'],
           publicUrl: args['public-url'],
+          adminToken: args['admin-token'],
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
           faults,
@@ -151,7 +160,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
         process.stdout.write(
           `resend-emulator listening on ${r.url}\n` +
             `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
-            `Inbox: ${r.url}/_emulator/\n` +
+            `Inbox: ${r.url}/_emulator/${config.adminToken ? ' (admin token required)' : ''}\n` +
             (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)\n` : '') +
             (faults ? `Faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${args.faults} (GET /_emulator/faults)\n` : ''),
         );

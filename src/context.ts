@@ -8,6 +8,24 @@ import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
 import type { FaultInput, Faults } from './faults/rules.js';
 
+/**
+ * How long the listeners wait for a slow or silent client (ms; issue 13,
+ * "Server timeouts"). Defaults: `DEFAULT_TIMEOUTS` in src/server.ts.
+ * Internal: tests shorten them; no flag sets them.
+ */
+export interface ServerTimeouts {
+  /** HTTP: the whole header block must arrive within this (node's `headersTimeout`); ≤ 10 s. */
+  headersMs: number;
+  /** HTTP: the whole request, body included, must arrive within this (`requestTimeout`). */
+  requestMs: number;
+  /** HTTP: an idle keep-alive connection is closed after this (`keepAliveTimeout`). */
+  keepAliveMs: number;
+  /** HTTP: how often the two limits above are checked (`connectionsCheckingInterval`). */
+  checkIntervalMs: number;
+  /** SMTP: a connection silent this long is closed (smtp-server `socketTimeout`). */
+  smtpSocketMs: number;
+}
+
 /** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
 export interface EmulatorConfig {
   /** `:memory:` or a file path. */
@@ -40,6 +58,22 @@ export interface EmulatorConfig {
    * FILE`, `startServer({ faults })`; src/faults/). Default: none.
    */
   faults?: FaultInput[];
+  /**
+   * When set, every `/_emulator` route but health (and the links handed out
+   * to others) needs `Authorization: Bearer <adminToken>` or the inbox
+   * page's cookie (src/admin/guard.ts; `--admin-token`).
+   */
+  adminToken?: string;
+  /** Listener timeouts (internal; default `DEFAULT_TIMEOUTS`). */
+  timeouts: ServerTimeouts;
+  /** The address the HTTP server is bound to (`--host`), set when it listens; the admin API answers to it as a Host (src/admin/guard.ts). */
+  bindHost?: string;
+  /**
+   * Where multipart uploads (contact import CSVs) are stored until their
+   * import ends (default: the OS temp folder, read when the config is made;
+   * kept across restarts so a `--db` store resumes its queued imports).
+   */
+  uploadDir: string;
 }
 
 /**
@@ -73,4 +107,11 @@ export interface SeededModule {
    * the reset transaction. Must be synchronous.
    */
   seed?: (ctx: Emulator, fixtures: Record<string, any>, db: DB) => void;
+  /**
+   * Stored uploads (paths, src/http/uploads.ts) that this module's rows still
+   * need, e.g. the CSVs of imports not yet run. Reset, a snapshot import and
+   * the close of an in-memory store delete those no row needs any more
+   * (src/state/uploads.ts).
+   */
+  uploads?: (ctx: Emulator) => string[];
 }

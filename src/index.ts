@@ -64,6 +64,14 @@ export interface StartServerOptions {
    * makes `startServer` reject with its message.
    */
   faults?: FaultInput[];
+  /**
+   * Require this token on the admin API: every `/_emulator` route but
+   * health (and the download and unsubscribe links handed out to others)
+   * then needs `Authorization: Bearer <adminToken>` (src/admin/guard.ts).
+   * The helpers below call the emulator directly and keep working.
+   * Default: none (CLI `--admin-token`).
+   */
+  adminToken?: string;
 }
 
 /** The fault rules of a running emulator (README "Fault injection"; src/faults/). */
@@ -140,6 +148,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     publicUrl: options.publicUrl,
     logLevel: options.logLevel ?? 'error',
     faults: options.faults,
+    adminToken: options.adminToken,
   });
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return {

@@ -3,23 +3,41 @@
  * Used by `startServer()` (src/index.ts) and the CLI (src/cli.ts).
  */
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { registerJobs } from './clock/jobs.js';
-import type { Emulator, EmulatorConfig } from './context.js';
+import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
 import { buildApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
 import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
 import { resetState } from './state/reset.js';
+import { referencedUploads } from './state/uploads.js';
+import { removeUploads } from './http/uploads.js';
 import { modules } from './resources/index.js';
 import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import type { SmtpListener } from './smtp/server.js';
 import { createFaultStore } from './faults/store.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
+
+/**
+ * Listener timeouts (issue 13, "Server timeouts"): headers within 10 s,
+ * checked every 5 s (so a client dribbling its headers is cut off within
+ * 15 s), the whole request within 5 min (a 200 MB import upload over a slow
+ * link still fits), idle keep-alive connections closed after 5 s, an SMTP
+ * connection silent for 60 s closed.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 300_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 5_000,
+  smtpSocketMs: 60_000,
+};
 
 /** Configuration defaults (DESIGN.md CLI table). */
 export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): EmulatorConfig {
@@ -33,6 +51,8 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     webhookTimeoutMs: 10_000,
     rateLimit: 0,
     baseUrl: '',
+    uploadDir: os.tmpdir(),
+    timeouts: DEFAULT_TIMEOUTS,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
 }
@@ -89,6 +109,9 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     db.close();
     throw err;
   }
+  // Jobs a stopped process left running run again (issue 13, defect 1).
+  const recovered = scheduler.recover();
+  if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
   const fixtures = loadFixtures(config.fixtures);
   const reset = () => resetState(ctx, fixtures);
   const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;
@@ -112,8 +135,13 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   scheduler.restoreClock();
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
+  config.bindHost = host;
   const app = await buildApp(ctx, modules, hooks);
-  const server = http.createServer(app);
+  const t = config.timeouts;
+  const server = http.createServer(
+    { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs },
+    app,
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -163,6 +191,8 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       bus.emit('close');
+      // An in-memory store's queued imports end with it: their uploads go too (a file store resumes them).
+      if (config.db === ':memory:') removeUploads(referencedUploads(ctx));
       if (config.db !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -23,8 +23,14 @@
  * store is put in the page as text (never as markup); only the email's own
  * HTML is rendered, inside the sandboxed iframe, which runs no script.
  * The inline script uses no template literals, so this file can hold it in
- * one.
+ * one (its one substitution is the admin token cookie's name).
+ * With `--admin-token`, the first refused request (401 `*_admin_token`)
+ * shows a form asking for the token; it is kept in sessionStorage (sent as
+ * `Authorization: Bearer`) and in a session cookie on `/_emulator`
+ * (SameSite=Strict; what the EventSource and the links send).
  */
+import { ADMIN_COOKIE } from './guard.js';
+
 export const INBOX_HTML = String.raw`<!doctype html>
 <html lang="en">
 <head>
@@ -136,6 +142,13 @@ export const INBOX_HTML = String.raw`<!doctype html>
   td.value { font-family: var(--mono); font-size: 12px; word-break: break-all; }
   .toast { position: fixed; bottom: 16px; right: 16px; background: var(--ink); color: #fff; padding: 9px 14px; border-radius: 8px; font-size: 13px; opacity: 0; transition: opacity .2s; pointer-events: none; }
   .toast.show { opacity: .95; }
+  .gate { position: fixed; inset: 0; background: rgba(17, 24, 39, .55); display: flex; align-items: center; justify-content: center; z-index: 10; }
+  .gate[hidden] { display: none; }
+  .gate form { background: var(--panel); border-radius: 12px; padding: 22px 24px; width: min(420px, 92vw); box-shadow: 0 12px 40px rgba(0, 0, 0, .25); }
+  .gate h2 { margin: 0 0 8px; font-size: 17px; }
+  .gate p { color: var(--muted); font-size: 13px; margin: 0 0 14px; }
+  .gate input { width: 100%; box-sizing: border-box; margin-bottom: 12px; }
+  .gate .error { color: var(--bad); margin: 0 0 10px; }
 </style>
 </head>
 <body>
@@ -181,6 +194,15 @@ export const INBOX_HTML = String.raw`<!doctype html>
   <section id="detail" data-testid="detail"><div class="placeholder">Select an email or a webhook delivery.</div></section>
 </main>
 <div class="toast" id="toast"></div>
+<div class="gate" id="token-gate" data-testid="token-gate" hidden>
+  <form id="token-form">
+    <h2>Admin token</h2>
+    <p>This emulator was started with <code>--admin-token</code>. Enter it once: it is kept for this browser session.</p>
+    <p class="error" id="token-error" data-testid="token-error" hidden>That token was refused.</p>
+    <input id="token-input" data-testid="token-input" type="password" autocomplete="off" aria-label="admin token" required>
+    <button type="submit" data-testid="token-submit">Open the inbox</button>
+  </form>
+</div>
 <script>
 (function () {
   'use strict';
@@ -211,10 +233,46 @@ export const INBOX_HTML = String.raw`<!doctype html>
     if (Array.isArray(c)) { c.forEach(function (x) { add(el, x); }); return; }
     el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
   }
+  // --- the admin token (--admin-token): asked once, kept for the session ----
+  // In sessionStorage (sent as Authorization on fetches) and in a session
+  // cookie on /_emulator, SameSite=Strict (sent by the EventSource, the
+  // Source tab and the download links, which cannot set headers).
+  var TOKEN_COOKIE = '${ADMIN_COOKIE}';
+  function adminToken() { try { return sessionStorage.getItem('inbox.adminToken'); } catch (e) { return null; } }
+  function keepToken(token) {
+    try { sessionStorage.setItem('inbox.adminToken', token); } catch (e) { /* storage off: the cookie still works */ }
+    document.cookie = TOKEN_COOKIE + '=' + encodeURIComponent(token) + '; path=/_emulator; SameSite=Strict' + (location.protocol === 'https:' ? '; Secure' : '');
+  }
+  if (adminToken()) keepToken(adminToken());
+  var asking = null;
+  // Shows the token form (once for all the requests that were refused); resolves when a token was entered.
+  function askToken(refused) {
+    if (asking) return asking;
+    asking = new Promise(function (resolve) {
+      $('#token-error').hidden = !refused;
+      $('#token-gate').hidden = false;
+      $('#token-input').focus();
+      $('#token-form').onsubmit = function (ev) {
+        ev.preventDefault();
+        keepToken($('#token-input').value.trim());
+        $('#token-gate').hidden = true;
+        asking = null;
+        resolve();
+      };
+    });
+    return asking;
+  }
   function api(path, opts) {
-    return fetch(path, opts).then(function (r) {
+    opts = opts || {};
+    var token = adminToken();
+    var headers = {}; Object.keys(opts.headers || {}).forEach(function (k) { headers[k] = opts.headers[k]; });
+    if (token) headers.authorization = 'Bearer ' + token;
+    return fetch(path, { method: opts.method, body: opts.body, headers: headers }).then(function (r) {
       return r.text().then(function (t) {
         var body = null; try { body = t ? JSON.parse(t) : null; } catch (e) { body = t; }
+        if (r.status === 401 && body && (body.name === 'missing_admin_token' || body.name === 'invalid_admin_token')) {
+          return askToken(body.name === 'invalid_admin_token').then(function () { return api(path, opts); });
+        }
         if (!r.ok) { var err = new Error((body && body.message) || ('HTTP ' + r.status)); err.status = r.status; throw err; }
         return body;
       });

@@ -1,5 +1,6 @@
 /**
- * The admin API under `/_emulator` (DESIGN.md "Admin API"; no auth). Each
+ * The admin API under `/_emulator` (DESIGN.md "Admin API"; no API key:
+ * src/admin/guard.ts checks Host, Origin and the optional admin token). Each
  * operation is in spec/openapi.yaml (`spec/paths/admin.yaml`).
  */
 import fs from 'node:fs';

@@ -40,6 +40,16 @@ export interface JobDefinition<T extends JobType> {
    * awaited like every job, so an advance stays deterministic.
    */
   readonly detachInRealMode: boolean;
+  /**
+   * The job awaits I/O (file reads, the network): it runs outside a
+   * transaction, is marked `running` meanwhile, ends itself with
+   * `ctx.scheduler.complete(job.id)` inside its last transaction, and runs
+   * again after a crash (`Scheduler.recover()`), so it must be safe to run
+   * again (src/clock/scheduler.ts "Crash safety"; issue 13, defect 1).
+   * Implied by `detachInRealMode`. Every other job is synchronous: its work
+   * and its end commit together.
+   */
+  readonly async: boolean;
   /** Runs a due job. Throwing marks it failed (logged); the other jobs go on. */
   run(ctx: Emulator, job: Job<JobPayloads[T]>): void | Promise<void>;
   /**
@@ -64,11 +74,12 @@ export type AnyJobDefinition = { [T in JobType]: JobDefinition<T> }[JobType];
 export function defineJob<T extends JobType>(
   type: T,
   run: (ctx: Emulator, job: Job<JobPayloads[T]>) => void | Promise<void>,
-  opts: { detachInRealMode?: boolean } = {},
+  opts: { detachInRealMode?: boolean; async?: boolean } = {},
 ): JobDefinition<T> {
   return {
     type,
     detachInRealMode: opts.detachInRealMode ?? false,
+    async: (opts.async ?? false) || (opts.detachInRealMode ?? false),
     run,
     schedule: (ctx, payload, scheduleOpts) => ctx.scheduler.schedule(type, payload, scheduleOpts),
     cancel: (ctx, key, value) => ctx.scheduler.cancelWhere(type, key, value),
@@ -86,7 +97,7 @@ export function registerJobs(ctx: Emulator, defs: readonly AnyJobDefinition[], k
   const listed = new Set(known);
   for (const def of defs) {
     if (!listed.has(def.type)) throw new Error(`job type ${def.type} is defined but not listed in src/clock/job-types.ts`);
-    ctx.scheduler.register(def.type, (job) => (def.run as (ctx: Emulator, job: Job) => void | Promise<void>)(ctx, job), { detachInRealMode: def.detachInRealMode });
+    ctx.scheduler.register(def.type, (job) => (def.run as (ctx: Emulator, job: Job) => void | Promise<void>)(ctx, job), { detachInRealMode: def.detachInRealMode, async: def.async });
   }
   const defined = new Set(defs.map((d) => d.type as string));
   const missing = known.filter((t) => !defined.has(t));

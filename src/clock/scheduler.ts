@@ -8,6 +8,20 @@
  *   schedule inside the window run too. Resolves once none is due.
  * - In `real` mode a timer also runs due jobs in the background.
  * - Runs never overlap: one promise chain serialises them.
+ *
+ * Crash safety (issue 13, defect 1): a synchronous job's work and its end
+ * (the row deleted) are one SQLite transaction, so a crash leaves it either
+ * done or still `pending` (run again after the restart). An asynchronous job
+ * (registered `async`: it awaits network or file I/O) is marked `running`
+ * while it runs and ends its work with `complete(job.id)` inside its last
+ * transaction; `recover()` at start-up puts every `running` job back to
+ * `pending`, so one interrupted by a crash runs again (its handler must be
+ * safe to re-run: a webhook attempt keeps its `svix-id`, an import resumes
+ * after its last committed batch).
+ *
+ * Bounded table (issue 13, defect 7): finished and cancelled jobs are
+ * deleted; failed ones are kept for inspection, the newest
+ * `KEEP_FAILED_JOBS` of them.
  */
 import type { DB } from '../store/db.js';
 import { MAX_CLOCK_MS, type Clock } from './clock.js';
@@ -21,8 +35,31 @@ export interface Job<P = any> {
   payload: P;
 }
 
-/** Runs a job. Throwing marks the job failed (logged) and the run goes on. */
+/**
+ * Runs a job. Throwing marks the job failed (logged) and the run goes on; a
+ * synchronous handler's writes are then rolled back.
+ */
 export type JobHandler = (job: Job) => void | Promise<void>;
+
+/** How many failed jobs are kept (newest first) for inspection; older ones are deleted. */
+export const KEEP_FAILED_JOBS = 1_000;
+
+/** Options of `Scheduler.register`. */
+export interface RegisterOptions {
+  /**
+   * The handler awaits I/O (returns a promise): it runs outside a
+   * transaction, marked `running` meanwhile, and must be safe to run again
+   * after a crash (see the file comment). Implied by `detachInRealMode`.
+   */
+  async?: boolean;
+  /**
+   * With the real clock, a due job of this type is started and not awaited,
+   * so a slow network call (a webhook endpoint that takes its full timeout)
+   * does not delay every other job; with the manual clock it is awaited like
+   * any job, so an advance stays deterministic.
+   */
+  detachInRealMode?: boolean;
+}
 
 /** What an advance ran: job type and due time (ms), in run order. */
 export interface FiredJob {
@@ -60,6 +97,8 @@ export const schedulerMigration = {
 
 export class Scheduler {
   private handlers = new Map<string, JobHandler>();
+  /** Types whose handler awaits I/O (run outside a transaction). */
+  private asyncTypes = new Set<string>();
   /** Types that, with the real clock, run without holding up other jobs. */
   private detached = new Set<string>();
   /** Detached runs still under way (awaited by `stop`). */
@@ -77,16 +116,43 @@ export class Scheduler {
   ) {}
 
   /**
-   * Registers the handler of a job type. Throws if the type is taken.
-   * `detachInRealMode`: with the real clock, a due job of this type is
-   * started and not awaited, so a slow network call (a webhook endpoint that
-   * takes its full timeout) does not delay every other job; with the manual
-   * clock it is awaited like any job, so an advance stays deterministic.
+   * Registers the handler of a job type (see `RegisterOptions`). A handler
+   * registered without `async` runs inside one transaction with the job's
+   * end, and must not return a promise (the job then fails: a programming
+   * error). Throws if the type is taken.
    */
-  register(type: string, handler: JobHandler, opts: { detachInRealMode?: boolean } = {}): void {
+  register(type: string, handler: JobHandler, opts: RegisterOptions = {}): void {
     if (this.handlers.has(type)) throw new Error(`job type ${type} registered twice`);
     this.handlers.set(type, handler);
+    if (opts.async || opts.detachInRealMode) this.asyncTypes.add(type);
     if (opts.detachInRealMode) this.detached.add(type);
+  }
+
+  /**
+   * Start-up recovery (issue 13, defect 1): puts every job left `running` by
+   * a process that stopped without finishing it (kill -9, power loss) back
+   * to `pending`, so it runs again at the next run of due jobs, and deletes
+   * finished and cancelled rows kept by older versions. Returns how many
+   * jobs were put back. Call it once, after the migrations, before `start`.
+   */
+  recover(): number {
+    return this.db.transaction(() => {
+      const n = this.db.prepare(`UPDATE jobs SET status = 'pending' WHERE status = 'running'`).run().changes;
+      this.db.prepare(`DELETE FROM jobs WHERE status IN ('done', 'cancelled')`).run();
+      this.trimFailed();
+      return n;
+    })();
+  }
+
+  /**
+   * Ends a job: deletes its row. An async handler calls it inside the
+   * transaction that records its outcome, so the outcome and the job's end
+   * commit together (a crash after it never re-runs the job). Synchronous;
+   * a no-op for a job already ended.
+   */
+  complete(jobId: number): void {
+    // Only while running: a job the handler scheduled may reuse the id (rowids are reused once deleted).
+    this.db.prepare(`DELETE FROM jobs WHERE id = ? AND status = 'running'`).run(jobId);
   }
 
   /**
@@ -105,17 +171,18 @@ export class Scheduler {
 
   /**
    * Cancels pending jobs of `type` whose payload field `key` equals `value`
-   * (or, given an array, any of its values: one statement for all). Returns how many.
+   * (or, given an array, any of its values: one statement for all): their
+   * rows are deleted. Returns how many.
    */
   cancelWhere(type: string, key: string, value: string | readonly string[]): number {
     if (Array.isArray(value)) {
       if (value.length === 0) return 0;
       return this.db
-        .prepare(`UPDATE jobs SET status = 'cancelled' WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) IN (SELECT value FROM json_each(?))`)
+        .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) IN (SELECT value FROM json_each(?))`)
         .run(type, key, JSON.stringify(value)).changes;
     }
     return this.db
-      .prepare(`UPDATE jobs SET status = 'cancelled' WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
+      .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
       .run(type, key, value).changes;
   }
 
@@ -204,43 +271,74 @@ export class Scheduler {
     return next;
   }
 
+  /** Records a job's failure (its own statement, after any rollback) and keeps the failed rows bounded. */
+  private fail(row: { id: number; type: string }, err: unknown, from: 'pending' | 'running' = 'pending'): void {
+    // `from`: the row's status now (a sync job's `running` was rolled back); a job the handler scheduled may have reused the id.
+    this.db.prepare(`UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status = ?`).run(String((err as Error)?.stack ?? err), row.id, from);
+    this.trimFailed();
+    this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+  }
+
+  /** Deletes failed jobs beyond the newest `KEEP_FAILED_JOBS`. */
+  private trimFailed(): void {
+    this.db
+      .prepare(`DELETE FROM jobs WHERE status = 'failed' AND id <= (SELECT id FROM jobs WHERE status = 'failed' ORDER BY id DESC LIMIT 1 OFFSET ?)`)
+      .run(KEEP_FAILED_JOBS);
+  }
+
   private async runUntil(target: number): Promise<FiredJob[]> {
     const fired: FiredJob[] = [];
     const nextJob = this.db.prepare(
       `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
     );
-    const setStatus = this.db.prepare('UPDATE jobs SET status = ?, error = ? WHERE id = ?');
+    const markRunning = this.db.prepare(`UPDATE jobs SET status = 'running' WHERE id = ?`);
+    /** A synchronous job: its work and its end in one transaction (rolled back whole if it throws). */
+    const runSync = this.db.transaction((handler: JobHandler, job: Job) => {
+      markRunning.run(job.id); // seen only inside this transaction
+      const result = handler(job) as unknown;
+      if (result && typeof (result as Promise<void>).then === 'function') {
+        throw new Error(`job type ${job.type} returned a promise: register it with { async: true }`);
+      }
+      this.complete(job.id);
+    });
     for (;;) {
       const row = nextJob.get(target) as (Omit<Job, 'payload'> & { payload: string }) | undefined;
       if (!row) break;
       this.clock.moveTo(row.due_at);
-      setStatus.run('running', null, row.id);
+      fired.push({ id: row.id, type: row.type, due_at: row.due_at });
       const handler = this.handlers.get(row.type);
-      if (handler && this.clock.mode === 'real' && this.detached.has(row.type)) {
-        const job = { ...row, payload: JSON.parse(row.payload) };
-        const run = Promise.resolve()
-          .then(() => handler(job))
-          .then(
-            () => setStatus.run('done', null, row.id),
-            (err) => {
-              setStatus.run('failed', String((err as Error)?.stack ?? err), row.id);
-              this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
-            },
-          );
-        this.inflight.add(run);
-        void run.finally(() => this.inflight.delete(run));
-        fired.push({ id: row.id, type: row.type, due_at: row.due_at });
+      if (!handler) {
+        this.fail(row, new Error(`no handler for job type ${row.type}`));
         continue;
       }
+      let job: Job;
       try {
-        if (!handler) throw new Error(`no handler for job type ${row.type}`);
-        await handler({ ...row, payload: JSON.parse(row.payload) });
-        setStatus.run('done', null, row.id);
+        job = { ...row, payload: JSON.parse(row.payload) };
       } catch (err) {
-        setStatus.run('failed', String((err as Error)?.stack ?? err), row.id);
-        this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+        this.fail(row, err);
+        continue;
       }
-      fired.push({ id: row.id, type: row.type, due_at: row.due_at });
+      if (!this.asyncTypes.has(row.type)) {
+        try {
+          runSync(handler, job);
+        } catch (err) {
+          this.fail(row, err);
+        }
+        continue;
+      }
+      markRunning.run(row.id);
+      const run = Promise.resolve()
+        .then(() => handler(job))
+        .then(
+          () => this.complete(row.id),
+          (err) => this.fail(row, err, 'running'),
+        );
+      if (this.clock.mode === 'real' && this.detached.has(row.type)) {
+        this.inflight.add(run);
+        void run.finally(() => this.inflight.delete(run));
+        continue;
+      }
+      await run;
     }
     return fired;
   }

@@ -36,7 +36,13 @@ export type ErrorName =
   | 'invalid_access'
   | 'invalid_region'
   | 'security_error'
-  | 'internal_server_error';
+  | 'internal_server_error'
+  // Emulator-only: the admin API's guard (src/admin/guard.ts).
+  | 'forbidden_host'
+  | 'forbidden_origin'
+  | 'missing_admin_token'
+  | 'invalid_admin_token';
+
 
 /**
  * The service's text for each error name (D:api-reference/errors; the SDK's
@@ -73,6 +79,10 @@ export const SERVICE_MESSAGES: Record<ErrorName, string> = {
   invalid_region: 'Invalid region.',
   security_error: 'A security error occurred.',
   internal_server_error: 'Internal server error. We are unable to process your request right now, please try again later.',
+  forbidden_host: 'The admin API does not answer to this Host.',
+  forbidden_origin: 'The admin API does not answer requests from another origin.',
+  missing_admin_token: 'Missing admin token. Include the following header in the request: Authorization: Bearer ADMIN_TOKEN',
+  invalid_admin_token: 'Admin token is invalid',
 };
 
 /**
@@ -124,6 +134,10 @@ export const STATUS_FOR_NAME: Readonly<Record<ErrorName, number>> = {
   invalid_region: 422,
   security_error: 403,
   internal_server_error: 500,
+  forbidden_host: 403,
+  forbidden_origin: 403,
+  missing_admin_token: 401,
+  invalid_admin_token: 403,
 };
 
 /** An API error; `statusCode` is the HTTP status. */

@@ -98,17 +98,39 @@ export function readBody(op: Operation, upload: Multer): RequestHandler[] {
   return readers;
 }
 
-/** Authenticate: the caller of an operation that requires a key (`src/http/auth.ts`: 401 missing, 403 invalid, 401 restricted). */
-export function authenticateCaller(ctx: Emulator): Step {
-  return (call) => {
-    if (call.op.requiresAuth) call.auth = authenticate(ctx, call.req.headers.authorization, call.op);
+/**
+ * Admit before upload (issue 13, defect 3): for a multipart operation,
+ * authentication (with the key's permission) and rate limiting run before
+ * multer stores a byte, so a refused request never writes its file. The
+ * steps `authenticateCaller` and `limitRate` then reuse the result
+ * (`res.locals.admitted`) instead of running again.
+ */
+export function admitBeforeUpload(ctx: Emulator, op: Operation, rateLimit: ReturnType<typeof createRateLimit>): RequestHandler {
+  return (req, res, next) => {
+    try {
+      const auth = op.requiresAuth ? authenticate(ctx, req.headers.authorization, op) : null;
+      if (auth) rateLimit(auth, res);
+      res.locals.admitted = { auth };
+      next();
+    } catch (err) {
+      next(err);
+    }
   };
 }
 
-/** Rate-limit: an authenticated call counts against its team's limit (429 over it; headers on every answer). */
+/** Authenticate: the caller of an operation that requires a key (`src/http/auth.ts`: 401 missing, 403 invalid, 401 restricted). */
+export function authenticateCaller(ctx: Emulator): Step {
+  return (call) => {
+    const admitted = call.res.locals.admitted as { auth: Auth | null } | undefined;
+    if (admitted) call.auth = admitted.auth;
+    else if (call.op.requiresAuth) call.auth = authenticate(ctx, call.req.headers.authorization, call.op);
+  };
+}
+
+/** Rate-limit: an authenticated call counts against its team's limit (429 over it; headers on every answer); once only for an admitted upload. */
 export function limitRate(rateLimit: ReturnType<typeof createRateLimit>): Step {
   return (call) => {
-    if (call.auth) rateLimit(call.auth, call.res);
+    if (call.auth && !call.res.locals.admitted) rateLimit(call.auth, call.res);
   };
 }
 

@@ -158,6 +158,8 @@ export async function startSmtp(ctx: Emulator, host: string, port: number): Prom
     disableReverseLookup: true,
     size: MAX_MESSAGE_BYTES,
     logger: false,
+    // A silent client is dropped (421) instead of holding its connection (issue 13).
+    socketTimeout: ctx.config.timeouts.smtpSocketMs,
     onConnect(session, callback) {
       passes(ctx, 'connect', session, callback, () => callback());
     },

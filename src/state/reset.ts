@@ -5,17 +5,21 @@
  */
 import type { Emulator } from '../context.js';
 import { userTables } from '../store/db.js';
+import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 
 /**
  * Empties every table, then runs each module's `seed` (`ctx.modules`, in
- * order) with `fixtures`; one transaction. Emits `reset` on the bus.
+ * order) with `fixtures`; one transaction. Then deletes the stored uploads
+ * no row refers to any more (issue 13, defect 3). Emits `reset` on the bus.
  * Throws what a seed throws (nothing is changed then).
  */
 export function resetState(ctx: Emulator, fixtures: Record<string, any>): void {
   const tables = userTables(ctx.db);
+  const uploads = referencedUploads(ctx);
   ctx.db.transaction(() => {
     for (const t of tables) ctx.db.prepare(`DELETE FROM "${t}"`).run();
     for (const m of ctx.modules) m.seed?.(ctx, fixtures, ctx.db);
   })();
+  dropOrphanedUploads(ctx, uploads);
   ctx.bus.emit('reset');
 }

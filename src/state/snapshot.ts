@@ -7,6 +7,7 @@ import type { Emulator } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { userTables } from '../store/db.js';
 import { MAX_CLOCK_MS } from '../clock/clock.js';
+import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 
 /** The whole state as JSON. */
 export function exportSnapshot(ctx: Emulator): { version: 1; clock_ms: number; tables: Record<string, unknown[]> } {
@@ -51,7 +52,8 @@ function rowProblem(table: string, cols: Map<string, ColumnInfo>, row: Record<st
  * unknown table or column, a row does not fit its table, a constraint fails
  * (e.g. a duplicate id), it holds a pending job of a type the scheduler does
  * not know (src/clock/job-types.ts), or `clock_ms` is out of range; nothing
- * changes then.
+ * changes then. Stored uploads that only the replaced rows referred to are
+ * deleted afterwards.
  */
 export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string, Record<string, unknown>[]>; clock_ms?: number }): void {
   const known = new Set(userTables(ctx.db));
@@ -71,6 +73,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
       if (problem) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${problem}.`);
     }
   }
+  const uploads = referencedUploads(ctx);
   try {
     ctx.db.transaction(() => {
       for (const t of known) ctx.db.prepare(`DELETE FROM "${t}"`).run();
@@ -92,6 +95,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
     }
     throw err;
   }
+  dropOrphanedUploads(ctx, uploads);
   if (typeof snapshot.clock_ms === 'number') ctx.clock.moveTo(snapshot.clock_ms);
   ctx.scheduler.saveClock();
   ctx.bus.emit('reset');

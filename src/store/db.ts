@@ -37,15 +37,29 @@ export interface Migration {
  */
 const keepAlive: unknown[] = [];
 
+/** `openDatabase` on a file that another process (or connection) holds. `code`: `EMULATOR_DB_IN_USE`. */
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+  readonly code = 'EMULATOR_DB_IN_USE';
+  constructor(readonly file: string) {
+    super(`--db ${file} is in use by another running emulator (or another program holding it); stop that one or pick another file`);
+  }
+}
+
 /**
  * Opens the store. `file` is `:memory:` (default) or a path; a file is put in
- * WAL mode. `db.prepare(sql)` returns one cached statement per SQL text, so
+ * WAL mode and locked for this connection alone (`locking_mode = EXCLUSIVE`
+ * plus a write at open, held until close; the OS drops the lock when the
+ * process dies, even by kill -9), so two emulators never write one file
+ * (issue 13). `db.prepare(sql)` returns one cached statement per SQL text, so
  * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
- * must not `iterate()` a statement they may re-enter. Throws if the file
- * cannot be opened.
+ * must not `iterate()` a statement they may re-enter. Throws
+ * `DatabaseInUseError` at once when another connection holds the file, or
+ * the driver's error if it cannot be opened.
  */
 export function openDatabase(file = ':memory:'): DB {
-  const db = new Database(file);
+  // timeout 0: a file held elsewhere fails at once instead of after the 5 s busy wait.
+  const db = new Database(file, { timeout: 0 });
   const statements = new Map<string, Database.Statement>();
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
@@ -58,7 +72,17 @@ export function openDatabase(file = ':memory:'): DB {
   }) as DB['prepare'];
   keepAlive.push(db, statements);
   // exec, not pragma(): pragma() makes an uncached statement (see keepAlive).
-  if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+  if (file !== ':memory:') {
+    try {
+      db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('BEGIN EXCLUSIVE; COMMIT'); // takes the lock now, and keeps it
+    } catch (err) {
+      db.close();
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DatabaseInUseError(file);
+      throw err;
+    }
+  }
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA synchronous = NORMAL');
   return db;

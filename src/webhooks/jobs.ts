@@ -42,9 +42,9 @@ import { randomAlnum } from '../http/format.js';
 
 // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
 /** `webhook.deliver`: one scheduled attempt (`deliver`). */
-export const webhookDeliverJob = defineJob('webhook.deliver', (ctx, job) => deliver(ctx, job.payload.delivery_id), { detachInRealMode: true });
+export const webhookDeliverJob = defineJob('webhook.deliver', (ctx, job) => deliver(ctx, job.payload.delivery_id, { jobId: job.id }), { detachInRealMode: true });
 /** `webhook.replay`: one extra attempt, outside the retry schedule (`deliver` with `replay`). */
-export const webhookReplayJob = defineJob('webhook.replay', (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true }), { detachInRealMode: true });
+export const webhookReplayJob = defineJob('webhook.replay', (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true, jobId: job.id }), { detachInRealMode: true });
 
 /** Waits between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (API-FACTS §6). */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -222,9 +222,13 @@ async function post(ctx: Emulator, endpoint: string, headers: Record<string, str
  * A scheduled attempt on a delivery that is no longer `pending` does
  * nothing. Runs as the `webhook.deliver` / `webhook.replay` job or inside
  * `scheduler.exclusive` (admin replay), so attempts never overlap.
+ * `jobId`: the job running it, ended (`scheduler.complete`) in the
+ * transaction that records the attempt, so a crash while the request is
+ * under way re-runs the attempt after the restart (same `svix-id`: receivers
+ * dedupe) and a crash after it never repeats it (issue 13, defect 1).
  * Emits `'delivery'` on `ctx.bus` with the delivery id once recorded.
  */
-export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean } = {}): Promise<void> {
+export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean; jobId?: number } = {}): Promise<void> {
   const replay = opts.replay ?? false;
   const d = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(deliveryId) as DeliveryRow | undefined;
   if (!d) return;
@@ -261,6 +265,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
   const okStatus = r.note !== undefined ? 'recorded' : 'succeeded';
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
+    if (opts.jobId !== undefined) ctx.scheduler.complete(opts.jobId);
     insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error ?? r.note ?? null, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);
     const current = ctx.db.prepare('SELECT status FROM webhook_deliveries WHERE id = ?').get(d.id) as { status: string } | undefined;
     if (!current) return;

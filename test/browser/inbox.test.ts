@@ -194,3 +194,31 @@ describe('inbox page', () => {
     expect(failed).toEqual([]);
   }, TIMEOUT);
 });
+
+describe('inbox page with an admin token', () => {
+  const t = useEmulator({ adminToken: 'inbox-admin-token' });
+
+  it('asks for the token once (a wrong one is refused), then lists, goes live and downloads the source with it', async () => {
+    const sent = await t.api.post('/emails').send({ from: 'a@example.com', to: 'token@example.net', subject: 'Behind the token', text: 'hello' }).expect(200);
+    await page.goto(`${t.emu.url}/_emulator/`);
+    await page.waitForSelector('[data-testid="token-gate"]:not([hidden])');
+    await page.fill('[data-testid="token-input"]', 'wrong');
+    await page.click('[data-testid="token-submit"]');
+    await page.waitForSelector('[data-testid="token-error"]:not([hidden])');
+    await page.fill('[data-testid="token-input"]', 'inbox-admin-token');
+    await page.click('[data-testid="token-submit"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.waitForSelector('#live.on'); // the EventSource got in with the cookie
+    await expect.poll(() => page.locator(`[data-testid="email-item"][data-id="${sent.body.id}"]`).count()).toBe(1);
+    // Live: a new email shows without reload.
+    await t.api.post('/emails').send({ from: 'a@example.com', to: 'token@example.net', subject: 'Second', text: 'hi' }).expect(200);
+    await expect.poll(() => page.locator('[data-testid="email-item"]').count()).toBeGreaterThanOrEqual(2);
+    // A link the page opens without script (the .eml download) carries the cookie.
+    const raw = await page.evaluate((id) => fetch('/_emulator/emails/' + id + '/raw').then((r) => r.status), sent.body.id);
+    expect(raw).toBe(200);
+    // Kept for the session: a reload does not ask again.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    expect(await page.locator('[data-testid="token-gate"]').isHidden()).toBe(true);
+  }, TIMEOUT);
+});

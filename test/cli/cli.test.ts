@@ -4,86 +4,13 @@
  */
 import { describe, expect, it, afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { expectOneLineFailure, root, runToExit, start, stop } from './process.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'emulator.js');
-
-interface Started { proc: ChildProcess; url: string; key: string; out: () => string }
-
-/**
- * The SMTP relay's default port (2587) may be taken on a shared machine:
- * every spawned CLI gets a free one unless the test says otherwise.
- */
-const FREE_SMTP = { EMULATOR_SMTP_PORT: '0' };
-
-/** Starts the CLI and resolves once it printed its banner (URL, key, inbox). */
-function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const proc = spawn(process.execPath, [bin, 'start', ...args], { env: { ...process.env, ...FREE_SMTP, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 10 s: ${out}`)), 10_000);
-    proc.stdout!.on('data', (b) => {
-      out += b;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      const key = /API key: (\S+)/.exec(out)?.[1];
-      if (url && key && /Inbox: /.test(out)) {
-        clearTimeout(timer);
-        resolve({ proc, url, key, out: () => out });
-      }
-    });
-    proc.stderr!.on('data', (b) => (out += b));
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${out}`));
-    });
-  });
-}
-
-/** Runs the CLI to its exit; resolves with the exit code and what it printed. */
-function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...FREE_SMTP, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout!.on('data', (b) => (stdout += b));
-  proc.stderr!.on('data', (b) => (stderr += b));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`still running after 10 s: ${stdout}${stderr}`));
-    }, 10_000);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A start-up failure: exit 1, exactly one stderr line `resend-emulator: <message>`, no help, no stack. */
-function expectOneLineFailure(r: { code: number | null; stdout: string; stderr: string }, message: string | RegExp): void {
-  expect(r.code).toBe(1);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^resend-emulator: /);
-  if (typeof message === 'string') expect(lines[0]).toBe(`resend-emulator: ${message}`);
-  else expect(lines[0]).toMatch(message);
-  expect(r.stderr).not.toMatch(/Options:|--help|\s+at /);
-}
-
-function stop(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null) return resolve(proc.exitCode);
-    proc.once('exit', (code) => resolve(code));
-    proc.kill(signal);
-  });
-}
 
 describe('emulator start (built binary)', () => {
   const running: ChildProcess[] = [];
@@ -327,5 +254,36 @@ describe('emulator start (built binary)', () => {
     expect(fs.existsSync(db)).toBe(false);
     const team = write('team.json', '[{"team_id": "00000000-0000-4000-8000-000000000000"}]');
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', team]), `--faults ${team}: rule 1: The \`team_id\` \`00000000-0000-4000-8000-000000000000\` names no team.`);
+  });
+
+  it('--admin-token (or EMULATOR_ADMIN_TOKEN) guards the admin API but health; the banner says so; an empty token is refused', async () => {
+    const a = await start(['--port', '0', '--admin-token', 'cli-admin']);
+    running.push(a.proc);
+    expect(a.out()).toContain(`Inbox: ${a.url}/_emulator/ (admin token required)`);
+    expect((await fetch(`${a.url}/_emulator/health`)).status).toBe(200);
+    expect((await fetch(`${a.url}/_emulator/emails`)).status).toBe(401);
+    expect((await fetch(`${a.url}/_emulator/emails`, { headers: { authorization: 'Bearer cli-admin' } })).status).toBe(200);
+    const b = await start(['--port', '0'], { EMULATOR_ADMIN_TOKEN: 'env-admin' });
+    running.push(b.proc);
+    expect((await fetch(`${b.url}/_emulator/clock`)).status).toBe(401);
+    expect((await fetch(`${b.url}/_emulator/clock`, { headers: { authorization: 'Bearer env-admin' } })).status).toBe(200);
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--admin-token', '']), /^resend-emulator: --admin-token must not be empty/);
+  });
+
+  it('a --db file in use by another running emulator: the second fails at once with one line; once the first is killed -9 it starts', async () => {
+    const dir = tempDir('emu-lock-');
+    const db = path.join(dir, 'state.db');
+    const a = await start(['--port', '0', '--db', db]);
+    running.push(a.proc);
+    const t0 = Date.now();
+    const second = await runToExit(['start', '--port', '0', '--db', db]);
+    expectOneLineFailure(second, `--db ${db} is in use by another running emulator (or another program holding it); stop that one or pick another file`);
+    expect(Date.now() - t0).toBeLessThan(4_000); // at once, not after a busy wait
+    // The first one is untouched.
+    expect((await fetch(`${a.url}/domains`, { headers: { authorization: `Bearer ${a.key}` } })).status).toBe(200);
+    await stop(a.proc, 'SIGKILL');
+    const b = await start(['--port', '0', '--db', db]);
+    running.push(b.proc);
+    expect((await fetch(`${b.url}/_emulator/health`)).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Clock, parseDuration } from '../../src/clock/clock.js';
 import { Scheduler } from '../../src/clock/scheduler.js';
 import { openDatabase, migrate } from '../../src/store/db.js';
-import { clockMigration, schedulerMigration } from '../../src/clock/scheduler.js';
+import { clockMigration, KEEP_FAILED_JOBS, schedulerMigration } from '../../src/clock/scheduler.js';
 
 function setup(mode: 'manual' | 'real' = 'manual') {
   const db = openDatabase();
@@ -79,7 +79,7 @@ describe('scheduler', () => {
     scheduler.schedule('now', {});
     await vi.waitFor(() => expect(ran).toHaveBeenCalledOnce(), { timeout: 2000, interval: 5 });
     await scheduler.stop();
-    expect((db.prepare(`SELECT status FROM jobs`).get() as any).status).toBe('done');
+    expect(db.prepare(`SELECT status FROM jobs`).get()).toBeUndefined(); // a finished job is deleted
   });
 
   it('in real mode a detached job (network I/O) does not hold up the others; in manual mode it is awaited', async () => {
@@ -96,7 +96,7 @@ describe('scheduler', () => {
     expect((real.db.prepare(`SELECT status FROM jobs WHERE type = 'slow'`).get() as any).status).toBe('running');
     release();
     await real.scheduler.stop();
-    expect((real.db.prepare(`SELECT status FROM jobs WHERE type = 'slow'`).get() as any).status).toBe('done');
+    expect(real.db.prepare(`SELECT status FROM jobs WHERE type = 'slow'`).get()).toBeUndefined();
 
     const manual = setup('manual');
     const order: string[] = [];
@@ -113,5 +113,77 @@ describe('scheduler', () => {
     expect(() => scheduler.schedule('nope', {})).toThrow(/no handler/);
     scheduler.register('x', () => {});
     expect(() => scheduler.register('x', () => {})).toThrow(/twice/);
+  });
+
+  it('a synchronous job commits its work with its end: a throw rolls the work back, the job is kept failed', async () => {
+    const { db, scheduler } = setup();
+    db.exec('CREATE TABLE work (n INTEGER)');
+    scheduler.register('half', () => {
+      db.prepare('INSERT INTO work (n) VALUES (1)').run();
+      throw new Error('midway');
+    });
+    scheduler.register('whole', () => { db.prepare('INSERT INTO work (n) VALUES (2)').run(); });
+    scheduler.schedule('half', {});
+    scheduler.schedule('whole', {});
+    await scheduler.runDue();
+    expect(db.prepare('SELECT n FROM work').all()).toEqual([{ n: 2 }]);
+    expect(db.prepare('SELECT type, status FROM jobs').all()).toEqual([{ type: 'half', status: 'failed' }]);
+  });
+
+  it('a job registered synchronous that returns a promise fails (a programming error, not a silent half-run)', async () => {
+    const { db, scheduler } = setup();
+    scheduler.register('oops', async () => {});
+    scheduler.schedule('oops', {});
+    await scheduler.runDue();
+    expect((db.prepare('SELECT status, error FROM jobs').get() as any)).toMatchObject({ status: 'failed', error: expect.stringContaining('async: true') });
+  });
+
+  it('recover() puts jobs a crash left running back to pending; they run again once, complete() inside the work ends them', async () => {
+    const { db, clock, scheduler } = setup();
+    const runs: number[] = [];
+    scheduler.register('net', async (job) => {
+      runs.push(job.payload.n);
+      await new Promise((r) => setImmediate(r));
+      db.transaction(() => scheduler.complete(job.id))();
+    }, { async: true });
+    const id = scheduler.schedule('net', { n: 1 });
+    // What a kill -9 during the request leaves: the job marked running, its work not recorded.
+    db.prepare(`UPDATE jobs SET status = 'running' WHERE id = ?`).run(id);
+    await scheduler.runDue();
+    expect(runs).toEqual([]); // a running job is not picked up again by the same process
+
+    // The restart: a new scheduler on the same store.
+    const again = new Scheduler(db, clock);
+    again.register('net', async (job) => { runs.push(job.payload.n); again.complete(job.id); }, { async: true });
+    expect(again.recover()).toBe(1);
+    await again.runDue();
+    expect(runs).toEqual([1]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+    await again.runDue();
+    expect(runs).toEqual([1]);
+  });
+
+  it('the jobs table stays bounded: finished and cancelled jobs are deleted, failed ones kept up to KEEP_FAILED_JOBS', async () => {
+    const { db, scheduler } = setup();
+    scheduler.register('ok', () => {});
+    scheduler.register('bad', () => { throw new Error('no'); });
+    scheduler.register('later', () => {});
+    for (let i = 0; i < 50; i++) scheduler.schedule('ok', { i });
+    for (let i = 0; i < 5; i++) scheduler.schedule('later', { key: `k${i}` }, { dueAt: Date.parse('2031-01-01T00:00:00Z') });
+    expect(scheduler.cancelWhere('later', 'key', ['k0', 'k1'])).toBe(2);
+    expect(scheduler.cancelWhere('later', 'key', 'k2')).toBe(1);
+    await scheduler.runDue();
+    expect(db.prepare('SELECT type, COUNT(*) AS n FROM jobs GROUP BY type').all()).toEqual([{ type: 'later', n: 2 }]);
+
+    const many = KEEP_FAILED_JOBS + 20;
+    db.transaction(() => { for (let i = 0; i < many; i++) scheduler.schedule('bad', { i }); })();
+    await scheduler.runDue();
+    const failed = db.prepare(`SELECT MIN(json_extract(payload, '$.i')) AS oldest, COUNT(*) AS n FROM jobs WHERE status = 'failed'`).get();
+    expect(failed).toEqual({ oldest: 20, n: KEEP_FAILED_JOBS }); // the newest kept
+
+    // Rows left by older versions are compacted at start-up.
+    db.prepare(`INSERT INTO jobs (type, due_at, payload, status, created_at) VALUES ('ok', 0, 'null', 'done', 0), ('ok', 0, 'null', 'cancelled', 0)`).run();
+    scheduler.recover();
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('done', 'cancelled')`).get()).toEqual({ n: 0 });
   });
 });

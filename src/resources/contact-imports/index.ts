@@ -106,4 +106,6 @@ export const contactImportsModule: ResourceModule = {
     'contacts/list-imports': list,
   },
   jobs: [importStartJob, importRunJob],
+  // The CSVs of imports not yet run (a finished import has no file_path).
+  uploads: (ctx) => (ctx.db.prepare('SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL').all() as { file_path: string }[]).map((r) => r.file_path),
 };

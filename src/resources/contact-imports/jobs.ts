@@ -5,7 +5,11 @@
  *   the whole file in memory), rows committed in batches of `BATCH_ROWS`
  *   (one transaction each, with a savepoint per row), then `completed`
  *   (or `failed` when the file cannot be read, is not valid CSV or lacks a
- *   mapped column). The temporary file is deleted in every case.
+ *   mapped column). The temporary file is deleted in every case. An async
+ *   job (src/clock/scheduler.ts): a run interrupted by a crash runs again
+ *   after the restart and resumes after its last committed batch (the
+ *   stored `counts.total` rows are skipped, counts carry on), so every row
+ *   is counted once (issue 13, defect 1).
  * Row rules: the header row names the columns (matched case-insensitively);
  * default mapping `email`, `first_name`, `last_name`, `unsubscribed`, and
  * every column whose header equals the key of one of the team's contact
@@ -27,6 +31,7 @@ import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
 import { defineJob } from '../../clock/jobs.js';
+import { isUploadFile } from '../../http/uploads.js';
 import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
 import { findSegment } from '../segments/store.js';
 import { findTopic } from '../topics/store.js';
@@ -36,7 +41,8 @@ import { importById, ZERO_COUNTS, type Counts, type ImportOptions } from './stor
 /** `contact-imports.start` (`startImport`). */
 export const importStartJob = defineJob('contact-imports.start', (ctx, job) => startImport(ctx, job.payload.import_id));
 /** `contact-imports.run` (`runImport`). */
-export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runImport(ctx, job.payload.import_id));
+// Streams the file: resumable after a crash from its last committed batch.
+export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runImport(ctx, job.payload.import_id, job.id), { async: true });
 
 /** Rows committed per transaction (with `counts`); each row has its own savepoint. */
 const BATCH_ROWS = 500;
@@ -101,19 +107,29 @@ function startImport(ctx: Emulator, importId: string): void {
   })();
 }
 
-function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed', counts: Counts, error: string | null): void {
-  ctx.db
-    .prepare('UPDATE contact_imports SET status = ?, counts = ?, error = ?, completed_at = ?, file_path = NULL WHERE id = ?')
-    .run(status, JSON.stringify(counts), error, ctx.clock.nowMs(), importId);
+/** Ends the import (and its job, `jobId`, in the same transaction). */
+function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed', counts: Counts, error: string | null, jobId?: number): void {
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare('UPDATE contact_imports SET status = ?, counts = ?, error = ?, completed_at = ?, file_path = NULL WHERE id = ?')
+      .run(status, JSON.stringify(counts), error, ctx.clock.nowMs(), importId);
+    if (jobId !== undefined) ctx.scheduler.complete(jobId);
+  })();
 }
 
-/** Job `contact-imports.run`. */
-async function runImport(ctx: Emulator, importId: string): Promise<void> {
+/**
+ * Job `contact-imports.run` (`jobId`: the job, ended with the import). Rows
+ * already counted by an earlier, interrupted run are skipped.
+ */
+export async function runImport(ctx: Emulator, importId: string, jobId?: number): Promise<void> {
   const row = importById(ctx, importId);
   if (!row || row.status !== 'in_progress') return;
   const teamId = row.team_id;
   const opts = JSON.parse(row.options) as ImportOptions;
-  const counts: Counts = { ...ZERO_COUNTS };
+  // Counts committed by an earlier run that a crash stopped (zero on the first run).
+  const counts: Counts = { ...ZERO_COUNTS, ...(JSON.parse(row.counts) as Partial<Counts>) };
+  const resumeAfter = counts.total;
+  let seen = 0;
   const saveCounts = ctx.db.prepare('UPDATE contact_imports SET counts = ? WHERE id = ?');
   const file = row.file_path;
   // Checked once for every row. Segments/topics deleted since the upload are left out rather than failing every row.
@@ -123,8 +139,9 @@ async function runImport(ctx: Emulator, importId: string): Promise<void> {
     topics: opts.topics.filter((t) => findTopic(ctx, teamId, t.id)),
   };
   try {
-    if (!file || !fs.existsSync(file)) {
-      finish(ctx, importId, 'failed', counts, 'The uploaded file is no longer available.');
+    // Only a file stored by an upload (a snapshot could name any path).
+    if (!file || !isUploadFile(file) || !fs.existsSync(file)) {
+      finish(ctx, importId, 'failed', counts, 'The uploaded file is no longer available.', jobId);
       return;
     }
     const parser = fs.createReadStream(file).pipe(
@@ -196,6 +213,7 @@ async function runImport(ctx: Emulator, importId: string): Promise<void> {
         const taken = new Set([emailCol, firstCol, lastCol, unsubCol, ...propCols.map((p) => p.column)].filter((c): c is string => c !== null));
         propCols = [...propCols, ...defaultPropertyColumns(Object.keys(record), checked.defs, propCols, taken)];
       }
+      if (++seen <= resumeAfter) continue; // committed by an interrupted earlier run
       batch.push(record);
       if (batch.length >= BATCH_ROWS) {
         commit(batch);
@@ -204,14 +222,14 @@ async function runImport(ctx: Emulator, importId: string): Promise<void> {
     }
     commit(batch);
     if (!columns) {
-      finish(ctx, importId, 'failed', counts, 'The CSV file has no header row.');
+      finish(ctx, importId, 'failed', counts, 'The CSV file has no header row.', jobId);
       return;
     }
-    finish(ctx, importId, 'completed', counts, null);
+    finish(ctx, importId, 'completed', counts, null, jobId);
   } catch (err) {
-    finish(ctx, importId, 'failed', counts, (err as Error)?.message ?? String(err));
+    finish(ctx, importId, 'failed', counts, (err as Error)?.message ?? String(err), jobId);
   } finally {
-    if (file) await fs.promises.rm(file, { force: true }).catch(() => {});
+    if (file && isUploadFile(file)) await fs.promises.rm(file, { force: true }).catch(() => {});
   }
 }
 
