@@ -7,7 +7,9 @@
  *   (ties by insertion), running each before moving on; jobs that handlers
  *   schedule inside the window run too. Resolves once none is due.
  * - In `real` mode a timer also runs due jobs in the background.
- * - Runs never overlap: one promise chain serialises them.
+ * - Runs never overlap: one promise chain serialises them. A long run yields
+ *   to waiting requests every `SLICE_MS` of wall time (between jobs, never
+ *   inside one).
  *
  * Crash safety (issue 13, defect 1): a synchronous job's work and its end
  * (the row deleted) are one SQLite transaction, so a crash leaves it either
@@ -67,6 +69,15 @@ export interface FiredJob {
   type: string;
   due_at: number;
 }
+
+/**
+ * Longest run of jobs (ms of wall time) before the scheduler lets waiting
+ * requests through (issue 10: a clock advance firing 200,000 jobs used to
+ * block every request for 17 s). Between slices no transaction is open; a
+ * request served there sees the clock at the due time of the job that ran
+ * last, as it would in `real` mode.
+ */
+export const SLICE_MS = 20;
 
 /** The saved clock (one row), kept out of reset and snapshots (`userTables` skips `emulator_*`). */
 export const clockMigration = {
@@ -288,6 +299,7 @@ export class Scheduler {
 
   private async runUntil(target: number): Promise<FiredJob[]> {
     const fired: FiredJob[] = [];
+    let sliceStart = performance.now();
     const nextJob = this.db.prepare(
       `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
     );
@@ -302,6 +314,11 @@ export class Scheduler {
       this.complete(job.id);
     });
     for (;;) {
+      // Runs in slices: after SLICE_MS of jobs, waiting requests are served before the next job (issue 10).
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
       const row = nextJob.get(target) as (Omit<Job, 'payload'> & { payload: string }) | undefined;
       if (!row) break;
       this.clock.moveTo(row.due_at);

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Clock, parseDuration } from '../../src/clock/clock.js';
 import { Scheduler } from '../../src/clock/scheduler.js';
 import { openDatabase, migrate } from '../../src/store/db.js';
-import { clockMigration, KEEP_FAILED_JOBS, schedulerMigration } from '../../src/clock/scheduler.js';
+import { clockMigration, KEEP_FAILED_JOBS, schedulerMigration, SLICE_MS } from '../../src/clock/scheduler.js';
 
 function setup(mode: 'manual' | 'real' = 'manual') {
   const db = openDatabase();
@@ -48,6 +48,24 @@ describe('scheduler', () => {
     scheduler.schedule('chain', {});
     await scheduler.advance(3500);
     expect(count).toBe(4); // at 0, 1000, 2000, 3000
+  });
+
+  it('a long run yields to waiting work between jobs (slices of SLICE_MS), still in order', async () => {
+    const { scheduler } = setup();
+    const seen: number[] = [];
+    scheduler.register('slow', (job) => {
+      const until = performance.now() + SLICE_MS / 4; // each job holds the thread a while
+      while (performance.now() < until);
+      seen.push(job.payload.n as number);
+    });
+    for (let n = 0; n < 20; n++) scheduler.schedule('slow', { n });
+    let ranAfter = -1;
+    const advancing = scheduler.advance(1000);
+    setImmediate(() => (ranAfter = seen.length)); // a request arriving while the advance runs
+    await advancing;
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect(ranAfter).toBeGreaterThan(0);
+    expect(ranAfter).toBeLessThan(20);
   });
 
   it('a failing job is marked failed and the run goes on', async () => {
