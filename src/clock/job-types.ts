@@ -40,8 +40,13 @@ export interface JobPayloads {
   'contact-imports.run': { import_id: string };
   /** src/resources/broadcasts/jobs.ts: scheduled → queued at `scheduled_at`. */
   'broadcasts.start': { broadcast_id: string };
-  /** src/resources/broadcasts/jobs.ts: one batch of emails; `contact_ids` = the contacts still to do (absent on the first batch). */
-  'broadcasts.deliver': { broadcast_id: string; contact_ids?: string[] };
+  /**
+   * src/resources/broadcasts/jobs.ts: one batch of emails. A cursor over the
+   * segment's memberships (`after_seq` < seq <= `until_seq`), both absent on
+   * the first batch (which fixes `until_seq`): constant size, whatever the
+   * segment's size (issue 10).
+   */
+  'broadcasts.deliver': { broadcast_id: string; after_seq?: number; until_seq?: number };
   /** src/resources/automations/jobs.ts: one step of the run engine. */
   'automations.run': AutomationRunPayload;
   /** src/webhooks/jobs.ts: one scheduled attempt at a webhook delivery. */

@@ -24,7 +24,7 @@ import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { contactIdsOfSegment, contactPropertyValues, contactsOfSegment, topicSubscription, type Contact } from '../contacts/service.js';
+import { contactPropertyValues, contactsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
 import { getTopicOr404, type TopicRow } from '../topics/store.js';
 import { checkSender, sendEmail, type SendEmailInput } from '../emails/send.js';
@@ -196,8 +196,9 @@ function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): S
  * Job `broadcasts.deliver`: hands the next `BATCH_SIZE` contacts' emails to
  * `sendEmail` (each with its own lifecycle), then schedules the next batch or
  * marks the broadcast `sent`. The recipient list is the segment's members
- * when the first batch runs (`contact_ids` carries the rest). A run reads
- * only its own batch's contacts (still in the segment), and the topic and
+ * when the first batch runs (`until_seq`, the newest membership then; the
+ * job carries a cursor, `after_seq`, not a list). A run reads only its own
+ * batch's contacts (still in the segment), and the topic and
  * property definitions once. One transaction a run; an email the emails
  * module refuses (`ApiError`) is skipped and logged, the others go on
  * (`sendEmail` validates before it writes and writes in its own
@@ -207,14 +208,11 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
   ctx.db.transaction(() => {
     const row = loadRow(ctx, job.payload.broadcast_id);
     if (!row || row.status !== 'queued') return;
-    const ids = job.payload.contact_ids ?? contactIdsOfSegment(ctx, row.team_id, row.segment_id);
-    const batch = ids.slice(0, BATCH_SIZE);
-    const byId = new Map(contactsOfSegment(ctx, row.team_id, row.segment_id, { ids: batch }).map((c) => [c.id, c]));
+    const untilSeq = job.payload.until_seq ?? lastMembershipSeq(ctx, row.segment_id);
+    const batch = segmentContactsPage(ctx, row.team_id, row.segment_id, { afterSeq: job.payload.after_seq ?? 0, untilSeq, limit: BATCH_SIZE });
     const run = runData(ctx, row);
     const record = ctx.db.prepare('INSERT INTO broadcast_emails (broadcast_id, email_id, contact_id, email, created_at) VALUES (?, ?, ?, ?, ?)');
-    for (const id of batch) {
-      const c = byId.get(id);
-      if (!c) continue;
+    for (const { contact: c } of batch) {
       try {
         if (!eligible(ctx, row, c, run)) continue;
         const input = emailFor(ctx, row, c, run);
@@ -225,9 +223,9 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
         ctx.log('warn', `broadcast ${row.id}: no email to ${c.email}: ${err.name}: ${err.message}`);
       }
     }
-    const rest = ids.slice(BATCH_SIZE);
-    if (rest.length) {
-      broadcastDeliverJob.schedule(ctx, { broadcast_id: row.id, contact_ids: rest }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });
+    const last = batch.at(-1);
+    if (batch.length === BATCH_SIZE && last && last.seq < untilSeq) {
+      broadcastDeliverJob.schedule(ctx, { broadcast_id: row.id, after_seq: last.seq, until_seq: untilSeq }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });
     } else {
       ctx.db.prepare(`UPDATE broadcasts SET status = 'sent', sent_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
     }

@@ -313,13 +313,32 @@ export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: stri
   return rows.map(toContact);
 }
 
-/** Ids of a segment's contacts, oldest membership first (the ids alone, no rows decoded). */
-export function contactIdsOfSegment(ctx: Emulator, teamId: string, segmentId: string): string[] {
+/**
+ * The newest membership of a segment (its `seq`), or 0 when it has none: the
+ * end of a broadcast's recipient list, fixed when its first batch runs.
+ */
+export function lastMembershipSeq(ctx: Emulator, segmentId: string): number {
+  const row = ctx.db.prepare('SELECT MAX(seq) AS seq FROM contact_segments WHERE segment_id = ?').get(segmentId) as { seq: number | null };
+  return row.seq ?? 0;
+}
+
+/**
+ * One page of a segment's contacts in membership order: memberships with
+ * `afterSeq < seq <= untilSeq`, at most `limit`, each with its `seq` (the
+ * cursor of the next page). One index range scan, whatever the segment's
+ * size (issue 10: a broadcast keeps a cursor, not a list, in its job).
+ */
+export function segmentContactsPage(
+  ctx: Emulator,
+  teamId: string,
+  segmentId: string,
+  page: { afterSeq: number; untilSeq: number; limit: number },
+): { contact: Contact; seq: number }[] {
   const rows = ctx.db
-    .prepare(`SELECT c.id FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
-              WHERE cs.segment_id = ? AND c.team_id = ? ORDER BY cs.seq`)
-    .all(segmentId, teamId) as { id: string }[];
-  return rows.map((r) => r.id);
+    .prepare(`SELECT c.*, cs.seq AS membership_seq FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              WHERE cs.segment_id = ? AND cs.seq > ? AND cs.seq <= ? AND c.team_id = ? ORDER BY cs.seq LIMIT ?`)
+    .all(segmentId, page.afterSeq, page.untilSeq, teamId, page.limit) as (ContactRow & { membership_seq: number })[];
+  return rows.map((r) => ({ contact: toContact(r), seq: r.membership_seq }));
 }
 
 /**
