@@ -652,7 +652,9 @@ export const INBOX_HTML = String.raw`<!doctype html>
 
   // --- live updates (server-sent events) -------------------------------------
   var pending = {};
-  function soon(name, fn) { if (pending[name]) return; pending[name] = setTimeout(function () { pending[name] = null; fn().then(render); }, 60); }
+  // A live refresh that cannot reach the server (it stopped, or restarts) marks the page offline; the next event tries again.
+  function offline() { $('#live').classList.remove('on'); }
+  function soon(name, fn) { if (pending[name]) return; pending[name] = setTimeout(function () { pending[name] = null; fn().then(render, offline); }, 60); }
   function connect() {
     var es = new EventSource('/_emulator/events');
     es.addEventListener('open', function () { $('#live').classList.add('on'); });
@@ -665,7 +667,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
     es.addEventListener('change', function (m) { var d = JSON.parse(m.data); if (d.team_id === state.team) soon('views', loadViews); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });
     es.addEventListener('delivery', function () { soon('deliveries', loadDeliveries); });
-    es.addEventListener('reset', function () { state.selected = null; loadTeams().then(refresh); });
+    es.addEventListener('reset', function () { state.selected = null; loadTeams().then(refresh).catch(offline); });
   }
 
   var m = /^#(email|delivery|received|domain|contact|broadcast|run)\/(.+)$/.exec(location.hash);

@@ -195,9 +195,10 @@ describe('dashboard views', () => {
     await t.emu.clock.advance(0);
     await expect.poll(() => page.locator('[data-testid="broadcast-status"]').textContent()).toBe('sent');
     await expect.poll(() => page.locator('[data-testid="stat-recipients"] .n').textContent()).toBe('3');
-    expect(await page.locator('[data-testid="stat-delivered"] .n').textContent()).toBe('2');
-    expect(await page.locator('[data-testid="stat-clicked"] .n').textContent()).toBe('1');
-    expect(await page.locator('[data-testid="stat-bounced"] .n').textContent()).toBe('1');
+    // Each count arrives with its own live refresh: polled, not read once.
+    await expect.poll(() => page.locator('[data-testid="stat-delivered"] .n').textContent()).toBe('2');
+    await expect.poll(() => page.locator('[data-testid="stat-clicked"] .n').textContent()).toBe('1');
+    await expect.poll(() => page.locator('[data-testid="stat-bounced"] .n').textContent()).toBe('1');
     await shot('dashboard-broadcasts.png');
   }, TIMEOUT);
 
