@@ -10,9 +10,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
  */
 export function apiTime(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
+  // A list renders many rows of the same instant (the manual clock stands still): the last one is kept.
+  if (ms === lastApiTime.ms) return lastApiTime.text;
   const iso = new Date(ms).toISOString(); // 2026-11-22T10:00:00.123Z
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${iso.slice(20, 23)}000+00`;
+  const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${iso.slice(20, 23)}000+00`;
+  lastApiTime.ms = ms;
+  lastApiTime.text = text;
+  return text;
 }
+
+/** The last instant `apiTime` rendered, and its text. */
+const lastApiTime: { ms: number; text: string | null } = { ms: Number.NaN, text: null };
 
 /** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (API-FACTS §4). */
 export function isoTime(ms: number | null | undefined): string | null {
