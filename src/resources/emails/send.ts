@@ -32,7 +32,7 @@ import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
 import { getTopicOr404 } from '../topics/store.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
-import { list, loadEmail, recordStep, type EmailRow } from './store.js';
+import { insertEmail, list, loadEmail, messageId, recordStep, type EmailRow } from './store.js';
 import { emailSendJob } from './jobs.js';
 
 /**
@@ -144,12 +144,6 @@ function checkRecipients(field: string, values: string[]): string[] {
   return values;
 }
 
-/** Yields a compact Message-ID `<YYYYMMDDHHMMSS.xxxxxxxx@domain>` (OA example shape). */
-function messageId(id: string, nowMs: number, domain: string): string {
-  const stamp = new Date(nowMs).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return `<${stamp}.${id.slice(0, 8)}@${domain}>`;
-}
-
 /**
  * Validates and records an email, and schedules its lifecycle on the clock
  * (queued/scheduled → sent → delivered | bounced | ...), raising the email.*
@@ -223,21 +217,15 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
 
   const id = newId();
   return ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-          last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id, teamId, messageId(id, now, from.domain), fromRaw.trim(), JSON.stringify(to),
-        cc.length ? JSON.stringify(cc) : null, bcc.length ? JSON.stringify(bcc) : null, replyTo.length ? JSON.stringify(replyTo) : null,
-        subject, html, text,
-        input.headers && Object.keys(input.headers).length ? JSON.stringify(input.headers) : null,
-        input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
-        scheduledAt !== null ? 'scheduled' : 'queued', scheduledAt, now, sc.source, domainId,
-        sc.broadcastId ?? null, templateId, input.topic_id ?? null, sc.automationRunId ?? null,
-      );
+    insertEmail(ctx, {
+      id, team_id: teamId, message_id: messageId(id, now, from.domain), from_addr: fromRaw.trim(), to_addrs: JSON.stringify(to),
+      cc: cc.length ? JSON.stringify(cc) : null, bcc: bcc.length ? JSON.stringify(bcc) : null, reply_to: replyTo.length ? JSON.stringify(replyTo) : null,
+      subject, html, text,
+      headers: input.headers && Object.keys(input.headers).length ? JSON.stringify(input.headers) : null,
+      tags: input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
+      last_event: scheduledAt !== null ? 'scheduled' : 'queued', scheduled_at: scheduledAt, created_at: now, source: sc.source, domain_id: domainId,
+      broadcast_id: sc.broadcastId ?? null, template_id: templateId, topic_id: input.topic_id ?? null, automation_run_id: sc.automationRunId ?? null,
+    });
     const insertAtt = ctx.db.prepare(
       'INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );

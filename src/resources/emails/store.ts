@@ -91,6 +91,36 @@ export interface EmailRow {
   automation_run_id: string | null;
 }
 
+/** The columns of a new `emails` row: every column but `seq`. */
+export type NewEmailRow = Omit<EmailRow, 'seq'>;
+
+/**
+ * The one `INSERT INTO emails` (issue 9 item 8): writes a row as given
+ * (address lists, tags and headers already JSON text; times in emulated ms).
+ * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Throws the
+ * SQLite error of a duplicate `id`.
+ */
+export function insertEmail(ctx: Emulator, row: NewEmailRow): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
+        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
+       VALUES (@id, @team_id, @message_id, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @html, @text, @headers, @tags,
+        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id)`,
+    )
+    .run(row);
+}
+
+/**
+ * The Message-ID the emulator gives an email: `<YYYYMMDDHHMMSS.xxxxxxxx@domain>`
+ * (UTC time of `atMs`, the first 8 characters of the email id, the sender's
+ * domain; the OA example's shape). Used by sends and the fixture seed.
+ */
+export function messageId(emailId: string, atMs: number, domain: string): string {
+  const stamp = new Date(atMs).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `<${stamp}.${emailId.slice(0, 8)}@${domain}>`;
+}
+
 /** An `email_attachments` row; `content` is base64 text (snapshot-safe), null for `path` attachments. */
 export interface AttachmentRow {
   seq: number;
