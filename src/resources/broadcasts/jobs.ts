@@ -211,15 +211,13 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
     const batch = ids.slice(0, BATCH_SIZE);
     const byId = new Map(contactsOfSegment(ctx, row.team_id, row.segment_id, { ids: batch }).map((c) => [c.id, c]));
     const run = runData(ctx, row);
-    const record = ctx.db.prepare('INSERT INTO broadcast_emails (broadcast_id, email_id, contact_id, email, created_at) VALUES (?, ?, ?, ?, ?)');
     for (const id of batch) {
       const c = byId.get(id);
       if (!c) continue;
       try {
         if (!eligible(ctx, row, c, run)) continue;
         const input = emailFor(ctx, row, c, run);
-        const sent = sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id });
-        record.run(row.id, sent.id, c.id, c.email, ctx.clock.nowMs());
+        sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id, contactId: c.id });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         ctx.log('warn', `broadcast ${row.id}: no email to ${c.email}: ${err.name}: ${err.message}`);

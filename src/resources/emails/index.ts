@@ -22,12 +22,12 @@ import { idempotencyMigration } from '../../http/idempotency.js';
 import { emailOperations } from './operations.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailsMigration, insertEmail, messageId } from './store.js';
+import { emailContactMigration, emailsMigration, insertEmail, messageId } from './store.js';
 import { parseAddress } from './addresses.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, idempotencyMigration],
+  migrations: [emailsMigration, emailContactMigration, idempotencyMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**
@@ -48,7 +48,7 @@ export const emailsModule: ResourceModule = {
         to_addrs: JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]), cc: arr(e.cc), bcc: arr(e.bcc), reply_to: arr(e.reply_to),
         subject: e.subject, html: e.html ?? null, text: e.text ?? (e.html ? htmlToText(e.html) : null), headers: null,
         tags: e.tags ? JSON.stringify(e.tags) : null, last_event: events[events.length - 1]?.type ?? 'delivered', scheduled_at: null,
-        created_at: created, source: 'api', domain_id: domainRow?.id ?? null, broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null,
+        created_at: created, source: 'api', domain_id: domainRow?.id ?? null, broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
       });
       for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);
     }

@@ -50,6 +50,8 @@ export interface SendContext {
   restrictDomainId?: string | null;
   source: 'api' | 'batch' | 'broadcast' | 'automation' | 'smtp';
   broadcastId?: string | null;
+  /** The contact a broadcast email goes to (stored as `emails.contact_id`). */
+  contactId?: string | null;
   automationRunId?: string | null;
 }
 
@@ -225,6 +227,7 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
       tags: input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
       last_event: scheduledAt !== null ? 'scheduled' : 'queued', scheduled_at: scheduledAt, created_at: now, source: sc.source, domain_id: domainId,
       broadcast_id: sc.broadcastId ?? null, template_id: templateId, topic_id: input.topic_id ?? null, automation_run_id: sc.automationRunId ?? null,
+      contact_id: sc.contactId ?? null,
     });
     const insertAtt = ctx.db.prepare(
       'INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -243,10 +246,11 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
 }
 
 /**
- * The emails a broadcast produced, oldest first
+ * The emails a broadcast produced, oldest first, each with the contact it
+ * went to (`contact_id`, given by the broadcast as `SendContext.contactId`)
  * (for GET /broadcasts/{id}/recipients and clicked links).
  */
-export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
+export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; contact_id: string | null; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
   const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
   // One query for the clicks of all the broadcast's emails, grouped by email here.
   const clickRows = ctx.db
@@ -264,6 +268,7 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
   }
   return rows.map((r) => ({
     id: r.id,
+    contact_id: r.contact_id,
     to: list(r.to_addrs),
     last_event: r.last_event,
     created_at: r.created_at,

@@ -8,7 +8,7 @@ import { apiTime, fromJson, isoTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent, type EventType } from '../../webhooks/events.js';
 
-/** Schema of the emails module (migration 400). */
+/** Schema of the emails module (migration 400; 402 adds `contact_id`, see `emailContactMigration`). */
 export const emailsMigration = {
   version: 400,
   name: 'emails',
@@ -64,6 +64,19 @@ export const emailsMigration = {
   CREATE INDEX email_attachments_email ON email_attachments (email_id, seq);`,
 };
 
+/**
+ * Migration 402: `emails.contact_id`, the contact a broadcast email went to
+ * (null for every other email). It replaces the broadcasts module's
+ * `broadcast_emails` table, which repeated `emails.broadcast_id` only to
+ * carry this id (issue 9 item 8); migration 1002 of broadcasts copies the
+ * ids over and drops that table.
+ */
+export const emailContactMigration = {
+  version: 402,
+  name: 'emails_contact_id',
+  sql: `ALTER TABLE emails ADD COLUMN contact_id TEXT;`,
+};
+
 /** An `emails` row. Times in emulated ms; address lists and tags/headers as JSON text. */
 export interface EmailRow {
   seq: number;
@@ -89,6 +102,8 @@ export interface EmailRow {
   template_id: string | null;
   topic_id: string | null;
   automation_run_id: string | null;
+  /** The contact a broadcast email went to; null for other emails. */
+  contact_id: string | null;
 }
 
 /** The columns of a new `emails` row: every column but `seq`. */
@@ -104,9 +119,9 @@ export function insertEmail(ctx: Emulator, row: NewEmailRow): void {
   ctx.db
     .prepare(
       `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
+        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id)
        VALUES (@id, @team_id, @message_id, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @html, @text, @headers, @tags,
-        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id)`,
+        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id, @contact_id)`,
     )
     .run(row);
 }
