@@ -27,7 +27,7 @@ import type { Emulator } from '../../context.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { fromJson, newId } from '../../http/format.js';
+import { contentTypeOf, fromJson, newId } from '../../http/format.js';
 import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
 import { getTopicOr404 } from '../topics/store.js';
@@ -57,15 +57,6 @@ export interface SendContext {
 
 /** Largest total attachment size per email: 40 MB (API-FACTS §5.1). */
 export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
-
-const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
-  svg: 'image/svg+xml', txt: 'text/plain', csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json',
-  xml: 'application/xml', zip: 'application/zip', ics: 'text/calendar', doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  mp3: 'audio/mpeg', mp4: 'video/mp4',
-};
 
 /**
  * The sender rules of POST /emails (API-FACTS §2.1, the 403
@@ -107,11 +98,6 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
  */
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
 
-/** Content type from a filename's extension (`application/octet-stream` if unknown). */
-export function contentTypeOf(filename: string | null | undefined): string {
-  const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
-  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
-}
 
 const invalidAddress = (field: string) =>
   errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
