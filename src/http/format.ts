@@ -2,6 +2,8 @@
  * Output formats shared by every resource.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import mimeTypes from 'mime-types';
 
 /**
  * Renders emulated milliseconds as the API timestamp
@@ -54,4 +56,16 @@ export function replyToList(v: string | string[] | null | undefined): string[] |
   if (v === undefined || v === null) return null;
   const list = Array.isArray(v) ? v : [v];
   return list.length ? list : null;
+}
+
+/**
+ * The content type of a file name's extension, from mime-db through
+ * `mime-types` (the table express itself uses), `application/octet-stream`
+ * when the name has no extension or an unknown one. The one table for
+ * attachments sent (POST /emails without `content_type`) and received
+ * (POST /_emulator/inbound); issue 9 item 8.
+ */
+export function contentTypeOf(filename: string | null | undefined): string {
+  const ext = filename ? extname(filename) : '';
+  return (ext && mimeTypes.lookup(ext)) || 'application/octet-stream';
 }

@@ -211,13 +211,11 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
     const untilSeq = job.payload.until_seq ?? lastMembershipSeq(ctx, row.segment_id);
     const batch = segmentContactsPage(ctx, row.team_id, row.segment_id, { afterSeq: job.payload.after_seq ?? 0, untilSeq, limit: BATCH_SIZE });
     const run = runData(ctx, row);
-    const record = ctx.db.prepare('INSERT INTO broadcast_emails (broadcast_id, email_id, contact_id, email, created_at) VALUES (?, ?, ?, ?, ?)');
     for (const { contact: c } of batch) {
       try {
         if (!eligible(ctx, row, c, run)) continue;
         const input = emailFor(ctx, row, c, run);
-        const sent = sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id });
-        record.run(row.id, sent.id, c.id, c.email, ctx.clock.nowMs());
+        sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id, contactId: c.id });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         ctx.log('warn', `broadcast ${row.id}: no email to ${c.email}: ${err.name}: ${err.message}`);

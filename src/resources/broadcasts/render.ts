@@ -9,9 +9,12 @@
  * | `{{{RESEND_UNSUBSCRIBE_URL}}}`, `{{{UNSUBSCRIBE_URL}}}` | the contact's unsubscribe link |
  * `{{{key|fallback}}}` gives the fallback when the value is null, absent or
  * empty; without one such a placeholder becomes empty. Placeholders of any
- * other name are left as written.
+ * other name are left as written. The grammar and the filling are the
+ * templates module's `fillPlaceholders`; this file only says where a
+ * contact's values come from.
  */
 import type { Contact } from '../contacts/service.js';
+import { fillPlaceholders, UNKNOWN_PLACEHOLDER } from '../templates/render.js';
 
 /** What a contact's placeholders are filled from. */
 export interface RenderVars {
@@ -21,33 +24,31 @@ export interface RenderVars {
   unsubscribeUrl: string;
 }
 
-const PLACEHOLDER = /\{\{\{\s*([^{}|]+?)\s*(?:\|([^{}]*))?\}\}\}/g;
-
 const LEGACY: Record<string, keyof Contact> = { FIRST_NAME: 'first_name', LAST_NAME: 'last_name', EMAIL: 'email' };
 const FIELDS = new Set(['id', 'email', 'first_name', 'last_name']);
 
-/** The value of a placeholder key, `undefined` if it is not a known name. */
-function lookup(key: string, v: RenderVars): { known: boolean; value: unknown } {
-  if (key === 'RESEND_UNSUBSCRIBE_URL' || key === 'UNSUBSCRIBE_URL') return { known: true, value: v.unsubscribeUrl };
-  if (key in LEGACY) return { known: true, value: v.contact[LEGACY[key]] };
+/** The value of a placeholder key, `UNKNOWN_PLACEHOLDER` if it is not a known name. */
+function lookup(key: string, v: RenderVars): unknown {
+  if (key === 'RESEND_UNSUBSCRIBE_URL' || key === 'UNSUBSCRIBE_URL') return v.unsubscribeUrl;
+  if (key in LEGACY) return v.contact[LEGACY[key]];
   if (key.startsWith('contact.')) {
     const field = key.slice('contact.'.length);
-    if (FIELDS.has(field)) return { known: true, value: (v.contact as unknown as Record<string, unknown>)[field] };
-    if (field in v.properties) return { known: true, value: v.properties[field] };
+    if (FIELDS.has(field)) return (v.contact as unknown as Record<string, unknown>)[field];
+    if (field in v.properties) return v.properties[field];
     const lower = Object.keys(v.properties).find((k) => k.toLowerCase() === field.toLowerCase());
-    return { known: true, value: lower === undefined ? undefined : v.properties[lower] };
+    return lower === undefined ? undefined : v.properties[lower];
   }
-  return { known: false, value: undefined };
+  return UNKNOWN_PLACEHOLDER;
 }
 
-/** Fills the placeholders of `template` for one contact. `null` stays `null`. */
+/** Fills the placeholders of `template` for one contact. `null` stays `null`. An empty value counts as none (the fallback applies). */
 export function renderForContact(template: string | null, vars: RenderVars): string | null {
   if (template === null) return null;
-  return template.replace(PLACEHOLDER, (whole, rawKey: string, fallback: string | undefined) => {
-    const { known, value } = lookup(rawKey.trim(), vars);
-    if (!known) return whole;
-    if (value === null || value === undefined || value === '') return fallback?.trim() ?? '';
-    return String(value);
+  return fillPlaceholders(template, {
+    lookup: (key) => {
+      const value = lookup(key, vars);
+      return value === '' ? undefined : value;
+    },
   });
 }
 

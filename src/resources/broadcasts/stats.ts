@@ -1,7 +1,8 @@
 /**
  * GET /broadcasts/{id}/recipients and /clicked-links (reference operations
  * `broadcasts/recipients`, `broadcasts/list-clicked-links`), computed from the
- * emails the broadcast produced (`broadcast_emails` + `emailsOfBroadcast`).
+ * emails the broadcast produced (`emailsOfBroadcast`: each email with the
+ * contact it went to).
  * Row `id`s are opaque cursors, base64 of `offset:N` as the reference shows
  * (`b2Zmc2V0OjA`); `after`/`before` take them.
  */
@@ -71,29 +72,27 @@ function pageOf<T extends object>(items: T[], query: PageQuery): ListEnvelope<{ 
   return { object: 'list', has_more: hasMore, data: page };
 }
 
-interface Sent {
-  email_id: string;
-  contact_id: string | null;
-  email: string;
-  /** The contact's `unsubscribed` now (1), 0, or null when it is gone or not the team's. */
-  unsubscribed: number | null;
-}
-
-/** The broadcast's emails with their state, newest first. Empty (without asking the emails module) when it produced none. */
+/**
+ * The broadcast's emails with their state, newest first: `email` the
+ * address it went to, `contact_id` the contact, `unsubscribed` the contact's
+ * flag now (1 or 0; null when the contact is gone or not the team's).
+ */
 function sentEmails(ctx: Emulator, row: BroadcastRow) {
-  const own = ctx.db
-    .prepare(
-      `SELECT be.email_id, be.contact_id, be.email, c.unsubscribed FROM broadcast_emails be
-       LEFT JOIN contacts c ON c.id = be.contact_id AND c.team_id = ?
-       WHERE be.broadcast_id = ? ORDER BY be.seq DESC`,
-    )
-    .all(row.team_id, row.id) as Sent[];
-  if (own.length === 0) return [];
-  const state = new Map(emailsOfBroadcast(ctx, row.id).map((e) => [e.id, e]));
-  return own.map((s) => {
-    const e = state.get(s.email_id);
-    return { ...s, last_event: e?.last_event ?? 'queued', clicks: e?.clicks ?? [] };
-  });
+  const emails = emailsOfBroadcast(ctx, row.id).reverse();
+  if (emails.length === 0) return [];
+  const ids = [...new Set(emails.map((e) => e.contact_id).filter((id): id is string => id !== null))];
+  const unsubscribed = new Map(
+    (ctx.db.prepare('SELECT id, unsubscribed FROM contacts WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))').all(row.team_id, JSON.stringify(ids)) as { id: string; unsubscribed: number }[])
+      .map((c) => [c.id, c.unsubscribed]),
+  );
+  return emails.map((e) => ({
+    email_id: e.id,
+    contact_id: e.contact_id,
+    email: e.to[0] ?? '',
+    unsubscribed: e.contact_id === null ? null : unsubscribed.get(e.contact_id) ?? null,
+    last_event: e.last_event,
+    clicks: e.clicks,
+  }));
 }
 
 /**

@@ -80,6 +80,16 @@ export const migrations = [
     );
     CREATE INDEX broadcast_emails_broadcast ON broadcast_emails (broadcast_id, seq);`,
   },
+  {
+    // broadcast_emails repeated emails.broadcast_id; its one own fact, the
+    // contact, now lives on the email row (emails migration 402; issue 9
+    // item 8). Copied over for stores made before, then the table goes.
+    version: 1002,
+    name: 'broadcast_emails_to_emails_contact_id',
+    sql: `UPDATE emails SET contact_id = (SELECT be.contact_id FROM broadcast_emails be WHERE be.email_id = emails.id ORDER BY be.seq LIMIT 1)
+      WHERE contact_id IS NULL AND id IN (SELECT email_id FROM broadcast_emails);
+    DROP TABLE broadcast_emails;`,
+  },
 ];
 
 /** The list item (interface-spec "Broadcast (list item)"; no `topic_id`, API-FACTS §8 #15). */

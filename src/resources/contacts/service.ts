@@ -23,7 +23,7 @@ import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../webhooks/events.js';
 import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/store.js';
 import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
-import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
+import { explicitSubscription, getTopicOr404, setSubscriptions, writeSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
 import { toContact, type Contact, type ContactRow } from './rows.js';
 
 export type { Contact } from './rows.js';
@@ -257,14 +257,8 @@ export function writeContactChecked(
       .run(id, teamId, email, email.toLowerCase(), fields.first_name ?? null, fields.last_name ?? null, fields.unsubscribed ? 1 : 0, JSON.stringify(stored), now, now);
   }
   for (const s of segments) insertMembership(ctx, teamId, id, s, now);
-  if (topics.length) {
-    // As `setSubscriptions` (topics/store.ts) without its per-topic lookup: the caller checked the topics.
-    const upsert = ctx.db.prepare(
-      `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
-    );
-    for (const t of topics) upsert.run(id, t.id, t.subscription, now);
-  }
+  // The topics module's upsert, without `setSubscriptions`' per-topic lookup: the caller checked the topics.
+  writeSubscriptions(ctx, id, topics, now);
   return { id, created: !existing };
 }
 

@@ -22,12 +22,12 @@ import { idempotencyMigration } from '../../http/idempotency.js';
 import { emailOperations } from './operations.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailsMigration } from './store.js';
+import { emailContactMigration, emailsMigration, insertEmail, messageId } from './store.js';
 import { parseAddress } from './addresses.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, idempotencyMigration],
+  migrations: [emailsMigration, emailContactMigration, idempotencyMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**
@@ -36,11 +36,6 @@ export const emailsModule: ResourceModule = {
    * No webhooks are raised and no jobs scheduled for them.
    */
   seed(ctx, fixtures, db) {
-    const insert = db.prepare(
-      `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, NULL, ?, 'api', ?, NULL, NULL, NULL, NULL)`,
-    );
     const insertEvent = db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, NULL)');
     const arr = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(Array.isArray(v) ? v : [v]));
     for (const e of fixtures.emails ?? []) {
@@ -48,12 +43,13 @@ export const emailsModule: ResourceModule = {
       const events: { type: string; at: string }[] = e.events ?? [{ type: 'delivered', at: e.created_at }];
       const domain = parseAddress(e.from)?.domain ?? 'example.com';
       const domainRow = db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(e.team_id, domain) as { id: string } | undefined;
-      const stamp = new Date(created).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-      insert.run(
-        e.id, e.team_id, e.message_id ?? `<${stamp}.${String(e.id).slice(0, 8)}@${domain}>`, e.from, JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]),
-        arr(e.cc), arr(e.bcc), arr(e.reply_to), e.subject, e.html ?? null, e.text ?? (e.html ? htmlToText(e.html) : null),
-        e.tags ? JSON.stringify(e.tags) : null, events[events.length - 1]?.type ?? 'delivered', created, domainRow?.id ?? null,
-      );
+      insertEmail(ctx, {
+        id: e.id, team_id: e.team_id, message_id: e.message_id ?? messageId(String(e.id), created, domain), from_addr: e.from,
+        to_addrs: JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]), cc: arr(e.cc), bcc: arr(e.bcc), reply_to: arr(e.reply_to),
+        subject: e.subject, html: e.html ?? null, text: e.text ?? (e.html ? htmlToText(e.html) : null), headers: null,
+        tags: e.tags ? JSON.stringify(e.tags) : null, last_event: events[events.length - 1]?.type ?? 'delivered', scheduled_at: null,
+        created_at: created, source: 'api', domain_id: domainRow?.id ?? null, broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
+      });
       for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);
     }
   },

@@ -27,12 +27,12 @@ import type { Emulator } from '../../context.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { fromJson, newId } from '../../http/format.js';
+import { contentTypeOf, fromJson, newId } from '../../http/format.js';
 import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
 import { getTopicOr404 } from '../topics/store.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
-import { list, loadEmail, recordStep, type EmailRow } from './store.js';
+import { insertEmail, list, loadEmail, messageId, recordStep, type EmailRow } from './store.js';
 import { emailSendJob } from './jobs.js';
 
 /**
@@ -50,20 +50,13 @@ export interface SendContext {
   restrictDomainId?: string | null;
   source: 'api' | 'batch' | 'broadcast' | 'automation' | 'smtp';
   broadcastId?: string | null;
+  /** The contact a broadcast email goes to (stored as `emails.contact_id`). */
+  contactId?: string | null;
   automationRunId?: string | null;
 }
 
 /** Largest total attachment size per email: 40 MB (API-FACTS §5.1). */
 export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
-
-const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
-  svg: 'image/svg+xml', txt: 'text/plain', csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json',
-  xml: 'application/xml', zip: 'application/zip', ics: 'text/calendar', doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  mp3: 'audio/mpeg', mp4: 'video/mp4',
-};
 
 /**
  * The sender rules of POST /emails (API-FACTS §2.1, the 403
@@ -105,11 +98,6 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
  */
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
 
-/** Content type from a filename's extension (`application/octet-stream` if unknown). */
-export function contentTypeOf(filename: string | null | undefined): string {
-  const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
-  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
-}
 
 const invalidAddress = (field: string) =>
   errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
@@ -142,12 +130,6 @@ export function parseScheduledAt(input: string, nowMs: number): number {
 function checkRecipients(field: string, values: string[]): string[] {
   for (const v of values) if (!parseAddress(v)) throw invalidAddress(field);
   return values;
-}
-
-/** Yields a compact Message-ID `<YYYYMMDDHHMMSS.xxxxxxxx@domain>` (OA example shape). */
-function messageId(id: string, nowMs: number, domain: string): string {
-  const stamp = new Date(nowMs).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return `<${stamp}.${id.slice(0, 8)}@${domain}>`;
 }
 
 /**
@@ -223,21 +205,16 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
 
   const id = newId();
   return ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-          last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id, teamId, messageId(id, now, from.domain), fromRaw.trim(), JSON.stringify(to),
-        cc.length ? JSON.stringify(cc) : null, bcc.length ? JSON.stringify(bcc) : null, replyTo.length ? JSON.stringify(replyTo) : null,
-        subject, html, text,
-        input.headers && Object.keys(input.headers).length ? JSON.stringify(input.headers) : null,
-        input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
-        scheduledAt !== null ? 'scheduled' : 'queued', scheduledAt, now, sc.source, domainId,
-        sc.broadcastId ?? null, templateId, input.topic_id ?? null, sc.automationRunId ?? null,
-      );
+    insertEmail(ctx, {
+      id, team_id: teamId, message_id: messageId(id, now, from.domain), from_addr: fromRaw.trim(), to_addrs: JSON.stringify(to),
+      cc: cc.length ? JSON.stringify(cc) : null, bcc: bcc.length ? JSON.stringify(bcc) : null, reply_to: replyTo.length ? JSON.stringify(replyTo) : null,
+      subject, html, text,
+      headers: input.headers && Object.keys(input.headers).length ? JSON.stringify(input.headers) : null,
+      tags: input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
+      last_event: scheduledAt !== null ? 'scheduled' : 'queued', scheduled_at: scheduledAt, created_at: now, source: sc.source, domain_id: domainId,
+      broadcast_id: sc.broadcastId ?? null, template_id: templateId, topic_id: input.topic_id ?? null, automation_run_id: sc.automationRunId ?? null,
+      contact_id: sc.contactId ?? null,
+    });
     const insertAtt = ctx.db.prepare(
       'INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -255,10 +232,11 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
 }
 
 /**
- * The emails a broadcast produced, oldest first
+ * The emails a broadcast produced, oldest first, each with the contact it
+ * went to (`contact_id`, given by the broadcast as `SendContext.contactId`)
  * (for GET /broadcasts/{id}/recipients and clicked links).
  */
-export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
+export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; contact_id: string | null; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
   const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
   // One query for the clicks of all the broadcast's emails, grouped by email here.
   const clickRows = ctx.db
@@ -276,6 +254,7 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
   }
   return rows.map((r) => ({
     id: r.id,
+    contact_id: r.contact_id,
     to: list(r.to_addrs),
     last_event: r.last_event,
     created_at: r.created_at,

@@ -8,7 +8,7 @@ import { apiTime, fromJson, isoTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent, type EventType } from '../../webhooks/events.js';
 
-/** Schema of the emails module (migration 400). */
+/** Schema of the emails module (migration 400; 402 adds `contact_id`, see `emailContactMigration`). */
 export const emailsMigration = {
   version: 400,
   name: 'emails',
@@ -64,6 +64,19 @@ export const emailsMigration = {
   CREATE INDEX email_attachments_email ON email_attachments (email_id, seq);`,
 };
 
+/**
+ * Migration 402: `emails.contact_id`, the contact a broadcast email went to
+ * (null for every other email). It replaces the broadcasts module's
+ * `broadcast_emails` table, which repeated `emails.broadcast_id` only to
+ * carry this id (issue 9 item 8); migration 1002 of broadcasts copies the
+ * ids over and drops that table.
+ */
+export const emailContactMigration = {
+  version: 402,
+  name: 'emails_contact_id',
+  sql: `ALTER TABLE emails ADD COLUMN contact_id TEXT;`,
+};
+
 /** An `emails` row. Times in emulated ms; address lists and tags/headers as JSON text. */
 export interface EmailRow {
   seq: number;
@@ -89,6 +102,38 @@ export interface EmailRow {
   template_id: string | null;
   topic_id: string | null;
   automation_run_id: string | null;
+  /** The contact a broadcast email went to; null for other emails. */
+  contact_id: string | null;
+}
+
+/** The columns of a new `emails` row: every column but `seq`. */
+export type NewEmailRow = Omit<EmailRow, 'seq'>;
+
+/**
+ * The one `INSERT INTO emails` (issue 9 item 8): writes a row as given
+ * (address lists, tags and headers already JSON text; times in emulated ms).
+ * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Throws the
+ * SQLite error of a duplicate `id`.
+ */
+export function insertEmail(ctx: Emulator, row: NewEmailRow): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
+        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id)
+       VALUES (@id, @team_id, @message_id, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @html, @text, @headers, @tags,
+        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id, @contact_id)`,
+    )
+    .run(row);
+}
+
+/**
+ * The Message-ID the emulator gives an email: `<YYYYMMDDHHMMSS.xxxxxxxx@domain>`
+ * (UTC time of `atMs`, the first 8 characters of the email id, the sender's
+ * domain; the OA example's shape). Used by sends and the fixture seed.
+ */
+export function messageId(emailId: string, atMs: number, domain: string): string {
+  const stamp = new Date(atMs).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `<${stamp}.${emailId.slice(0, 8)}@${domain}>`;
 }
 
 /** An `email_attachments` row; `content` is base64 text (snapshot-safe), null for `path` attachments. */

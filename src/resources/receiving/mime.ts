@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import { errors } from '../../http/errors.js';
+import { contentTypeOf } from '../../http/format.js';
 
 /** postal-mime, loaded on first use (start-up speed, issue 10). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
@@ -62,20 +63,6 @@ export interface ParsedMessage {
   /** Lower-case header name → its first value, RFC 2047 words decoded. */
   headers: Record<string, string>;
   attachments: ParsedAttachment[];
-}
-
-const MIME_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
-  zip: 'application/zip', ics: 'text/calendar', eml: 'message/rfc822', xml: 'application/xml',
-  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
-
-/** Content type from a file name's extension, `application/octet-stream` when unknown. */
-export function guessContentType(filename: string): string {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
-  return (ext && MIME_TYPES[ext]) || 'application/octet-stream';
 }
 
 /** Bare addresses of an address list (groups flattened). */
@@ -197,7 +184,7 @@ export function buildMime(input: InboundJson, dateMs: number): string {
   if (atts.length) {
     const parts = atts.map((a) => {
       const bytes = Buffer.from(a.content, 'base64');
-      const type = a.content_type ?? guessContentType(a.filename);
+      const type = a.content_type ?? contentTypeOf(a.filename);
       const disposition = a.content_disposition ?? (a.content_id ? 'inline' : 'attachment');
       const head = [
         `Content-Type: ${headerSafe(type)}; name="${encodeWord(a.filename).replace(/"/g, '')}"`,
@@ -229,7 +216,7 @@ export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'te
     text: input.text ?? (input.html === undefined ? '' : null),
     attachments: (input.attachments ?? []).map((a) => ({
       filename: a.filename,
-      contentType: (a.content_type ?? guessContentType(a.filename)).split(';')[0].trim().toLowerCase(),
+      contentType: (a.content_type ?? contentTypeOf(a.filename)).split(';')[0].trim().toLowerCase(),
       contentId: a.content_id ? a.content_id.replace(/^<|>$/g, '') : null,
       disposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
       content: Buffer.from(a.content, 'base64'),

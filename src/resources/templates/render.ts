@@ -1,7 +1,9 @@
 /**
  * CONTRACT between modules (owned by the templates module; emails and
  * automations call it): resolving and rendering a published template
- * (API-FACTS §5.11: placeholders `{{{KEY}}}` / `{{{KEY|fallback}}}`).
+ * (API-FACTS §5.11: placeholders `{{{KEY}}}` / `{{{KEY|fallback}}}`), and
+ * the emulator's one placeholder engine, `fillPlaceholders` (broadcasts call
+ * it for their per-contact rendering, API-FACTS §5.12).
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
@@ -43,8 +45,50 @@ export function resolvePublishedTemplate(ctx: Emulator, teamId: string, idOrAlia
   };
 }
 
-/** `{{{ KEY }}}` or `{{{ KEY | fallback }}}`; the key may be dotted (`contact.first_name`). */
-const PLACEHOLDER = /\{\{\{\s*([A-Za-z0-9_.]+)\s*(?:\|([^}]*))?\}\}\}/g;
+/**
+ * The one placeholder grammar of the emulator (templates, broadcasts):
+ * `{{{ KEY }}}` or `{{{ KEY | fallback }}}`, spaces around the key and the
+ * fallback ignored. A key is `[A-Za-z0-9_]` — the documented key of a template
+ * variable and of a contact property (API-FACTS §5.11, contact-properties) —
+ * optionally dotted (`contact.first_name`, a path into nested values). The
+ * fallback runs to the closing braces and holds no `{` or `}`, so an unclosed
+ * placeholder never swallows the next one. Anything else is plain text.
+ */
+const PLACEHOLDER = /\{\{\{\s*([A-Za-z0-9_.]+)\s*(?:\|([^{}]*))?\}\}\}/g;
+
+/** What `lookup` returns for a name the caller does not know: the placeholder stays as written. */
+export const UNKNOWN_PLACEHOLDER: unique symbol = Symbol('unknown placeholder');
+
+/**
+ * How `fillPlaceholders` finds values. `lookup(key)` gives the value of a
+ * key; `null` and `undefined` mean "no value", `UNKNOWN_PLACEHOLDER` means
+ * "not a name of mine" (the placeholder is left untouched). `otherwise(key)`
+ * gives the text for a key with no value and no inline fallback, or throws;
+ * default: the empty string.
+ */
+export interface PlaceholderValues {
+  lookup(key: string): unknown;
+  otherwise?(key: string): string;
+}
+
+/**
+ * Fills every placeholder of `source` (grammar above), unescaped (triple
+ * braces). Per placeholder: the value from `values.lookup` (strings as they
+ * are, numbers and booleans as `String()`, other values as JSON); without
+ * one, the placeholder's own `|fallback` (trimmed); without that,
+ * `values.otherwise(key)` (which may throw, e.g. 422 for a template variable
+ * without a fallback). Used by template sends (`renderTemplate`) and
+ * broadcasts (`renderForContact`); API-FACTS §5.11, §5.12.
+ */
+export function fillPlaceholders(source: string, values: PlaceholderValues): string {
+  return source.replace(PLACEHOLDER, (whole, key: string, inline: string | undefined) => {
+    const value = values.lookup(key);
+    if (value === UNKNOWN_PLACEHOLDER) return whole;
+    if (value !== undefined && value !== null) return asText(value);
+    if (inline !== undefined) return inline.trim();
+    return values.otherwise ? values.otherwise(key) : '';
+  });
+}
 
 /** Largest string value of a variable (API-FACTS §5.11). */
 export const MAX_VARIABLE_STRING = 2000;
@@ -91,15 +135,15 @@ export function renderTemplate(
     }
   }
   const declared = new Map(tpl.variables.map((v) => [v.key, v]));
-  const fill = (source: string): string =>
-    source.replace(PLACEHOLDER, (_m, key: string, inline: string | undefined) => {
-      const value = lookup(variables ?? {}, key);
-      if (value !== undefined && value !== null) return asText(value);
-      if (inline !== undefined) return inline.trim();
+  const values: PlaceholderValues = {
+    lookup: (key) => lookup(variables ?? {}, key),
+    otherwise: (key) => {
       const fb = declared.get(key)?.fallback_value;
       if (fb !== undefined && fb !== null) return asText(fb);
       throw errors.validation(`Missing value for template variable \`${key}\`: provide it in \`template.variables\` or give the variable a fallback value.`, 422);
-    });
+    },
+  };
+  const fill = (source: string): string => fillPlaceholders(source, values);
   return {
     from: tpl.from,
     subject: tpl.subject === null ? null : fill(tpl.subject),

@@ -71,12 +71,23 @@ export function insertTopic(
  */
 export function setSubscriptions(ctx: Emulator, teamId: string, contactId: string, topics: { id: string; subscription: Subscription }[]): void {
   for (const t of topics) getTopicOr404(ctx, teamId, t.id);
+  writeSubscriptions(ctx, contactId, topics, ctx.clock.nowMs());
+}
+
+/**
+ * The one upsert of `contact_topics` (issue 9 item 8): writes each topic's
+ * explicit subscription for the contact, `updated_at` = `nowMs` (emulated
+ * ms). The topics must already be checked as the team's (`setSubscriptions`
+ * checks them; a CSV import checks them once for all rows). Call inside the
+ * caller's transaction.
+ */
+export function writeSubscriptions(ctx: Emulator, contactId: string, topics: readonly { id: string; subscription: Subscription }[], nowMs: number): void {
+  if (topics.length === 0) return;
   const upsert = ctx.db.prepare(
     `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
   );
-  const now = ctx.clock.nowMs();
-  for (const t of topics) upsert.run(contactId, t.id, t.subscription, now);
+  for (const t of topics) upsert.run(contactId, t.id, t.subscription, nowMs);
 }
 
 /** A contact's explicit subscription to a topic, or undefined. */

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { emailsOfBroadcast } from '../../../src/resources/emails/send.js';
 import { NEWSLETTER_SEGMENT, createBroadcast, getBroadcast } from './helpers.js';
 
 async function ok(res: { status: number; body: any }, what: string) {
@@ -21,11 +22,10 @@ async function contact(t: TestEmulator, segmentId: string, body: Record<string, 
   return (await ok(await t.api.post('/contacts').send({ ...body, segments: [{ id: segmentId }] }), 'create contact')).id;
 }
 
-/** The emails the broadcast produced (ids from the module's own table), as GET /emails/{id} shows them. */
+/** The emails the broadcast produced (ids from the emails module's `emailsOfBroadcast`), as GET /emails/{id} shows them. */
 async function emailsOf(t: TestEmulator, broadcastId: string) {
-  const rows = t.emu.ctx.db.prepare('SELECT email_id FROM broadcast_emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as { email_id: string }[];
   const out = [];
-  for (const r of rows) out.push(await ok(await t.api.get(`/emails/${r.email_id}`), 'get email'));
+  for (const e of emailsOfBroadcast(t.emu.ctx, broadcastId)) out.push(await ok(await t.api.get(`/emails/${e.id}`), 'get email'));
   return out;
 }
 
@@ -108,13 +108,13 @@ describe('broadcasts: sending to a segment', () => {
     const id = await createBroadcast(t, { segment_id: seg, send: true });
     await t.emu.clock.advance('1s');
     expect((await getBroadcast(t, id)).status).toBe('queued');
-    expect(t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM broadcast_emails WHERE broadcast_id = ?').get(id)).toEqual({ n: 100 });
+    expect(emailsOfBroadcast(t.emu.ctx, id)).toHaveLength(100);
     await ok(await t.api.post(`/broadcasts/${id}/cancel`), 'cancel');
     await t.emu.clock.advance('1m');
     const b = await getBroadcast(t, id);
     expect(b.status).toBe('canceled');
     expect(b.sent_at).toBeNull();
-    expect(t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM broadcast_emails WHERE broadcast_id = ?').get(id)).toEqual({ n: 100 });
+    expect(emailsOfBroadcast(t.emu.ctx, id)).toHaveLength(100);
   });
 
   it('a scheduled broadcast sends when its time comes', async () => {
