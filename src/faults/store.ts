@@ -36,12 +36,17 @@ interface Live {
   draw: () => number;
 }
 
-/** The operations of the document and the `FaultInput` validator, loaded once per process. */
-async function specParts(): Promise<{ operations: Operation[]; validate: ValidateFunction }> {
+/**
+ * The operations of the document and the `FaultInput` validator. The
+ * validator is compiled when the first rule is checked, not at start-up
+ * (compiling it was ~70 ms of every first `startServer()`; issue 10).
+ */
+async function specParts(): Promise<{ operations: Operation[]; validate: () => ValidateFunction }> {
   const { operations } = await loadSpec();
   const create = operations.find((o) => o.operationId === 'admin/create-fault');
-  const validate = create && compileOperation(create).body;
-  if (!validate) throw new Error('spec/openapi.yaml lacks the admin/create-fault body');
+  if (!create?.body) throw new Error('spec/openapi.yaml lacks the admin/create-fault body');
+  let compiled: ValidateFunction | undefined;
+  const validate = () => (compiled ??= compileOperation(create).body!);
   return { operations, validate };
 }
 
@@ -57,7 +62,7 @@ export async function checkFaultInputs(list: unknown): Promise<void> {
   const ops = new OperationIndex(operations);
   list.forEach((input, i) => {
     try {
-      normalizeRule(input, validate, ops, 0);
+      normalizeRule(input, validate(), ops, 0);
     } catch (err) {
       throw new Error(`rule ${i + 1}: ${(err as Error).message}`);
     }
@@ -70,7 +75,7 @@ export class FaultStore implements Faults {
 
   constructor(
     private readonly ctx: Pick<Emulator, 'db' | 'config' | 'log' | 'bus'>,
-    private readonly validate: ValidateFunction,
+    private readonly validate: () => ValidateFunction,
     private readonly ops: OperationIndex,
     /** Rules put back at every reset (`config.faults`). */
     private readonly startRules: readonly unknown[] = [],
@@ -89,7 +94,7 @@ export class FaultStore implements Faults {
    * `validation_error` for a `team_id` that names no team.
    */
   add(input: unknown): FaultRule {
-    const spec = normalizeRule(input, this.validate, this.ops, this.ctx.config.rateLimit);
+    const spec = normalizeRule(input, this.validate(), this.ops, this.ctx.config.rateLimit);
     if (spec.team_id !== null && !getTeam(this.ctx.db, spec.team_id)) {
       throw new ApiError(422, 'validation_error', `The \`team_id\` \`${spec.team_id}\` names no team.`);
     }
