@@ -92,14 +92,16 @@ for (let i = 0; i < 5; i++) {
   bare.push(await spawnToHealthy(['-e', "const s=require('http').createServer((q,r)=>r.end('{}')).listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))"], '/'));
 }
 const inproc = await inProcessStart();
+/** The start-up table (medians in ms). */
+const startupRows = () => [
+  { 'start-up (median of 5, ms)': 'node bin/emulator.js start → health', ms: Math.round(median(cli)) },
+  { 'start-up (median of 5, ms)': 'ceiling: express alone → health', ms: Math.round(median(exp)) },
+  { 'start-up (median of 5, ms)': 'ceiling: bare node:http → 200', ms: Math.round(median(bare)) },
+  { 'start-up (median of 5, ms)': 'import + first startServer()', ms: Math.round(inproc.firstMs) },
+  { 'start-up (median of 5, ms)': 'later startServer() (median of 10)', ms: Math.round(inproc.laterMs * 10) / 10 },
+];
 if (process.argv.includes('--startup')) {
-  console.table([
-    { 'start-up (median of 5, ms)': 'node bin/emulator.js start → health', ms: Math.round(median(cli)) },
-    { 'start-up (median of 5, ms)': 'ceiling: express alone → health', ms: Math.round(median(exp)) },
-    { 'start-up (median of 5, ms)': 'ceiling: bare node:http → 200', ms: Math.round(median(bare)) },
-    { 'start-up (median of 5, ms)': 'import + first startServer()', ms: Math.round(inproc.firstMs) },
-    { 'start-up (median of 5, ms)': 'later startServer() (median of 10)', ms: Math.round(inproc.laterMs * 10) / 10 },
-  ]);
+  console.table(startupRows());
   process.exit(0);
 }
 
@@ -164,13 +166,7 @@ await ceilings.close();
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${DURATION_S} s a scenario`);
 console.table(results);
-console.table([
-  { 'start-up (median of 5, ms)': 'node bin/emulator.js start → health', ms: Math.round(median(cli)) },
-  { 'start-up (median of 5, ms)': 'ceiling: express alone → health', ms: Math.round(median(exp)) },
-  { 'start-up (median of 5, ms)': 'ceiling: bare node:http → 200', ms: Math.round(median(bare)) },
-  { 'start-up (median of 5, ms)': 'import + first startServer()', ms: Math.round(inproc.firstMs) },
-  { 'start-up (median of 5, ms)': 'later startServer() (median of 10)', ms: Math.round(inproc.laterMs * 10) / 10 },
-]);
+console.table(startupRows());
 const checks = [
   ['POST /emails / express ceiling', ok(send) / ok(expressPost), `≥ ${TARGETS.sendVsExpress}`, ok(send) / ok(expressPost) >= TARGETS.sendVsExpress],
   ['p99 POST /emails (ms)', send.latency.p99, `≤ ${TARGETS.sendP99Ms}`, send.latency.p99 <= TARGETS.sendP99Ms],

@@ -38,21 +38,12 @@ import { loadSpec, type Operation, type Schema } from '../../src/http/spec.js';
 import { compileOperation } from '../../src/http/validate.js';
 import { diffState, send, storeState, type Answer } from './store-state.js';
 import { FIXTURES } from '../helpers.js';
+import { mulberry32 } from '../../src/faults/prng.js';
 
 const { operations } = await loadSpec();
 
 // ---------------------------------------------------------------- determinism
 const SEED = 0x5eed_2026;
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 /** A v4 UUID from the seeded PRNG (never an id of the fixtures). */
 function seededUuid(rnd: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(rnd() * 16).toString(16));
