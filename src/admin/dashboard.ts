@@ -13,11 +13,11 @@
  * An unknown team is 404 `Team not found`.
  */
 import type { Emulator } from '../context.js';
+import { teamExists } from '../state/teams.js';
 import { errors } from '../http/errors.js';
 import { isoTime, fromJson } from '../http/format.js';
 import type { OpRequest, ResourceModule } from '../module.js';
-import { listDomains, recordsOf, capabilitiesOf } from '../resources/domains/service.js';
-import { latestClaimOf } from '../resources/domains/claims.js';
+import { listDomains, recordsOf, capabilitiesOf, latestClaimOf } from '../resources/domains/service.js';
 import { contactPropertyValues, listContacts } from '../resources/contacts/service.js';
 import { listSegments, segmentIdsOf } from '../resources/segments/store.js';
 import { explicitSubscription, listTopics } from '../resources/topics/store.js';
@@ -33,7 +33,7 @@ import type { Req } from '../http/document-types.js';
 /** The team id of the path, or 404 `Team not found`. */
 function teamOf(ctx: Emulator, req: OpRequest): string {
   const id = req.params.team_id;
-  if (!ctx.db.prepare('SELECT 1 FROM teams WHERE id = ?').get(id)) throw errors.notFound('Team');
+  if (!teamExists(ctx, id)) throw errors.notFound('Team');
   return id;
 }
 

@@ -6,7 +6,7 @@
  * | 1-99 | teams (src/state/teams.ts; and the clock's jobs) |
  * | 100-199 | api-keys |
  * | 200-299 | domains |
- * | 300-349 | webhooks (endpoints); 350-399 src/webhooks (deliveries) |
+ * | 300-349 | webhooks (endpoints); 350-399 src/deliveries |
  * | 400-449 | emails (sent) |
  * | 450-499 | receiving |
  * | 500-549 | contacts; 550-599 contact-imports |
@@ -26,7 +26,7 @@ import { teamsModule } from '../state/teams.js';
 import { apiKeysModule } from './api-keys/index.js';
 import { domainsModule } from './domains/index.js';
 import { webhooksModule } from './webhooks/index.js';
-import { deliveriesModule } from '../webhooks/index.js';
+import { deliveriesModule } from '../deliveries/index.js';
 import { contactPropertiesModule } from './contact-properties/index.js';
 import { topicsModule } from './topics/index.js';
 import { segmentsModule } from './segments/index.js';

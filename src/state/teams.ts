@@ -46,3 +46,23 @@ export const teamsModule: ResourceModule = {
 export function getTeam(db: DB, teamId: string): TeamRow | undefined {
   return db.prepare('SELECT * FROM teams WHERE id = ?').get(teamId) as TeamRow | undefined;
 }
+
+/** True when a team with this id exists. */
+export function teamExists(ctx: { db: DB }, teamId: string): boolean {
+  return ctx.db.prepare('SELECT 1 FROM teams WHERE id = ?').get(teamId) !== undefined;
+}
+
+/** Every team, oldest first. */
+export function listTeams(db: DB): TeamRow[] {
+  return db.prepare('SELECT * FROM teams ORDER BY seq').all() as TeamRow[];
+}
+
+/** True when the store holds at least one team (a `--db` file with state). */
+export function hasTeams(db: DB): boolean {
+  return db.prepare('SELECT 1 FROM teams LIMIT 1').get() !== undefined;
+}
+
+/** Adds a team (emulated `createdAt` ms). */
+export function insertTeam(db: DB, team: { id: string; name: string; ownerEmail: string; createdAt: number }): void {
+  db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)').run(team.id, team.name, team.ownerEmail, team.createdAt);
+}

@@ -10,7 +10,7 @@ import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { SEGMENT_MEMBERS, getSegmentOr404 } from '../segments/store.js';
 import { setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
-import { toContactItem, type ContactRow } from './rows.js';
+import { toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
   contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, type Contact, type ContactPatch,

@@ -20,13 +20,13 @@
 import type { Emulator } from '../../context.js';
 import { isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { emitEvent } from '../../webhooks/events.js';
+import { emitEvent } from '../../deliveries/emit.js';
 import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/store.js';
 import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
 import { explicitSubscription, getTopicOr404, setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
-import { toContact, type Contact, type ContactRow } from './rows.js';
+import { toContact, type Contact, type ContactRow } from './store.js';
 
-export type { Contact } from './rows.js';
+export type { Contact } from './store.js';
 
 /** Loose email check used for contacts (CSV rows and service callers): `local@domain.tld`, ≤ 320 chars. */
 export function isValidEmail(email: string): boolean {

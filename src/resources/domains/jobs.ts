@@ -9,7 +9,7 @@
 import type { Emulator } from '../../context.js';
 import { defineJob } from '../../clock/jobs.js';
 import { newDkimValue } from './records.js';
-import { emitDomainEvent, setDomainStatus, verificationFails, type ClaimRow, type DomainRow } from './service.js';
+import { emitDomainEvent, setDomainStatus, verificationFails, type ClaimRow, type DomainRow } from './store.js';
 
 /** `domains.verify` (`runVerification`). */
 export const domainVerifyJob = defineJob('domains.verify', (ctx, job) => runVerification(ctx, job.payload.domain_id));

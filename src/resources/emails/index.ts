@@ -19,11 +19,12 @@
 import { htmlToText } from './text.js';
 import type { ResourceModule } from '../../module.js';
 import { idempotencyMigration } from '../../http/idempotency.js';
-import { emailOperations } from './operations.js';
+import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
 import { emailsMigration } from './store.js';
 import { parseAddress } from './addresses.js';
+import { domainIdByName } from '../domains/service.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
@@ -47,12 +48,12 @@ export const emailsModule: ResourceModule = {
       const created = e.created_at ? Date.parse(e.created_at) : ctx.clock.nowMs();
       const events: { type: string; at: string }[] = e.events ?? [{ type: 'delivered', at: e.created_at }];
       const domain = parseAddress(e.from)?.domain ?? 'example.com';
-      const domainRow = db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(e.team_id, domain) as { id: string } | undefined;
+      const domainId = domainIdByName(ctx, e.team_id, domain);
       const stamp = new Date(created).toISOString().replace(/[-:T]/g, '').slice(0, 14);
       insert.run(
         e.id, e.team_id, e.message_id ?? `<${stamp}.${String(e.id).slice(0, 8)}@${domain}>`, e.from, JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]),
         arr(e.cc), arr(e.bcc), arr(e.reply_to), e.subject, e.html ?? null, e.text ?? (e.html ? htmlToText(e.html) : null),
-        e.tags ? JSON.stringify(e.tags) : null, events[events.length - 1]?.type ?? 'delivered', created, domainRow?.id ?? null,
+        e.tags ? JSON.stringify(e.tags) : null, events[events.length - 1]?.type ?? 'delivered', created, domainId,
       );
       for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);
     }

@@ -22,6 +22,7 @@
  * - `domain_id`, `email_id`, `broadcast_id` (comma-separated UUIDs) filter.
  */
 import type { Emulator } from '../../context.js';
+import { domainNamesOf } from '../domains/service.js';
 import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { parseAddress } from './addresses.js';
@@ -131,9 +132,7 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
     if (broadcastIds.length && !broadcastIds.includes(e.broadcast_id ?? '')) continue;
     emails.set(e.id, e);
   }
-  const domainNames = new Map(
-    (ctx.db.prepare('SELECT id, name FROM domains WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((d) => [d.id, d.name]),
-  );
+  const domainNames = domainNamesOf(ctx, teamId);
   const broadcastNames = new Map(
     (ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]),
   );

@@ -24,6 +24,7 @@
 import type { SchemaOf } from '../../http/document-types.js';
 import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
+import { domainNameOf, senderDomain } from '../domains/service.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
@@ -86,9 +87,7 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
     }
     return null;
   }
-  const domain = ctx.db
-    .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
-    .get(teamId, fromDomain) as { id: string; status: string } | undefined;
+  const domain = senderDomain(ctx, teamId, fromDomain);
   if (!domain || domain.status !== 'verified') {
     throw errors.validation(`The \`${fromDomain}\` domain is not verified. Please, add and verify your domain.`, 403);
   }
@@ -190,8 +189,8 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   // Sender rules (API-FACTS §2.1 403 rows; DESIGN.md "Auth").
   const domainId = checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
   if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
-    const allowed = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(sc.restrictDomainId) as { name: string } | undefined;
-    throw errors.validation(`This API key can only send emails from the \`${allowed?.name ?? sc.restrictDomainId}\` domain.`, 403);
+    const allowed = domainNameOf(ctx, sc.restrictDomainId);
+    throw errors.validation(`This API key can only send emails from the \`${allowed ?? sc.restrictDomainId}\` domain.`, 403);
   }
 
   // Attachments: `content` (base64) is stored; `path` is recorded, never fetched.

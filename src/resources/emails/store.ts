@@ -6,7 +6,7 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, fromJson, isoTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { emitEvent, type EventType } from '../../webhooks/events.js';
+import { emitEvent, type EventType } from '../../deliveries/emit.js';
 
 /** Schema of the emails module (migration 400). */
 export const emailsMigration = {

@@ -4,7 +4,7 @@
  * |---|---|
  * | logs/list | the team's logs, newest first; items `{id, created_at, endpoint, method, response_status, user_agent}`; 20 a page when `limit` is omitted (the spec is silent; logs grow with every call, so they are paged like emails) |
  * | logs/get | adds `object: "log"`, `request_body` (null without a body), `response_body`; unknown or another team's → 404 `Log not found` |
- * Recording (`onResponse`, src/resources/logs/record.ts): every authenticated
+ * Recording (`onResponse`, src/resources/logs/store.ts): every authenticated
  * API request, errors included, at emulated time; not `/_emulator/*` nor
  * requests that failed authentication (no team to file them under).
  * `endpoint` is the path without the query string.
@@ -14,7 +14,7 @@ import type { ResourceModule } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
-import { recordRequest, type LogRow } from './record.js';
+import { recordRequest, type LogRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 /** Default page size of GET /logs. */

@@ -14,6 +14,7 @@ import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { Reply } from '../../module.js';
+import { teamExists } from '../../state/teams.js';
 import type { Req } from '../../http/document-types.js';
 
 /** The reason the service gives to a grant revoked through the API. */
@@ -92,8 +93,7 @@ function revoke(ctx: Emulator, req: Req<'oauth/revoke-grant'>) {
 
 function adminCreate(ctx: Emulator, req: Req<'admin/create-oauth-grant'>) {
   const b = req.body;
-  const team = ctx.db.prepare('SELECT id FROM teams WHERE id = ?').get(b.team_id);
-  if (!team) throw errors.notFound('Team');
+  if (!teamExists(ctx, b.team_id)) throw errors.notFound('Team');
   const row = insertGrant(ctx, { teamId: b.team_id, clientName: b.client_name, clientId: b.client_id, logoUri: b.logo_uri, scopes: b.scopes });
   return new Reply(201, toItem(row));
 }

@@ -4,9 +4,10 @@
  * for it, storing one received email per team, raising `email.received`.
  */
 import type { Emulator } from '../../context.js';
+import { receivingTeamOf } from '../domains/service.js';
 import { errors } from '../../http/errors.js';
 import { isoTime, newId } from '../../http/format.js';
-import { emitEvent } from '../../webhooks/events.js';
+import { emitEvent } from '../../deliveries/emit.js';
 import { parseMessage, type ParsedMessage } from './mime.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
@@ -16,26 +17,15 @@ export interface ReceivedCopy {
   received_for: string[];
 }
 
-interface DomainRow {
-  team_id: string;
-  status: string;
-  capabilities: string;
-}
-
 /**
- * The team that receives mail for `domain` (case-insensitive exact name):
- * a domain row with `capabilities.receiving = "enabled"` (interface-spec
+ * The team that receives mail for `domain` (the domains resource's
+ * `receivingTeamOf`): case-insensitive exact name, a domain row with `capabilities.receiving = "enabled"` (interface-spec
  * "Domain": capabilities); a verified one wins over others, then the oldest.
  * Verification is not required (mail follows the MX record, not the
  * dashboard status). `null` when no team receives for it.
  */
 export function receivingTeam(ctx: Emulator, domain: string): string | null {
-  const rows = ctx.db
-    .prepare('SELECT team_id, status, capabilities FROM domains WHERE name = ? ORDER BY seq')
-    .all(domain.toLowerCase()) as DomainRow[];
-  const receiving = rows.filter((r) => JSON.parse(r.capabilities)?.receiving === 'enabled');
-  const pick = receiving.find((r) => r.status === 'verified') ?? receiving[0];
-  return pick?.team_id ?? null;
+  return receivingTeamOf(ctx, domain);
 }
 
 function uniqueCi(list: string[]): string[] {

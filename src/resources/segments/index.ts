@@ -16,7 +16,7 @@ import type { Emulator } from '../../context.js';
 import type { OpRequest, ResourceModule } from '../../module.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { SEGMENT_MEMBERS, deleteSegment, getSegmentOr404, insertSegment, toSegmentItem, type SegmentRow } from './store.js';
-import { toSegmentContactItem, type ContactRow } from '../contacts/rows.js';
+import { toSegmentContactItem, type ContactRow } from '../contacts/store.js';
 import type { Req } from '../../http/document-types.js';
 
 type Kind = 'segment' | 'audience';

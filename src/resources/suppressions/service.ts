@@ -10,7 +10,7 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { emitEvent } from '../../webhooks/events.js';
+import { emitEvent } from '../../deliveries/emit.js';
 
 export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
 

@@ -13,11 +13,10 @@
  * | webhooks/replay-event | queues one extra attempt now → `{object: "webhook_event", id}` |
  * | webhooks/list-event-attempts | `{id: atmpt_…, http_status_code, response, sent_at}`, newest first, default 20 |
  * Another team's webhook or event is 404 `not_found`. Delivery itself:
- * `src/webhooks/`.
+ * `src/deliveries/`.
  */
 import type { ResourceModule } from '../../module.js';
-import { endpointOperations } from './endpoints.js';
-import { eventOperations } from './events.js';
+import { endpointOperations, webhookEventOperations } from './handlers.js';
 import { insertWebhook } from './store.js';
 
 export const webhooksModule: ResourceModule = {
@@ -45,7 +44,7 @@ export const webhooksModule: ResourceModule = {
       ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
     },
   ],
-  operations: { ...endpointOperations, ...eventOperations },
+  operations: { ...endpointOperations, ...webhookEventOperations },
   seed(ctx, fixtures) {
     for (const w of fixtures.webhooks ?? []) {
       insertWebhook(ctx, { id: w.id, teamId: w.team_id, endpoint: w.endpoint, events: w.events, status: w.status, signingSecret: w.signing_secret, createdAt: w.created_at ? Date.parse(w.created_at) : undefined });
