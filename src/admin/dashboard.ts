@@ -25,7 +25,7 @@ import { propertiesByKey } from '../resources/contact-properties/store.js';
 import { listBroadcasts } from '../resources/broadcasts/store.js';
 import { broadcastSummary } from '../resources/broadcasts/stats.js';
 import { listRuns, runStepRows } from '../resources/automations/store.js';
-import { listReceivedEmails, receivedAttachmentsOf } from '../resources/receiving/index.js';
+import { listReceivedEmails, receivedAttachmentsOf } from '../resources/receiving/service.js';
 import { extractCodes } from './codes.js';
 import { extractLinks } from './emails.js';
 import type { Req } from '../http/document-types.js';

@@ -5,6 +5,25 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+
+/** The contact-properties tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 800,
+    name: 'contact_properties',
+    sql: `CREATE TABLE contact_properties (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      type TEXT NOT NULL,
+      fallback_value TEXT NOT NULL DEFAULT 'null',
+      created_at INTEGER NOT NULL,
+      UNIQUE (team_id, key)
+    );`,
+  },
+];
 
 /** Types a contact property can have (OA/SDK: `string` | `number`). */
 export type PropertyType = 'string' | 'number';

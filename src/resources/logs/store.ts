@@ -6,6 +6,28 @@ import type { Emulator } from '../../context.js';
 import type { ResponseInfo } from '../../module.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
+import type { Migration } from '../../store/db.js';
+
+/** The logs tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 1400,
+    name: 'logs',
+    sql: `CREATE TABLE logs (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      endpoint TEXT NOT NULL,
+      method TEXT NOT NULL,
+      response_status INTEGER NOT NULL,
+      user_agent TEXT,
+      request_body TEXT NOT NULL,
+      response_body TEXT NOT NULL
+    );
+    CREATE INDEX logs_team ON logs (team_id, seq);`,
+  },
+];
 
 type Insert = { run(...params: unknown[]): unknown };
 const inserts = new WeakMap<DB, Insert>();

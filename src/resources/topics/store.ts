@@ -8,6 +8,34 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+
+/** The topics tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 700,
+    name: 'topics',
+    sql: `CREATE TABLE topics (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      description TEXT,
+      default_subscription TEXT NOT NULL,
+      visibility TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX topics_team ON topics (team_id, seq);
+    CREATE TABLE contact_topics (
+      contact_id TEXT NOT NULL,
+      topic_id TEXT NOT NULL,
+      subscription TEXT NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (contact_id, topic_id)
+    );
+    CREATE INDEX contact_topics_topic ON contact_topics (topic_id);`,
+  },
+];
 
 export type Subscription = 'opt_in' | 'opt_out';
 

@@ -11,6 +11,26 @@ import type { Emulator } from '../../context.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../deliveries/emit.js';
+import type { Migration } from '../../store/db.js';
+
+/** The suppressions tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 1300,
+    name: 'suppressions',
+    sql: `CREATE TABLE suppressions (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      email TEXT NOT NULL,
+      email_key TEXT NOT NULL,
+      origin TEXT NOT NULL,
+      source_id TEXT,
+      created_at INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX suppressions_team_email ON suppressions (team_id, email_key);`,
+  },
+];
 
 export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
 

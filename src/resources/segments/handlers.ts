@@ -1,0 +1,79 @@
+/**
+ * Segments and their deprecated twin, audiences: the same rows under two
+ * names (interface-spec "Audience (deprecated) and Segment", "Audiences",
+ * "Segments", "Versioning" 1; API-FACTS §5.6, §8 #12):
+ * | operationId | rule |
+ * |---|---|
+ * | segments/create, audiences/create | `{name}` (missing → 422 ``Missing `name` field.``, REC) → 201 `{object, id, name}`; object `segment` / `audience` |
+ * | segments/list, audiences/list | items `{id, name, created_at}`; all when `limit` is omitted (SPEC rule 3) |
+ * | segments/get, audiences/get | `{object, id, name, created_at}`; unknown → 404 `Audience not found` on both paths (REC:SEG-get-returns-error) |
+ * | segments/update | `{name}` → `{object: "segment", id}` (SDK `segments.update`) |
+ * | segments/remove, audiences/remove | `{object, id, deleted: true}`, also for an id that never existed (REC:SEG-remove-appears-to-remove); contacts are kept |
+ * | segments/list-contacts | GET /segments/{id}/contacts (REC:CON-list-*): items `{id, email, first_name, last_name, created_at, unsubscribed}`, newest first, all when `limit` is omitted |
+ * Memberships (`contact_segments`) are written by the contacts module.
+ */
+import type { Emulator } from '../../context.js';
+import type { OperationHandler, OpRequest } from '../../module.js';
+import { paginate, paginateTeam } from '../../http/pagination.js';
+import { SEGMENT_MEMBERS, deleteSegment, getSegmentOr404, insertSegment, toSegmentItem, type SegmentRow } from './store.js';
+import { toSegmentContactItem, type ContactRow } from '../contacts/store.js';
+import type { Req } from '../../http/document-types.js';
+
+type Kind = 'segment' | 'audience';
+
+const create = (kind: Kind) => (ctx: Emulator, req: OpRequest<{ name: string }>) => {
+  const row = insertSegment(ctx, { teamId: req.auth!.teamId, name: req.body.name });
+  return { object: kind, id: row.id, name: row.name };
+};
+
+function list(ctx: Emulator, req: OpRequest) {
+  return paginateTeam(ctx.db, req, {
+    table: 'segments',
+    defaultLimit: null,
+    map: (r: SegmentRow) => toSegmentItem(r),
+  });
+}
+
+const get = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
+  const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
+  return { object: kind, ...toSegmentItem(row) };
+};
+
+function update(ctx: Emulator, req: Req<'segments/update'>) {
+  const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
+  ctx.db.prepare('UPDATE segments SET name = ? WHERE id = ?').run(req.body.name, row.id);
+  return { object: 'segment', id: row.id };
+}
+
+const remove = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
+  deleteSegment(ctx, req.auth!.teamId, req.params.id);
+  return { object: kind, id: req.params.id, deleted: true };
+};
+
+/** GET /segments/{id}/contacts: the segment's contacts, newest contact first. */
+export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: string) {
+  const teamId = req.auth!.teamId;
+  getSegmentOr404(ctx, teamId, segmentId);
+  return paginate(ctx.db, {
+    table: SEGMENT_MEMBERS,
+    where: 'team_id = ? AND segment_id = ?',
+    params: [teamId, segmentId],
+    query: req.query,
+    defaultLimit: null,
+    map: (r: ContactRow) => toSegmentContactItem(r),
+  });
+}
+
+/** The segments operations, by operationId. */
+export const operations: Record<string, OperationHandler> = {
+  'segments/create': create('segment'),
+  'segments/list': list,
+  'segments/get': get('segment'),
+  'segments/update': update,
+  'segments/remove': remove('segment'),
+  'segments/list-contacts': (ctx, req) => listSegmentContacts(ctx, req, req.params.id),
+  'audiences/create': create('audience'),
+  'audiences/list': list,
+  'audiences/get': get('audience'),
+  'audiences/remove': remove('audience'),
+};
