@@ -19,13 +19,13 @@ import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
 import { Reply, type ResourceModule } from '../module.js';
-import { simulateEngagement } from '../resources/emails/store.js';
-import { FAILABLE, simulateDeliveryProblem } from '../resources/emails/jobs.js';
+import { simulateEngagement } from '../resources/emails/service.js';
+import { FAILABLE, simulateDeliveryProblem } from '../resources/emails/service.js';
 import { DEFAULT_FAILED_REASON } from '../faults/rules.js';
 import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
-import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
+import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/service.js';
 import type { Req } from '../http/document-types.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */

@@ -9,7 +9,7 @@
  * | 300-349 | webhooks (endpoints); 350-399 src/deliveries |
  * | 400-449 | emails (sent) |
  * | 450-499 | receiving |
- * | 500-549 | contacts; 550-599 contact-imports |
+ * | 500-549 | contacts (and its join tables contact_segments 510, contact_topics 511; also 601, the members index, numbered before the move); 550-599 contact-imports |
  * | 600-699 | segments (and audiences) |
  * | 700-799 | topics |
  * | 800-899 | contact-properties |

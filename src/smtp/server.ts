@@ -31,7 +31,7 @@ import type { Auth } from '../module.js';
 import { ApiError } from '../http/errors.js';
 import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
-import { sendEmail, type SendEmailInput } from '../resources/emails/send.js';
+import { sendEmail, type SendEmailInput } from '../resources/emails/service.js';
 import { toSendInput } from './message.js';
 import type { SmtpStage } from '../faults/rules.js';
 

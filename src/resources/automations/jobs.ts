@@ -31,7 +31,7 @@ import {
   updateContact,
   type Contact,
 } from '../contacts/service.js';
-import { sendEmail, type SendEmailInput } from '../emails/send.js';
+import { sendEmail, type SendEmailInput } from '../emails/service.js';
 import { evaluate, resolveValues, type Rule, type RunContext } from './conditions.js';
 import { stepDuration } from './graph.js';
 import { newId } from '../../http/format.js';

@@ -8,7 +8,7 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
-import { emailsOfBroadcast } from '../emails/send.js';
+import { emailsOfBroadcast } from '../emails/service.js';
 import type { BroadcastRow } from './store.js';
 
 /** The recipient event types of the reference. */

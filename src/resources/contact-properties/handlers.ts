@@ -15,6 +15,7 @@ import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
+import { removePropertyValues } from '../contacts/service.js';
 
 function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
   const teamId = req.auth!.teamId;
@@ -51,9 +52,7 @@ function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     ctx.db.prepare('DELETE FROM contact_properties WHERE id = ?').run(row.id);
-    ctx.db
-      .prepare(`UPDATE contacts SET properties = json_remove(properties, '$."' || ? || '"') WHERE team_id = ? AND json_extract(properties, '$."' || ? || '"') IS NOT NULL`)
-      .run(row.key, row.team_id, row.key);
+    removePropertyValues(ctx, row.team_id, row.key);
   })();
   return { object: 'contact_property', deleted: true, id: row.id };
 }

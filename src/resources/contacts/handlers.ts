@@ -8,12 +8,12 @@ import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
-import { SEGMENT_MEMBERS, getSegmentOr404 } from '../segments/store.js';
-import { setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
-import { toContactItem, type ContactRow } from './store.js';
+import { getSegmentOr404 } from '../segments/service.js';
+import type { Subscription, TopicRow } from '../topics/service.js';
+import { SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
-  contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, type Contact, type ContactPatch,
+  contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
 } from './service.js';
 import type { Req, SchemaOf } from '../../http/document-types.js';
 

@@ -24,7 +24,7 @@ import { defineJob } from '../../clock/jobs.js';
 import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
-import { addSuppression, findSuppression } from '../suppressions/store.js';
+import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { bareAddress, testOutcome } from './addresses.js';
 import { eventsOf, list, loadEmail, recordStep, type EmailRow } from './store.js';
 

@@ -6,7 +6,7 @@ import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { findContact } from '../contacts/service.js';
-import { dispatchEvent } from '../automations/jobs.js';
+import { dispatchEvent } from '../automations/service.js';
 import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 

@@ -14,9 +14,9 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler, OpRequest } from '../../module.js';
-import { paginate, paginateTeam } from '../../http/pagination.js';
-import { SEGMENT_MEMBERS, deleteSegment, getSegmentOr404, insertSegment, toSegmentItem, type SegmentRow } from './store.js';
-import { toSegmentContactItem, type ContactRow } from '../contacts/store.js';
+import { paginateTeam } from '../../http/pagination.js';
+import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow } from './store.js';
+import { listSegmentContacts, removeSegmentMemberships } from '../contacts/service.js';
 import type { Req } from '../../http/document-types.js';
 
 type Kind = 'segment' | 'audience';
@@ -41,28 +41,16 @@ const get = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
 
 function update(ctx: Emulator, req: Req<'segments/update'>) {
   const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
-  ctx.db.prepare('UPDATE segments SET name = ? WHERE id = ?').run(req.body.name, row.id);
+  renameSegment(ctx, row.id, req.body.name);
   return { object: 'segment', id: row.id };
 }
 
 const remove = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
-  deleteSegment(ctx, req.auth!.teamId, req.params.id);
+  ctx.db.transaction(() => {
+    if (deleteSegment(ctx, req.auth!.teamId, req.params.id)) removeSegmentMemberships(ctx, req.params.id);
+  })();
   return { object: kind, id: req.params.id, deleted: true };
 };
-
-/** GET /segments/{id}/contacts: the segment's contacts, newest contact first. */
-export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: string) {
-  const teamId = req.auth!.teamId;
-  getSegmentOr404(ctx, teamId, segmentId);
-  return paginate(ctx.db, {
-    table: SEGMENT_MEMBERS,
-    where: 'team_id = ? AND segment_id = ?',
-    params: [teamId, segmentId],
-    query: req.query,
-    defaultLimit: null,
-    map: (r: ContactRow) => toSegmentContactItem(r),
-  });
-}
 
 /** The segments operations, by operationId. */
 export const operations: Record<string, OperationHandler> = {

@@ -14,6 +14,7 @@ import { errors } from '../../http/errors.js';
 import { paginateTeam } from '../../http/pagination.js';
 import { getTopicOr404, insertTopic, toTopic, toTopicItem, type TopicRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
+import { removeTopicSubscriptions } from '../contacts/service.js';
 
 function create(ctx: Emulator, req: Req<'topics/create'>) {
   const b = req.body;
@@ -48,7 +49,7 @@ function update(ctx: Emulator, req: Req<'topics/update'>) {
 function remove(ctx: Emulator, req: Req<'topics/remove'>) {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM contact_topics WHERE topic_id = ?').run(row.id);
+    removeTopicSubscriptions(ctx, row.id);
     ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(row.id);
   })();
   return { object: 'topic', id: row.id, deleted: true };

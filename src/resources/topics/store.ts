@@ -1,9 +1,7 @@
 /**
- * Topic rows, their shapes, and contacts' subscriptions to them
- * (interface-spec "Topic"; API-FACTS §5.10, §5.7 "/contacts/{c}/topics").
- * Table `contact_topics (contact_id, topic_id, subscription)` holds only
- * explicit choices; without one a contact follows the topic's
- * `default_subscription`.
+ * Topic rows and their shapes (interface-spec "Topic"; API-FACTS §5.10).
+ * Contacts' explicit choices (`contact_topics`) are the contacts resource's;
+ * without one a contact follows the topic's `default_subscription`.
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
@@ -25,15 +23,8 @@ export const migrations: Migration[] = [
       visibility TEXT NOT NULL,
       created_at INTEGER NOT NULL
     );
-    CREATE INDEX topics_team ON topics (team_id, seq);
-    CREATE TABLE contact_topics (
-      contact_id TEXT NOT NULL,
-      topic_id TEXT NOT NULL,
-      subscription TEXT NOT NULL,
-      updated_at INTEGER NOT NULL,
-      PRIMARY KEY (contact_id, topic_id)
-    );
-    CREATE INDEX contact_topics_topic ON contact_topics (topic_id);`,
+    CREATE INDEX topics_team ON topics (team_id, seq);`,
+    // contact_topics was created here too until it moved to its owner, contacts (issue 9).
   },
 ];
 
@@ -90,27 +81,6 @@ export function insertTopic(
     .prepare('INSERT INTO topics (id, team_id, name, description, default_subscription, visibility, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(id, t.teamId, t.name, t.description ?? null, t.defaultSubscription, t.visibility ?? 'private', t.createdAt ?? ctx.clock.nowMs());
   return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
-}
-
-/**
- * Sets a contact's explicit subscriptions (upsert per topic). Every topic
- * must be the team's: throws 404 `Topic not found` before writing anything.
- * Call inside the caller's transaction.
- */
-export function setSubscriptions(ctx: Emulator, teamId: string, contactId: string, topics: { id: string; subscription: Subscription }[]): void {
-  for (const t of topics) getTopicOr404(ctx, teamId, t.id);
-  const upsert = ctx.db.prepare(
-    `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
-  );
-  const now = ctx.clock.nowMs();
-  for (const t of topics) upsert.run(contactId, t.id, t.subscription, now);
-}
-
-/** A contact's explicit subscription to a topic, or undefined. */
-export function explicitSubscription(ctx: Emulator, contactId: string, topicId: string): Subscription | undefined {
-  const row = ctx.db.prepare('SELECT subscription FROM contact_topics WHERE contact_id = ? AND topic_id = ?').get(contactId, topicId) as { subscription: Subscription } | undefined;
-  return row?.subscription;
 }
 
 /** The team's topics, oldest first (for the admin dashboard). */
