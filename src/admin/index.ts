@@ -15,6 +15,8 @@ import { resetState } from '../state/reset.js';
 import { exportSnapshot, importSnapshot } from '../state/snapshot.js';
 import { getDelivery, listDeliveries } from '../deliveries/inspect.js';
 import { deliver } from '../deliveries/jobs.js';
+import { deliveryWebhookId } from '../deliveries/store.js';
+import { findWebhook } from '../resources/webhooks/service.js';
 import { insertApiKey, newToken } from '../resources/api-keys/service.js';
 import { insertTeam } from '../state/teams.js';
 import type { Req } from '../http/document-types.js';
@@ -83,9 +85,9 @@ function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
  * 404 for an unknown delivery; 422 when its webhook was deleted.
  */
 async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>) {
-  const row = ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(req.params.delivery_id) as { webhook_id: string } | undefined;
-  if (!row) throw errors.notFound('Webhook delivery');
-  if (!ctx.db.prepare('SELECT 1 FROM webhooks WHERE id = ?').get(row.webhook_id)) {
+  const webhookId = deliveryWebhookId(ctx, req.params.delivery_id);
+  if (webhookId === undefined) throw errors.notFound('Webhook delivery');
+  if (!findWebhook(ctx, webhookId)) {
     throw errors.validation('The webhook of this delivery was deleted; the delivery cannot be replayed.', 422);
   }
   await ctx.scheduler.exclusive(() => deliver(ctx, req.params.delivery_id, { replay: true }));

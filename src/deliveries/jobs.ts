@@ -38,6 +38,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { Emulator } from '../context.js';
 import { defineJob } from '../clock/jobs.js';
+import { findWebhook } from '../resources/webhooks/service.js';
 import { randomAlnum } from '../http/format.js';
 
 // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
@@ -233,8 +234,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
   const d = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(deliveryId) as DeliveryRow | undefined;
   if (!d) return;
   if (d.status !== 'pending' && !replay) return;
-  const getHook = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?');
-  const hook = getHook.get(d.webhook_id) as HookRow | undefined;
+  const hook: HookRow | undefined = findWebhook(ctx, d.webhook_id);
   const setStatus = ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?');
   if (!hook || (hook.status !== 'enabled' && !replay)) {
     if (!replay) {
@@ -283,7 +283,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
       return;
     }
     // The webhook may have been deleted or disabled while the request ran.
-    const fresh = getHook.get(d.webhook_id) as HookRow | undefined;
+    const fresh: HookRow | undefined = findWebhook(ctx, d.webhook_id);
     if (!fresh || fresh.status !== 'enabled') {
       setStatus.run('cancelled', null, d.id);
       return;

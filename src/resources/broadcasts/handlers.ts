@@ -6,8 +6,6 @@ import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
-  assertSegment,
-  assertTopic,
   getOr404,
   insertBroadcast,
   statusError,
@@ -18,6 +16,8 @@ import {
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
+import { getSegmentOr404 } from '../segments/service.js';
+import { getTopicOr404 } from '../topics/service.js';
 import type { Req } from '../../http/document-types.js';
 
 
@@ -33,8 +33,8 @@ function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
     throw errors.validation('The `scheduled_at` field can only be used when `send` is true.', 422);
   }
   const segmentId = segmentOf(b)!;
-  assertSegment(ctx.db, teamId, segmentId);
-  if (b.topic_id) assertTopic(ctx.db, teamId, b.topic_id);
+  getSegmentOr404(ctx, teamId, segmentId);
+  if (b.topic_id) getTopicOr404(ctx, teamId, b.topic_id);
   const id = ctx.db.transaction(() => {
     const row = insertBroadcast(ctx, { teamId, content: { ...b, segment_id: segmentId } });
     if (b.send === true) sendBroadcast(ctx, row, b.scheduled_at);
@@ -79,8 +79,8 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   if (!editable && fields.some((f) => f !== 'name')) {
     throw statusError(`This broadcast cannot be edited because its status is \`${row.status}\`. Once sending has started only its \`name\` can change.`);
   }
-  if (typeof b.segment_id === 'string') assertSegment(ctx.db, teamId, b.segment_id);
-  if (typeof b.topic_id === 'string') assertTopic(ctx.db, teamId, b.topic_id);
+  if (typeof b.segment_id === 'string') getSegmentOr404(ctx, teamId, b.segment_id);
+  if (typeof b.topic_id === 'string') getTopicOr404(ctx, teamId, b.topic_id);
   const sets: string[] = [];
   const values: unknown[] = [];
   for (const f of fields) {

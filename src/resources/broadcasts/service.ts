@@ -4,3 +4,4 @@
  */
 export { listBroadcasts } from './store.js';
 export { broadcastSummary } from './stats.js';
+export { broadcastNamesOf } from './store.js';

@@ -9,6 +9,7 @@ import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
 import { emailsOfBroadcast } from '../emails/service.js';
+import { unsubscribedNow } from '../contacts/service.js';
 import type { BroadcastRow } from './store.js';
 
 /** The recipient event types of the reference. */
@@ -81,13 +82,10 @@ interface Sent {
 
 /** The broadcast's emails with their state, newest first. Empty (without asking the emails module) when it produced none. */
 function sentEmails(ctx: Emulator, row: BroadcastRow) {
-  const own = ctx.db
-    .prepare(
-      `SELECT be.email_id, be.contact_id, be.email, c.unsubscribed FROM broadcast_emails be
-       LEFT JOIN contacts c ON c.id = be.contact_id AND c.team_id = ?
-       WHERE be.broadcast_id = ? ORDER BY be.seq DESC`,
-    )
-    .all(row.team_id, row.id) as Sent[];
+  const own = (ctx.db
+    .prepare('SELECT be.email_id, be.contact_id, be.email FROM broadcast_emails be WHERE be.broadcast_id = ? ORDER BY be.seq DESC')
+    .all(row.id) as Omit<Sent, 'unsubscribed'>[])
+    .map((s): Sent => ({ ...s, unsubscribed: s.contact_id === null ? null : unsubscribedNow(ctx, row.team_id, s.contact_id) }));
   if (own.length === 0) return [];
   const state = new Map(emailsOfBroadcast(ctx, row.id).map((e) => [e.id, e]));
   return own.map((s) => {

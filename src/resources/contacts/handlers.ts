@@ -8,9 +8,9 @@ import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
-import { getSegmentOr404 } from '../segments/service.js';
+import { findSegment, getSegmentOr404 } from '../segments/service.js';
 import type { Subscription, TopicRow } from '../topics/service.js';
-import { SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
+import { CONTACT_MEMBERSHIPS, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
   contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
@@ -87,12 +87,13 @@ function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   return paginate(ctx.db, {
-    table: '(SELECT cs.seq AS seq, s.id AS id, s.name AS name, cs.created_at AS created_at, cs.contact_id AS contact_id, s.team_id AS team_id FROM contact_segments cs JOIN segments s ON s.id = cs.segment_id)',
+    table: CONTACT_MEMBERSHIPS,
     where: 'team_id = ? AND contact_id = ?',
     params: [teamId, contact.id],
     query: req.query,
     defaultLimit: null,
-    map: (r: { id: string; name: string; created_at: number }) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at) }),
+    // A membership is removed with its segment (segments' delete), so every segment is found.
+    map: (r: { id: string; created_at: number }) => ({ id: r.id, name: findSegment(ctx, teamId, r.id)?.name ?? null, created_at: apiTime(r.created_at) }),
   });
 }
 

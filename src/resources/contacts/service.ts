@@ -386,4 +386,4 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
   });
 }
 
-export { explicitSubscription, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentIdsOf } from './store.js';
+export { explicitSubscription, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentIdsOf, unsubscribedNow } from './store.js';

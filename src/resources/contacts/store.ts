@@ -139,6 +139,9 @@ export function toSegmentContactItem(row: ContactRow) {
  */
 export const SEGMENT_MEMBERS = '(SELECT cs.contact_seq AS seq, cs.segment_id AS segment_id, c.id AS id, c.team_id AS team_id, c.email AS email, c.email_lower AS email_lower, c.first_name AS first_name, c.last_name AS last_name, c.unsubscribed AS unsubscribed, c.properties AS properties, c.created_at AS created_at, c.updated_at AS updated_at FROM contact_segments cs JOIN contacts c ON c.seq = cs.contact_seq)';
 
+/** A contact's memberships as one table for `paginate`: `id` = the segment's id, `seq` and `created_at` the membership's; filter with `team_id = ? AND contact_id = ?`. */
+export const CONTACT_MEMBERSHIPS = '(SELECT seq, segment_id AS id, created_at, contact_id, team_id FROM contact_segments)';
+
 /** Adds a membership if absent (idempotent, keeps the first `created_at`). No checks. */
 export function insertMembership(ctx: Emulator, teamId: string, contactId: string, segmentId: string, at?: number): void {
   ctx.db
@@ -188,4 +191,10 @@ export function renumberSeededContact(db: DB, fromId: string, id: string, at: nu
   db.prepare('UPDATE contacts SET id = ?, created_at = ?, updated_at = ? WHERE id = ?').run(id, at, at, fromId);
   db.prepare('UPDATE contact_segments SET contact_id = ?, created_at = ? WHERE contact_id = ?').run(id, at, fromId);
   db.prepare('UPDATE contact_topics SET contact_id = ? WHERE contact_id = ?').run(id, fromId);
+}
+
+/** The contact's `unsubscribed` now (1 or 0), or null when it is gone or not the team's. */
+export function unsubscribedNow(ctx: Emulator, teamId: string, contactId: string): number | null {
+  const row = ctx.db.prepare('SELECT unsubscribed FROM contacts WHERE id = ? AND team_id = ?').get(contactId, teamId) as { unsubscribed: number } | undefined;
+  return row?.unsubscribed ?? null;
 }

@@ -18,7 +18,6 @@
  */
 import { htmlToText } from './text.js';
 import type { ResourceModule } from '../../module.js';
-import { idempotencyMigration } from '../../http/idempotency.js';
 import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
@@ -28,7 +27,7 @@ import { domainIdByName } from '../domains/service.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, idempotencyMigration],
+  migrations: [emailsMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**

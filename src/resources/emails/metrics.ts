@@ -23,6 +23,7 @@
  */
 import type { Emulator } from '../../context.js';
 import { domainNamesOf } from '../domains/service.js';
+import { broadcastNamesOf } from '../broadcasts/service.js';
 import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { parseAddress } from './addresses.js';
@@ -133,9 +134,7 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
     emails.set(e.id, e);
   }
   const domainNames = domainNamesOf(ctx, teamId);
-  const broadcastNames = new Map(
-    (ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]),
-  );
+  const broadcastNames = broadcastNamesOf(ctx, teamId);
 
   const newCounter = (): Counter => ({ counts: {}, opened: new Set(), clicked: new Set() });
   const totals = newCounter();

@@ -6,3 +6,4 @@ export { attachmentsOf, eventsOf, headersOf, list, loadEmail, simulateEngagement
 export { FAILABLE, simulateDeliveryProblem } from './jobs.js';
 export { checkSender, emailsOfBroadcast, sendEmail, type SendEmailInput } from './send.js';
 export { parseAddress } from './addresses.js';
+export { emailRows, findEmailAttachment } from './store.js';

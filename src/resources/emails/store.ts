@@ -259,3 +259,15 @@ export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' 
     });
   })();
 }
+
+/** Sent emails, newest first: the team's, or every team's when `teamId` is undefined (the admin API's search). */
+export function emailRows(ctx: Emulator, teamId?: string): EmailRow[] {
+  return (teamId !== undefined
+    ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(teamId)
+    : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
+}
+
+/** One attachment of an email, or undefined. */
+export function findEmailAttachment(ctx: Emulator, emailId: string, attachmentId: string): AttachmentRow | undefined {
+  return ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(attachmentId, emailId) as AttachmentRow | undefined;
+}

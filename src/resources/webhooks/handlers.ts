@@ -5,8 +5,9 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
-import { paginateTeam, paginate } from '../../http/pagination.js';
-import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS, webhookReplayJob, type DeliveryRow } from '../../deliveries/jobs.js';
+import { paginateTeam } from '../../http/pagination.js';
+import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS, webhookReplayJob } from '../../deliveries/jobs.js';
+import { attemptsPage, findWebhookEvent, webhookEventsPage, type EventRow } from '../../deliveries/store.js';
 import { checkEndpoint, getWebhookOr404, insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { errors } from '../../http/errors.js';
@@ -109,12 +110,6 @@ export const endpointOperations: Record<string, OperationHandler> = {
  * | failed, cancelled | `failed` |
  * | recorded (`--webhooks record`) | `success` (the emulator's stand-in for "sent") |
  */
-/** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
-type EventRow = DeliveryRow & { attempted: number };
-
-/** The columns of an `EventRow`: `attempted` is derived, through the `webhook_attempts_delivery` index. */
-const EVENT_COLUMNS = '*, EXISTS(SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempted';
-
 /** The SDK status of a delivery (table above). */
 function eventStatus(d: Pick<EventRow, 'status' | 'attempted'>): 'success' | 'pending' | 'failed' | 'attempting' {
   switch (d.status) {
@@ -130,9 +125,7 @@ function eventStatus(d: Pick<EventRow, 'status' | 'attempted'>): 'success' | 'pe
 
 function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId: string): EventRow {
   getWebhookOr404(ctx, teamId, webhookId);
-  const row = ctx.db
-    .prepare(`SELECT ${EVENT_COLUMNS} FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND team_id = ?`)
-    .get(eventId, webhookId, teamId) as EventRow | undefined;
+  const row = findWebhookEvent(ctx, teamId, webhookId, eventId);
   if (!row) throw errors.notFound('Webhook event');
   return row;
 }
@@ -140,15 +133,7 @@ function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId
 /** GET /webhooks/{id}/events: newest first, `limit` default 20, `after` cursor. */
 function listEvents(ctx: Emulator, req: Req<'webhooks/list-events'>) {
   const hook = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
-  return paginate(ctx.db, {
-    table: 'webhook_deliveries',
-    where: 'webhook_id = ? AND team_id = ?',
-    params: [hook.id, hook.team_id],
-    query: req.query,
-    defaultLimit: 20,
-    columns: EVENT_COLUMNS,
-    map: (d: EventRow) => ({ id: d.id, type: d.event_type, created_at: apiTime(d.created_at), status: eventStatus(d) }),
-  });
+  return webhookEventsPage(ctx, hook, req.query, (d) => ({ id: d.id, type: d.event_type, created_at: apiTime(d.created_at), status: eventStatus(d) }));
 }
 
 /** GET /webhooks/{id}/events/{event_id} → `object: "webhook_event"` with the exact payload sent. */
@@ -184,19 +169,12 @@ function replayEvent(ctx: Emulator, req: Req<'webhooks/replay-event'>) {
  */
 function listAttempts(ctx: Emulator, req: Req<'webhooks/list-event-attempts'>) {
   const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
-  return paginate(ctx.db, {
-    table: 'webhook_attempts',
-    where: 'delivery_id = ?',
-    params: [d.id],
-    query: req.query,
-    defaultLimit: 20,
-    map: (a: any) => ({
-      id: a.id,
-      http_status_code: a.status_code ?? 0,
-      response: a.response ?? a.error ?? '',
-      sent_at: apiTime(a.attempted_at),
-    }),
-  });
+  return attemptsPage(ctx, d.id, req.query, (a) => ({
+    id: a.id,
+    http_status_code: a.status_code ?? 0,
+    response: a.response ?? a.error ?? '',
+    sent_at: apiTime(a.attempted_at),
+  }));
 }
 
 export const webhookEventOperations: Record<string, OperationHandler> = {

@@ -17,33 +17,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { endpointOperations, webhookEventOperations } from './handlers.js';
-import { insertWebhook } from './store.js';
+import { insertWebhook, migrations } from './store.js';
 
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
-  migrations: [
-    {
-      version: 300,
-      name: 'webhooks',
-      sql: `CREATE TABLE webhooks (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        endpoint TEXT NOT NULL,
-        events TEXT NOT NULL,
-        status TEXT NOT NULL,
-        signing_secret TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE INDEX webhooks_team ON webhooks (team_id);`,
-    },
-    {
-      version: 301,
-      name: 'webhook_previous_secret',
-      sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
-      ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
-    },
-  ],
+  migrations,
   operations: { ...endpointOperations, ...webhookEventOperations },
   seed(ctx, fixtures) {
     for (const w of fixtures.webhooks ?? []) {

@@ -6,6 +6,32 @@ import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+
+/** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
+export const migrations: Migration[] = [
+  {
+    version: 300,
+    name: 'webhooks',
+    sql: `CREATE TABLE webhooks (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      endpoint TEXT NOT NULL,
+      events TEXT NOT NULL,
+      status TEXT NOT NULL,
+      signing_secret TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX webhooks_team ON webhooks (team_id);`,
+  },
+  {
+    version: 301,
+    name: 'webhook_previous_secret',
+    sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
+    ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
+  },
+];
 
 /** A `webhooks` row. Times: emulated ms. */
 export interface WebhookRow {
@@ -68,4 +94,17 @@ export function insertWebhook(
     .prepare('INSERT INTO webhooks (id, team_id, endpoint, events, status, signing_secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(id, w.teamId, w.endpoint, JSON.stringify(w.events), w.status ?? 'enabled', w.signingSecret ?? newSigningSecret(), w.createdAt ?? ctx.clock.nowMs());
   return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
+}
+
+/** The webhook with this id (any team), or undefined (read afresh by every delivery attempt). */
+export function findWebhook(ctx: Emulator, id: string): WebhookRow | undefined {
+  return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+}
+
+/** Ids of the team's enabled webhooks subscribed to `type`, oldest first (who gets an event). */
+export function subscribedWebhookIds(ctx: Emulator, teamId: string, type: string): string[] {
+  const hooks = ctx.db
+    .prepare(`SELECT id, events FROM webhooks WHERE team_id = ? AND status = 'enabled' ORDER BY seq`)
+    .all(teamId) as { id: string; events: string }[];
+  return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(type)).map((h) => h.id);
 }
