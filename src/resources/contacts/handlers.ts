@@ -9,7 +9,7 @@ import { apiTime } from '../../http/format.js';
 import { paginate, paginateTeam } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { findSegment, getSegmentOr404 } from '../segments/service.js';
-import type { Subscription, TopicRow } from '../topics/service.js';
+import { topicsPage, type Subscription, type TopicRow } from '../topics/service.js';
 import { CONTACT_MEMBERSHIPS, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
@@ -120,16 +120,12 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
     (ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contact.id) as { topic_id: string; subscription: Subscription }[])
       .map((r) => [r.topic_id, r.subscription]),
   );
-  return paginateTeam(ctx.db, req, {
-    table: 'topics',
-    defaultLimit: 20,
-    map: (t: TopicRow) => ({
-      id: t.id,
-      name: t.name,
-      description: t.description,
-      subscription: chosen.get(t.id) ?? t.default_subscription,
-    }),
-  });
+  return topicsPage(ctx, req, 20, (t: TopicRow) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    subscription: chosen.get(t.id) ?? t.default_subscription,
+  }));
 }
 
 function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>) {

@@ -7,6 +7,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
+import { paginateTeam, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 
 /** The topics tables' schema steps (range in src/resources/index.ts). */
 export const migrations: Migration[] = [
@@ -86,4 +87,9 @@ export function insertTopic(
 /** The team's topics, oldest first (for the admin dashboard). */
 export function listTopics(ctx: Emulator, teamId: string): TopicRow[] {
   return ctx.db.prepare('SELECT * FROM topics WHERE team_id = ? ORDER BY seq').all(teamId) as TopicRow[];
+}
+
+/** A page of the team's topics (`limit` default `defaultLimit`), mapped by `map`: for lists of topics other rooms make (a contact's topics). */
+export function topicsPage<T>(ctx: Emulator, req: { auth: { teamId: string } | null; query: PageQuery }, defaultLimit: number | null, map: (t: TopicRow) => T): ListEnvelope<T> {
+  return paginateTeam(ctx.db, req, { table: 'topics', defaultLimit, map });
 }
