@@ -262,7 +262,7 @@ export function writeContactChecked(
   }
   for (const s of segments) insertMembership(ctx, teamId, id, s, now);
   if (topics.length) {
-    // As `setSubscriptions` (topics/store.ts) without its per-topic lookup: the caller checked the topics.
+    // As `setSubscriptions` (below) without its per-topic lookup: the caller checked the topics.
     const upsert = ctx.db.prepare(
       `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
