@@ -12,10 +12,9 @@ import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
 import type { Req } from '../../http/document-types.js';
 import { findTeamDomain } from '../domains/service.js';
-import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey } from './store.js';
+import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey, pageApiKeys } from './store.js';
 
 function create(ctx: Emulator, req: Req<'api-keys/create'>) {
   const { name, permission = 'full_access', domain_id } = req.body;
@@ -34,8 +33,7 @@ function create(ctx: Emulator, req: Req<'api-keys/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'api-keys/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'api_keys',
+  return pageApiKeys(ctx.db, req, {
     defaultLimit: null,
     map: (r: any) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at), last_used_at: apiTime(r.last_used_at) }),
   });

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Migration } from '../../store/db.js';
 import type { Auth, Emulator, FoundKey } from '../../context.js';
 import { newId, randomAlnum } from '../../http/format.js';
+import { teamPager } from '../../http/pagination.js';
 
 export const migrations: Migration[] = [
   {
@@ -99,3 +100,6 @@ export function markKeyUsed(ctx: Emulator, key: FoundKey): Auth {
   }
   return { teamId: key.teamId, apiKeyId: key.apiKeyId, permission: key.permission, domainId: key.domainId };
 }
+
+/** A page of the team's `api_keys` rows (`paginateTeam` options but the table). */
+export const pageApiKeys = teamPager<any>('api_keys');

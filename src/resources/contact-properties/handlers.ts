@@ -12,8 +12,7 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow } from './store.js';
+import { checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem, type PropertyRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { removePropertyValues } from '../contacts/service.js';
 
@@ -21,15 +20,13 @@ function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
   const teamId = req.auth!.teamId;
   const { key, type } = req.body;
   const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
-  const taken = ctx.db.prepare('SELECT 1 FROM contact_properties WHERE team_id = ? AND key = ?').get(teamId, key);
-  if (taken) throw errors.validation(`A contact property with the key \`${key}\` already exists.`, 422);
+  if (propertyKeyTaken(ctx, teamId, key)) throw errors.validation(`A contact property with the key \`${key}\` already exists.`, 422);
   const row = insertProperty(ctx, { teamId, key, type, fallbackValue: fallback });
   return { object: 'contact_property', id: row.id };
 }
 
 function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'contact_properties',
+  return pageProperties(ctx.db, req, {
     defaultLimit: null,
     map: (r: PropertyRow) => toPropertyItem(r),
   });
@@ -43,7 +40,7 @@ function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   if (req.body.fallback_value !== undefined) {
     const value = checkTyped(row.type, req.body.fallback_value, 'fallback_value');
-    ctx.db.prepare('UPDATE contact_properties SET fallback_value = ? WHERE id = ?').run(JSON.stringify(value), row.id);
+    setPropertyFallback(ctx, row.id, value);
   }
   return { object: 'contact_property', id: row.id };
 }
@@ -51,7 +48,7 @@ function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
 function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM contact_properties WHERE id = ?').run(row.id);
+    deleteProperty(ctx, row.id);
     removePropertyValues(ctx, row.team_id, row.key);
   })();
   return { object: 'contact_property', deleted: true, id: row.id };

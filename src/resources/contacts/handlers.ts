@@ -6,7 +6,7 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
-import { paginate, paginateTeam } from '../../http/pagination.js';
+import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { findSegment, getSegmentOr404 } from '../segments/service.js';
 import { topicsPage, type Subscription, type TopicRow } from '../topics/service.js';

@@ -13,8 +13,7 @@ import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { recordRequest, type LogRow } from './store.js';
+import { findLog, pageLogs, recordRequest, type LogRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 /** Default page size of GET /logs. */
@@ -33,8 +32,7 @@ function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
 }
 
 function list(ctx: Emulator, req: Req<'logs/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'logs',
+  return pageLogs(ctx.db, req, {
     defaultLimit: LOGS_DEFAULT_LIMIT,
     columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
     map: toLogItem,
@@ -42,7 +40,7 @@ function list(ctx: Emulator, req: Req<'logs/list'>) {
 }
 
 function get(ctx: Emulator, req: Req<'logs/get'>) {
-  const r = ctx.db.prepare('SELECT * FROM logs WHERE id = ? AND team_id = ?').get(req.params.log_id, req.auth!.teamId) as LogRow | undefined;
+  const r = findLog(ctx, req.auth!.teamId, req.params.log_id);
   if (!r) throw errors.notFound('Log');
   return {
     object: 'log',

@@ -7,6 +7,7 @@ import type { ResponseInfo } from '../../module.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** The logs tables' schema steps (range in src/resources/index.ts). */
 export const migrations: Migration[] = [
@@ -155,4 +156,12 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
   } catch (err) {
     ctx.log('warn', `could not record request log: ${(err as Error)?.message ?? err}`);
   }
+}
+
+/** A page of the team's `logs` rows (`paginateTeam` options but the table). */
+export const pageLogs = teamPager<LogRow>('logs');
+
+/** The team's log `id`, or undefined. */
+export function findLog(ctx: Emulator, teamId: string, id: string): LogRow | undefined {
+  return ctx.db.prepare('SELECT * FROM logs WHERE id = ? AND team_id = ?').get(id, teamId) as LogRow | undefined;
 }

@@ -11,9 +11,8 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime, isoTime } from '../../http/format.js';
-import { insertGrant, revokeGrant, REVOKED_FROM_API, type GrantRow } from './store.js';
+import { insertGrant, revokeGrant, REVOKED_FROM_API, type GrantRow, pageGrants } from './store.js';
 import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
 import { Reply } from '../../module.js';
 import { teamExists } from '../../state/teams.js';
 import type { Req } from '../../http/document-types.js';
@@ -32,8 +31,7 @@ function toItem(r: GrantRow) {
 }
 
 function list(ctx: Emulator, req: Req<'oauth/list-grants'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'oauth_grants',
+  return pageGrants(ctx.db, req, {
     defaultLimit: null,
     map: toItem,
   });

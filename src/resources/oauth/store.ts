@@ -4,6 +4,7 @@
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** The oauth tables' schema steps (range in src/resources/index.ts). */
 export const migrations: Migration[] = [
@@ -75,3 +76,6 @@ export function revokeGrant(ctx: Emulator, teamId: string, id: string, now: numb
     .prepare('UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND team_id = ? AND revoked_at IS NULL')
     .run(now, REVOKED_FROM_API, id, teamId).changes > 0;
 }
+
+/** A page of the team's `oauth_grants` rows (`paginateTeam` options but the table). */
+export const pageGrants = teamPager<GrantRow>('oauth_grants');

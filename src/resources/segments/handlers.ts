@@ -14,8 +14,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler, OpRequest } from '../../module.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow } from './store.js';
+import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments } from './store.js';
 import { listSegmentContacts, removeSegmentMemberships } from '../contacts/service.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -27,8 +26,7 @@ const create = (kind: Kind) => (ctx: Emulator, req: OpRequest<{ name: string }>)
 };
 
 function list(ctx: Emulator, req: OpRequest) {
-  return paginateTeam(ctx.db, req, {
-    table: 'segments',
+  return pageSegments(ctx.db, req, {
     defaultLimit: null,
     map: (r: SegmentRow) => toSegmentItem(r),
   });

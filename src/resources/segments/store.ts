@@ -7,6 +7,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** The segments tables' schema steps (range in src/resources/index.ts). */
 export const migrations: Migration[] = [
@@ -73,3 +74,5 @@ export function listSegments(ctx: Emulator, teamId: string): SegmentRow[] {
   return ctx.db.prepare('SELECT * FROM segments WHERE team_id = ? ORDER BY seq').all(teamId) as SegmentRow[];
 }
 
+/** A page of the team's `segments` rows (`paginateTeam` options but the table). */
+export const pageSegments = teamPager<SegmentRow>('segments');

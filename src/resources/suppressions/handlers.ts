@@ -14,15 +14,7 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler, OpRequest } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
-import {
-  addSuppression,
-  findSuppression,
-  getSuppressionOr404,
-  removeSuppression,
-  toSuppression,
-  toSuppressionListItem,
-  type SuppressionRow,
-} from './store.js';
+import { addSuppression, findSuppression, findSuppressionById, getSuppressionOr404, removeSuppression, SUPPRESSIONS, toSuppression, toSuppressionListItem, type SuppressionRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function add(ctx: Emulator, req: Req<'suppressions/add'>) {
@@ -33,7 +25,7 @@ function add(ctx: Emulator, req: Req<'suppressions/add'>) {
 function list(ctx: Emulator, req: Req<'suppressions/list'>) {
   const where = req.query.origin ? 'team_id = ? AND origin = ?' : 'team_id = ?';
   const params = req.query.origin ? [req.auth!.teamId, req.query.origin] : [req.auth!.teamId];
-  return paginate(ctx.db, { table: 'suppressions', where, params, query: req.query, defaultLimit: 20, map: (r: SuppressionRow) => toSuppressionListItem(r) });
+  return paginate(ctx.db, { table: SUPPRESSIONS, where, params, query: req.query, defaultLimit: 20, map: (r: SuppressionRow) => toSuppressionListItem(r) });
 }
 
 function get(ctx: Emulator, req: Req<'suppressions/get'>) {
@@ -60,7 +52,7 @@ function batchRemove(ctx: Emulator, req: Req<'suppressions/batch-remove'>) {
     for (const key of req.body.emails ?? req.body.ids ?? []) {
       const row = req.body.emails
         ? findSuppression(ctx, teamId, key)
-        : (ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, key) as SuppressionRow | undefined);
+        : findSuppressionById(ctx, teamId, key);
       if (!row || seen.has(row.id)) continue;
       seen.add(row.id);
       removeSuppression(ctx, row);

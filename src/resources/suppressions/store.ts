@@ -103,3 +103,18 @@ export function removeSuppression(ctx: Emulator, row: SuppressionRow): void {
   ctx.db.prepare('DELETE FROM suppressions WHERE id = ?').run(row.id);
   emitEvent(ctx, row.team_id, 'suppression.removed', eventData(row));
 }
+
+/** The table's name, for `paginate` with a filter (GET /suppressions?origin=). */
+export const SUPPRESSIONS = 'suppressions';
+
+/** The team's suppression with this id, or undefined. */
+export function findSuppressionById(ctx: Emulator, teamId: string, id: string): SuppressionRow | undefined {
+  return ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, id) as SuppressionRow | undefined;
+}
+
+/** Inserts a fixtures suppression as given (reset only: no event, no checks). */
+export function seedSuppression(ctx: Emulator, s: { id: string; teamId: string; email: string; origin: string; sourceId: string | null; createdAt: number }): void {
+  ctx.db
+    .prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(s.id, s.teamId, s.email, String(s.email).toLowerCase(), s.origin, s.sourceId, s.createdAt);
+}

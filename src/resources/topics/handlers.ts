@@ -11,8 +11,7 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { getTopicOr404, insertTopic, toTopic, toTopicItem, type TopicRow } from './store.js';
+import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, updateTopic, type TopicRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { removeTopicSubscriptions } from '../contacts/service.js';
 
@@ -23,8 +22,7 @@ function create(ctx: Emulator, req: Req<'topics/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'topics/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'topics',
+  return pageTopics(ctx.db, req, {
     defaultLimit: 20,
     map: (r: TopicRow) => toTopicItem(r),
   });
@@ -40,9 +38,7 @@ function update(ctx: Emulator, req: Req<'topics/update'>) {
   if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
     throw errors.validation('The `default_subscription` field cannot be changed after the topic is created.', 422);
   }
-  ctx.db
-    .prepare('UPDATE topics SET name = ?, description = ?, visibility = ? WHERE id = ?')
-    .run(b.name ?? row.name, b.description !== undefined ? b.description : row.description, b.visibility ?? row.visibility, row.id);
+  updateTopic(ctx, row.id, { name: b.name ?? row.name, description: b.description !== undefined ? b.description : row.description, visibility: b.visibility ?? row.visibility });
   return { object: 'topic', id: row.id };
 }
 
@@ -50,7 +46,7 @@ function remove(ctx: Emulator, req: Req<'topics/remove'>) {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     removeTopicSubscriptions(ctx, row.id);
-    ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(row.id);
+    deleteTopic(ctx, row.id);
   })();
   return { object: 'topic', id: row.id, deleted: true };
 }

@@ -8,6 +8,7 @@ import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { paginateTeam, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** The topics tables' schema steps (range in src/resources/index.ts). */
 export const migrations: Migration[] = [
@@ -92,4 +93,17 @@ export function listTopics(ctx: Emulator, teamId: string): TopicRow[] {
 /** A page of the team's topics (`limit` default `defaultLimit`), mapped by `map`: for lists of topics other rooms make (a contact's topics). */
 export function topicsPage<T>(ctx: Emulator, req: { auth: { teamId: string } | null; query: PageQuery }, defaultLimit: number | null, map: (t: TopicRow) => T): ListEnvelope<T> {
   return paginateTeam(ctx.db, req, { table: 'topics', defaultLimit, map });
+}
+
+/** A page of the team's `topics` rows (`paginateTeam` options but the table). */
+export const pageTopics = teamPager<TopicRow>('topics');
+
+/** Sets a topic's `name`, `description` and `visibility`. */
+export function updateTopic(ctx: Emulator, id: string, t: { name: string; description: string | null; visibility: string }): void {
+  ctx.db.prepare('UPDATE topics SET name = ?, description = ?, visibility = ? WHERE id = ?').run(t.name, t.description, t.visibility, id);
+}
+
+/** Deletes a topic row (the caller removes the contacts' choices, contacts' `removeTopicSubscriptions`, in the same transaction). */
+export function deleteTopic(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(id);
 }

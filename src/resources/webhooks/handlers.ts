@@ -5,10 +5,9 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
-import { paginateTeam } from '../../http/pagination.js';
 import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS, webhookReplayJob } from '../../deliveries/jobs.js';
 import { attemptsPage, findWebhookEvent, webhookEventsPage, type EventRow } from '../../deliveries/store.js';
-import { checkEndpoint, getWebhookOr404, insertWebhook, newSigningSecret, type WebhookRow } from './store.js';
+import { checkEndpoint, deleteWebhook, getWebhookOr404, insertWebhook, newSigningSecret, pageWebhooks, rotateSecret, updateWebhook, type WebhookRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { errors } from '../../http/errors.js';
 
@@ -21,8 +20,7 @@ function create(ctx: Emulator, req: Req<'webhooks/create'>) {
 
 /** GET /webhooks: items without `object` or secret (SPEC "Webhook"); all when `limit` is omitted (SPEC "Pagination" 3). */
 function list(ctx: Emulator, req: Req<'webhooks/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'webhooks',
+  return pageWebhooks(ctx.db, req, {
     defaultLimit: null,
     map: (r: WebhookRow) => ({ id: r.id, created_at: apiTime(r.created_at), status: r.status, endpoint: r.endpoint, events: JSON.parse(r.events) }),
   });
@@ -53,9 +51,7 @@ function update(ctx: Emulator, req: Req<'webhooks/update'>) {
   if (b.endpoint !== undefined) checkEndpoint(b.endpoint);
   const status = b.status ?? r.status;
   ctx.db.transaction(() => {
-    ctx.db
-      .prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?')
-      .run(b.endpoint ?? r.endpoint, b.events ? JSON.stringify([...new Set(b.events)]) : r.events, status, r.id);
+    updateWebhook(ctx, r.id, { endpoint: b.endpoint ?? r.endpoint, events: b.events ? JSON.stringify([...new Set(b.events)]) : r.events, status });
     if (status !== 'enabled') cancelPendingDeliveries(ctx, r.id);
   })();
   return { object: 'webhook', id: r.id };
@@ -66,7 +62,7 @@ function remove(ctx: Emulator, req: Req<'webhooks/remove'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   ctx.db.transaction(() => {
     cancelPendingDeliveries(ctx, r.id);
-    ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(r.id);
+    deleteWebhook(ctx, r.id);
   })();
   return { object: 'webhook', id: r.id, deleted: true };
 }
@@ -80,9 +76,7 @@ function remove(ctx: Emulator, req: Req<'webhooks/remove'>) {
 function rotate(ctx: Emulator, req: Req<'webhooks/rotate-signing-secret'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   const secret = newSigningSecret();
-  ctx.db
-    .prepare('UPDATE webhooks SET signing_secret = ?, previous_signing_secret = ?, previous_secret_expires_at = ? WHERE id = ?')
-    .run(secret, r.signing_secret, ctx.clock.nowMs() + PREVIOUS_SECRET_GRACE_MS, r.id);
+  rotateSecret(ctx, r.id, secret, r.signing_secret, ctx.clock.nowMs() + PREVIOUS_SECRET_GRACE_MS);
   return { object: 'webhook', id: r.id, signing_secret: secret };
 }
 

@@ -7,6 +7,7 @@ import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
 export const migrations: Migration[] = [
@@ -107,4 +108,22 @@ export function subscribedWebhookIds(ctx: Emulator, teamId: string, type: string
     .prepare(`SELECT id, events FROM webhooks WHERE team_id = ? AND status = 'enabled' ORDER BY seq`)
     .all(teamId) as { id: string; events: string }[];
   return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(type)).map((h) => h.id);
+}
+
+/** A page of the team's `webhooks` rows (`paginateTeam` options but the table). */
+export const pageWebhooks = teamPager<WebhookRow>('webhooks');
+
+/** Sets a webhook's endpoint, events (JSON text) and status. */
+export function updateWebhook(ctx: Emulator, id: string, w: { endpoint: string; events: string; status: string }): void {
+  ctx.db.prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?').run(w.endpoint, w.events, w.status, id);
+}
+
+/** Deletes a webhook row (the caller cancels its pending deliveries in the same transaction). */
+export function deleteWebhook(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(id);
+}
+
+/** Gives a webhook a new signing secret; the previous one keeps signing until `previousUntil` (emulated ms). */
+export function rotateSecret(ctx: Emulator, id: string, secret: string, previous: string, previousUntil: number): void {
+  ctx.db.prepare('UPDATE webhooks SET signing_secret = ?, previous_signing_secret = ?, previous_secret_expires_at = ? WHERE id = ?').run(secret, previous, previousUntil, id);
 }
