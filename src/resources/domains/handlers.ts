@@ -11,58 +11,16 @@
  */
 import type { Emulator } from '../../context.js';
 import { errors, ApiError } from '../../http/errors.js';
-import { newId, apiTime } from '../../http/format.js';
-import { paginateTeam } from '../../http/pagination.js';
+import { apiTime } from '../../http/format.js';
 import { DELAYS } from '../../clock/delays.js';
-import { newDkimValue } from './records.js';
-import { emitDomainEvent, getDomainOr404, setDomainStatus, toDomain, toDomainListItem, type DomainRow, verificationFails, type ClaimRow } from './store.js';
-import type { Req, SchemaOf } from '../../http/document-types.js';
+import {
+  assertNameAvailable, cancelPendingClaims, claimById, deleteDomain, domainById, domainIdByName, emitDomainEvent, getDomainOr404, insertClaim, insertDomain,
+  latestClaimRow, pageDomains, resolveCapabilities, setClaimStatus, setDomainStatus, toDomain, toDomainListItem, updateDomainSettings, verifiedElsewhere,
+  type ClaimRow,
+} from './store.js';
+import type { Req } from '../../http/document-types.js';
 import { domainVerifyJob, claimExpireJob, claimVerifyJob } from './jobs.js';
 import { randomBytes } from 'node:crypto';
-
-/** Body of POST /domains and POST /domains/claim (`CreateDomainBody` of spec/paths/domains.yaml). */
-export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
-
-/** Capabilities with defaults; 422 when none is enabled (spec Errors #3). */
-export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
-  const capabilities = { sending: c?.sending ?? 'enabled', receiving: c?.receiving ?? 'disabled' } as const;
-  if (capabilities.sending === 'disabled' && capabilities.receiving === 'disabled') {
-    throw errors.validation('At least one capability (`sending` or `receiving`) must be enabled.', 422);
-  }
-  return capabilities;
-}
-
-/**
- * Inserts a domain row (status `not_started`, fresh DKIM key) and returns it.
- * No checks; callers check names and capabilities.
- */
-export function insertDomain(ctx: Emulator, teamId: string, body: CreateDomainBody, extra: Partial<DomainRow> = {}): DomainRow {
-  const capabilities = resolveCapabilities(body.capabilities);
-  const id = extra.id ?? newId();
-  ctx.db
-    .prepare(
-      `INSERT INTO domains (id, team_id, name, status, region, capabilities, open_tracking, click_tracking,
-        tracking_subdomain, custom_return_path, tls, dkim_value, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      id, teamId, body.name.toLowerCase(), extra.status ?? 'not_started', body.region ?? 'us-east-1', JSON.stringify(capabilities),
-      body.open_tracking ? 1 : 0, body.click_tracking ? 1 : 0, body.tracking_subdomain ?? null,
-      body.custom_return_path ?? 'send', body.tls ?? 'opportunistic', extra.dkim_value ?? newDkimValue(), extra.created_at ?? ctx.clock.nowMs(),
-    );
-  return ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow;
-}
-
-/**
- * 403 `validation_error` if another team verified `name`, or this team
- * already has it (API-FACTS §2.1, spec Errors #5).
- */
-export function assertNameAvailable(ctx: Emulator, teamId: string, name: string): void {
-  const taken = ctx.db
-    .prepare(`SELECT id FROM domains WHERE name = ? AND (team_id = ? OR status = 'verified')`)
-    .get(name.toLowerCase(), teamId);
-  if (taken) throw errors.validation(`The \`${name.toLowerCase()}\` domain has been registered already.`, 403);
-}
 
 function create(ctx: Emulator, req: Req<'domains/create'>) {
   const teamId = req.auth!.teamId;
@@ -76,8 +34,7 @@ function create(ctx: Emulator, req: Req<'domains/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'domains/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'domains',
+  return pageDomains(ctx.db, req, {
     defaultLimit: null,
     map: toDomainListItem,
   });
@@ -93,17 +50,14 @@ function update(ctx: Emulator, req: Req<'domains/update'>) {
   const current = JSON.parse(row.capabilities);
   const capabilities = b.capabilities ? resolveCapabilities({ ...current, ...b.capabilities }) : current;
   return ctx.db.transaction(() => {
-    ctx.db
-      .prepare(`UPDATE domains SET open_tracking = ?, click_tracking = ?, tls = ?, capabilities = ?, tracking_subdomain = ? WHERE id = ?`)
-      .run(
-        b.open_tracking === undefined ? row.open_tracking : b.open_tracking ? 1 : 0,
-        b.click_tracking === undefined ? row.click_tracking : b.click_tracking ? 1 : 0,
-        b.tls ?? row.tls,
-        JSON.stringify(capabilities),
-        b.tracking_subdomain === undefined ? row.tracking_subdomain : b.tracking_subdomain,
-        row.id,
-      );
-    emitDomainEvent(ctx, 'domain.updated', ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(row.id) as DomainRow);
+    updateDomainSettings(ctx, row.id, {
+      open_tracking: b.open_tracking === undefined ? row.open_tracking : b.open_tracking ? 1 : 0,
+      click_tracking: b.click_tracking === undefined ? row.click_tracking : b.click_tracking ? 1 : 0,
+      tls: b.tls ?? row.tls,
+      capabilities: JSON.stringify(capabilities),
+      tracking_subdomain: b.tracking_subdomain === undefined ? row.tracking_subdomain : b.tracking_subdomain,
+    });
+    emitDomainEvent(ctx, 'domain.updated', domainById(ctx, row.id)!);
     return { object: 'domain', id: row.id };
   })();
 }
@@ -111,8 +65,8 @@ function update(ctx: Emulator, req: Req<'domains/update'>) {
 function remove(ctx: Emulator, req: Req<'domains/remove'>) {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(row.id);
-    ctx.db.prepare(`UPDATE domain_claims SET status = 'canceled' WHERE domain_id = ? AND status = 'pending'`).run(row.id);
+    deleteDomain(ctx, row.id);
+    cancelPendingClaims(ctx, row.id);
     emitDomainEvent(ctx, 'domain.deleted', row);
   })();
   return { object: 'domain', id: row.id, deleted: true };
@@ -162,7 +116,7 @@ function toClaim(row: ClaimRow) {
 }
 
 function latestClaim(ctx: Emulator, domainId: string): ClaimRow {
-  const row = ctx.db.prepare('SELECT * FROM domain_claims WHERE domain_id = ? ORDER BY seq DESC LIMIT 1').get(domainId) as ClaimRow | undefined;
+  const row = latestClaimRow(ctx, domainId);
   if (!row) throw errors.notFound('Domain claim');
   return row;
 }
@@ -171,26 +125,19 @@ function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
   const teamId = req.auth!.teamId;
   const name = req.body.name.toLowerCase();
   resolveCapabilities(req.body.capabilities);
-  if (ctx.db.prepare('SELECT id FROM domains WHERE name = ? AND team_id = ?').get(name, teamId)) {
+  if (domainIdByName(ctx, teamId, name)) {
     throw errors.validation(`The \`${name}\` domain has been registered already.`, 403);
   }
-  const owner = ctx.db.prepare(`SELECT id FROM domains WHERE name = ? AND status = 'verified' AND team_id <> ?`).get(name, teamId);
-  if (!owner) {
+  if (verifiedElsewhere(ctx, teamId, name).length === 0) {
     throw errors.validation(`The \`${name}\` domain is not verified by another team; create it with POST /domains instead.`, 422);
   }
   return ctx.db.transaction(() => {
     const domain = insertDomain(ctx, teamId, req.body);
     emitDomainEvent(ctx, 'domain.created', domain);
     const now = ctx.clock.nowMs();
-    const id = newId();
-    ctx.db
-      .prepare(
-        `INSERT INTO domain_claims (id, team_id, domain_id, name, status, region, record_value, created_at, expires_at)
-         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
-      )
-      .run(id, teamId, domain.id, name, domain.region, `resend-domain-verification=${randomBytes(16).toString('hex')}`, now, now + DELAYS.claimExpiry);
-    claimExpireJob.schedule(ctx, { claim_id: id }, { dueAt: now + DELAYS.claimExpiry, teamId });
-    return toClaim(ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(id) as ClaimRow);
+    const claim = insertClaim(ctx, { teamId, domain, recordValue: `resend-domain-verification=${randomBytes(16).toString('hex')}`, createdAt: now, expiresAt: now + DELAYS.claimExpiry });
+    claimExpireJob.schedule(ctx, { claim_id: claim.id }, { dueAt: now + DELAYS.claimExpiry, teamId });
+    return toClaim(claim);
   })();
 }
 
@@ -206,9 +153,9 @@ function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
     throw new ApiError(422, 'validation_error', `The domain claim is \`${claim.status}\` and cannot be verified.`);
   }
   return ctx.db.transaction(() => {
-    ctx.db.prepare(`UPDATE domain_claims SET status = 'pending', failure_reason = NULL WHERE id = ?`).run(claim.id);
+    setClaimStatus(ctx, claim.id, 'pending', null);
     claimVerifyJob.schedule(ctx, { claim_id: claim.id }, { dueAt: ctx.clock.nowMs() + DELAYS.claimVerification, teamId: claim.team_id });
-    return toClaim(ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(claim.id) as ClaimRow);
+    return toClaim(claimById(ctx, claim.id)!);
   })();
 }
 
@@ -220,6 +167,8 @@ export const claimOperations = {
 
 /** The domain's latest claim in its API shape (GET /domains/{id}/claim), or null when it has none (for the admin dashboard). */
 export function latestClaimOf(ctx: Emulator, domainId: string): ReturnType<typeof toClaim> | null {
-  const row = ctx.db.prepare('SELECT * FROM domain_claims WHERE domain_id = ? ORDER BY seq DESC LIMIT 1').get(domainId) as ClaimRow | undefined;
+  const row = latestClaimRow(ctx, domainId);
   return row ? toClaim(row) : null;
 }
+
+export { insertDomain };

@@ -8,6 +8,10 @@ import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { buildRecords, type DnsRecord } from './records.js';
 import type { Migration } from '../../store/db.js';
+import { newId } from '../../http/format.js';
+import { teamPager } from '../../http/pagination.js';
+import type { SchemaOf } from '../../http/document-types.js';
+import { newDkimValue } from './records.js';
 
 export const migrations: Migration[] = [
   {
@@ -222,4 +226,119 @@ export function receivingTeamOf(ctx: Emulator, domain: string): string | null {
   const receiving = rows.filter((r) => JSON.parse(r.capabilities)?.receiving === 'enabled');
   const pick = receiving.find((r) => r.status === 'verified') ?? receiving[0];
   return pick?.team_id ?? null;
+}
+
+/** Body of POST /domains and POST /domains/claim (`CreateDomainBody` of spec/paths/domains.yaml). */
+export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
+
+/** Capabilities with defaults; 422 when none is enabled (spec Errors #3). */
+export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
+  const capabilities = { sending: c?.sending ?? 'enabled', receiving: c?.receiving ?? 'disabled' } as const;
+  if (capabilities.sending === 'disabled' && capabilities.receiving === 'disabled') {
+    throw errors.validation('At least one capability (`sending` or `receiving`) must be enabled.', 422);
+  }
+  return capabilities;
+}
+
+/**
+ * Inserts a domain row (status `not_started`, fresh DKIM key) and returns it.
+ * No checks; callers check names and capabilities.
+ */
+export function insertDomain(ctx: Emulator, teamId: string, body: CreateDomainBody, extra: Partial<DomainRow> = {}): DomainRow {
+  const capabilities = resolveCapabilities(body.capabilities);
+  const id = extra.id ?? newId();
+  ctx.db
+    .prepare(
+      `INSERT INTO domains (id, team_id, name, status, region, capabilities, open_tracking, click_tracking,
+        tracking_subdomain, custom_return_path, tls, dkim_value, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id, teamId, body.name.toLowerCase(), extra.status ?? 'not_started', body.region ?? 'us-east-1', JSON.stringify(capabilities),
+      body.open_tracking ? 1 : 0, body.click_tracking ? 1 : 0, body.tracking_subdomain ?? null,
+      body.custom_return_path ?? 'send', body.tls ?? 'opportunistic', extra.dkim_value ?? newDkimValue(), extra.created_at ?? ctx.clock.nowMs(),
+    );
+  return ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow;
+}
+
+/**
+ * 403 `validation_error` if another team verified `name`, or this team
+ * already has it (API-FACTS §2.1, spec Errors #5).
+ */
+export function assertNameAvailable(ctx: Emulator, teamId: string, name: string): void {
+  const taken = ctx.db
+    .prepare(`SELECT id FROM domains WHERE name = ? AND (team_id = ? OR status = 'verified')`)
+    .get(name.toLowerCase(), teamId);
+  if (taken) throw errors.validation(`The \`${name.toLowerCase()}\` domain has been registered already.`, 403);
+}
+
+/** A page of the team's domains (`paginateTeam` options but the table). */
+export const pageDomains = teamPager<DomainRow>('domains');
+
+/** The domain with this id (any team), or undefined. */
+export function domainById(ctx: Emulator, id: string): DomainRow | undefined {
+  return ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow | undefined;
+}
+
+/** Sets a domain's tracking, TLS and capabilities (JSON text) columns. */
+export function updateDomainSettings(
+  ctx: Emulator,
+  id: string,
+  d: { open_tracking: number; click_tracking: number; tls: string; capabilities: string; tracking_subdomain: string | null },
+): void {
+  ctx.db
+    .prepare('UPDATE domains SET open_tracking = ?, click_tracking = ?, tls = ?, capabilities = ?, tracking_subdomain = ? WHERE id = ?')
+    .run(d.open_tracking, d.click_tracking, d.tls, d.capabilities, d.tracking_subdomain, id);
+}
+
+/** Deletes a domain row (the caller raises `domain.deleted` and cancels its claims in the same transaction). */
+export function deleteDomain(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(id);
+}
+
+/** The verified domains named `name` of other teams than `teamId`. */
+export function verifiedElsewhere(ctx: Emulator, teamId: string, name: string): DomainRow[] {
+  return ctx.db.prepare(`SELECT * FROM domains WHERE name = ? AND team_id <> ? AND status = 'verified'`).all(name, teamId) as DomainRow[];
+}
+
+/** A claimed placeholder gets a new DKIM key and starts over (`not_started`). */
+export function resetClaimedDomain(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE domains SET dkim_value = ?, status = 'not_started' WHERE id = ?`).run(newDkimValue(), id);
+}
+
+/** Inserts a `pending` claim of `domain` for `teamId` (times in emulated ms) and returns it. */
+export function insertClaim(ctx: Emulator, c: { teamId: string; domain: DomainRow; recordValue: string; createdAt: number; expiresAt: number }): ClaimRow {
+  const id = newId();
+  ctx.db
+    .prepare(
+      `INSERT INTO domain_claims (id, team_id, domain_id, name, status, region, record_value, created_at, expires_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
+    )
+    .run(id, c.teamId, c.domain.id, c.domain.name, c.domain.region, c.recordValue, c.createdAt, c.expiresAt);
+  return claimById(ctx, id)!;
+}
+
+/** The claim with this id, or undefined. */
+export function claimById(ctx: Emulator, id: string): ClaimRow | undefined {
+  return ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(id) as ClaimRow | undefined;
+}
+
+/** The domain's latest claim, or undefined. */
+export function latestClaimRow(ctx: Emulator, domainId: string): ClaimRow | undefined {
+  return ctx.db.prepare('SELECT * FROM domain_claims WHERE domain_id = ? ORDER BY seq DESC LIMIT 1').get(domainId) as ClaimRow | undefined;
+}
+
+/** Sets a claim's status and failure reason. */
+export function setClaimStatus(ctx: Emulator, id: string, status: string, failureReason: string | null): void {
+  ctx.db.prepare('UPDATE domain_claims SET status = ?, failure_reason = ? WHERE id = ?').run(status, failureReason, id);
+}
+
+/** A deleted domain's pending claims are `canceled`. */
+export function cancelPendingClaims(ctx: Emulator, domainId: string): void {
+  ctx.db.prepare(`UPDATE domain_claims SET status = 'canceled' WHERE domain_id = ? AND status = 'pending'`).run(domainId);
+}
+
+/** A claim still `pending` is `expired`. */
+export function expirePendingClaim(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE domain_claims SET status = 'expired' WHERE id = ? AND status = 'pending'`).run(id);
 }
