@@ -213,3 +213,36 @@ export function listRuns(ctx: Emulator, teamId: string, limit = 200): (RunRow & 
     )
     .all(teamId, limit) as (RunRow & { automation_name: string | null })[];
 }
+
+/** The tables' names, for `paginate` with a filter (GET /automations?status=, GET /automations/{id}/runs?status=). */
+export const AUTOMATIONS = 'automations';
+export const AUTOMATION_RUNS = 'automation_runs';
+
+/** Sets an automation's name, status, graph (JSON text) and trigger event; `updated_at` = emulated now. */
+export function updateAutomation(ctx: Emulator, id: string, a: { name: string; status: string; steps: string; connections: string; triggerEvent: string | null }): void {
+  ctx.db
+    .prepare('UPDATE automations SET name = ?, status = ?, steps = ?, connections = ?, trigger_event = ?, updated_at = ? WHERE id = ?')
+    .run(a.name, a.status, a.steps, a.connections, a.triggerEvent, ctx.clock.nowMs(), id);
+}
+
+/** Ids of an automation's running runs. */
+export function runningRunIds(ctx: Emulator, automationId: string): string[] {
+  return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as { id: string }[]).map((r) => r.id);
+}
+
+/** Deletes an automation with its runs and their steps. Call inside a transaction. */
+export function deleteAutomation(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM automation_run_steps WHERE run_id IN (SELECT id FROM automation_runs WHERE automation_id = ?)').run(id);
+  ctx.db.prepare('DELETE FROM automation_runs WHERE automation_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(id);
+}
+
+/** Disables an automation; `updated_at` = emulated now. */
+export function disableAutomation(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE automations SET status = 'disabled', updated_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), id);
+}
+
+/** The automation's run `id`, or undefined. */
+export function findRun(ctx: Emulator, automationId: string, id: string): RunRow | undefined {
+  return ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ? AND automation_id = ?').get(id, automationId) as RunRow | undefined;
+}

@@ -12,7 +12,10 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem, type PropertyRow } from './store.js';
+import {
+  checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem,
+  type PropertyRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { removePropertyValues } from '../contacts/service.js';
 

@@ -14,7 +14,10 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler, OpRequest } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
-import { addSuppression, findSuppression, findSuppressionById, getSuppressionOr404, removeSuppression, SUPPRESSIONS, toSuppression, toSuppressionListItem, type SuppressionRow } from './store.js';
+import {
+  addSuppression, findSuppression, findSuppressionById, getSuppressionOr404, removeSuppression, SUPPRESSIONS, toSuppression, toSuppressionListItem,
+  type SuppressionRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function add(ctx: Emulator, req: Req<'suppressions/add'>) {

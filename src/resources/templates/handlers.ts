@@ -3,7 +3,10 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
-import { deleteTemplate, getVersion, insertTemplate, pageTemplates, publishTemplate, templateListItem, templateOr404, templateShape, updateTemplate, type StoredVariable, type TemplateRow } from './store.js';
+import {
+  deleteTemplate, getVersion, insertTemplate, pageTemplates, publishTemplate, templateListItem, templateOr404, templateShape, updateTemplate,
+  type StoredVariable, type TemplateRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'templates/create'>) {

@@ -7,7 +7,9 @@ import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS, webhookReplayJob } from '../../deliveries/jobs.js';
 import { attemptsPage, findWebhookEvent, webhookEventsPage, type EventRow } from '../../deliveries/store.js';
-import { checkEndpoint, deleteWebhook, getWebhookOr404, insertWebhook, newSigningSecret, pageWebhooks, rotateSecret, updateWebhook, type WebhookRow } from './store.js';
+import {
+  checkEndpoint, deleteWebhook, getWebhookOr404, insertWebhook, newSigningSecret, pageWebhooks, rotateSecret, updateWebhook, type WebhookRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { errors } from '../../http/errors.js';
 
