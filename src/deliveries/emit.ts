@@ -12,6 +12,7 @@ import type { SchemaOf } from '../http/document-types.js';
 import type { Emulator } from '../context.js';
 import { isoTime, randomAlnum } from '../http/format.js';
 import { webhookDeliverJob } from './jobs.js';
+import { insertDelivery } from './store.js';
 import { subscribedWebhookIds } from '../resources/webhooks/service.js';
 
 /**
@@ -38,14 +39,10 @@ export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: 
   const hooks = subscribedWebhookIds(ctx, teamId, type);
   const now = ctx.clock.nowMs();
   const payload = JSON.stringify({ type, created_at: isoTime(now), data });
-  const insert = ctx.db.prepare(
-    `INSERT INTO webhook_deliveries (id, team_id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-  );
   const ids: string[] = [];
   for (const webhookId of hooks) {
     const id = newMessageId();
-    insert.run(id, teamId, webhookId, type, payload, now, now);
+    insertDelivery(ctx, { id, teamId, webhookId, type, payload, now });
     webhookDeliverJob.schedule(ctx, { delivery_id: id }, { dueAt: now, teamId });
     ids.push(id);
   }

@@ -99,3 +99,13 @@ export function attemptsPage<T>(ctx: Emulator, deliveryId: string, query: PageQu
 export function deliveryWebhookId(ctx: Emulator, deliveryId: string): string | undefined {
   return (ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(deliveryId) as { webhook_id: string } | undefined)?.webhook_id;
 }
+
+/** Records a `pending` delivery of an event to a webhook, due now (`now` emulated ms). */
+export function insertDelivery(ctx: Emulator, d: { id: string; teamId: string; webhookId: string; type: string; payload: string; now: number }): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO webhook_deliveries (id, team_id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    )
+    .run(d.id, d.teamId, d.webhookId, d.type, d.payload, d.now, d.now);
+}

@@ -29,7 +29,7 @@ import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404 } from '../topics/service.js';
 import { propertiesByKey } from '../contact-properties/service.js';
 import { parseJsonField } from './json-fields.js';
-import { getImportOr404, toImport, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
+import { CONTACT_IMPORTS, getImportOr404, insertImport, toImport, type ImportOptions, type ImportRow } from './store.js';
 import { importRunJob, importStartJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -56,9 +56,7 @@ async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
     const id = newId();
     const now = ctx.clock.nowMs();
     ctx.db.transaction(() => {
-      ctx.db
-        .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
-        .run(id, teamId, file.path, JSON.stringify(options), JSON.stringify(ZERO_COUNTS), now);
+      insertImport(ctx, { id, teamId, filePath: file.path, options, createdAt: now });
       importStartJob.schedule(ctx, { import_id: id }, { dueAt: now + DELAYS.contactImportStart, teamId });
     })();
     return { object: 'contact_import', id };
@@ -76,7 +74,7 @@ function list(ctx: Emulator, req: Req<'contacts/list-imports'>) {
   const { status, ...page } = req.query;
   const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
   const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];
-  return paginate(ctx.db, { table: 'contact_imports', where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImport(r) });
+  return paginate(ctx.db, { table: CONTACT_IMPORTS, where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImport(r) });
 }
 
 /** The contact-imports operations, by operationId. */

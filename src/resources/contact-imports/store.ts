@@ -91,3 +91,13 @@ export function importById(ctx: Emulator, id: string): ImportRow | undefined {
 export function pendingUploads(ctx: Emulator): string[] {
   return (ctx.db.prepare('SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL').all() as { file_path: string }[]).map((r) => r.file_path);
 }
+
+/** Inserts a `queued` import with zero counts (`createdAt` emulated ms). */
+export function insertImport(ctx: Emulator, i: { id: string; teamId: string; filePath: string; options: ImportOptions; createdAt: number }): void {
+  ctx.db
+    .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
+    .run(i.id, i.teamId, i.filePath, JSON.stringify(i.options), JSON.stringify(ZERO_COUNTS), i.createdAt);
+}
+
+/** The table's name, for `paginate` with a filter (GET /contacts/imports?status=). */
+export const CONTACT_IMPORTS = 'contact_imports';

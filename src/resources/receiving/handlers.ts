@@ -14,14 +14,13 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { paginate, paginateTeam } from '../../http/pagination.js';
-import { attachmentsOf, getEmailOr404, migrations, type ReceivedAttachmentRow, type ReceivedEmailRow } from './store.js';
+import { paginate } from '../../http/pagination.js';
+import { attachmentMeta, attachmentsOf, getEmailOr404, migrations, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow, type ReceivedEmailRow } from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';
 import type { Req } from '../../http/document-types.js';
 
 function list(ctx: Emulator, req: Req<'emails/list-receiving'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'received_emails',
+  return pageReceivedEmails(ctx.db, req, {
     defaultLimit: null,
     columns: 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, created_at',
     map: (r: ReceivedEmailRow) => listItem(r, attachmentsOf(ctx, r.id)),
@@ -36,7 +35,7 @@ function get(ctx: Emulator, req: Req<'emails/get-receiving'>) {
 function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachments'>) {
   const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return paginate(ctx.db, {
-    table: 'received_attachments',
+    table: RECEIVED_ATTACHMENTS,
     where: 'email_id = ? AND team_id = ?',
     params: [email.id, email.team_id],
     query: req.query,
@@ -48,9 +47,7 @@ function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachme
 
 function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'>) {
   const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
-  const a = ctx.db
-    .prepare('SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments WHERE id = ? AND email_id = ?')
-    .get(req.params.attachment_id, email.id) as ReceivedAttachmentRow | undefined;
+  const a = attachmentMeta(ctx, email.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   return attachmentData(ctx, a, true);
 }

@@ -6,6 +6,7 @@
 import type { Emulator } from '../../context.js';
 import type { Migration } from '../../store/db.js';
 import { errors } from '../../http/errors.js';
+import { teamPager } from '../../http/pagination.js';
 
 export const migrations: Migration[] = [
   {
@@ -118,4 +119,16 @@ export function findEmail(ctx: Emulator, id: string): ReceivedEmailRow | undefin
 /** The team's received emails, newest first, at most `limit` (for the admin dashboard). */
 export function listReceivedEmails(ctx: Emulator, teamId: string, limit = 200): ReceivedEmailRow[] {
   return ctx.db.prepare('SELECT * FROM received_emails WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ReceivedEmailRow[];
+}
+
+/** A page of the team's received emails (`paginateTeam` options but the table). */
+export const pageReceivedEmails = teamPager<ReceivedEmailRow>('received_emails');
+/** The table's name, for `paginate` with a filter (an email's attachments). */
+export const RECEIVED_ATTACHMENTS = 'received_attachments';
+
+/** An attachment of a received email without its content, or undefined. */
+export function attachmentMeta(ctx: Emulator, emailId: string, id: string): ReceivedAttachmentRow | undefined {
+  return ctx.db
+    .prepare('SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments WHERE id = ? AND email_id = ?')
+    .get(id, emailId) as ReceivedAttachmentRow | undefined;
 }
