@@ -109,3 +109,27 @@ export function insertDelivery(ctx: Emulator, d: { id: string; teamId: string; w
     )
     .run(d.id, d.teamId, d.webhookId, d.type, d.payload, d.now, d.now);
 }
+
+/**
+ * Deliveries whose columns equal the given values (`where`: `"<column> = ?"`
+ * terms of known column names, ANDed; `params` their values), oldest first,
+ * and all their attempts, oldest first: two queries whatever the count.
+ */
+export function deliveriesWhere(ctx: Emulator, where: string[], params: string[]): { rows: any[]; attempts: any[] } {
+  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = ctx.db.prepare(`SELECT * FROM webhook_deliveries ${cond} ORDER BY seq`).all(...params) as any[];
+  const attempts = ctx.db
+    .prepare(`SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries ${cond}) ORDER BY seq`)
+    .all(...params) as any[];
+  return { rows, attempts };
+}
+
+/** One delivery row by id (`msg_…`), or undefined. */
+export function deliveryById(ctx: Emulator, id: string): any {
+  return ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id);
+}
+
+/** A delivery's attempts, oldest first. */
+export function attemptsOf(ctx: Emulator, deliveryId: string): any[] {
+  return ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as any[];
+}

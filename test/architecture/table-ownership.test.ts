@@ -79,6 +79,45 @@ export function tableOwners(files: Record<string, string>): Map<string, string> 
   return owners;
 }
 
+/** Files of a room (a resource folder, `src/deliveries/`) other than its `store.ts` that name one of the room's tables in SQL. */
+export function sqlOutsideStore(files: Record<string, string>): string[] {
+  const owners = tableOwners(files);
+  const names = [...owners.keys()];
+  const sql = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(?:IF (?:NOT )?EXISTS\\s+)?(${names.join('|')})\\b`);
+  return Object.entries(files)
+    .filter(([file]) => roomOf(file) !== file && !file.endsWith('/store.ts'))
+    .filter(([file, text]) => {
+      const { strings, tableProps } = literals(file, text);
+      return tableProps.some((t) => owners.has(t)) || strings.some((x) => sql.test(x));
+    })
+    .map(([file]) => file)
+    .sort();
+}
+
+/**
+ * Files that still hold SQL on their room's tables outside its `store.ts`
+ * (issue 9 item 4: work left, most of it in the spots issue 9 item 8
+ * rewrites: the send INSERT and its seed copy, broadcast_emails, the
+ * import's topic upsert). The list only shrinks: the test below fails when
+ * a file not listed writes SQL, and when a listed one no longer does.
+ */
+const SQL_NOT_YET_IN_STORE: string[] = [
+  'src/deliveries/jobs.ts',
+  'src/resources/automations/jobs.ts',
+  'src/resources/broadcasts/handlers.ts',
+  'src/resources/broadcasts/jobs.ts',
+  'src/resources/broadcasts/stats.ts',
+  'src/resources/broadcasts/unsubscribe.ts',
+  'src/resources/contact-imports/jobs.ts',
+  'src/resources/contacts/handlers.ts',
+  'src/resources/contacts/service.ts',
+  'src/resources/emails/handlers.ts',
+  'src/resources/emails/index.ts',
+  'src/resources/emails/metrics.ts',
+  'src/resources/emails/send.ts',
+  'src/resources/receiving/receive.ts',
+];
+
 /** `file: table (owner room)` for every table a file names in SQL outside the table's owner room. */
 export function violations(files: Record<string, string>): string[] {
   const owners = tableOwners(files);
@@ -113,6 +152,15 @@ describe('table ownership (issue 9)', () => {
 
   it('no file names another room\'s table in SQL', () => {
     expect(violations(files)).toEqual([]);
+  });
+
+  it("within a room, SQL lives in its store.ts (but for the files still listed, a list that only shrinks)", () => {
+    expect(sqlOutsideStore(files)).toEqual(SQL_NOT_YET_IN_STORE);
+  });
+
+  it('catches SQL in a handler file of a room (self-test)', () => {
+    const wrong = { ...files, 'src/resources/topics/handlers.ts': "export const x = (db: any) => db.prepare('DELETE FROM topics WHERE id = ?');" };
+    expect(sqlOutsideStore(wrong)).toContain('src/resources/topics/handlers.ts');
   });
 
   it('catches a deliberately wrong query, a paginated table and a join (self-test)', () => {
