@@ -109,13 +109,11 @@ const SQL_NOT_YET_IN_STORE: string[] = [
   'src/resources/broadcasts/stats.ts',
   'src/resources/broadcasts/unsubscribe.ts',
   'src/resources/contact-imports/jobs.ts',
-  'src/resources/contacts/handlers.ts',
   'src/resources/contacts/service.ts',
   'src/resources/emails/handlers.ts',
   'src/resources/emails/index.ts',
   'src/resources/emails/metrics.ts',
   'src/resources/emails/send.ts',
-  'src/resources/receiving/receive.ts',
 ];
 
 /** `file: table (owner room)` for every table a file names in SQL outside the table's owner room. */

@@ -10,7 +10,7 @@ import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { findSegment, getSegmentOr404 } from '../segments/service.js';
 import { topicsPage, type Subscription, type TopicRow } from '../topics/service.js';
-import { CONTACT_MEMBERSHIPS, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
+import { CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
   contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
@@ -63,7 +63,7 @@ function list(ctx: Emulator, req: Req<'contacts/list'>) {
     getSegmentOr404(ctx, teamId, segment_id);
     return paginate(ctx.db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segment_id], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
   }
-  return paginate(ctx.db, { table: 'contacts', where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
+  return paginate(ctx.db, { table: CONTACTS, where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */
@@ -108,7 +108,7 @@ function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   getSegmentOr404(ctx, teamId, req.params.segment_id);
-  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ? AND segment_id = ?').run(contact.id, req.params.segment_id);
+  removeMembership(ctx, contact.id, req.params.segment_id);
   return { id: contact.id, audienceId: req.params.segment_id, deleted: true };
 }
 
@@ -117,8 +117,7 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   // The contact's own choices, read once; a topic without one shows its default.
   const chosen = new Map(
-    (ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contact.id) as { topic_id: string; subscription: Subscription }[])
-      .map((r) => [r.topic_id, r.subscription]),
+    explicitSubscriptions(ctx, contact.id).map((r) => [r.topic_id, r.subscription]),
   );
   return topicsPage(ctx, req, 20, (t: TopicRow) => ({
     id: t.id,

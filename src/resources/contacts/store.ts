@@ -198,3 +198,16 @@ export function unsubscribedNow(ctx: Emulator, teamId: string, contactId: string
   const row = ctx.db.prepare('SELECT unsubscribed FROM contacts WHERE id = ? AND team_id = ?').get(contactId, teamId) as { unsubscribed: number } | undefined;
   return row?.unsubscribed ?? null;
 }
+
+/** The table's name, for `paginate` (GET /contacts, beside the segment-filtered `SEGMENT_MEMBERS`). */
+export const CONTACTS = 'contacts';
+
+/** Removes a contact from a segment (no-op when not a member). */
+export function removeMembership(ctx: Emulator, contactId: string, segmentId: string): void {
+  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ? AND segment_id = ?').run(contactId, segmentId);
+}
+
+/** A contact's explicit topic choices. */
+export function explicitSubscriptions(ctx: Emulator, contactId: string): { topic_id: string; subscription: 'opt_in' | 'opt_out' }[] {
+  return ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contactId) as { topic_id: string; subscription: 'opt_in' | 'opt_out' }[];
+}

@@ -9,6 +9,7 @@ import { errors } from '../../http/errors.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { parseMessage, type ParsedMessage } from './mime.js';
+import { receivedAttachmentInsert, receivedEmailInsert } from './store.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -100,15 +101,8 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
   const rawB64 = raw.toString('base64');
   const now = ctx.clock.nowMs();
   const copies: ReceivedCopy[] = [];
-  const insertEmail = ctx.db.prepare(
-    `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
-       received_for, subject, message_id, html, text, headers, raw, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertAttachment = ctx.db.prepare(
-    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertEmail = receivedEmailInsert(ctx);
+  const insertAttachment = receivedAttachmentInsert(ctx);
   ctx.db.transaction(() => {
     for (const [teamId, receivedFor] of byTeam) {
       const id = newId();

@@ -5,6 +5,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { Migration } from '../../store/db.js';
+import type { Statement } from 'better-sqlite3';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 
@@ -131,4 +132,30 @@ export function attachmentMeta(ctx: Emulator, emailId: string, id: string): Rece
   return ctx.db
     .prepare('SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments WHERE id = ? AND email_id = ?')
     .get(id, emailId) as ReceivedAttachmentRow | undefined;
+}
+
+/**
+ * The INSERT of a received email, prepared once for a message's copies:
+ * `.run(id, team_id, from_header, from_address, to_addresses, cc_addresses,
+ * bcc_addresses, reply_to_addresses, received_for, subject, message_id, html,
+ * text, headers, raw, created_at)` (arrays as JSON text, raw as base64).
+ */
+export function receivedEmailInsert(ctx: Emulator): Statement<unknown[]> {
+  return ctx.db.prepare(
+    `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
+       received_for, subject, message_id, html, text, headers, raw, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+}
+
+/**
+ * The INSERT of a received attachment: `.run(id, team_id, email_id,
+ * filename, content_type, content_id, content_disposition, size, content
+ * (base64), created_at)`.
+ */
+export function receivedAttachmentInsert(ctx: Emulator): Statement<unknown[]> {
+  return ctx.db.prepare(
+    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
 }
