@@ -8,7 +8,6 @@
 import type { Emulator } from '../context.js';
 import type { Migration } from '../store/db.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../http/pagination.js';
-import type { DeliveryRow } from './jobs.js';
 
 export const migrations: Migration[] = [
   {
@@ -54,6 +53,23 @@ export const migrations: Migration[] = [
     ALTER TABLE webhook_attempts ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
   },
 ];
+
+/**
+ * A `webhook_deliveries` row; times in emulated ms, `payload` the exact body
+ * sent. (The table's `attempt_count` column is unused: attempts are counted
+ * from `webhook_attempts`.)
+ */
+export interface DeliveryRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  webhook_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  created_at: number;
+  next_attempt_at: number | null;
+}
 
 /** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
 export type EventRow = DeliveryRow & { attempted: number };
@@ -132,4 +148,41 @@ export function deliveryById(ctx: Emulator, id: string): any {
 /** A delivery's attempts, oldest first. */
 export function attemptsOf(ctx: Emulator, deliveryId: string): any[] {
   return ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as any[];
+}
+
+/** The delivery row `id`, or undefined. */
+export function deliveryRow(ctx: Emulator, id: string): DeliveryRow | undefined {
+  return ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
+}
+
+/** Sets a delivery's status and next attempt time (emulated ms, or null). */
+export function setDeliveryStatus(ctx: Emulator, id: string, status: string, nextAttemptAt: number | null): void {
+  ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?').run(status, nextAttemptAt, id);
+}
+
+/** Marks a webhook's pending deliveries `cancelled`; returns their ids. */
+export function cancelPendingOf(ctx: Emulator, webhookId: string): string[] {
+  return (
+    ctx.db
+      .prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending' RETURNING id`)
+      .all(webhookId) as { id: string }[]
+  ).map((r) => r.id);
+}
+
+/** Records one attempt (`at` emulated ms, `wallTime` wall-clock ms, `headers` JSON text). */
+export function insertAttempt(
+  ctx: Emulator,
+  a: { id: string; deliveryId: string; at: number; wallTime: number; statusCode: number | null; error: string | null; durationMs: number; headers: string; response: string | null; endpoint: string; replay: boolean },
+): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(a.id, a.deliveryId, a.at, a.wallTime, a.statusCode, a.error, a.durationMs, a.headers, a.response, a.endpoint, a.replay ? 1 : 0);
+}
+
+/** Scheduled (non-replay) attempts made so far, through the `webhook_attempts_delivery` index. */
+export function scheduledAttempts(ctx: Emulator, deliveryId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ? AND replay = 0').get(deliveryId) as { n: number }).n;
 }
