@@ -6,13 +6,7 @@ import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
-  getOr404,
-  insertBroadcast,
-  statusError,
-  toBroadcast,
-  toListItem,
-  contentOf,
-  type BroadcastRow,
+  BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcastColumns, type BroadcastRow,
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
@@ -45,7 +39,7 @@ function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
 
 function list(ctx: Emulator, req: Req<'broadcasts/list'>) {
   return paginateTeam(ctx.db, req, {
-    table: 'broadcasts',
+    table: BROADCASTS,
     defaultLimit: null,
     map: toListItem,
   });
@@ -93,7 +87,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
     sets.push(`${COLUMNS[f]} = ?`);
     values.push(v ?? null);
   }
-  if (sets.length) ctx.db.prepare(`UPDATE broadcasts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as any[]), row.id);
+  if (sets.length) updateBroadcastColumns(ctx, row.id, sets, values);
   return { object: 'broadcast', id: row.id };
 }
 
@@ -104,7 +98,7 @@ function remove(ctx: Emulator, req: Req<'broadcasts/remove'>) {
   }
   ctx.db.transaction(() => {
     dropJobs(ctx, row.id);
-    ctx.db.prepare('DELETE FROM broadcasts WHERE id = ?').run(row.id);
+    deleteBroadcast(ctx, row.id);
   })();
   return { object: 'broadcast', id: row.id, deleted: true };
 }

@@ -191,3 +191,21 @@ export function listBroadcasts(ctx: Emulator, teamId: string): BroadcastRow[] {
 export function broadcastNamesOf(ctx: Emulator, teamId: string): Map<string, string> {
   return new Map((ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]));
 }
+
+/** The table's name, for `paginateTeam` (GET /broadcasts). */
+export const BROADCASTS = 'broadcasts';
+
+/** Sets broadcast columns: `sets` are `"<column> = ?"` terms of known column names, `values` their values. */
+export function updateBroadcastColumns(ctx: Emulator, id: string, sets: string[], values: unknown[]): void {
+  ctx.db.prepare(`UPDATE broadcasts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as any[]), id);
+}
+
+/** Deletes a broadcast row (the caller drops its jobs in the same transaction). */
+export function deleteBroadcast(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM broadcasts WHERE id = ?').run(id);
+}
+
+/** The broadcast `id` (any team), or undefined. */
+export function broadcastById(ctx: Emulator, id: string): BroadcastRow | undefined {
+  return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow | undefined;
+}

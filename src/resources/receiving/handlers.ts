@@ -15,7 +15,10 @@ import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
-import { attachmentMeta, attachmentsOf, getEmailOr404, migrations, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow, type ReceivedEmailRow } from './store.js';
+import {
+  attachmentMeta, attachmentsOf, getEmailOr404, migrations, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow,
+  type ReceivedEmailRow,
+} from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';
 import type { Req } from '../../http/document-types.js';
 
