@@ -14,6 +14,38 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'ground-floor',
+      severity: 'error',
+      comment:
+        'The ground floor (the module contract src/module.ts, the context src/context.ts, the store src/store/, the clock and scheduler src/clock/) imports no room above it: no HTTP, resource, admin, deliveries, state, SMTP or server code (issue 9).',
+      from: { path: '^src/(module\\.ts|context\\.ts|store/|clock/)' },
+      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest)\\.ts$' },
+    },
+    {
+      name: 'http-imports-no-room',
+      severity: 'error',
+      comment:
+        'The request pipeline (src/http/) serves every room and knows none: it never imports a resource, the admin API or the deliveries; what it needs of them comes through the context (e.g. ctx.keys for the API keys).',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(resources|admin|deliveries)/' },
+    },
+    {
+      name: 'resource-through-service',
+      severity: 'error',
+      comment:
+        'A resource imports another resource only through its service.ts (issue 9): src/resources/<a>/* may import src/resources/<b>/service.ts, never <b>/store.ts, handlers.ts, jobs.ts or the rest.',
+      from: { path: '^src/resources/([^/]+)/' },
+      to: { path: '^src/resources/[^/]+/', pathNot: ['^src/resources/$1/', '^src/resources/[^/]+/service\\.ts$'] },
+    },
+    {
+      name: 'room-through-service',
+      severity: 'error',
+      comment:
+        'Outside src/resources/, code reaches a resource only through its service.ts (the admin API, the deliveries, the SMTP relay, the server); only the module list src/resources/index.ts imports the resources\' index.ts.',
+      from: { path: '^src/', pathNot: '^src/resources/' },
+      to: { path: '^src/resources/[^/]+/', pathNot: '^src/resources/[^/]+/service\\.ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a typo or a missing dependency.',

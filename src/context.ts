@@ -76,6 +76,34 @@ export interface EmulatorConfig {
   uploadDir: string;
 }
 
+/** The caller, from the API key (see `src/http/auth.ts`). */
+export interface Auth {
+  teamId: string;
+  apiKeyId: string;
+  permission: 'full_access' | 'sending_access';
+  /** Domain a `sending_access` key is restricted to, or null. */
+  domainId: string | null;
+}
+
+/** A key found by `KeyStore.find`: the caller, and when the key was last used (emulated ms). */
+export type FoundKey = Auth & { lastUsedAt: number | null };
+
+/**
+ * The API keys as the request pipeline and the SMTP relay see them: the
+ * `api_keys` table belongs to the api-keys resource
+ * (src/resources/api-keys/service.ts implements this), so src/http/ reaches
+ * it through the context and never imports a resource (issue 9).
+ */
+export interface KeyStore {
+  /**
+   * The key of a token, or null when no key of any team has it (either
+   * permission: the caller checks it). Writes nothing.
+   */
+  find(ctx: Emulator, token: string): FoundKey | null;
+  /** Records the use of an accepted key (`last_used_at`, at most once a second); returns the caller. */
+  markUsed(ctx: Emulator, key: FoundKey): Auth;
+}
+
 /**
  * Notifications on `bus` (for the inbox page's server-sent events and
  * `waitForEmail`): `'email'` (email id), `'delivery'` (delivery id),
@@ -90,6 +118,8 @@ export interface Emulator {
   /** The fault rules (src/faults/store.ts): `POST /_emulator/faults`, `emu.faults`, `--faults`. */
   faults: Faults;
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
+  /** The API keys, for authentication (src/resources/api-keys/service.ts). */
+  keys: KeyStore;
   /** Every module, in seeding order (`src/resources/index.ts`): reset seeds the fixtures through them. */
   modules: readonly SeededModule[];
 }

@@ -13,14 +13,14 @@ import { parseDuration } from './clock/clock.js';
 import type { FiredJob } from './clock/scheduler.js';
 import type { Emulator } from './context.js';
 import { defaultConfig, run } from './server.js';
-import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './webhooks/inspect.js';
+import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
 import type { FaultInput, FaultRule } from './faults/rules.js';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
 
-export type { WebhookDelivery, DeliveryFilter } from './webhooks/inspect.js';
+export type { WebhookDelivery, DeliveryFilter } from './deliveries/inspect.js';
 export type { FiredJob } from './clock/scheduler.js';
 export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
 export type { Emulator, EmulatorConfig } from './context.js';

@@ -11,18 +11,12 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
-import type { Emulator, SeededModule } from './context.js';
+import type { Auth, Emulator, SeededModule } from './context.js';
 import type { Migration } from './store/db.js';
 import type { AnyJobDefinition } from './clock/jobs.js';
 
-/** The caller, from the API key (see `src/http/auth.ts`). */
-export interface Auth {
-  teamId: string;
-  apiKeyId: string;
-  permission: 'full_access' | 'sending_access';
-  /** Domain a `sending_access` key is restricted to, or null. */
-  domainId: string | null;
-}
+/** The caller, from the API key (defined in context.ts, beside the key store the pipeline asks). */
+export type { Auth } from './context.js';
 
 /** A validated request. `params`/`query` are coerced to their schema types. */
 export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>> {

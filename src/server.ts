@@ -10,6 +10,8 @@ import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { registerJobs } from './clock/jobs.js';
 import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
+import { hasTeams } from './state/teams.js';
+import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
@@ -18,7 +20,6 @@ import { resetState } from './state/reset.js';
 import { referencedUploads } from './state/uploads.js';
 import { removeUploads } from './http/uploads.js';
 import { modules } from './resources/index.js';
-import { applyDefaultKeyToken } from './resources/api-keys/index.js';
 import type { SmtpListener } from './smtp/server.js';
 import { createFaultStore } from './faults/store.js';
 
@@ -93,7 +94,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const base = { db, clock, scheduler, config, bus, log, modules };
+  const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore };
   let faults;
   try {
     faults = await createFaultStore(base, config.faults ?? []);
@@ -114,8 +115,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
   const fixtures = loadFixtures(config.fixtures);
   const reset = () => resetState(ctx, fixtures);
-  const hasTeams = (db.prepare('SELECT COUNT(*) AS n FROM teams').get() as { n: number }).n > 0;
-  if (!hasTeams) {
+  if (!hasTeams(db)) {
     try {
       reset();
     } catch (err) {

@@ -13,19 +13,18 @@
  * An unknown team is 404 `Team not found`.
  */
 import type { Emulator } from '../context.js';
+import { teamExists } from '../state/teams.js';
 import { errors } from '../http/errors.js';
 import { isoTime, fromJson } from '../http/format.js';
 import type { OpRequest, ResourceModule } from '../module.js';
-import { listDomains, recordsOf, capabilitiesOf } from '../resources/domains/service.js';
-import { latestClaimOf } from '../resources/domains/claims.js';
-import { contactPropertyValues, listContacts } from '../resources/contacts/service.js';
-import { listSegments, segmentIdsOf } from '../resources/segments/store.js';
-import { explicitSubscription, listTopics } from '../resources/topics/store.js';
-import { propertiesByKey } from '../resources/contact-properties/store.js';
-import { listBroadcasts } from '../resources/broadcasts/store.js';
-import { broadcastSummary } from '../resources/broadcasts/stats.js';
-import { listRuns, runStepRows } from '../resources/automations/store.js';
-import { listReceivedEmails, receivedAttachmentsOf } from '../resources/receiving/index.js';
+import { listDomains, recordsOf, capabilitiesOf, latestClaimOf } from '../resources/domains/service.js';
+import { contactPropertyValues, explicitSubscription, listContacts, segmentIdsOf } from '../resources/contacts/service.js';
+import { listSegments } from '../resources/segments/service.js';
+import { listTopics } from '../resources/topics/service.js';
+import { propertiesByKey } from '../resources/contact-properties/service.js';
+import { broadcastSummary, listBroadcasts } from '../resources/broadcasts/service.js';
+import { listRuns, runStepRows } from '../resources/automations/service.js';
+import { listReceivedEmails, receivedAttachmentsOf } from '../resources/receiving/service.js';
 import { extractCodes } from './codes.js';
 import { extractLinks } from './emails.js';
 import type { Req } from '../http/document-types.js';
@@ -33,7 +32,7 @@ import type { Req } from '../http/document-types.js';
 /** The team id of the path, or 404 `Team not found`. */
 function teamOf(ctx: Emulator, req: OpRequest): string {
   const id = req.params.team_id;
-  if (!ctx.db.prepare('SELECT 1 FROM teams WHERE id = ?').get(id)) throw errors.notFound('Team');
+  if (!teamExists(ctx, id)) throw errors.notFound('Team');
   return id;
 }
 

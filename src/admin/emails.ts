@@ -19,13 +19,12 @@ import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
 import { Reply, type ResourceModule } from '../module.js';
-import { simulateEngagement } from '../resources/emails/store.js';
-import { FAILABLE, simulateDeliveryProblem } from '../resources/emails/jobs.js';
+import { FAILABLE, emailRows, findEmailAttachment, simulateDeliveryProblem, simulateEngagement } from '../resources/emails/service.js';
 import { DEFAULT_FAILED_REASON } from '../faults/rules.js';
 import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
-import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/store.js';
+import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/service.js';
 import type { Req } from '../http/document-types.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
@@ -189,9 +188,7 @@ function compile(ctx: Emulator, f: EmailFilter): (r: EmailRow) => boolean {
 /** Stored rows matching `filter`, newest first (no content assembled yet). */
 function matchingRows(ctx: Emulator, filter: EmailFilter): EmailRow[] {
   const test = compile(ctx, filter);
-  const rows = (filter.team_id !== undefined
-    ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(filter.team_id)
-    : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
+  const rows = emailRows(ctx, filter.team_id);
   return rows.filter(test);
 }
 
@@ -288,7 +285,7 @@ async function getOp(ctx: Emulator, req: Req<'admin/get-email'>) {
 
 function download(ctx: Emulator, req: Req<'admin/download-email-attachment'>) {
   const row = getOr404(ctx, req.params.email_id);
-  const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
+  const a = findEmailAttachment(ctx, row.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   if (a.content === null) throw errors.notFound('Attachment content (it was sent by `path`, which the emulator does not fetch)');
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);

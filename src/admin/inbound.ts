@@ -10,7 +10,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { Reply, type ResourceModule } from '../module.js';
-import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage } from '../resources/receiving/index.js';
+import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage } from '../resources/receiving/service.js';
 import type { Req } from '../http/document-types.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */

@@ -11,6 +11,7 @@
  * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
  */
 import type { Emulator } from '../context.js';
+import { listTeams as allTeams } from '../state/teams.js';
 import type { ResponseInfo } from '../module.js';
 import { HANDLED, Reply, type ResourceModule } from '../module.js';
 import { isoTime } from '../http/format.js';
@@ -25,8 +26,8 @@ function page() {
 }
 
 function listTeams(ctx: Emulator) {
-  const rows = ctx.db.prepare('SELECT id, name, owner_email, created_at FROM teams ORDER BY seq').all() as { id: string; name: string; owner_email: string; created_at: number }[];
-  return { object: 'list', data: rows.map((r) => ({ ...r, created_at: isoTime(r.created_at) })) };
+  const rows = allTeams(ctx.db);
+  return { object: 'list', data: rows.map((r) => ({ id: r.id, name: r.name, owner_email: r.owner_email, created_at: isoTime(r.created_at) })) };
 }
 
 /**

@@ -13,9 +13,12 @@ import { specDir } from '../http/spec.js';
 import { loadFixtures } from '../state/fixtures.js';
 import { resetState } from '../state/reset.js';
 import { exportSnapshot, importSnapshot } from '../state/snapshot.js';
-import { getDelivery, listDeliveries } from '../webhooks/inspect.js';
-import { deliver } from '../webhooks/jobs.js';
-import { insertApiKey, newToken } from '../resources/api-keys/index.js';
+import { getDelivery, listDeliveries } from '../deliveries/inspect.js';
+import { deliver } from '../deliveries/jobs.js';
+import { deliveryWebhookId } from '../deliveries/store.js';
+import { findWebhook } from '../resources/webhooks/service.js';
+import { insertApiKey, newToken } from '../resources/api-keys/service.js';
+import { insertTeam } from '../state/teams.js';
 import type { Req } from '../http/document-types.js';
 
 /** The package version, from package.json. */
@@ -58,7 +61,7 @@ function createTeam(ctx: Emulator, req: Req<'admin/create-team'>) {
   const ownerEmail = req.body.owner_email ?? `owner+${id.slice(0, 8)}@example.com`;
   const token = newToken();
   ctx.db.transaction(() => {
-    ctx.db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)').run(id, req.body.name ?? `Team ${id.slice(0, 8)}`, ownerEmail, ctx.clock.nowMs());
+    insertTeam(ctx.db, { id, name: req.body.name ?? `Team ${id.slice(0, 8)}`, ownerEmail, createdAt: ctx.clock.nowMs() });
     insertApiKey(ctx, { teamId: id, name: 'Default', token, permission: 'full_access' });
   })();
   return { id, api_key: token, owner_email: ownerEmail };
@@ -78,13 +81,13 @@ function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
 
 /**
  * POST /_emulator/webhook-deliveries/{id}/replay: one extra attempt made
- * before answering (same svix-id, fresh signature; see src/webhooks/jobs.ts).
+ * before answering (same svix-id, fresh signature; see src/deliveries/jobs.ts).
  * 404 for an unknown delivery; 422 when its webhook was deleted.
  */
 async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>) {
-  const row = ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(req.params.delivery_id) as { webhook_id: string } | undefined;
-  if (!row) throw errors.notFound('Webhook delivery');
-  if (!ctx.db.prepare('SELECT 1 FROM webhooks WHERE id = ?').get(row.webhook_id)) {
+  const webhookId = deliveryWebhookId(ctx, req.params.delivery_id);
+  if (webhookId === undefined) throw errors.notFound('Webhook delivery');
+  if (!findWebhook(ctx, webhookId)) {
     throw errors.validation('The webhook of this delivery was deleted; the delivery cannot be replayed.', 422);
   }
   await ctx.scheduler.exclusive(() => deliver(ctx, req.params.delivery_id, { replay: true }));

@@ -19,7 +19,7 @@
 import type MailComposerClass from 'nodemailer/lib/mail-composer';
 import { requirePackage } from '../lazy.js';
 import type { Emulator } from '../context.js';
-import { attachmentsOf, eventsOf, headersOf, list, type EmailRow } from '../resources/emails/store.js';
+import { attachmentsOf, eventsOf, headersOf, list, type EmailRow } from '../resources/emails/service.js';
 
 /** Emulated ms the message is dated with (see the module comment). */
 export function messageDate(ctx: Emulator, r: EmailRow): number {

@@ -49,9 +49,9 @@ export interface JobPayloads {
   'broadcasts.deliver': { broadcast_id: string; after_seq?: number; until_seq?: number };
   /** src/resources/automations/jobs.ts: one step of the run engine. */
   'automations.run': AutomationRunPayload;
-  /** src/webhooks/jobs.ts: one scheduled attempt at a webhook delivery. */
+  /** src/deliveries/jobs.ts: one scheduled attempt at a webhook delivery. */
   'webhook.deliver': { delivery_id: string };
-  /** src/webhooks/jobs.ts: one extra attempt (a replay). */
+  /** src/deliveries/jobs.ts: one extra attempt (a replay). */
   'webhook.replay': { delivery_id: string };
 }
 

@@ -125,3 +125,20 @@ export function paginateTeam<Row = any, Item = any>(
 ): ListEnvelope<Item> {
   return paginate(db, { ...opts, where: 'team_id = ?', params: [req.auth!.teamId], query: req.query });
 }
+
+/** What `teamPager` makes: `paginateTeam` over one table, the table already chosen. */
+export type TeamPager<Row> = <Item>(
+  db: DB,
+  req: { auth: { teamId: string } | null; query: PageQuery },
+  opts: Omit<PageOptions<Row, Item>, 'table' | 'where' | 'params' | 'query'>,
+) => ListEnvelope<Item>;
+
+/**
+ * `paginateTeam` bound to one table, so the table's name stays in the
+ * owner's `store.ts` (issue 9: only the owner names its tables) and its
+ * handlers page it without naming it: `export const pageTopics =
+ * teamPager<TopicRow>('topics')`.
+ */
+export function teamPager<Row>(table: string): TeamPager<Row> {
+  return (db, req, opts) => paginateTeam(db, req, { ...opts, table });
+}

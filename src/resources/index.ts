@@ -6,10 +6,10 @@
  * | 1-99 | teams (src/state/teams.ts; and the clock's jobs) |
  * | 100-199 | api-keys |
  * | 200-299 | domains |
- * | 300-349 | webhooks (endpoints); 350-399 src/webhooks (deliveries) |
+ * | 300-349 | webhooks (endpoints); 350-399 src/deliveries |
  * | 400-449 | emails (sent) |
  * | 450-499 | receiving |
- * | 500-549 | contacts; 550-599 contact-imports |
+ * | 500-549 | contacts (and its join tables contact_segments 510, contact_topics 511; also 601, the members index, numbered before the move); 550-599 contact-imports |
  * | 600-699 | segments (and audiences) |
  * | 700-799 | topics |
  * | 800-899 | contact-properties |
@@ -26,7 +26,7 @@ import { teamsModule } from '../state/teams.js';
 import { apiKeysModule } from './api-keys/index.js';
 import { domainsModule } from './domains/index.js';
 import { webhooksModule } from './webhooks/index.js';
-import { deliveriesModule } from '../webhooks/index.js';
+import { deliveriesModule } from '../deliveries/index.js';
 import { contactPropertiesModule } from './contact-properties/index.js';
 import { topicsModule } from './topics/index.js';
 import { segmentsModule } from './segments/index.js';

@@ -18,7 +18,7 @@
  */
 import { lazy, requirePackage } from '../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
-import type { SendEmailInput } from '../resources/emails/send.js';
+import type { SendEmailInput } from '../resources/emails/service.js';
 
 /** postal-mime, loaded on first use (start-up speed, issue 10). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));

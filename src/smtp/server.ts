@@ -29,10 +29,9 @@ import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } fro
 import type { Emulator } from '../context.js';
 import type { Auth } from '../module.js';
 import { ApiError } from '../http/errors.js';
-import { findApiKey, markKeyUsed } from '../http/auth.js';
 import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
-import { sendEmail, type SendEmailInput } from '../resources/emails/send.js';
+import { sendEmail, type SendEmailInput } from '../resources/emails/service.js';
 import { toSendInput } from './message.js';
 import type { SmtpStage } from '../faults/rules.js';
 
@@ -165,9 +164,9 @@ export async function startSmtp(ctx: Emulator, host: string, port: number): Prom
     },
     onAuth(auth: SMTPServerAuthentication, session, callback) {
       passes(ctx, 'auth', session, callback, () => {
-        const key = auth.username === SMTP_USERNAME && auth.password ? findApiKey(ctx, auth.password) : null;
+        const key = auth.username === SMTP_USERNAME && auth.password ? ctx.keys.find(ctx, auth.password) : null;
         if (!key) return callback(new SmtpReply(535, 'Authentication credentials invalid'));
-        callback(null, { user: markKeyUsed(ctx, key) });
+        callback(null, { user: ctx.keys.markUsed(ctx, key) });
       });
     },
     onMailFrom(_address, session, callback) {

@@ -1,12 +1,14 @@
 /**
  * The teams module (the first of `src/resources/index.ts`): teams, and the
- * clock's and scheduler's own tables. Every API key and resource belongs to a team
+ * tables of no resource: the clock's and scheduler's, and the request
+ * pipeline's idempotency keys. Every API key and resource belongs to a team
  * (DESIGN.md "Behaviour: Teams"). Teams have an owner address, the only
  * non-test address `onboarding@resend.dev` may send to (API-FACTS §2.1).
  */
 import type { ResourceModule } from '../module.js';
 import type { DB } from '../store/db.js';
 import { clockMigration, schedulerMigration } from '../clock/scheduler.js';
+import { idempotencyMigration } from '../http/idempotency.js';
 
 /** A team row. */
 export interface TeamRow {
@@ -33,6 +35,8 @@ export const teamsModule: ResourceModule = {
     },
     schedulerMigration,
     clockMigration,
+    // The request pipeline's Idempotency-Key table (src/http/idempotency.ts owns it).
+    idempotencyMigration,
   ],
   seed(ctx, fixtures, db) {
     const insert = db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)');
@@ -45,4 +49,24 @@ export const teamsModule: ResourceModule = {
 /** The team row, or undefined. */
 export function getTeam(db: DB, teamId: string): TeamRow | undefined {
   return db.prepare('SELECT * FROM teams WHERE id = ?').get(teamId) as TeamRow | undefined;
+}
+
+/** True when a team with this id exists. */
+export function teamExists(ctx: { db: DB }, teamId: string): boolean {
+  return ctx.db.prepare('SELECT 1 FROM teams WHERE id = ?').get(teamId) !== undefined;
+}
+
+/** Every team, oldest first. */
+export function listTeams(db: DB): TeamRow[] {
+  return db.prepare('SELECT * FROM teams ORDER BY seq').all() as TeamRow[];
+}
+
+/** True when the store holds at least one team (a `--db` file with state). */
+export function hasTeams(db: DB): boolean {
+  return db.prepare('SELECT 1 FROM teams LIMIT 1').get() !== undefined;
+}
+
+/** Adds a team (emulated `createdAt` ms). */
+export function insertTeam(db: DB, team: { id: string; name: string; ownerEmail: string; createdAt: number }): void {
+  db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)').run(team.id, team.name, team.ownerEmail, team.createdAt);
 }

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
-import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

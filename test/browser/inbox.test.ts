@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './launch.js';
 import { Resend } from 'resend';
 import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
-import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
 // The README's screenshot is refreshed with UPDATE_SCREENSHOTS=1; other runs
 // write it under test-results/ so a test run leaves the tree clean.

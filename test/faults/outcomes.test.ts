@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import { FIXTURES, useEmulator } from '../helpers.js';
-import { startReceiver, verifyInput, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, verifyInput, type Receiver } from '../deliveries/receiver.js';
 
 const FROM = 'Acme <hello@example.com>';
 const EVENTS = ['email.sent', 'email.delivered', 'email.delivery_delayed', 'email.bounced', 'email.failed', 'suppression.added'];

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import { useEmulator } from '../../src/vitest.js';
-import { startReceiver, verifyInput, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, verifyInput, type Receiver } from '../deliveries/receiver.js';
 
 let rx: Receiver | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { Resend } from 'resend';
 import { FIXTURES, useEmulator } from '../helpers.js';
-import { startReceiver, verifyInput, type Receiver } from '../webhooks/receiver.js';
+import { startReceiver, verifyInput, type Receiver } from '../deliveries/receiver.js';
 
 let rx: Receiver | undefined;
 afterEach(async () => {

@@ -19,7 +19,7 @@
  * Runs start from POST /events/send (src/resources/events) through `dispatchEvent`.
  */
 import type { ResourceModule } from '../../module.js';
-import { automationOperations } from './automations.js';
+import { automationOperations } from './handlers.js';
 import { automationRunJob } from './jobs.js';
 import { checkGraph } from './graph.js';
 import { automationsMigration, insertAutomation } from './store.js';

@@ -31,10 +31,14 @@ import {
   updateContact,
   type Contact,
 } from '../contacts/service.js';
-import { sendEmail, type SendEmailInput } from '../emails/send.js';
+import { sendEmail, type SendEmailInput } from '../emails/service.js';
 import { evaluate, resolveValues, type Rule, type RunContext } from './conditions.js';
 import { stepDuration } from './graph.js';
 import { newId } from '../../http/format.js';
+import {
+  completeRun, enabledFor, endRun, finishRunStep, insertRun, openSteps, runById, runStep, runStepRunning, setRunContact, setRunPayload, setStepWaitEvent,
+  startRunStep, stepsWaitingFor,
+} from './store.js';
 import type { ConnectionType, Graph, RunRow, RunStepRow, Step, StepStatus } from './store.js';
 
 /** `automations.run`: one step of a run (`runJob`). */
@@ -57,29 +61,20 @@ export interface SentEvent {
  */
 export function dispatchEvent(ctx: Emulator, teamId: string, ev: SentEvent): string[] {
   const now = ctx.clock.nowMs();
-  const automations = ctx.db
-    .prepare(`SELECT id, steps, connections FROM automations WHERE team_id = ? AND status = 'enabled' AND trigger_event = ? ORDER BY seq`)
-    .all(teamId, ev.name) as { id: string; steps: string; connections: string }[];
+  const automations = enabledFor(ctx, teamId, ev.name);
   const runIds: string[] = [];
   for (const a of automations) {
     const id = newId();
     const steps = JSON.parse(a.steps) as Step[];
-    ctx.db
-      .prepare(`INSERT INTO automation_runs (id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at)
-        VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, NULL, ?)`)
-      .run(id, teamId, a.id, ev.name, JSON.stringify(ev.payload), ev.contactId, ev.email, JSON.stringify({ steps, connections: JSON.parse(a.connections) }), now, now);
     const trigger = steps.find((s) => s.type === 'trigger')!;
-    ctx.db
-      .prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, created_at) VALUES (?, ?, 'trigger', 'pending', ?)`)
-      .run(id, trigger.key, now);
+    insertRun(ctx, {
+      id, teamId, automationId: a.id, event: ev.name, payload: JSON.stringify(ev.payload), contactId: ev.contactId, email: ev.email,
+      graph: JSON.stringify({ steps, connections: JSON.parse(a.connections) }), triggerKey: trigger.key, now,
+    });
     automationRunJob.schedule(ctx, { run_id: id, kind: 'start' }, { dueAt: now + DELAYS.automationRunStart, teamId });
     runIds.push(id);
   }
-  const waiting = ctx.db
-    .prepare(`SELECT s.run_id, s.key FROM automation_run_steps s JOIN automation_runs r ON r.id = s.run_id
-      WHERE s.status = 'waiting' AND s.wait_event = ? AND r.team_id = ? AND r.status = 'running'
-        AND (r.contact_id = ? OR lower(r.contact_email) = lower(?)) ORDER BY s.seq`)
-    .all(ev.name, teamId, ev.contactId, ev.email) as { run_id: string; key: string }[];
+  const waiting = stepsWaitingFor(ctx, teamId, ev.name, ev.contactId, ev.email);
   for (const w of waiting) {
     automationRunJob.schedule(ctx, { run_id: w.run_id, kind: 'event', key: w.key, event: { name: ev.name, payload: ev.payload } }, { dueAt: now + DELAYS.automationEventResume, teamId });
   }
@@ -92,8 +87,7 @@ export function dispatchEvent(ctx: Emulator, teamId: string, ev: SentEvent): str
  */
 export function cancelRun(ctx: Emulator, runId: string): void {
   const now = ctx.clock.nowMs();
-  ctx.db.prepare(`UPDATE automation_runs SET status = 'cancelled', completed_at = ? WHERE id = ? AND status = 'running'`).run(now, runId);
-  ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(runId);
+  endRun(ctx, runId, 'cancelled', now);
   automationRunJob.cancel(ctx, 'run_id', runId);
 }
 
@@ -131,7 +125,7 @@ class Walker {
   }
 
   private row(key: string): RunStepRow | undefined {
-    return this.ctx.db.prepare('SELECT * FROM automation_run_steps WHERE run_id = ? AND key = ?').get(this.run.id, key) as RunStepRow | undefined;
+    return runStep(this.ctx, this.run.id, key);
   }
 
   private contact(): Contact {
@@ -152,16 +146,13 @@ class Walker {
 
   private finishStep(key: string, status: StepStatus, output: unknown, error: unknown): void {
     const now = this.ctx.clock.nowMs();
-    this.ctx.db
-      .prepare('UPDATE automation_run_steps SET status = ?, completed_at = ?, output = ?, error = ?, wait_event = NULL WHERE run_id = ? AND key = ?')
-      .run(status, status === 'waiting' ? null : now, output == null ? null : JSON.stringify(output), error == null ? null : JSON.stringify(error), this.run.id, key);
+    finishRunStep(this.ctx, this.run.id, key, status, status === 'waiting' ? null : now, output, error);
   }
 
   private fail(key: string, err: unknown): void {
     const now = this.ctx.clock.nowMs();
     this.finishStep(key, 'failed', null, errorBody(err));
-    this.ctx.db.prepare(`UPDATE automation_runs SET status = 'failed', completed_at = ? WHERE id = ?`).run(now, this.run.id);
-    this.ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(this.run.id);
+    endRun(this.ctx, this.run.id, 'failed', now);
     automationRunJob.cancel(this.ctx, 'run_id', this.run.id);
     this.ctx.log('debug', `automation run ${this.run.id} failed at step ${key}: ${(err as Error)?.message ?? err}`);
   }
@@ -179,11 +170,11 @@ class Walker {
               c = findContact(this.ctx, this.teamId, this.run.contact_email) ?? createContact(this.ctx, this.teamId, { email: this.run.contact_email }).contact;
             }
             if (!c) throw new ApiError(404, 'not_found', 'Contact not found');
-            this.ctx.db.prepare('UPDATE automation_runs SET contact_id = ?, contact_email = ? WHERE id = ?').run(c.id, c.email, this.run.id);
+            setRunContact(this.ctx, this.run.id, c.id, c.email);
             this.run = { ...this.run, contact_id: c.id, contact_email: c.email };
           })();
         } catch (err) {
-          this.ctx.db.prepare('UPDATE automation_run_steps SET started_at = ? WHERE run_id = ? AND key = ?').run(this.ctx.clock.nowMs(), this.run.id, trigger.key);
+          startRunStep(this.ctx, this.run.id, trigger.key, this.ctx.clock.nowMs());
           this.fail(trigger.key, err);
           return;
         }
@@ -216,7 +207,7 @@ class Walker {
           this.fail(p.key!, err);
           return;
         }
-        this.ctx.db.prepare('UPDATE automation_runs SET event_payload = ? WHERE id = ?').run(JSON.stringify(this.event), this.run.id);
+        setRunPayload(this.ctx, this.run.id, JSON.stringify(this.event));
         this.finishStep(p.key!, 'completed', { event: p.event!.name, payload: p.event!.payload }, null);
         this.walk(this.next(p.key!, ['event_received', 'default']));
         return;
@@ -234,8 +225,7 @@ class Walker {
       const existing = this.row(key);
       if (existing && existing.status !== 'pending') continue; // a join already reached
       const now = this.ctx.clock.nowMs();
-      if (existing) this.ctx.db.prepare(`UPDATE automation_run_steps SET status = 'running', started_at = ? WHERE run_id = ? AND key = ?`).run(now, this.run.id, key);
-      else this.ctx.db.prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, started_at, created_at) VALUES (?, ?, ?, 'running', ?, ?)`).run(this.run.id, key, step.type, now, now);
+      runStepRunning(this.ctx, this.run.id, key, step.type, now, existing !== undefined);
       let result: StepResult;
       try {
         result = this.ctx.db.transaction(() => this.exec(step))();
@@ -244,15 +234,10 @@ class Walker {
         return;
       }
       this.finishStep(key, result.status, result.output, null);
-      if (result.waitEvent) this.ctx.db.prepare('UPDATE automation_run_steps SET wait_event = ? WHERE run_id = ? AND key = ?').run(result.waitEvent, this.run.id, key);
+      if (result.waitEvent) setStepWaitEvent(this.ctx, this.run.id, key, result.waitEvent);
       if (result.status !== 'waiting') queue.push(...this.next(key, result.follow));
     }
-    const open = this.ctx.db
-      .prepare(`SELECT COUNT(*) AS n FROM automation_run_steps WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`)
-      .get(this.run.id) as { n: number };
-    if (open.n === 0) {
-      this.ctx.db.prepare(`UPDATE automation_runs SET status = 'completed', completed_at = ? WHERE id = ? AND status = 'running'`).run(this.ctx.clock.nowMs(), this.run.id);
-    }
+    if (openSteps(this.ctx, this.run.id) === 0) completeRun(this.ctx, this.run.id, this.ctx.clock.nowMs());
   }
 
   /** Executes one step. Throws (ApiError or other) to fail it. */
@@ -318,7 +303,7 @@ class Walker {
 
 /** The `automations.run` job handler. A run that is no longer `running` is left alone. */
 function runJob(ctx: Emulator, payload: AutomationRunPayload): void {
-  const run = ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ?').get(payload.run_id) as RunRow | undefined;
+  const run = runById(ctx, payload.run_id);
   if (!run || run.status !== 'running') return;
   new Walker(ctx, run).handle(payload);
 }

@@ -213,3 +213,129 @@ export function listRuns(ctx: Emulator, teamId: string, limit = 200): (RunRow & 
     )
     .all(teamId, limit) as (RunRow & { automation_name: string | null })[];
 }
+
+/** The tables' names, for `paginate` with a filter (GET /automations?status=, GET /automations/{id}/runs?status=). */
+export const AUTOMATIONS = 'automations';
+export const AUTOMATION_RUNS = 'automation_runs';
+
+/** Sets an automation's name, status, graph (JSON text) and trigger event; `updated_at` = emulated now. */
+export function updateAutomation(ctx: Emulator, id: string, a: { name: string; status: string; steps: string; connections: string; triggerEvent: string | null }): void {
+  ctx.db
+    .prepare('UPDATE automations SET name = ?, status = ?, steps = ?, connections = ?, trigger_event = ?, updated_at = ? WHERE id = ?')
+    .run(a.name, a.status, a.steps, a.connections, a.triggerEvent, ctx.clock.nowMs(), id);
+}
+
+/** Ids of an automation's running runs. */
+export function runningRunIds(ctx: Emulator, automationId: string): string[] {
+  return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as { id: string }[]).map((r) => r.id);
+}
+
+/** Deletes an automation with its runs and their steps. Call inside a transaction. */
+export function deleteAutomation(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM automation_run_steps WHERE run_id IN (SELECT id FROM automation_runs WHERE automation_id = ?)').run(id);
+  ctx.db.prepare('DELETE FROM automation_runs WHERE automation_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(id);
+}
+
+/** Disables an automation; `updated_at` = emulated now. */
+export function disableAutomation(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE automations SET status = 'disabled', updated_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), id);
+}
+
+/** The automation's run `id`, or undefined. */
+export function findRun(ctx: Emulator, automationId: string, id: string): RunRow | undefined {
+  return ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ? AND automation_id = ?').get(id, automationId) as RunRow | undefined;
+}
+
+/** The team's enabled automations triggered by the event `name`, oldest first. */
+export function enabledFor(ctx: Emulator, teamId: string, name: string): { id: string; steps: string; connections: string }[] {
+  return ctx.db
+    .prepare(`SELECT id, steps, connections FROM automations WHERE team_id = ? AND status = 'enabled' AND trigger_event = ? ORDER BY seq`)
+    .all(teamId, name) as { id: string; steps: string; connections: string }[];
+}
+
+/** Inserts a `running` run (graph and payload as JSON text, `now` emulated ms) with its trigger step `pending`. */
+export function insertRun(
+  ctx: Emulator,
+  r: { id: string; teamId: string; automationId: string; event: string; payload: string; contactId: string | null; email: string | null; graph: string; triggerKey: string; now: number },
+): void {
+  ctx.db
+    .prepare(`INSERT INTO automation_runs (id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at)
+      VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, NULL, ?)`)
+    .run(r.id, r.teamId, r.automationId, r.event, r.payload, r.contactId, r.email, r.graph, r.now, r.now);
+  ctx.db
+    .prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, created_at) VALUES (?, ?, 'trigger', 'pending', ?)`)
+    .run(r.id, r.triggerKey, r.now);
+}
+
+/** Steps of the team's running runs of this contact (by id or email, case-insensitive) waiting for the event `name`, oldest first. */
+export function stepsWaitingFor(ctx: Emulator, teamId: string, name: string, contactId: string | null, email: string | null): { run_id: string; key: string }[] {
+  return ctx.db
+    .prepare(`SELECT s.run_id, s.key FROM automation_run_steps s JOIN automation_runs r ON r.id = s.run_id
+      WHERE s.status = 'waiting' AND s.wait_event = ? AND r.team_id = ? AND r.status = 'running'
+        AND (r.contact_id = ? OR lower(r.contact_email) = lower(?)) ORDER BY s.seq`)
+    .all(name, teamId, contactId, email) as { run_id: string; key: string }[];
+}
+
+/**
+ * Ends a run as `cancelled` (only a running one) or `failed`, `completed_at`
+ * = `now` (emulated ms); its unfinished steps are `skipped`.
+ */
+export function endRun(ctx: Emulator, runId: string, status: 'cancelled' | 'failed', now: number): void {
+  if (status === 'cancelled') ctx.db.prepare(`UPDATE automation_runs SET status = 'cancelled', completed_at = ? WHERE id = ? AND status = 'running'`).run(now, runId);
+  else ctx.db.prepare(`UPDATE automation_runs SET status = 'failed', completed_at = ? WHERE id = ?`).run(now, runId);
+  ctx.db.prepare(`UPDATE automation_run_steps SET status = 'skipped', wait_event = NULL WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).run(runId);
+}
+
+/** A running run is `completed` at `now` (emulated ms). */
+export function completeRun(ctx: Emulator, runId: string, now: number): void {
+  ctx.db.prepare(`UPDATE automation_runs SET status = 'completed', completed_at = ? WHERE id = ? AND status = 'running'`).run(now, runId);
+}
+
+/** The run `id`, or undefined. */
+export function runById(ctx: Emulator, id: string): RunRow | undefined {
+  return ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ?').get(id) as RunRow | undefined;
+}
+
+/** A run's step `key`, or undefined. */
+export function runStep(ctx: Emulator, runId: string, key: string): RunStepRow | undefined {
+  return ctx.db.prepare('SELECT * FROM automation_run_steps WHERE run_id = ? AND key = ?').get(runId, key) as RunStepRow | undefined;
+}
+
+/** Ends a step with `status` (`completedAt` emulated ms or null; output and error stored as JSON, null kept null). */
+export function finishRunStep(ctx: Emulator, runId: string, key: string, status: string, completedAt: number | null, output: unknown, error: unknown): void {
+  ctx.db
+    .prepare('UPDATE automation_run_steps SET status = ?, completed_at = ?, output = ?, error = ?, wait_event = NULL WHERE run_id = ? AND key = ?')
+    .run(status, completedAt, output == null ? null : JSON.stringify(output), error == null ? null : JSON.stringify(error), runId, key);
+}
+
+/** Sets the run's contact. */
+export function setRunContact(ctx: Emulator, runId: string, contactId: string, email: string): void {
+  ctx.db.prepare('UPDATE automation_runs SET contact_id = ?, contact_email = ? WHERE id = ?').run(contactId, email, runId);
+}
+
+/** Sets a step's `started_at` (emulated ms). */
+export function startRunStep(ctx: Emulator, runId: string, key: string, at: number): void {
+  ctx.db.prepare('UPDATE automation_run_steps SET started_at = ? WHERE run_id = ? AND key = ?').run(at, runId, key);
+}
+
+/** Sets the run's event payload (JSON text). */
+export function setRunPayload(ctx: Emulator, runId: string, payload: string): void {
+  ctx.db.prepare('UPDATE automation_runs SET event_payload = ? WHERE id = ?').run(payload, runId);
+}
+
+/** Marks a step `running` at `now` (emulated ms): the existing row, or a new one of `type`. */
+export function runStepRunning(ctx: Emulator, runId: string, key: string, type: string, now: number, exists: boolean): void {
+  if (exists) ctx.db.prepare(`UPDATE automation_run_steps SET status = 'running', started_at = ? WHERE run_id = ? AND key = ?`).run(now, runId, key);
+  else ctx.db.prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, started_at, created_at) VALUES (?, ?, ?, 'running', ?, ?)`).run(runId, key, type, now, now);
+}
+
+/** The event a waiting step waits for. */
+export function setStepWaitEvent(ctx: Emulator, runId: string, key: string, event: string): void {
+  ctx.db.prepare('UPDATE automation_run_steps SET wait_event = ? WHERE run_id = ? AND key = ?').run(event, runId, key);
+}
+
+/** A run's steps not yet ended (pending, running, waiting). */
+export function openSteps(ctx: Emulator, runId: string): number {
+  return (ctx.db.prepare(`SELECT COUNT(*) AS n FROM automation_run_steps WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).get(runId) as { n: number }).n;
+}

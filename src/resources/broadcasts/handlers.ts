@@ -6,18 +6,12 @@ import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
-  assertSegment,
-  assertTopic,
-  getOr404,
-  insertBroadcast,
-  statusError,
-  toBroadcast,
-  toListItem,
-  contentOf,
-  type BroadcastRow,
+  BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcastColumns, type BroadcastRow,
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
+import { getSegmentOr404 } from '../segments/service.js';
+import { getTopicOr404 } from '../topics/service.js';
 import type { Req } from '../../http/document-types.js';
 
 
@@ -33,8 +27,8 @@ function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
     throw errors.validation('The `scheduled_at` field can only be used when `send` is true.', 422);
   }
   const segmentId = segmentOf(b)!;
-  assertSegment(ctx.db, teamId, segmentId);
-  if (b.topic_id) assertTopic(ctx.db, teamId, b.topic_id);
+  getSegmentOr404(ctx, teamId, segmentId);
+  if (b.topic_id) getTopicOr404(ctx, teamId, b.topic_id);
   const id = ctx.db.transaction(() => {
     const row = insertBroadcast(ctx, { teamId, content: { ...b, segment_id: segmentId } });
     if (b.send === true) sendBroadcast(ctx, row, b.scheduled_at);
@@ -45,7 +39,7 @@ function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
 
 function list(ctx: Emulator, req: Req<'broadcasts/list'>) {
   return paginateTeam(ctx.db, req, {
-    table: 'broadcasts',
+    table: BROADCASTS,
     defaultLimit: null,
     map: toListItem,
   });
@@ -79,8 +73,8 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   if (!editable && fields.some((f) => f !== 'name')) {
     throw statusError(`This broadcast cannot be edited because its status is \`${row.status}\`. Once sending has started only its \`name\` can change.`);
   }
-  if (typeof b.segment_id === 'string') assertSegment(ctx.db, teamId, b.segment_id);
-  if (typeof b.topic_id === 'string') assertTopic(ctx.db, teamId, b.topic_id);
+  if (typeof b.segment_id === 'string') getSegmentOr404(ctx, teamId, b.segment_id);
+  if (typeof b.topic_id === 'string') getTopicOr404(ctx, teamId, b.topic_id);
   const sets: string[] = [];
   const values: unknown[] = [];
   for (const f of fields) {
@@ -93,7 +87,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
     sets.push(`${COLUMNS[f]} = ?`);
     values.push(v ?? null);
   }
-  if (sets.length) ctx.db.prepare(`UPDATE broadcasts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as any[]), row.id);
+  if (sets.length) updateBroadcastColumns(ctx, row.id, sets, values);
   return { object: 'broadcast', id: row.id };
 }
 
@@ -104,7 +98,7 @@ function remove(ctx: Emulator, req: Req<'broadcasts/remove'>) {
   }
   ctx.db.transaction(() => {
     dropJobs(ctx, row.id);
-    ctx.db.prepare('DELETE FROM broadcasts WHERE id = ?').run(row.id);
+    deleteBroadcast(ctx, row.id);
   })();
   return { object: 'broadcast', id: row.id, deleted: true };
 }

@@ -25,10 +25,10 @@ import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contactPropertyValues, contactsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
-import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
-import { getTopicOr404, type TopicRow } from '../topics/store.js';
-import { checkSender, sendEmail, type SendEmailInput } from '../emails/send.js';
-import { parseAddress } from '../emails/addresses.js';
+import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
+import { getTopicOr404, type TopicRow } from '../topics/service.js';
+import { checkSender, sendEmail, type SendEmailInput } from '../emails/service.js';
+import { parseAddress } from '../emails/service.js';
 import { statusError, type BroadcastRow } from './store.js';
 import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
 

@@ -14,7 +14,7 @@
  * contact's values come from.
  */
 import type { Contact } from '../contacts/service.js';
-import { fillPlaceholders, UNKNOWN_PLACEHOLDER } from '../templates/render.js';
+import { fillPlaceholders, UNKNOWN_PLACEHOLDER } from '../templates/service.js';
 
 /** What a contact's placeholders are filled from. */
 export interface RenderVars {

@@ -9,7 +9,8 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
-import { emailsOfBroadcast } from '../emails/send.js';
+import { emailsOfBroadcast } from '../emails/service.js';
+import { unsubscribedNow } from '../contacts/service.js';
 import type { BroadcastRow } from './store.js';
 
 /** The recipient event types of the reference. */
@@ -80,16 +81,11 @@ function pageOf<T extends object>(items: T[], query: PageQuery): ListEnvelope<{ 
 function sentEmails(ctx: Emulator, row: BroadcastRow) {
   const emails = emailsOfBroadcast(ctx, row.id).reverse();
   if (emails.length === 0) return [];
-  const ids = [...new Set(emails.map((e) => e.contact_id).filter((id): id is string => id !== null))];
-  const unsubscribed = new Map(
-    (ctx.db.prepare('SELECT id, unsubscribed FROM contacts WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))').all(row.team_id, JSON.stringify(ids)) as { id: string; unsubscribed: number }[])
-      .map((c) => [c.id, c.unsubscribed]),
-  );
   return emails.map((e) => ({
     email_id: e.id,
     contact_id: e.contact_id,
     email: e.to[0] ?? '',
-    unsubscribed: e.contact_id === null ? null : unsubscribed.get(e.contact_id) ?? null,
+    unsubscribed: e.contact_id === null ? null : unsubscribedNow(ctx, row.team_id, e.contact_id),
     last_event: e.last_event,
     clicks: e.clicks,
   }));

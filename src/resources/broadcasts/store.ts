@@ -187,21 +187,6 @@ export function insertBroadcast(
   return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow;
 }
 
-/**
- * Throws 404 `Audience not found` unless the segment is the team's (the
- * service words segment 404s this way, API-FACTS §2.2).
- */
-export function assertSegment(db: DB, teamId: string, segmentId: string): void {
-  const row = db.prepare('SELECT id FROM segments WHERE id = ? AND team_id = ?').get(segmentId, teamId);
-  if (!row) throw errors.notFound('Audience');
-}
-
-/** Throws 404 `Topic not found` unless the topic is the team's . */
-export function assertTopic(db: DB, teamId: string, topicId: string): void {
-  const row = db.prepare('SELECT id FROM topics WHERE id = ? AND team_id = ?').get(topicId, teamId);
-  if (!row) throw errors.notFound('Topic');
-}
-
 /** 403 `validation_error`: the broadcast's status forbids the action (the service answers cancel of a draft/sent broadcast this way). */
 export function statusError(message: string): ApiError {
   return errors.validation(message, 403);
@@ -210,4 +195,27 @@ export function statusError(message: string): ApiError {
 /** The team's broadcasts, newest first (for the admin dashboard). */
 export function listBroadcasts(ctx: Emulator, teamId: string): BroadcastRow[] {
   return ctx.db.prepare('SELECT * FROM broadcasts WHERE team_id = ? ORDER BY seq DESC').all(teamId) as BroadcastRow[];
+}
+
+/** The team's broadcasts, id → name (for the emails metrics). */
+export function broadcastNamesOf(ctx: Emulator, teamId: string): Map<string, string> {
+  return new Map((ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]));
+}
+
+/** The table's name, for `paginateTeam` (GET /broadcasts). */
+export const BROADCASTS = 'broadcasts';
+
+/** Sets broadcast columns: `sets` are `"<column> = ?"` terms of known column names, `values` their values. */
+export function updateBroadcastColumns(ctx: Emulator, id: string, sets: string[], values: unknown[]): void {
+  ctx.db.prepare(`UPDATE broadcasts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as any[]), id);
+}
+
+/** Deletes a broadcast row (the caller drops its jobs in the same transaction). */
+export function deleteBroadcast(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM broadcasts WHERE id = ?').run(id);
+}
+
+/** The broadcast `id` (any team), or undefined. */
+export function broadcastById(ctx: Emulator, id: string): BroadcastRow | undefined {
+  return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow | undefined;
 }

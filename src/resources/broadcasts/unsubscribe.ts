@@ -10,6 +10,7 @@ import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import { Reply, type OpRequest } from '../../module.js';
 import { findContact, updateContact } from '../contacts/service.js';
+import { broadcastById } from './store.js';
 
 /** Decodes a token; null when it is not one of ours. */
 function decode(token: string): { b: string; c: string } | null {
@@ -26,7 +27,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0
 /** Unsubscribes the contact the token names. Throws 404 for an unknown token. */
 export function unsubscribe(ctx: Emulator, req: OpRequest) {
   const t = decode(req.params.token);
-  const broadcast = t && (ctx.db.prepare('SELECT team_id, name FROM broadcasts WHERE id = ?').get(t.b) as { team_id: string; name: string } | undefined);
+  const broadcast = t && broadcastById(ctx, t.b);
   const contact = t && broadcast ? findContact(ctx, broadcast.team_id, t.c) : undefined;
   if (!t || !broadcast || !contact) throw errors.notFound('Unsubscribe link');
   if (!contact.unsubscribed) ctx.db.transaction(() => updateContact(ctx, broadcast.team_id, contact.id, { unsubscribed: true }))();

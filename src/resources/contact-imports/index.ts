@@ -1,111 +1,17 @@
 /**
- * Contact imports from CSV (interface-spec "Contact import", "Limits";
- * API-FACTS §5.9, §8 #5, #6):
- * | operationId | rule |
- * |---|---|
- * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, SPEC) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
- * | contacts/get-import | `{object, id, status, created_at, completed_at, counts{total, created, updated, skipped, failed}}`; unknown → 404 `Contact import not found` |
- * | contacts/list-imports | items in the single shape, with `object` (the reference document's and the SDK's `ContactImport[]`), newest first, filter `status`; all when `limit` is omitted |
- * CSV columns (jobs.ts): headers match case-insensitively; `email`,
- * `first_name`, `last_name`, `unsubscribed` by default or as `column_map`
- * names them; `column_map.properties` maps columns to contact properties
- * with a `type`; and, unless mapped otherwise, a column whose header equals
- * an existing contact property's key (e.g. `plan_seats`, `Plan_Seats`) feeds
- * that property, typed by the property's type (a cell that does not parse,
- * e.g. `lots` for a `number` property, fails the row). This default is the
- * emulator's choice: the spec and the facts are silent on unmapped columns.
- * Jobs: `contact-imports.start` (`queued` → `in_progress`, after
- * `DELAYS.contactImportStart`), `contact-imports.run` (after
- * `DELAYS.contactImportRun`; reads the CSV, see `jobs.ts`).
+ * The contact-imports resource: the module (operations in `handlers.ts`, tables in
+ * `store.ts`, what other rooms use in `service.ts`).
  */
-import fs from 'node:fs';
-import type { Emulator } from '../../context.js';
 import type { ResourceModule } from '../../module.js';
-import { errors } from '../../http/errors.js';
-import { newId } from '../../http/format.js';
-import { paginate } from '../../http/pagination.js';
-import { DELAYS } from '../../clock/delays.js';
-import { getSegmentOr404 } from '../segments/store.js';
-import { getTopicOr404 } from '../topics/store.js';
-import { propertiesByKey } from '../contact-properties/store.js';
-import { parseJsonField } from './json-fields.js';
-import { getImportOr404, toImport, ZERO_COUNTS, type ImportOptions, type ImportRow } from './store.js';
+import { operations } from './handlers.js';
+import { migrations, pendingUploads } from './store.js';
 import { importRunJob, importStartJob } from './jobs.js';
-import type { Req } from '../../http/document-types.js';
-
-async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
-  const teamId = req.auth!.teamId;
-  const file = req.file;
-  try {
-    if (!file) throw errors.missingField('file');
-    const columnMap = (await parseJsonField<ImportOptions['column_map']>('column_map', req.body.column_map)) ?? {};
-    const segments = (await parseJsonField<{ id: string }[]>('segments', req.body.segments)) ?? [];
-    const topics = (await parseJsonField<ImportOptions['topics']>('topics', req.body.topics)) ?? [];
-    const defs = propertiesByKey(ctx, teamId);
-    for (const key of Object.keys(columnMap.properties ?? {})) {
-      if (!defs.has(key)) throw errors.validation(`The contact property \`${key}\` in \`column_map.properties\` does not exist. Create it first with POST /contact-properties.`, 422);
-    }
-    for (const s of segments) getSegmentOr404(ctx, teamId, s.id);
-    for (const t of topics) getTopicOr404(ctx, teamId, t.id);
-    const options: ImportOptions = {
-      column_map: columnMap,
-      on_conflict: (req.body.on_conflict as 'upsert' | 'skip' | undefined) ?? 'upsert',
-      segments: [...new Set(segments.map((s) => s.id))],
-      topics,
-    };
-    const id = newId();
-    const now = ctx.clock.nowMs();
-    ctx.db.transaction(() => {
-      ctx.db
-        .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
-        .run(id, teamId, file.path, JSON.stringify(options), JSON.stringify(ZERO_COUNTS), now);
-      importStartJob.schedule(ctx, { import_id: id }, { dueAt: now + DELAYS.contactImportStart, teamId });
-    })();
-    return { object: 'contact_import', id };
-  } catch (err) {
-    if (file) await fs.promises.rm(file.path, { force: true }).catch(() => {});
-    throw err;
-  }
-}
-
-function get(ctx: Emulator, req: Req<'contacts/get-import'>) {
-  return toImport(getImportOr404(ctx, req.auth!.teamId, req.params.id));
-}
-
-function list(ctx: Emulator, req: Req<'contacts/list-imports'>) {
-  const { status, ...page } = req.query;
-  const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
-  const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];
-  return paginate(ctx.db, { table: 'contact_imports', where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImport(r) });
-}
 
 export const contactImportsModule: ResourceModule = {
   name: 'contact-imports',
-  migrations: [
-    {
-      version: 550,
-      name: 'contact_imports',
-      sql: `CREATE TABLE contact_imports (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        status TEXT NOT NULL,
-        file_path TEXT,
-        options TEXT NOT NULL,
-        counts TEXT NOT NULL,
-        error TEXT,
-        created_at INTEGER NOT NULL,
-        completed_at INTEGER
-      );
-      CREATE INDEX contact_imports_team ON contact_imports (team_id, seq);`,
-    },
-  ],
-  operations: {
-    'contacts/create-import': create,
-    'contacts/get-import': get,
-    'contacts/list-imports': list,
-  },
+  migrations,
+  operations,
   jobs: [importStartJob, importRunJob],
   // The CSVs of imports not yet run (a finished import has no file_path).
-  uploads: (ctx) => (ctx.db.prepare('SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL').all() as { file_path: string }[]).map((r) => r.file_path),
+  uploads: pendingUploads,
 };

@@ -33,9 +33,9 @@ import { DELAYS } from '../../clock/delays.js';
 import { defineJob } from '../../clock/jobs.js';
 import { isUploadFile } from '../../http/uploads.js';
 import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
-import { findSegment } from '../segments/store.js';
-import { findTopic } from '../topics/store.js';
-import { propertiesByKey, type PropertyRow } from '../contact-properties/store.js';
+import { findSegment } from '../segments/service.js';
+import { findTopic } from '../topics/service.js';
+import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { importById, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
 
 /** `contact-imports.start` (`startImport`). */

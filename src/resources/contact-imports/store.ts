@@ -4,6 +4,28 @@
 import type { Emulator } from '../../context.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+
+/** The contact-imports tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 550,
+    name: 'contact_imports',
+    sql: `CREATE TABLE contact_imports (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      status TEXT NOT NULL,
+      file_path TEXT,
+      options TEXT NOT NULL,
+      counts TEXT NOT NULL,
+      error TEXT,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER
+    );
+    CREATE INDEX contact_imports_team ON contact_imports (team_id, seq);`,
+  },
+];
 
 export type ImportStatus = 'queued' | 'in_progress' | 'completed' | 'failed';
 
@@ -64,3 +86,18 @@ export function getImportOr404(ctx: Emulator, teamId: string, id: string): Impor
 export function importById(ctx: Emulator, id: string): ImportRow | undefined {
   return ctx.db.prepare('SELECT * FROM contact_imports WHERE id = ?').get(id) as ImportRow | undefined;
 }
+
+/** The CSVs of imports not yet run (a finished import has no `file_path`): the module's `uploads`. */
+export function pendingUploads(ctx: Emulator): string[] {
+  return (ctx.db.prepare('SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL').all() as { file_path: string }[]).map((r) => r.file_path);
+}
+
+/** Inserts a `queued` import with zero counts (`createdAt` emulated ms). */
+export function insertImport(ctx: Emulator, i: { id: string; teamId: string; filePath: string; options: ImportOptions; createdAt: number }): void {
+  ctx.db
+    .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
+    .run(i.id, i.teamId, i.filePath, JSON.stringify(i.options), JSON.stringify(ZERO_COUNTS), i.createdAt);
+}
+
+/** The table's name, for `paginate` with a filter (GET /contacts/imports?status=). */
+export const CONTACT_IMPORTS = 'contact_imports';

@@ -1,88 +1,15 @@
 /**
- * Contact properties (interface-spec "Contact property", "Contact
- * properties"; API-FACTS §5.8, §3):
- * | operationId | rule |
- * |---|---|
- * | contact-properties/create | `{key, type, fallback_value?}`; key `[A-Za-z0-9_]{1,50}` (spec), unique in the team (422 `validation_error`); type `string` \| `number`; fallback must match the type (422) → 201 `{object: "contact_property", id}` |
- * | contact-properties/list | items `{id, key, type, fallback_value, created_at}`; all when `limit` is omitted |
- * | contact-properties/get | `{object, id, key, type, fallback_value, created_at}`; unknown → 404 `Contact property not found` |
- * | contact-properties/update | only `fallback_value` (others → 422 via the spec), matching the type → `{object, id}` |
- * | contact-properties/remove | `{object, deleted: true, id}` (recorded key order, REC:CONv2-create); the key is removed from every contact |
+ * The contact-properties resource: the module (operations in `handlers.ts`, tables in
+ * `store.ts`, what other rooms use in `service.ts`).
  */
-import type { Emulator } from '../../context.js';
 import type { ResourceModule } from '../../module.js';
-import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { checkTyped, getPropertyOr404, insertProperty, toProperty, toPropertyItem, type PropertyRow } from './store.js';
-import type { Req } from '../../http/document-types.js';
-
-function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
-  const teamId = req.auth!.teamId;
-  const { key, type } = req.body;
-  const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
-  const taken = ctx.db.prepare('SELECT 1 FROM contact_properties WHERE team_id = ? AND key = ?').get(teamId, key);
-  if (taken) throw errors.validation(`A contact property with the key \`${key}\` already exists.`, 422);
-  const row = insertProperty(ctx, { teamId, key, type, fallbackValue: fallback });
-  return { object: 'contact_property', id: row.id };
-}
-
-function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'contact_properties',
-    defaultLimit: null,
-    map: (r: PropertyRow) => toPropertyItem(r),
-  });
-}
-
-function get(ctx: Emulator, req: Req<'contact-properties/get'>) {
-  return toProperty(getPropertyOr404(ctx, req.auth!.teamId, req.params.id));
-}
-
-function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
-  const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
-  if (req.body.fallback_value !== undefined) {
-    const value = checkTyped(row.type, req.body.fallback_value, 'fallback_value');
-    ctx.db.prepare('UPDATE contact_properties SET fallback_value = ? WHERE id = ?').run(JSON.stringify(value), row.id);
-  }
-  return { object: 'contact_property', id: row.id };
-}
-
-function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
-  const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
-  ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM contact_properties WHERE id = ?').run(row.id);
-    ctx.db
-      .prepare(`UPDATE contacts SET properties = json_remove(properties, '$."' || ? || '"') WHERE team_id = ? AND json_extract(properties, '$."' || ? || '"') IS NOT NULL`)
-      .run(row.key, row.team_id, row.key);
-  })();
-  return { object: 'contact_property', deleted: true, id: row.id };
-}
+import { operations } from './handlers.js';
+import { insertProperty, migrations } from './store.js';
 
 export const contactPropertiesModule: ResourceModule = {
   name: 'contact-properties',
-  migrations: [
-    {
-      version: 800,
-      name: 'contact_properties',
-      sql: `CREATE TABLE contact_properties (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        key TEXT NOT NULL,
-        type TEXT NOT NULL,
-        fallback_value TEXT NOT NULL DEFAULT 'null',
-        created_at INTEGER NOT NULL,
-        UNIQUE (team_id, key)
-      );`,
-    },
-  ],
-  operations: {
-    'contact-properties/create': create,
-    'contact-properties/list': list,
-    'contact-properties/get': get,
-    'contact-properties/update': update,
-    'contact-properties/remove': remove,
-  },
+  migrations,
+  operations,
   seed(ctx, fixtures) {
     for (const p of fixtures.contact_properties ?? []) {
       insertProperty(ctx, { id: p.id, teamId: p.team_id, key: p.key, type: p.type, fallbackValue: p.fallback_value ?? null, createdAt: p.created_at ? Date.parse(p.created_at) : undefined });

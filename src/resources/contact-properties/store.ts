@@ -5,6 +5,26 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
+
+/** The contact-properties tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 800,
+    name: 'contact_properties',
+    sql: `CREATE TABLE contact_properties (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      type TEXT NOT NULL,
+      fallback_value TEXT NOT NULL DEFAULT 'null',
+      created_at INTEGER NOT NULL,
+      UNIQUE (team_id, key)
+    );`,
+  },
+];
 
 /** Types a contact property can have (OA/SDK: `string` | `number`). */
 export type PropertyType = 'string' | 'number';
@@ -89,4 +109,22 @@ export function insertProperty(
     .prepare('INSERT INTO contact_properties (id, team_id, key, type, fallback_value, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     .run(id, p.teamId, p.key, p.type, JSON.stringify(p.fallbackValue ?? null), p.createdAt ?? ctx.clock.nowMs());
   return ctx.db.prepare('SELECT * FROM contact_properties WHERE id = ?').get(id) as PropertyRow;
+}
+
+/** A page of the team's `contact_properties` rows (`paginateTeam` options but the table). */
+export const pageProperties = teamPager<PropertyRow>('contact_properties');
+
+/** True when the team has a contact property with this key. */
+export function propertyKeyTaken(ctx: Emulator, teamId: string, key: string): boolean {
+  return ctx.db.prepare('SELECT 1 FROM contact_properties WHERE team_id = ? AND key = ?').get(teamId, key) !== undefined;
+}
+
+/** Sets a property's fallback value (stored as JSON). */
+export function setPropertyFallback(ctx: Emulator, id: string, value: unknown): void {
+  ctx.db.prepare('UPDATE contact_properties SET fallback_value = ? WHERE id = ?').run(JSON.stringify(value), id);
+}
+
+/** Deletes a property row (the caller clears the contacts' values, contacts' `removePropertyValues`, in the same transaction). */
+export function deleteProperty(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM contact_properties WHERE id = ?').run(id);
 }

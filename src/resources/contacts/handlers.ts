@@ -6,14 +6,14 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
-import { paginate, paginateTeam } from '../../http/pagination.js';
+import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
-import { SEGMENT_MEMBERS, getSegmentOr404 } from '../segments/store.js';
-import { setSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
-import { toContactItem, type ContactRow } from './rows.js';
+import { findSegment, getSegmentOr404 } from '../segments/service.js';
+import { topicsPage, type Subscription, type TopicRow } from '../topics/service.js';
+import { CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
-  contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, type Contact, type ContactPatch,
+  contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
 } from './service.js';
 import type { Req, SchemaOf } from '../../http/document-types.js';
 
@@ -63,7 +63,7 @@ function list(ctx: Emulator, req: Req<'contacts/list'>) {
     getSegmentOr404(ctx, teamId, segment_id);
     return paginate(ctx.db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segment_id], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
   }
-  return paginate(ctx.db, { table: 'contacts', where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
+  return paginate(ctx.db, { table: CONTACTS, where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */
@@ -87,12 +87,13 @@ function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   return paginate(ctx.db, {
-    table: '(SELECT cs.seq AS seq, s.id AS id, s.name AS name, cs.created_at AS created_at, cs.contact_id AS contact_id, s.team_id AS team_id FROM contact_segments cs JOIN segments s ON s.id = cs.segment_id)',
+    table: CONTACT_MEMBERSHIPS,
     where: 'team_id = ? AND contact_id = ?',
     params: [teamId, contact.id],
     query: req.query,
     defaultLimit: null,
-    map: (r: { id: string; name: string; created_at: number }) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at) }),
+    // A membership is removed with its segment (segments' delete), so every segment is found.
+    map: (r: { id: string; created_at: number }) => ({ id: r.id, name: findSegment(ctx, teamId, r.id)?.name ?? null, created_at: apiTime(r.created_at) }),
   });
 }
 
@@ -107,7 +108,7 @@ function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   getSegmentOr404(ctx, teamId, req.params.segment_id);
-  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ? AND segment_id = ?').run(contact.id, req.params.segment_id);
+  removeMembership(ctx, contact.id, req.params.segment_id);
   return { id: contact.id, audienceId: req.params.segment_id, deleted: true };
 }
 
@@ -116,19 +117,14 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   // The contact's own choices, read once; a topic without one shows its default.
   const chosen = new Map(
-    (ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contact.id) as { topic_id: string; subscription: Subscription }[])
-      .map((r) => [r.topic_id, r.subscription]),
+    explicitSubscriptions(ctx, contact.id).map((r) => [r.topic_id, r.subscription]),
   );
-  return paginateTeam(ctx.db, req, {
-    table: 'topics',
-    defaultLimit: 20,
-    map: (t: TopicRow) => ({
-      id: t.id,
-      name: t.name,
-      description: t.description,
-      subscription: chosen.get(t.id) ?? t.default_subscription,
-    }),
-  });
+  return topicsPage(ctx, req, 20, (t: TopicRow) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    subscription: chosen.get(t.id) ?? t.default_subscription,
+  }));
 }
 
 function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>) {

@@ -22,30 +22,11 @@ import type { ResourceModule } from '../../module.js';
 import { contactOperations } from './handlers.js';
 import { legacyOperations } from './legacy.js';
 import { createContactWith } from './service.js';
+import { migrations, renumberSeededContact } from './store.js';
 
 export const contactsModule: ResourceModule = {
   name: 'contacts',
-  migrations: [
-    {
-      version: 500,
-      name: 'contacts',
-      sql: `CREATE TABLE contacts (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        email TEXT NOT NULL,
-        email_lower TEXT NOT NULL,
-        first_name TEXT,
-        last_name TEXT,
-        unsubscribed INTEGER NOT NULL DEFAULT 0,
-        properties TEXT NOT NULL DEFAULT '{}',
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        UNIQUE (team_id, email_lower)
-      );
-      CREATE INDEX contacts_team ON contacts (team_id, seq);`,
-    },
-  ],
+  migrations,
   operations: { ...contactOperations, ...legacyOperations },
   seed(ctx, fixtures, db) {
     for (const c of fixtures.contacts ?? []) {
@@ -58,9 +39,7 @@ export const contactsModule: ResourceModule = {
       if (c.id || c.created_at) {
         const at = c.created_at ? Date.parse(c.created_at) : contact.created_at;
         const id = c.id ?? contact.id;
-        db.prepare('UPDATE contacts SET id = ?, created_at = ?, updated_at = ? WHERE id = ?').run(id, at, at, contact.id);
-        db.prepare('UPDATE contact_segments SET contact_id = ?, created_at = ? WHERE contact_id = ?').run(id, at, contact.id);
-        db.prepare('UPDATE contact_topics SET contact_id = ? WHERE contact_id = ?').run(id, contact.id);
+        renumberSeededContact(db, contact.id, id, at);
       }
     }
   },

@@ -8,8 +8,8 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../module.js';
-import { getSegmentOr404 } from '../segments/store.js';
-import { listSegmentContacts } from '../segments/index.js';
+import { getSegmentOr404 } from '../segments/service.js';
+import { listSegmentContacts } from './service.js';
 import { createFromBody, get, update, type CreateBody } from './handlers.js';
 import { contactRef } from './ref.js';
 import { removeContact } from './service.js';

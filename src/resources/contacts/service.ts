@@ -20,13 +20,17 @@
 import type { Emulator } from '../../context.js';
 import { isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { emitEvent } from '../../webhooks/events.js';
-import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/store.js';
-import { getSegmentOr404, insertMembership, segmentIdsOf } from '../segments/store.js';
-import { explicitSubscription, getTopicOr404, setSubscriptions, writeSubscriptions, type Subscription, type TopicRow } from '../topics/store.js';
-import { toContact, type Contact, type ContactRow } from './rows.js';
+import { emitEvent } from '../../deliveries/emit.js';
+import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/service.js';
+import { getSegmentOr404 } from '../segments/service.js';
+import { getTopicOr404, type Subscription, type TopicRow } from '../topics/service.js';
+import type { OpRequest } from '../../module.js';
+import { paginate } from '../../http/pagination.js';
+import {
+  explicitSubscription, insertMembership, segmentIdsOf, SEGMENT_MEMBERS, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
+} from './store.js';
 
-export type { Contact } from './rows.js';
+export type { Contact } from './store.js';
 
 /** Loose email check used for contacts (CSV rows and service callers): `local@domain.tld`, ≤ 320 chars. */
 export function isValidEmail(email: string): boolean {
@@ -257,8 +261,8 @@ export function writeContactChecked(
       .run(id, teamId, email, email.toLowerCase(), fields.first_name ?? null, fields.last_name ?? null, fields.unsubscribed ? 1 : 0, JSON.stringify(stored), now, now);
   }
   for (const s of segments) insertMembership(ctx, teamId, id, s, now);
-  // The topics module's upsert, without `setSubscriptions`' per-topic lookup: the caller checked the topics.
-  writeSubscriptions(ctx, id, topics, now);
+  // The contacts store's upsert, without `setSubscriptions`' per-topic lookup: the caller checked the topics.
+  upsertSubscriptions(ctx, id, topics, now);
   return { id, created: !existing };
 }
 
@@ -370,3 +374,29 @@ export function listContacts(ctx: Emulator, teamId: string, limit = 500): Contac
   const rows = ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ContactRow[];
   return rows.map(toContact);
 }
+
+/**
+ * Sets a contact's explicit subscriptions (upsert per topic). Every topic
+ * must be the team's: throws 404 `Topic not found` before writing anything.
+ * Call inside the caller's transaction.
+ */
+export function setSubscriptions(ctx: Emulator, teamId: string, contactId: string, topics: { id: string; subscription: Subscription }[]): void {
+  for (const t of topics) getTopicOr404(ctx, teamId, t.id);
+  upsertSubscriptions(ctx, contactId, topics, ctx.clock.nowMs());
+}
+
+/** GET /segments/{id}/contacts: the segment's contacts, newest contact first. */
+export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: string) {
+  const teamId = req.auth!.teamId;
+  getSegmentOr404(ctx, teamId, segmentId);
+  return paginate(ctx.db, {
+    table: SEGMENT_MEMBERS,
+    where: 'team_id = ? AND segment_id = ?',
+    params: [teamId, segmentId],
+    query: req.query,
+    defaultLimit: null,
+    map: (r: ContactRow) => toSegmentContactItem(r),
+  });
+}
+
+export { explicitSubscription, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentIdsOf, unsubscribedNow } from './store.js';

@@ -8,8 +8,9 @@
  */
 import type { Emulator } from '../../context.js';
 import { defineJob } from '../../clock/jobs.js';
-import { newDkimValue } from './records.js';
-import { emitDomainEvent, setDomainStatus, verificationFails, type ClaimRow, type DomainRow } from './service.js';
+import {
+  claimById, deleteDomain, domainById, emitDomainEvent, expirePendingClaim, resetClaimedDomain, setClaimStatus, setDomainStatus, verificationFails, verifiedElsewhere,
+} from './store.js';
 
 /** `domains.verify` (`runVerification`). */
 export const domainVerifyJob = defineJob('domains.verify', (ctx, job) => runVerification(ctx, job.payload.domain_id));
@@ -20,35 +21,31 @@ export const claimExpireJob = defineJob('domains.claim-expire', (ctx, job) => ru
 
 /** The `domains.verify` job: ends a verification started by `domains/verify`. */
 function runVerification(ctx: Emulator, domainId: string): void {
-  const row = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(domainId) as DomainRow | undefined;
+  const row = domainById(ctx, domainId);
   if (!row || row.status !== 'pending') return;
   ctx.db.transaction(() => setDomainStatus(ctx, row.id, verificationFails(row.name) ? 'failed' : 'verified'))();
 }
 
 /** The `domains.claim-verify` job. */
 function runClaimVerification(ctx: Emulator, claimId: string): void {
-  const claim = ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(claimId) as ClaimRow | undefined;
+  const claim = claimById(ctx, claimId);
   if (!claim || claim.status !== 'pending') return;
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
-    const set = ctx.db.prepare('UPDATE domain_claims SET status = ?, failure_reason = ? WHERE id = ?');
-    if (now >= claim.expires_at) return void set.run('expired', null, claim.id);
-    if (verificationFails(claim.name)) return void set.run('failed', 'verification_record_not_found', claim.id);
-    const previous = ctx.db
-      .prepare(`SELECT * FROM domains WHERE name = ? AND team_id <> ? AND status = 'verified'`)
-      .all(claim.name, claim.team_id) as DomainRow[];
-    for (const d of previous) {
-      ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(d.id);
+    if (now >= claim.expires_at) return void setClaimStatus(ctx, claim.id, 'expired', null);
+    if (verificationFails(claim.name)) return void setClaimStatus(ctx, claim.id, 'failed', 'verification_record_not_found');
+    for (const d of verifiedElsewhere(ctx, claim.team_id, claim.name)) {
+      deleteDomain(ctx, d.id);
       emitDomainEvent(ctx, 'domain.deleted', d);
     }
-    ctx.db.prepare(`UPDATE domains SET dkim_value = ?, status = 'not_started' WHERE id = ?`).run(newDkimValue(), claim.domain_id);
-    set.run('completed', null, claim.id);
-    const placeholder = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(claim.domain_id) as DomainRow | undefined;
+    resetClaimedDomain(ctx, claim.domain_id);
+    setClaimStatus(ctx, claim.id, 'completed', null);
+    const placeholder = domainById(ctx, claim.domain_id);
     if (placeholder) emitDomainEvent(ctx, 'domain.updated', placeholder);
   })();
 }
 
 /** The `domains.claim-expire` job: a claim still `pending` after 7 days is `expired`. */
 function runClaimExpiry(ctx: Emulator, claimId: string): void {
-  ctx.db.prepare(`UPDATE domain_claims SET status = 'expired' WHERE id = ? AND status = 'pending'`).run(claimId);
+  expirePendingClaim(ctx, claimId);
 }

@@ -18,16 +18,16 @@
  */
 import { htmlToText } from './text.js';
 import type { ResourceModule } from '../../module.js';
-import { idempotencyMigration } from '../../http/idempotency.js';
-import { emailOperations } from './operations.js';
+import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
 import { emailContactMigration, emailsMigration, insertEmail, messageId } from './store.js';
 import { parseAddress } from './addresses.js';
+import { domainIdByName } from '../domains/service.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, emailContactMigration, idempotencyMigration],
+  migrations: [emailsMigration, emailContactMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**
@@ -42,13 +42,12 @@ export const emailsModule: ResourceModule = {
       const created = e.created_at ? Date.parse(e.created_at) : ctx.clock.nowMs();
       const events: { type: string; at: string }[] = e.events ?? [{ type: 'delivered', at: e.created_at }];
       const domain = parseAddress(e.from)?.domain ?? 'example.com';
-      const domainRow = db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(e.team_id, domain) as { id: string } | undefined;
       insertEmail(ctx, {
         id: e.id, team_id: e.team_id, message_id: e.message_id ?? messageId(String(e.id), created, domain), from_addr: e.from,
         to_addrs: JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]), cc: arr(e.cc), bcc: arr(e.bcc), reply_to: arr(e.reply_to),
         subject: e.subject, html: e.html ?? null, text: e.text ?? (e.html ? htmlToText(e.html) : null), headers: null,
         tags: e.tags ? JSON.stringify(e.tags) : null, last_event: events[events.length - 1]?.type ?? 'delivered', scheduled_at: null,
-        created_at: created, source: 'api', domain_id: domainRow?.id ?? null, broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
+        created_at: created, source: 'api', domain_id: domainIdByName(ctx, e.team_id, domain), broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
       });
       for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);
     }

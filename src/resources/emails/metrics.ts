@@ -22,11 +22,14 @@
  * - `domain_id`, `email_id`, `broadcast_id` (comma-separated UUIDs) filter.
  */
 import type { Emulator } from '../../context.js';
+import { domainNamesOf } from '../domains/service.js';
+import { broadcastNamesOf } from '../broadcasts/service.js';
 import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { parseAddress } from './addresses.js';
 import type { EmailRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
+import { eventsBetween, metricEmails } from './store.js';
 
 export const METRICS = [
   'received', 'delivered', 'complained', 'suppressed', 'bounced', 'bounced_transient', 'bounced_permanent', 'bounced_undetermined',
@@ -125,25 +128,19 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
   }
 
   const emails = new Map<string, Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>>();
-  for (const e of ctx.db.prepare('SELECT id, domain_id, broadcast_id, from_addr FROM emails WHERE team_id = ?').all(teamId) as Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[]) {
+  for (const e of metricEmails(ctx, teamId)) {
     if (domainIds.length && !domainIds.includes(e.domain_id ?? '')) continue;
     if (emailIds.length && !emailIds.includes(e.id)) continue;
     if (broadcastIds.length && !broadcastIds.includes(e.broadcast_id ?? '')) continue;
     emails.set(e.id, e);
   }
-  const domainNames = new Map(
-    (ctx.db.prepare('SELECT id, name FROM domains WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((d) => [d.id, d.name]),
-  );
-  const broadcastNames = new Map(
-    (ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]),
-  );
+  const domainNames = domainNamesOf(ctx, teamId);
+  const broadcastNames = broadcastNamesOf(ctx, teamId);
 
   const newCounter = (): Counter => ({ counts: {}, opened: new Set(), clicked: new Set() });
   const totals = newCounter();
   const groups = new Map<string, { key: Record<string, unknown>; c: Counter }>();
-  const events = ctx.db
-    .prepare('SELECT email_id, type, at FROM email_events WHERE team_id = ? AND at >= ? AND at <= ? ORDER BY at, seq')
-    .all(teamId, start, end) as { email_id: string; type: string; at: number }[];
+  const events = eventsBetween(ctx, teamId, start, end);
   for (const ev of events) {
     const e = emails.get(ev.email_id);
     if (!e) continue;

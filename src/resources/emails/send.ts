@@ -24,13 +24,14 @@
 import type { SchemaOf } from '../../http/document-types.js';
 import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
+import { domainNameOf, senderDomain } from '../domains/service.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contentTypeOf, fromJson, newId } from '../../http/format.js';
 import { getTeam } from '../../state/teams.js';
-import { renderTemplate, resolvePublishedTemplate } from '../templates/render.js';
-import { getTopicOr404 } from '../topics/store.js';
+import { renderTemplate, resolvePublishedTemplate } from '../templates/service.js';
+import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { insertEmail, list, loadEmail, messageId, recordStep, type EmailRow } from './store.js';
 import { emailSendJob } from './jobs.js';
@@ -79,9 +80,7 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
     }
     return null;
   }
-  const domain = ctx.db
-    .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
-    .get(teamId, fromDomain) as { id: string; status: string } | undefined;
+  const domain = senderDomain(ctx, teamId, fromDomain);
   if (!domain || domain.status !== 'verified') {
     throw errors.validation(`The \`${fromDomain}\` domain is not verified. Please, add and verify your domain.`, 403);
   }
@@ -172,8 +171,8 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   // Sender rules (API-FACTS §2.1 403 rows; DESIGN.md "Auth").
   const domainId = checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
   if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
-    const allowed = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(sc.restrictDomainId) as { name: string } | undefined;
-    throw errors.validation(`This API key can only send emails from the \`${allowed?.name ?? sc.restrictDomainId}\` domain.`, 403);
+    const allowed = domainNameOf(ctx, sc.restrictDomainId);
+    throw errors.validation(`This API key can only send emails from the \`${allowed ?? sc.restrictDomainId}\` domain.`, 403);
   }
 
   // Attachments: `content` (base64) is stored; `path` is recorded, never fetched.

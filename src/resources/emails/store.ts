@@ -6,7 +6,8 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, fromJson, isoTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { emitEvent, type EventType } from '../../webhooks/events.js';
+import { emitEvent, type EventType } from '../../deliveries/emit.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** Schema of the emails module (migration 400; 402 adds `contact_id`, see `emailContactMigration`). */
 export const emailsMigration = {
@@ -303,4 +304,38 @@ export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' 
       extra: { click: { ipAddress: '127.0.0.1', link, timestamp: isoTime(ctx.clock.nowMs()), userAgent: 'Mozilla/5.0 (resend-emulator)' } },
     });
   })();
+}
+
+/** Sent emails, newest first: the team's, or every team's when `teamId` is undefined (the admin API's search). */
+export function emailRows(ctx: Emulator, teamId?: string): EmailRow[] {
+  return (teamId !== undefined
+    ? ctx.db.prepare('SELECT * FROM emails WHERE team_id = ? ORDER BY seq DESC').all(teamId)
+    : ctx.db.prepare('SELECT * FROM emails ORDER BY seq DESC').all()) as EmailRow[];
+}
+
+/** One attachment of an email, or undefined. */
+export function findEmailAttachment(ctx: Emulator, emailId: string, attachmentId: string): AttachmentRow | undefined {
+  return ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(attachmentId, emailId) as AttachmentRow | undefined;
+}
+
+/** A page of the team's sent emails (`paginateTeam` options but the table). */
+export const pageEmails = teamPager<EmailRow>('emails');
+/** The table's name, for `paginate` of an email's attachments. */
+export const EMAIL_ATTACHMENTS = 'email_attachments';
+
+/** Sets an email's `scheduled_at` (emulated ms). */
+export function setScheduledAt(ctx: Emulator, id: string, at: number): void {
+  ctx.db.prepare('UPDATE emails SET scheduled_at = ? WHERE id = ?').run(at, id);
+}
+
+/** The team's emails with the columns the metrics group by. */
+export function metricEmails(ctx: Emulator, teamId: string): Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[] {
+  return ctx.db.prepare('SELECT id, domain_id, broadcast_id, from_addr FROM emails WHERE team_id = ?').all(teamId) as Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[];
+}
+
+/** The team's email events between `start` and `end` (emulated ms, inclusive), in time order. */
+export function eventsBetween(ctx: Emulator, teamId: string, start: number, end: number): { email_id: string; type: string; at: number }[] {
+  return ctx.db
+    .prepare('SELECT email_id, type, at FROM email_events WHERE team_id = ? AND at >= ? AND at <= ? ORDER BY at, seq')
+    .all(teamId, start, end) as { email_id: string; type: string; at: number }[];
 }

@@ -13,7 +13,7 @@
  * Unknown → 404 `Event not found`.
  */
 import type { ResourceModule } from '../../module.js';
-import { eventOperations } from './events.js';
+import { eventOperations } from './handlers.js';
 import { eventsMigration, insertEvent } from './store.js';
 
 export const eventsModule: ResourceModule = {

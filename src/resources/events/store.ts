@@ -5,6 +5,7 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import { teamPager } from '../../http/pagination.js';
 
 export type PayloadType = 'string' | 'number' | 'boolean' | 'date';
 
@@ -109,4 +110,17 @@ export function coercePayload(schema: Record<string, PayloadType> | null, payloa
     out[key] = c;
   }
   return out;
+}
+
+/** A page of the team's `events` rows (`paginateTeam` options but the table). */
+export const pageEvents = teamPager<EventRow>('events');
+
+/** Sets (or, with null, clears) an event's schema; `updated_at` = emulated now. */
+export function setEventSchema(ctx: Emulator, id: string, schema: unknown): void {
+  ctx.db.prepare('UPDATE events SET schema = ?, updated_at = ? WHERE id = ?').run(schema ? JSON.stringify(schema) : null, ctx.clock.nowMs(), id);
+}
+
+/** Deletes an event row. */
+export function deleteEvent(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM events WHERE id = ?').run(id);
 }

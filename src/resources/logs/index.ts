@@ -1,81 +1,14 @@
 /**
- * Request logs (API-FACTS §5.17; reference operations `logs/*`).
- * | operationId | rule |
- * |---|---|
- * | logs/list | the team's logs, newest first; items `{id, created_at, endpoint, method, response_status, user_agent}`; 20 a page when `limit` is omitted (the spec is silent; logs grow with every call, so they are paged like emails) |
- * | logs/get | adds `object: "log"`, `request_body` (null without a body), `response_body`; unknown or another team's → 404 `Log not found` |
- * Recording (`onResponse`, src/resources/logs/record.ts): every authenticated
- * API request, errors included, at emulated time; not `/_emulator/*` nor
- * requests that failed authentication (no team to file them under).
- * `endpoint` is the path without the query string.
+ * The logs resource: the module (operations in `handlers.ts`, tables in
+ * `store.ts`, what other rooms use in `service.ts`).
  */
-import type { Emulator } from '../../context.js';
 import type { ResourceModule } from '../../module.js';
-import { apiTime } from '../../http/format.js';
-import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { recordRequest, type LogRow } from './record.js';
-import type { Req } from '../../http/document-types.js';
-
-/** Default page size of GET /logs. */
-export const LOGS_DEFAULT_LIMIT = 20;
-
-/** The list item shape: `{id, created_at, endpoint, method, response_status, user_agent}`. */
-function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
-  return {
-    id: r.id,
-    created_at: apiTime(r.created_at),
-    endpoint: r.endpoint,
-    method: r.method,
-    response_status: r.response_status,
-    user_agent: r.user_agent,
-  };
-}
-
-function list(ctx: Emulator, req: Req<'logs/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'logs',
-    defaultLimit: LOGS_DEFAULT_LIMIT,
-    columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
-    map: toLogItem,
-  });
-}
-
-function get(ctx: Emulator, req: Req<'logs/get'>) {
-  const r = ctx.db.prepare('SELECT * FROM logs WHERE id = ? AND team_id = ?').get(req.params.log_id, req.auth!.teamId) as LogRow | undefined;
-  if (!r) throw errors.notFound('Log');
-  return {
-    object: 'log',
-    ...toLogItem(r),
-    request_body: JSON.parse(r.request_body),
-    response_body: JSON.parse(r.response_body),
-  };
-}
+import { operations } from './handlers.js';
+import { migrations, recordRequest } from './store.js';
 
 export const logsModule: ResourceModule = {
   name: 'logs',
-  migrations: [
-    {
-      version: 1400,
-      name: 'logs',
-      sql: `CREATE TABLE logs (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        endpoint TEXT NOT NULL,
-        method TEXT NOT NULL,
-        response_status INTEGER NOT NULL,
-        user_agent TEXT,
-        request_body TEXT NOT NULL,
-        response_body TEXT NOT NULL
-      );
-      CREATE INDEX logs_team ON logs (team_id, seq);`,
-    },
-  ],
-  operations: {
-    'logs/list': list,
-    'logs/get': get,
-  },
+  migrations,
+  operations,
   onResponse: recordRequest,
 };

@@ -4,10 +4,12 @@
  * for it, storing one received email per team, raising `email.received`.
  */
 import type { Emulator } from '../../context.js';
+import { receivingTeamOf } from '../domains/service.js';
 import { errors } from '../../http/errors.js';
 import { isoTime, newId } from '../../http/format.js';
-import { emitEvent } from '../../webhooks/events.js';
+import { emitEvent } from '../../deliveries/emit.js';
 import { parseMessage, type ParsedMessage } from './mime.js';
+import { receivedAttachmentInsert, receivedEmailInsert } from './store.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -16,26 +18,15 @@ export interface ReceivedCopy {
   received_for: string[];
 }
 
-interface DomainRow {
-  team_id: string;
-  status: string;
-  capabilities: string;
-}
-
 /**
- * The team that receives mail for `domain` (case-insensitive exact name):
- * a domain row with `capabilities.receiving = "enabled"` (interface-spec
+ * The team that receives mail for `domain` (the domains resource's
+ * `receivingTeamOf`): case-insensitive exact name, a domain row with `capabilities.receiving = "enabled"` (interface-spec
  * "Domain": capabilities); a verified one wins over others, then the oldest.
  * Verification is not required (mail follows the MX record, not the
  * dashboard status). `null` when no team receives for it.
  */
 export function receivingTeam(ctx: Emulator, domain: string): string | null {
-  const rows = ctx.db
-    .prepare('SELECT team_id, status, capabilities FROM domains WHERE name = ? ORDER BY seq')
-    .all(domain.toLowerCase()) as DomainRow[];
-  const receiving = rows.filter((r) => JSON.parse(r.capabilities)?.receiving === 'enabled');
-  const pick = receiving.find((r) => r.status === 'verified') ?? receiving[0];
-  return pick?.team_id ?? null;
+  return receivingTeamOf(ctx, domain);
 }
 
 function uniqueCi(list: string[]): string[] {
@@ -110,15 +101,8 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
   const rawB64 = raw.toString('base64');
   const now = ctx.clock.nowMs();
   const copies: ReceivedCopy[] = [];
-  const insertEmail = ctx.db.prepare(
-    `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
-       received_for, subject, message_id, html, text, headers, raw, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertAttachment = ctx.db.prepare(
-    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertEmail = receivedEmailInsert(ctx);
+  const insertAttachment = receivedAttachmentInsert(ctx);
   ctx.db.transaction(() => {
     for (const [teamId, receivedFor] of byTeam) {
       const id = newId();

@@ -5,7 +5,9 @@
  */
 import type { Emulator } from '../../context.js';
 import type { Migration } from '../../store/db.js';
+import type { Statement } from 'better-sqlite3';
 import { errors } from '../../http/errors.js';
+import { teamPager } from '../../http/pagination.js';
 
 export const migrations: Migration[] = [
   {
@@ -118,4 +120,42 @@ export function findEmail(ctx: Emulator, id: string): ReceivedEmailRow | undefin
 /** The team's received emails, newest first, at most `limit` (for the admin dashboard). */
 export function listReceivedEmails(ctx: Emulator, teamId: string, limit = 200): ReceivedEmailRow[] {
   return ctx.db.prepare('SELECT * FROM received_emails WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ReceivedEmailRow[];
+}
+
+/** A page of the team's received emails (`paginateTeam` options but the table). */
+export const pageReceivedEmails = teamPager<ReceivedEmailRow>('received_emails');
+/** The table's name, for `paginate` with a filter (an email's attachments). */
+export const RECEIVED_ATTACHMENTS = 'received_attachments';
+
+/** An attachment of a received email without its content, or undefined. */
+export function attachmentMeta(ctx: Emulator, emailId: string, id: string): ReceivedAttachmentRow | undefined {
+  return ctx.db
+    .prepare('SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments WHERE id = ? AND email_id = ?')
+    .get(id, emailId) as ReceivedAttachmentRow | undefined;
+}
+
+/**
+ * The INSERT of a received email, prepared once for a message's copies:
+ * `.run(id, team_id, from_header, from_address, to_addresses, cc_addresses,
+ * bcc_addresses, reply_to_addresses, received_for, subject, message_id, html,
+ * text, headers, raw, created_at)` (arrays as JSON text, raw as base64).
+ */
+export function receivedEmailInsert(ctx: Emulator): Statement<unknown[]> {
+  return ctx.db.prepare(
+    `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
+       received_for, subject, message_id, html, text, headers, raw, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+}
+
+/**
+ * The INSERT of a received attachment: `.run(id, team_id, email_id,
+ * filename, content_type, content_id, content_disposition, size, content
+ * (base64), created_at)`.
+ */
+export function receivedAttachmentInsert(ctx: Emulator): Statement<unknown[]> {
+  return ctx.db.prepare(
+    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
 }

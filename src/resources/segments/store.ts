@@ -1,11 +1,30 @@
 /**
  * Segment rows (audiences are the same rows under their deprecated name,
- * interface-spec "Audience (deprecated) and Segment") and contact
- * memberships (`contact_segments`).
+ * interface-spec "Audience (deprecated) and Segment"). Memberships
+ * (`contact_segments`) are the contacts resource's.
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
+
+/** The segments tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 600,
+    name: 'segments',
+    sql: `CREATE TABLE segments (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX segments_team ON segments (team_id, seq);`,
+    // contact_segments was created here too until it moved to its owner, contacts (issue 9).
+  },
+];
 
 /** A `segments` row. */
 export interface SegmentRow {
@@ -40,25 +59,14 @@ export function insertSegment(ctx: Emulator, s: { id?: string; teamId: string; n
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow;
 }
 
-/** Adds a membership if absent (idempotent, keeps the first `created_at`). No checks. */
-export function insertMembership(ctx: Emulator, teamId: string, contactId: string, segmentId: string, at?: number): void {
-  ctx.db
-    .prepare('INSERT OR IGNORE INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES (?, ?, ?, ?)')
-    .run(teamId, contactId, segmentId, at ?? ctx.clock.nowMs());
-}
-
-/** Segment ids of a contact, oldest membership first. */
-export function segmentIdsOf(ctx: Emulator, contactId: string): string[] {
-  return (ctx.db.prepare('SELECT segment_id FROM contact_segments WHERE contact_id = ? ORDER BY seq').all(contactId) as { segment_id: string }[]).map((r) => r.segment_id);
-}
-
-/** Deletes a segment and its memberships; its contacts stay (API-FACTS §5.6). Returns whether it existed. */
+/** Deletes the team's segment row; the caller removes its memberships (contacts' `removeSegmentMemberships`) in the same transaction. Returns whether it existed. */
 export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolean {
-  return ctx.db.transaction(() => {
-    const info = ctx.db.prepare('DELETE FROM segments WHERE id = ? AND team_id = ?').run(id, teamId);
-    if (info.changes > 0) ctx.db.prepare('DELETE FROM contact_segments WHERE segment_id = ?').run(id);
-    return info.changes > 0;
-  })();
+  return ctx.db.prepare('DELETE FROM segments WHERE id = ? AND team_id = ?').run(id, teamId).changes > 0;
+}
+
+/** Renames a segment. */
+export function renameSegment(ctx: Emulator, id: string, name: string): void {
+  ctx.db.prepare('UPDATE segments SET name = ? WHERE id = ?').run(name, id);
 }
 
 /** The team's segments, oldest first (for the admin dashboard). */
@@ -66,9 +74,5 @@ export function listSegments(ctx: Emulator, teamId: string): SegmentRow[] {
   return ctx.db.prepare('SELECT * FROM segments WHERE team_id = ? ORDER BY seq').all(teamId) as SegmentRow[];
 }
 
-/**
- * The contacts of segments as one table for `paginate`: each member's
- * contact row with `seq` = the contact's `seq` and its `segment_id`; filter
- * with `segment_id = ?` (index `contact_segments_members`).
- */
-export const SEGMENT_MEMBERS = '(SELECT cs.contact_seq AS seq, cs.segment_id AS segment_id, c.id AS id, c.team_id AS team_id, c.email AS email, c.email_lower AS email_lower, c.first_name AS first_name, c.last_name AS last_name, c.unsubscribed AS unsubscribed, c.properties AS properties, c.created_at AS created_at, c.updated_at AS updated_at FROM contact_segments cs JOIN contacts c ON c.seq = cs.contact_seq)';
+/** A page of the team's `segments` rows (`paginateTeam` options but the table). */
+export const pageSegments = teamPager<SegmentRow>('segments');

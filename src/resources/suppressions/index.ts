@@ -1,106 +1,18 @@
 /**
- * Suppressions (API-FACTS §5.16; reference operationIds `suppressions/*`).
- * | operationId | rule |
- * |---|---|
- * | suppressions/add | `{email}` → 201 `{object: "suppression", id}`, origin `manual`, `suppression.added`; an address already listed answers its entry (no event) |
- * | suppressions/list | newest first, `?origin=bounce\|complaint\|manual`, `limit` default 20 (emulator choice); items `{id, email, origin, source_id, created_at}` |
- * | suppressions/get | by id or URL-encoded address (SDK encodes it) → `object: "suppression"`; unknown → 404 `Suppression not found` |
- * | suppressions/remove | same lookup → `{object, id, deleted: true}`, `suppression.removed` |
- * | suppressions/batch-add | `{emails: 1..100}` → 201 `{data: [{object, id}]}` in input order |
- * | suppressions/batch-remove | `{emails}` or `{ids}` (exactly one, 1..100) → `{data: [{object, id, deleted: true}]}`; unknown entries are left out |
- * Entries with origin `bounce`/`complaint` come from the emails lifecycle
- * (`src/resources/emails/jobs.ts`), with `source_id` = the email's id.
+ * The suppressions resource: the module (operations in `handlers.ts`, tables in
+ * `store.ts`, what other rooms use in `service.ts`).
  */
-import type { Emulator } from '../../context.js';
-import type { OpRequest, ResourceModule } from '../../module.js';
-import { paginate } from '../../http/pagination.js';
-import {
-  addSuppression,
-  findSuppression,
-  getSuppressionOr404,
-  removeSuppression,
-  toSuppression,
-  toSuppressionListItem,
-  type SuppressionRow,
-} from './service.js';
-import type { Req } from '../../http/document-types.js';
-
-function add(ctx: Emulator, req: Req<'suppressions/add'>) {
-  const { row } = ctx.db.transaction(() => addSuppression(ctx, req.auth!.teamId, req.body.email, 'manual'))();
-  return { object: 'suppression', id: row.id };
-}
-
-function list(ctx: Emulator, req: Req<'suppressions/list'>) {
-  const where = req.query.origin ? 'team_id = ? AND origin = ?' : 'team_id = ?';
-  const params = req.query.origin ? [req.auth!.teamId, req.query.origin] : [req.auth!.teamId];
-  return paginate(ctx.db, { table: 'suppressions', where, params, query: req.query, defaultLimit: 20, map: (r: SuppressionRow) => toSuppressionListItem(r) });
-}
-
-function get(ctx: Emulator, req: Req<'suppressions/get'>) {
-  return toSuppression(getSuppressionOr404(ctx, req.auth!.teamId, req.params.suppression));
-}
-
-function remove(ctx: Emulator, req: Req<'suppressions/remove'>) {
-  const row = getSuppressionOr404(ctx, req.auth!.teamId, req.params.suppression);
-  ctx.db.transaction(() => removeSuppression(ctx, row))();
-  return { object: 'suppression', id: row.id, deleted: true };
-}
-
-function batchAdd(ctx: Emulator, req: OpRequest<{ emails: string[] }>) {
-  const teamId = req.auth!.teamId;
-  const data = ctx.db.transaction(() => req.body.emails.map((e) => ({ object: 'suppression', id: addSuppression(ctx, teamId, e, 'manual').row.id })))();
-  return data;
-}
-
-function batchRemove(ctx: Emulator, req: Req<'suppressions/batch-remove'>) {
-  const teamId = req.auth!.teamId;
-  return ctx.db.transaction(() => {
-    const data: { object: string; id: string; deleted: true }[] = [];
-    const seen = new Set<string>();
-    for (const key of req.body.emails ?? req.body.ids ?? []) {
-      const row = req.body.emails
-        ? findSuppression(ctx, teamId, key)
-        : (ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, key) as SuppressionRow | undefined);
-      if (!row || seen.has(row.id)) continue;
-      seen.add(row.id);
-      removeSuppression(ctx, row);
-      data.push({ object: 'suppression', id: row.id, deleted: true });
-    }
-    return { data };
-  })();
-}
+import type { ResourceModule } from '../../module.js';
+import { operations } from './handlers.js';
+import { migrations, seedSuppression } from './store.js';
 
 export const suppressionsModule: ResourceModule = {
   name: 'suppressions',
-  migrations: [
-    {
-      version: 1300,
-      name: 'suppressions',
-      sql: `CREATE TABLE suppressions (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        email TEXT NOT NULL,
-        email_key TEXT NOT NULL,
-        origin TEXT NOT NULL,
-        source_id TEXT,
-        created_at INTEGER NOT NULL
-      );
-      CREATE UNIQUE INDEX suppressions_team_email ON suppressions (team_id, email_key);`,
-    },
-  ],
-  operations: {
-    'suppressions/add': add,
-    'suppressions/list': list,
-    'suppressions/get': get,
-    'suppressions/remove': remove,
-    'suppressions/batch-add': (ctx, req) => ({ data: batchAdd(ctx, req) }),
-    'suppressions/batch-remove': batchRemove,
-  },
+  migrations,
+  operations,
   seed(ctx, fixtures) {
-    const insert = ctx.db.prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const s of fixtures.suppressions ?? []) {
-      insert.run(s.id, s.team_id, s.email, String(s.email).toLowerCase(), s.origin ?? 'manual', s.source_id ?? null, s.created_at ? Date.parse(s.created_at) : ctx.clock.nowMs());
+      seedSuppression(ctx, { id: s.id, teamId: s.team_id, email: s.email, origin: s.origin ?? 'manual', sourceId: s.source_id ?? null, createdAt: s.created_at ? Date.parse(s.created_at) : ctx.clock.nowMs() });
     }
   },
 };

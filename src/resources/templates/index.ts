@@ -15,7 +15,7 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { insertTemplate, publishTemplate, templatesMigration } from './store.js';
-import { templateOperations } from './templates.js';
+import { templateOperations } from './handlers.js';
 
 export const templatesModule: ResourceModule = {
   name: 'templates',

@@ -11,6 +11,7 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
+import { teamPager } from '../../http/pagination.js';
 
 /** A stored variable (times in emulated ms). */
 export interface StoredVariable {
@@ -280,3 +281,12 @@ export function templateListItem(row: TemplateRow) {
     alias: row.alias,
   };
 }
+
+/** Deletes a template and its versions. Call inside a transaction. */
+export function deleteTemplate(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM template_versions WHERE template_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM templates WHERE id = ?').run(id);
+}
+
+/** A page of the team's templates (`paginateTeam` options but the table). */
+export const pageTemplates = teamPager<TemplateRow>('templates');

@@ -1,93 +1,15 @@
 /**
- * Topics (interface-spec "Topic", "Topics", "Pagination" rule 2; API-FACTS §5.10):
- * | operationId | rule |
- * |---|---|
- * | topics/create | `{name ≤50, default_subscription opt_in\|opt_out (required), description ≤200, visibility public\|private (default private)}` → 201 `{object: "topic", id}` (REC) |
- * | topics/list | items `{id, name, description, default_subscription, visibility, created_at}`; `limit` defaults to 20 (SPEC) |
- * | topics/get | the item plus `object: "topic"`; unknown → 404 `Topic not found` |
- * | topics/update | `name`, `description`, `visibility`; `default_subscription` is immutable (422 `validation_error`) → `{object, id}` |
- * | topics/remove | `{object: "topic", id, deleted: true}` (REC); contacts' choices for it are dropped |
+ * The topics resource: the module (operations in `handlers.ts`, tables in
+ * `store.ts`, what other rooms use in `service.ts`).
  */
-import type { Emulator } from '../../context.js';
 import type { ResourceModule } from '../../module.js';
-import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
-import { getTopicOr404, insertTopic, toTopic, toTopicItem, type TopicRow } from './store.js';
-import type { Req } from '../../http/document-types.js';
-
-function create(ctx: Emulator, req: Req<'topics/create'>) {
-  const b = req.body;
-  const row = insertTopic(ctx, { teamId: req.auth!.teamId, name: b.name, description: b.description ?? null, defaultSubscription: b.default_subscription, visibility: b.visibility });
-  return { object: 'topic', id: row.id };
-}
-
-function list(ctx: Emulator, req: Req<'topics/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'topics',
-    defaultLimit: 20,
-    map: (r: TopicRow) => toTopicItem(r),
-  });
-}
-
-function get(ctx: Emulator, req: Req<'topics/get'>) {
-  return toTopic(getTopicOr404(ctx, req.auth!.teamId, req.params.id));
-}
-
-function update(ctx: Emulator, req: Req<'topics/update'>) {
-  const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
-  const b = req.body;
-  if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
-    throw errors.validation('The `default_subscription` field cannot be changed after the topic is created.', 422);
-  }
-  ctx.db
-    .prepare('UPDATE topics SET name = ?, description = ?, visibility = ? WHERE id = ?')
-    .run(b.name ?? row.name, b.description !== undefined ? b.description : row.description, b.visibility ?? row.visibility, row.id);
-  return { object: 'topic', id: row.id };
-}
-
-function remove(ctx: Emulator, req: Req<'topics/remove'>) {
-  const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
-  ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM contact_topics WHERE topic_id = ?').run(row.id);
-    ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(row.id);
-  })();
-  return { object: 'topic', id: row.id, deleted: true };
-}
+import { operations } from './handlers.js';
+import { insertTopic, migrations } from './store.js';
 
 export const topicsModule: ResourceModule = {
   name: 'topics',
-  migrations: [
-    {
-      version: 700,
-      name: 'topics',
-      sql: `CREATE TABLE topics (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        description TEXT,
-        default_subscription TEXT NOT NULL,
-        visibility TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE INDEX topics_team ON topics (team_id, seq);
-      CREATE TABLE contact_topics (
-        contact_id TEXT NOT NULL,
-        topic_id TEXT NOT NULL,
-        subscription TEXT NOT NULL,
-        updated_at INTEGER NOT NULL,
-        PRIMARY KEY (contact_id, topic_id)
-      );
-      CREATE INDEX contact_topics_topic ON contact_topics (topic_id);`,
-    },
-  ],
-  operations: {
-    'topics/create': create,
-    'topics/list': list,
-    'topics/get': get,
-    'topics/update': update,
-    'topics/remove': remove,
-  },
+  migrations,
+  operations,
   seed(ctx, fixtures) {
     for (const t of fixtures.topics ?? []) {
       insertTopic(ctx, { id: t.id, teamId: t.team_id, name: t.name, description: t.description ?? null, defaultSubscription: t.default_subscription, visibility: t.visibility, createdAt: t.created_at ? Date.parse(t.created_at) : undefined });

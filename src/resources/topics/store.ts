@@ -1,13 +1,34 @@
 /**
- * Topic rows, their shapes, and contacts' subscriptions to them
- * (interface-spec "Topic"; API-FACTS §5.10, §5.7 "/contacts/{c}/topics").
- * Table `contact_topics (contact_id, topic_id, subscription)` holds only
- * explicit choices; without one a contact follows the topic's
- * `default_subscription`.
+ * Topic rows and their shapes (interface-spec "Topic"; API-FACTS §5.10).
+ * Contacts' explicit choices (`contact_topics`) are the contacts resource's;
+ * without one a contact follows the topic's `default_subscription`.
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+import { paginateTeam, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+import { teamPager } from '../../http/pagination.js';
+
+/** The topics tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 700,
+    name: 'topics',
+    sql: `CREATE TABLE topics (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      description TEXT,
+      default_subscription TEXT NOT NULL,
+      visibility TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX topics_team ON topics (team_id, seq);`,
+    // contact_topics was created here too until it moved to its owner, contacts (issue 9).
+  },
+];
 
 export type Subscription = 'opt_in' | 'opt_out';
 
@@ -64,39 +85,25 @@ export function insertTopic(
   return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
 }
 
-/**
- * Sets a contact's explicit subscriptions (upsert per topic). Every topic
- * must be the team's: throws 404 `Topic not found` before writing anything.
- * Call inside the caller's transaction.
- */
-export function setSubscriptions(ctx: Emulator, teamId: string, contactId: string, topics: { id: string; subscription: Subscription }[]): void {
-  for (const t of topics) getTopicOr404(ctx, teamId, t.id);
-  writeSubscriptions(ctx, contactId, topics, ctx.clock.nowMs());
-}
-
-/**
- * The one upsert of `contact_topics` (issue 9 item 8): writes each topic's
- * explicit subscription for the contact, `updated_at` = `nowMs` (emulated
- * ms). The topics must already be checked as the team's (`setSubscriptions`
- * checks them; a CSV import checks them once for all rows). Call inside the
- * caller's transaction.
- */
-export function writeSubscriptions(ctx: Emulator, contactId: string, topics: readonly { id: string; subscription: Subscription }[], nowMs: number): void {
-  if (topics.length === 0) return;
-  const upsert = ctx.db.prepare(
-    `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
-  );
-  for (const t of topics) upsert.run(contactId, t.id, t.subscription, nowMs);
-}
-
-/** A contact's explicit subscription to a topic, or undefined. */
-export function explicitSubscription(ctx: Emulator, contactId: string, topicId: string): Subscription | undefined {
-  const row = ctx.db.prepare('SELECT subscription FROM contact_topics WHERE contact_id = ? AND topic_id = ?').get(contactId, topicId) as { subscription: Subscription } | undefined;
-  return row?.subscription;
-}
-
 /** The team's topics, oldest first (for the admin dashboard). */
 export function listTopics(ctx: Emulator, teamId: string): TopicRow[] {
   return ctx.db.prepare('SELECT * FROM topics WHERE team_id = ? ORDER BY seq').all(teamId) as TopicRow[];
+}
+
+/** A page of the team's topics (`limit` default `defaultLimit`), mapped by `map`: for lists of topics other rooms make (a contact's topics). */
+export function topicsPage<T>(ctx: Emulator, req: { auth: { teamId: string } | null; query: PageQuery }, defaultLimit: number | null, map: (t: TopicRow) => T): ListEnvelope<T> {
+  return paginateTeam(ctx.db, req, { table: 'topics', defaultLimit, map });
+}
+
+/** A page of the team's `topics` rows (`paginateTeam` options but the table). */
+export const pageTopics = teamPager<TopicRow>('topics');
+
+/** Sets a topic's `name`, `description` and `visibility`. */
+export function updateTopic(ctx: Emulator, id: string, t: { name: string; description: string | null; visibility: string }): void {
+  ctx.db.prepare('UPDATE topics SET name = ?, description = ?, visibility = ? WHERE id = ?').run(t.name, t.description, t.visibility, id);
+}
+
+/** Deletes a topic row (the caller removes the contacts' choices, contacts' `removeTopicSubscriptions`, in the same transaction). */
+export function deleteTopic(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(id);
 }

@@ -13,39 +13,16 @@
  * | webhooks/replay-event | queues one extra attempt now → `{object: "webhook_event", id}` |
  * | webhooks/list-event-attempts | `{id: atmpt_…, http_status_code, response, sent_at}`, newest first, default 20 |
  * Another team's webhook or event is 404 `not_found`. Delivery itself:
- * `src/webhooks/`.
+ * `src/deliveries/`.
  */
 import type { ResourceModule } from '../../module.js';
-import { endpointOperations } from './endpoints.js';
-import { eventOperations } from './events.js';
-import { insertWebhook } from './store.js';
+import { endpointOperations, webhookEventOperations } from './handlers.js';
+import { insertWebhook, migrations } from './store.js';
 
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
-  migrations: [
-    {
-      version: 300,
-      name: 'webhooks',
-      sql: `CREATE TABLE webhooks (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        team_id TEXT NOT NULL,
-        endpoint TEXT NOT NULL,
-        events TEXT NOT NULL,
-        status TEXT NOT NULL,
-        signing_secret TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );
-      CREATE INDEX webhooks_team ON webhooks (team_id);`,
-    },
-    {
-      version: 301,
-      name: 'webhook_previous_secret',
-      sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
-      ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
-    },
-  ],
-  operations: { ...endpointOperations, ...eventOperations },
+  migrations,
+  operations: { ...endpointOperations, ...webhookEventOperations },
   seed(ctx, fixtures) {
     for (const w of fixtures.webhooks ?? []) {
       insertWebhook(ctx, { id: w.id, teamId: w.team_id, endpoint: w.endpoint, events: w.events, status: w.status, signingSecret: w.signing_secret, createdAt: w.created_at ? Date.parse(w.created_at) : undefined });

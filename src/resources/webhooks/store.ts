@@ -6,6 +6,33 @@ import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
+
+/** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
+export const migrations: Migration[] = [
+  {
+    version: 300,
+    name: 'webhooks',
+    sql: `CREATE TABLE webhooks (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      endpoint TEXT NOT NULL,
+      events TEXT NOT NULL,
+      status TEXT NOT NULL,
+      signing_secret TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX webhooks_team ON webhooks (team_id);`,
+  },
+  {
+    version: 301,
+    name: 'webhook_previous_secret',
+    sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
+    ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
+  },
+];
 
 /** A `webhooks` row. Times: emulated ms. */
 export interface WebhookRow {
@@ -68,4 +95,35 @@ export function insertWebhook(
     .prepare('INSERT INTO webhooks (id, team_id, endpoint, events, status, signing_secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(id, w.teamId, w.endpoint, JSON.stringify(w.events), w.status ?? 'enabled', w.signingSecret ?? newSigningSecret(), w.createdAt ?? ctx.clock.nowMs());
   return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
+}
+
+/** The webhook with this id (any team), or undefined (read afresh by every delivery attempt). */
+export function findWebhook(ctx: Emulator, id: string): WebhookRow | undefined {
+  return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+}
+
+/** Ids of the team's enabled webhooks subscribed to `type`, oldest first (who gets an event). */
+export function subscribedWebhookIds(ctx: Emulator, teamId: string, type: string): string[] {
+  const hooks = ctx.db
+    .prepare(`SELECT id, events FROM webhooks WHERE team_id = ? AND status = 'enabled' ORDER BY seq`)
+    .all(teamId) as { id: string; events: string }[];
+  return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(type)).map((h) => h.id);
+}
+
+/** A page of the team's `webhooks` rows (`paginateTeam` options but the table). */
+export const pageWebhooks = teamPager<WebhookRow>('webhooks');
+
+/** Sets a webhook's endpoint, events (JSON text) and status. */
+export function updateWebhook(ctx: Emulator, id: string, w: { endpoint: string; events: string; status: string }): void {
+  ctx.db.prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?').run(w.endpoint, w.events, w.status, id);
+}
+
+/** Deletes a webhook row (the caller cancels its pending deliveries in the same transaction). */
+export function deleteWebhook(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(id);
+}
+
+/** Gives a webhook a new signing secret; the previous one keeps signing until `previousUntil` (emulated ms). */
+export function rotateSecret(ctx: Emulator, id: string, secret: string, previous: string, previousUntil: number): void {
+  ctx.db.prepare('UPDATE webhooks SET signing_secret = ?, previous_signing_secret = ?, previous_secret_expires_at = ? WHERE id = ?').run(secret, previous, previousUntil, id);
 }

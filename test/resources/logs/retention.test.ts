@@ -1,7 +1,7 @@
 /** Request logs stay bounded: large bodies are truncated, old rows pruned (README "Emulator-specific behaviours"). */
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../helpers.js';
-import { LOG_BODY_LIMIT, LOG_RETENTION } from '../../../src/resources/logs/record.js';
+import { LOG_BODY_LIMIT, LOG_RETENTION } from '../../../src/resources/logs/store.js';
 
 describe('request log bounds', () => {
   const t = useEmulator({ webhooks: 'record' });

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
-import { startReceiver, type Receiver } from '../../webhooks/receiver.js';
-import { deliver } from '../../../src/webhooks/jobs.js';
+import { startReceiver, type Receiver } from '../../deliveries/receiver.js';
+import { deliver } from '../../../src/deliveries/jobs.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

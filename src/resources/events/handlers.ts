@@ -4,10 +4,9 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { paginateTeam } from '../../http/pagination.js';
 import { findContact } from '../contacts/service.js';
-import { dispatchEvent } from '../automations/jobs.js';
-import { coercePayload, eventItem, eventOr404, findEvent, insertEvent, type EventRow } from './store.js';
+import { dispatchEvent } from '../automations/service.js';
+import { coercePayload, deleteEvent, eventItem, eventOr404, findEvent, insertEvent, pageEvents, setEventSchema, type EventRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'events/create'>) {
@@ -16,8 +15,7 @@ function create(ctx: Emulator, req: Req<'events/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'events/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'events',
+  return pageEvents(ctx.db, req, {
     defaultLimit: 20,
     map: (r: EventRow) => eventItem(r),
   });
@@ -29,13 +27,13 @@ function get(ctx: Emulator, req: Req<'events/get'>) {
 
 function update(ctx: Emulator, req: Req<'events/update'>) {
   const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
-  ctx.db.prepare('UPDATE events SET schema = ?, updated_at = ? WHERE id = ?').run(req.body.schema ? JSON.stringify(req.body.schema) : null, ctx.clock.nowMs(), row.id);
+  setEventSchema(ctx, row.id, req.body.schema ?? null);
   return { object: 'event', id: row.id };
 }
 
 function remove(ctx: Emulator, req: Req<'events/remove'>) {
   const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
-  ctx.db.prepare('DELETE FROM events WHERE id = ?').run(row.id);
+  deleteEvent(ctx, row.id);
   return { object: 'event', id: row.id, deleted: true };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Emulator } from '../context.js';
 import { isoTime } from '../http/format.js';
+import { attemptsOf, deliveriesWhere, deliveryById } from './store.js';
 
 /** One attempt at a delivery. Times: ISO 8601 (emulated `at`, wall-clock `wall_time`). */
 export interface DeliveryAttempt {
@@ -97,12 +98,8 @@ export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): Webh
       params.push(String(filter[key]));
     }
   }
-  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const rows = ctx.db.prepare(`SELECT * FROM webhook_deliveries ${cond} ORDER BY seq`).all(...params) as any[];
+  const { rows, attempts: all } = deliveriesWhere(ctx, where, params);
   const attempts = new Map<string, any[]>();
-  const all = ctx.db
-    .prepare(`SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries ${cond}) ORDER BY seq`)
-    .all(...params) as any[];
   for (const a of all) {
     const list = attempts.get(a.delivery_id);
     if (list) list.push(a);
@@ -113,7 +110,7 @@ export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): Webh
 
 /** One delivery by id (`msg_…`), or undefined. */
 export function getDelivery(ctx: Emulator, id: string): WebhookDelivery | undefined {
-  const r = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id);
+  const r = deliveryById(ctx, id);
   if (!r) return undefined;
-  return toDelivery(r, ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(id) as any[]);
+  return toDelivery(r, attemptsOf(ctx, id));
 }

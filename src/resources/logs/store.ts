@@ -6,6 +6,29 @@ import type { Emulator } from '../../context.js';
 import type { ResponseInfo } from '../../module.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
+import type { Migration } from '../../store/db.js';
+import { teamPager } from '../../http/pagination.js';
+
+/** The logs tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 1400,
+    name: 'logs',
+    sql: `CREATE TABLE logs (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      endpoint TEXT NOT NULL,
+      method TEXT NOT NULL,
+      response_status INTEGER NOT NULL,
+      user_agent TEXT,
+      request_body TEXT NOT NULL,
+      response_body TEXT NOT NULL
+    );
+    CREATE INDEX logs_team ON logs (team_id, seq);`,
+  },
+];
 
 type Insert = { run(...params: unknown[]): unknown };
 const inserts = new WeakMap<DB, Insert>();
@@ -133,4 +156,12 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
   } catch (err) {
     ctx.log('warn', `could not record request log: ${(err as Error)?.message ?? err}`);
   }
+}
+
+/** A page of the team's `logs` rows (`paginateTeam` options but the table). */
+export const pageLogs = teamPager<LogRow>('logs');
+
+/** The team's log `id`, or undefined. */
+export function findLog(ctx: Emulator, teamId: string, id: string): LogRow | undefined {
+  return ctx.db.prepare('SELECT * FROM logs WHERE id = ? AND team_id = ?').get(id, teamId) as LogRow | undefined;
 }

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Resend } from 'resend';
 import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
-import { RETRY_DELAYS_MS } from '../../src/webhooks/jobs.js';
+import { RETRY_DELAYS_MS } from '../../src/deliveries/jobs.js';
 import { startReceiver, verifyInput, type Receiver } from './receiver.js';
 
 const receivers: Receiver[] = [];

@@ -8,12 +8,15 @@ import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
-import { paginate, paginateTeam } from '../../http/pagination.js';
+import { paginate } from '../../http/pagination.js';
 import { loadSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
 import { emailSendJob } from './jobs.js';
-import { LIST_COLUMNS, getEmailOr404, notifyEmail, recordStep, toEmail, toListItem, type AttachmentRow, type EmailRow } from './store.js';
+import {
+  EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_COLUMNS, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail, toListItem,
+  type AttachmentRow, type EmailRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 /** Longest and default life of a share link: 48 h (API-FACTS §5.1). */
@@ -80,7 +83,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {
-  return paginateTeam(ctx.db, req, { table: 'emails', defaultLimit: 20, columns: LIST_COLUMNS, map: (r: EmailRow) => toListItem(r) });
+  return pageEmails(ctx.db, req, { defaultLimit: 20, columns: LIST_COLUMNS, map: (r: EmailRow) => toListItem(r) });
 }
 
 function get(ctx: Emulator, req: Req<'emails/get'>) {
@@ -99,7 +102,7 @@ function update(ctx: Emulator, req: Req<'emails/update'>) {
   const at = parseScheduledAt(req.body.scheduled_at, now);
   ctx.db.transaction(() => {
     emailSendJob.cancel(ctx, 'email_id', row.id);
-    ctx.db.prepare('UPDATE emails SET scheduled_at = ? WHERE id = ?').run(at, row.id);
+    setScheduledAt(ctx, row.id, at);
     emailSendJob.schedule(ctx, { email_id: row.id }, { dueAt: Math.max(at, now), teamId: row.team_id });
   })();
   notifyEmail(ctx, row.id);
@@ -153,12 +156,12 @@ function toAttachment(ctx: Emulator, a: AttachmentRow) {
 
 function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
-  return paginate(ctx.db, { table: 'email_attachments', where: 'email_id = ?', params: [row.id], query: req.query, defaultLimit: null, map: (a: AttachmentRow) => toAttachment(ctx, a) });
+  return paginate(ctx.db, { table: EMAIL_ATTACHMENTS, where: 'email_id = ?', params: [row.id], query: req.query, defaultLimit: null, map: (a: AttachmentRow) => toAttachment(ctx, a) });
 }
 
 function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
-  const a = ctx.db.prepare('SELECT * FROM email_attachments WHERE id = ? AND email_id = ?').get(req.params.attachment_id, row.id) as AttachmentRow | undefined;
+  const a = findEmailAttachment(ctx, row.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   return { object: 'attachment', ...toAttachment(ctx, a) };
 }

@@ -38,6 +38,10 @@
 import { Webhook } from 'standardwebhooks';
 import type { Emulator } from '../context.js';
 import { defineJob } from '../clock/jobs.js';
+import { findWebhook } from '../resources/webhooks/service.js';
+import { cancelPendingOf, deliveryRow, insertAttempt, scheduledAttempts, setDeliveryStatus, type DeliveryRow } from './store.js';
+
+export type { DeliveryRow };
 import { randomAlnum } from '../http/format.js';
 
 // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
@@ -82,23 +86,6 @@ function newAttemptId(): string {
   return `atmpt_${randomAlnum(27)}`;
 }
 
-/**
- * A `webhook_deliveries` row; times in emulated ms, `payload` the exact body
- * sent. (The table's `attempt_count` column is unused: attempts are counted
- * from `webhook_attempts`.)
- */
-export interface DeliveryRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  webhook_id: string;
-  event_type: string;
-  payload: string;
-  status: string;
-  created_at: number;
-  next_attempt_at: number | null;
-}
-
 interface HookRow {
   id: string;
   endpoint: string;
@@ -131,11 +118,7 @@ function cancelRetries(ctx: Emulator, deliveryIds: string | string[]): void {
  * delivery ids.
  */
 export function cancelPendingDeliveries(ctx: Emulator, webhookId: string): string[] {
-  const ids = (
-    ctx.db
-      .prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending' RETURNING id`)
-      .all(webhookId) as { id: string }[]
-  ).map((r) => r.id);
+  const ids = cancelPendingOf(ctx, webhookId);
   cancelRetries(ctx, ids);
   for (const id of ids) ctx.bus.emit('delivery', id);
   return ids;
@@ -230,15 +213,13 @@ async function post(ctx: Emulator, endpoint: string, headers: Record<string, str
  */
 export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean; jobId?: number } = {}): Promise<void> {
   const replay = opts.replay ?? false;
-  const d = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(deliveryId) as DeliveryRow | undefined;
+  const d = deliveryRow(ctx, deliveryId);
   if (!d) return;
   if (d.status !== 'pending' && !replay) return;
-  const getHook = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?');
-  const hook = getHook.get(d.webhook_id) as HookRow | undefined;
-  const setStatus = ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?');
+  const hook: HookRow | undefined = findWebhook(ctx, d.webhook_id);
   if (!hook || (hook.status !== 'enabled' && !replay)) {
     if (!replay) {
-      setStatus.run('cancelled', null, d.id);
+      setDeliveryStatus(ctx, d.id, 'cancelled', null);
       ctx.bus.emit('delivery', d.id);
     }
     return;
@@ -251,12 +232,6 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
     // A malformed secret (e.g. from hand-written fixtures): a failed attempt, nothing sent.
     signError = `cannot sign with the webhook's secret: ${(err as Error).message}`;
   }
-  const insertAttempt = ctx.db.prepare(
-    `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  // Scheduled (non-replay) attempts so far, through the `webhook_attempts_delivery` index.
-  const countScheduled = ctx.db.prepare('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ? AND replay = 0');
 
   let r: AttemptResult;
   if (signError) r = { statusCode: null, error: signError, response: null, durationMs: 0, startedWallMs: Date.now() };
@@ -266,34 +241,37 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
     if (opts.jobId !== undefined) ctx.scheduler.complete(opts.jobId);
-    insertAttempt.run(newAttemptId(), d.id, now, r.startedWallMs, r.statusCode, r.error ?? r.note ?? null, r.durationMs, JSON.stringify(headers), r.response, hook.endpoint, replay ? 1 : 0);
-    const current = ctx.db.prepare('SELECT status FROM webhook_deliveries WHERE id = ?').get(d.id) as { status: string } | undefined;
+    insertAttempt(ctx, {
+      id: newAttemptId(), deliveryId: d.id, at: now, wallTime: r.startedWallMs, statusCode: r.statusCode, error: r.error ?? r.note ?? null,
+      durationMs: r.durationMs, headers: JSON.stringify(headers), response: r.response, endpoint: hook.endpoint, replay,
+    });
+    const current = deliveryRow(ctx, d.id);
     if (!current) return;
     if (replay) {
       if (!r.error) {
-        setStatus.run(okStatus, null, d.id);
+        setDeliveryStatus(ctx, d.id, okStatus, null);
         cancelRetries(ctx, d.id);
       } else if (current.status !== 'pending') {
-        setStatus.run('failed', null, d.id);
+        setDeliveryStatus(ctx, d.id, 'failed', null);
       }
       return;
     }
     if (!r.error) {
-      setStatus.run(okStatus, null, d.id);
+      setDeliveryStatus(ctx, d.id, okStatus, null);
       return;
     }
     // The webhook may have been deleted or disabled while the request ran.
-    const fresh = getHook.get(d.webhook_id) as HookRow | undefined;
+    const fresh: HookRow | undefined = findWebhook(ctx, d.webhook_id);
     if (!fresh || fresh.status !== 'enabled') {
-      setStatus.run('cancelled', null, d.id);
+      setDeliveryStatus(ctx, d.id, 'cancelled', null);
       return;
     }
-    const made = (countScheduled.get(d.id) as { n: number }).n;
+    const made = scheduledAttempts(ctx, d.id);
     const wait = made < MAX_ATTEMPTS ? RETRY_DELAYS_MS[made - 1] : undefined;
     if (wait === undefined) {
-      setStatus.run('failed', null, d.id);
+      setDeliveryStatus(ctx, d.id, 'failed', null);
     } else {
-      setStatus.run('pending', now + wait, d.id);
+      setDeliveryStatus(ctx, d.id, 'pending', now + wait);
       webhookDeliverJob.schedule(ctx, { delivery_id: d.id }, { dueAt: now + wait, teamId: d.team_id });
     }
   })();

@@ -9,17 +9,9 @@ import { paginate } from '../../http/pagination.js';
 import { checkGraph } from './graph.js';
 import { cancelRun } from './jobs.js';
 import {
-  automationListItem,
-  automationOr404,
-  automationShape,
-  graphOf,
-  insertAutomation,
-  runListItem,
-  runShape,
-  triggerEvent,
-  type AutomationRow,
-  type RunRow,
-  } from './store.js';
+  AUTOMATION_RUNS, automationListItem, automationOr404, AUTOMATIONS, automationShape, deleteAutomation, disableAutomation, findRun, graphOf,
+  insertAutomation, runListItem, runningRunIds, runShape, triggerEvent, updateAutomation, type AutomationRow, type RunRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'automations/create'>) {
@@ -32,7 +24,7 @@ function create(ctx: Emulator, req: Req<'automations/create'>) {
 function list(ctx: Emulator, req: Req<'automations/list'>) {
   const status = req.query.status as string | undefined;
   return paginate(ctx.db, {
-    table: 'automations',
+    table: AUTOMATIONS,
     where: status ? 'team_id = ? AND status = ?' : 'team_id = ?',
     params: status ? [req.auth!.teamId, status] : [req.auth!.teamId],
     query: req.query,
@@ -50,24 +42,19 @@ function update(ctx: Emulator, req: Req<'automations/update'>) {
   const b = req.body;
   const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : graphOf(row);
   const status = b.status ?? row.status;
-  ctx.db
-    .prepare('UPDATE automations SET name = ?, status = ?, steps = ?, connections = ?, trigger_event = ?, updated_at = ? WHERE id = ?')
-    .run(b.name ?? row.name, status, JSON.stringify(graph.steps), JSON.stringify(graph.connections), triggerEvent(graph), ctx.clock.nowMs(), row.id);
+  updateAutomation(ctx, row.id, { name: b.name ?? row.name, status, steps: JSON.stringify(graph.steps), connections: JSON.stringify(graph.connections), triggerEvent: triggerEvent(graph) });
   return { object: 'automation', id: row.id };
 }
 
 function cancelRunsOf(ctx: Emulator, automationId: string): void {
-  const running = ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as { id: string }[];
-  for (const r of running) cancelRun(ctx, r.id);
+  for (const id of runningRunIds(ctx, automationId)) cancelRun(ctx, id);
 }
 
 function remove(ctx: Emulator, req: Req<'automations/remove'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   ctx.db.transaction(() => {
     cancelRunsOf(ctx, row.id);
-    ctx.db.prepare('DELETE FROM automation_run_steps WHERE run_id IN (SELECT id FROM automation_runs WHERE automation_id = ?)').run(row.id);
-    ctx.db.prepare('DELETE FROM automation_runs WHERE automation_id = ?').run(row.id);
-    ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(row.id);
+    deleteAutomation(ctx, row.id);
   })();
   return { object: 'automation', id: row.id, deleted: true };
 }
@@ -83,7 +70,7 @@ function duplicate(ctx: Emulator, req: Req<'automations/duplicate'>) {
 function stop(ctx: Emulator, req: Req<'automations/stop'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   ctx.db.transaction(() => {
-    ctx.db.prepare(`UPDATE automations SET status = 'disabled', updated_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
+    disableAutomation(ctx, row.id);
     cancelRunsOf(ctx, row.id);
   })();
   return { object: 'automation', id: row.id, status: 'disabled' };
@@ -94,7 +81,7 @@ function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>) {
   const statuses = req.query.status ? [...new Set(String(req.query.status).split(','))] : [];
   const where = statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?';
   return paginate(ctx.db, {
-    table: 'automation_runs',
+    table: AUTOMATION_RUNS,
     where,
     params: [row.id, ...statuses],
     query: req.query,
@@ -105,7 +92,7 @@ function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>) {
 
 function getRun(ctx: Emulator, req: Req<'automations/get-run'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
-  const run = ctx.db.prepare('SELECT * FROM automation_runs WHERE id = ? AND automation_id = ?').get(req.params.run_id, row.id) as RunRow | undefined;
+  const run = findRun(ctx, row.id, req.params.run_id);
   if (!run) throw errors.notFound('Automation run');
   return runShape(ctx, run);
 }

@@ -1,12 +1,12 @@
 /**
- * The one upsert of `contact_topics` (issue 9 item 8): `writeSubscriptions`,
- * behind `setSubscriptions` (API writes) and the CSV import's
- * `writeContactChecked` alike.
+ * The one upsert of `contact_topics` (issue 9 item 8; the table belongs to
+ * contacts): `upsertSubscriptions`, behind `setSubscriptions` (API writes)
+ * and the CSV import's `writeContactChecked` alike.
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulator, FIXTURES } from '../../helpers.js';
-import { explicitSubscription, setSubscriptions, writeSubscriptions } from '../../../src/resources/topics/store.js';
-import { writeContactChecked } from '../../../src/resources/contacts/service.js';
+import { explicitSubscription, upsertSubscriptions } from '../../../src/resources/contacts/store.js';
+import { setSubscriptions, writeContactChecked } from '../../../src/resources/contacts/service.js';
 
 const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -14,13 +14,13 @@ const NIL = '00000000-0000-0000-0000-000000000000';
 describe('topic subscriptions: one upsert', () => {
   const t = useEmulator();
 
-  it('writeSubscriptions inserts, then overwrites with the new time; setSubscriptions checks the topics first and writes nothing on a 404', async () => {
+  it('upsertSubscriptions inserts, then overwrites with the new time; setSubscriptions checks the topics first and writes nothing on a 404', async () => {
     const ctx = t.emu.ctx;
     const id = (await t.api.post('/contacts').send({ email: 'sub@example.org' })).body.id;
     const at = () => ctx.db.prepare('SELECT subscription, updated_at FROM contact_topics WHERE contact_id = ?').all(id);
-    writeSubscriptions(ctx, id, [{ id: PROMOTIONS, subscription: 'opt_in' }], 1000);
+    upsertSubscriptions(ctx, id, [{ id: PROMOTIONS, subscription: 'opt_in' }], 1000);
     expect(at()).toEqual([{ subscription: 'opt_in', updated_at: 1000 }]);
-    writeSubscriptions(ctx, id, [{ id: PROMOTIONS, subscription: 'opt_out' }], 2000);
+    upsertSubscriptions(ctx, id, [{ id: PROMOTIONS, subscription: 'opt_out' }], 2000);
     expect(at()).toEqual([{ subscription: 'opt_out', updated_at: 2000 }]);
     expect(() => setSubscriptions(ctx, FIXTURES.defaultTeamId, id, [{ id: PROMOTIONS, subscription: 'opt_in' }, { id: NIL, subscription: 'opt_in' }])).toThrowError(/Topic not found/);
     expect(explicitSubscription(ctx, id, PROMOTIONS)).toBe('opt_out');

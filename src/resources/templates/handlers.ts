@@ -3,18 +3,10 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
-import { paginateTeam } from '../../http/pagination.js';
 import {
-  getVersion,
-  insertTemplate,
-  publishTemplate,
-  templateListItem,
-  templateOr404,
-  templateShape,
-  updateTemplate,
-  type StoredVariable,
-  type TemplateRow,
-  } from './store.js';
+  deleteTemplate, getVersion, insertTemplate, pageTemplates, publishTemplate, templateListItem, templateOr404, templateShape, updateTemplate,
+  type StoredVariable, type TemplateRow,
+} from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'templates/create'>) {
@@ -24,8 +16,7 @@ function create(ctx: Emulator, req: Req<'templates/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'templates/list'>) {
-  return paginateTeam(ctx.db, req, {
-    table: 'templates',
+  return pageTemplates(ctx.db, req, {
     defaultLimit: 20,
     map: (r: TemplateRow) => templateListItem(r),
   });
@@ -44,8 +35,7 @@ function update(ctx: Emulator, req: Req<'templates/update'>) {
 function remove(ctx: Emulator, req: Req<'templates/remove'>) {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM template_versions WHERE template_id = ?').run(row.id);
-    ctx.db.prepare('DELETE FROM templates WHERE id = ?').run(row.id);
+    deleteTemplate(ctx, row.id);
   })();
   return { object: 'template', id: row.id, deleted: true };
 }

@@ -12,6 +12,8 @@ import type { SchemaOf } from '../http/document-types.js';
 import type { Emulator } from '../context.js';
 import { isoTime, randomAlnum } from '../http/format.js';
 import { webhookDeliverJob } from './jobs.js';
+import { insertDelivery } from './store.js';
+import { subscribedWebhookIds } from '../resources/webhooks/service.js';
 
 /**
  * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
@@ -34,21 +36,13 @@ export function newMessageId(): string {
  * Returns the delivery ids.
  */
 export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown>): string[] {
-  const hooks = ctx.db
-    .prepare(`SELECT id, events FROM webhooks WHERE team_id = ? AND status = 'enabled' ORDER BY seq`)
-    .all(teamId) as { id: string; events: string }[];
+  const hooks = subscribedWebhookIds(ctx, teamId, type);
   const now = ctx.clock.nowMs();
   const payload = JSON.stringify({ type, created_at: isoTime(now), data });
-  const insert = ctx.db.prepare(
-    `INSERT INTO webhook_deliveries (id, team_id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-  );
   const ids: string[] = [];
-  for (const hook of hooks) {
-    const events = JSON.parse(hook.events) as string[];
-    if (!events.includes(type)) continue;
+  for (const webhookId of hooks) {
     const id = newMessageId();
-    insert.run(id, teamId, hook.id, type, payload, now, now);
+    insertDelivery(ctx, { id, teamId, webhookId, type, payload, now });
     webhookDeliverJob.schedule(ctx, { delivery_id: id }, { dueAt: now, teamId });
     ids.push(id);
   }

@@ -1,0 +1,188 @@
+/**
+ * The deliveries' tables (owned here, issue 9): `webhook_deliveries` (one
+ * row per event per subscribed webhook; `id` = the `svix-id`, `msg_…`) and
+ * `webhook_attempts` (one row per HTTP attempt): their migrations, and the
+ * reads the webhooks resource's `webhooks.events` operations and the admin
+ * API make of them. Recording is in `emit.ts`, attempts in `jobs.ts`.
+ */
+import type { Emulator } from '../context.js';
+import type { Migration } from '../store/db.js';
+import { paginate, type ListEnvelope, type PageQuery } from '../http/pagination.js';
+
+export const migrations: Migration[] = [
+  {
+    version: 350,
+    name: 'webhook_deliveries',
+    sql: `CREATE TABLE webhook_deliveries (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      webhook_id TEXT NOT NULL,
+      event_type TEXT NOT NULL,
+      payload TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      next_attempt_at INTEGER
+    );
+    CREATE INDEX webhook_deliveries_team ON webhook_deliveries (team_id);
+    CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id);
+    CREATE TABLE webhook_attempts (
+      seq INTEGER PRIMARY KEY,
+      delivery_id TEXT NOT NULL,
+      attempted_at INTEGER NOT NULL,
+      wall_time INTEGER NOT NULL,
+      status_code INTEGER,
+      error TEXT,
+      duration_ms INTEGER NOT NULL,
+      headers TEXT NOT NULL
+    );
+    CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id);`,
+  },
+  {
+    // `attempt_count` is no longer read or written (attempts are counted
+    // from `webhook_attempts`); it stays because migrations are append-only.
+    version: 351,
+    name: 'webhook_attempt_details',
+    sql: `ALTER TABLE webhook_deliveries ADD COLUMN attempt_count INTEGER NOT NULL DEFAULT 0;
+    UPDATE webhook_deliveries SET attempt_count = (SELECT COUNT(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id);
+    ALTER TABLE webhook_attempts ADD COLUMN id TEXT;
+    UPDATE webhook_attempts SET id = 'atmpt_' || lower(hex(randomblob(13))) WHERE id IS NULL;
+    CREATE UNIQUE INDEX webhook_attempts_id ON webhook_attempts (id);
+    ALTER TABLE webhook_attempts ADD COLUMN response TEXT;
+    ALTER TABLE webhook_attempts ADD COLUMN endpoint TEXT;
+    ALTER TABLE webhook_attempts ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
+  },
+];
+
+/**
+ * A `webhook_deliveries` row; times in emulated ms, `payload` the exact body
+ * sent. (The table's `attempt_count` column is unused: attempts are counted
+ * from `webhook_attempts`.)
+ */
+export interface DeliveryRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  webhook_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  created_at: number;
+  next_attempt_at: number | null;
+}
+
+/** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
+export type EventRow = DeliveryRow & { attempted: number };
+
+/** The columns of an `EventRow`: `attempted` is derived, through the `webhook_attempts_delivery` index. */
+const EVENT_COLUMNS = '*, EXISTS(SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id) AS attempted';
+
+/** The team's delivery `id` to webhook `webhookId`, with `attempted`, or undefined. */
+export function findWebhookEvent(ctx: Emulator, teamId: string, webhookId: string, id: string): EventRow | undefined {
+  return ctx.db
+    .prepare(`SELECT ${EVENT_COLUMNS} FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND team_id = ?`)
+    .get(id, webhookId, teamId) as EventRow | undefined;
+}
+
+/** A page of a webhook's deliveries, newest first (`limit` default 20). */
+export function webhookEventsPage<T>(ctx: Emulator, hook: { id: string; team_id: string }, query: PageQuery, map: (d: EventRow) => T): ListEnvelope<T> {
+  return paginate(ctx.db, {
+    table: 'webhook_deliveries',
+    where: 'webhook_id = ? AND team_id = ?',
+    params: [hook.id, hook.team_id],
+    query,
+    defaultLimit: 20,
+    columns: EVENT_COLUMNS,
+    map,
+  });
+}
+
+/** A stored attempt row (times: emulated `attempted_at` ms). */
+export interface AttemptRow {
+  id: string;
+  attempted_at: number;
+  status_code: number | null;
+  error: string | null;
+  response: string | null;
+}
+
+/** A page of a delivery's attempts, newest first (`limit` default 20). */
+export function attemptsPage<T>(ctx: Emulator, deliveryId: string, query: PageQuery, map: (a: AttemptRow) => T): ListEnvelope<T> {
+  return paginate(ctx.db, { table: 'webhook_attempts', where: 'delivery_id = ?', params: [deliveryId], query, defaultLimit: 20, map });
+}
+
+/** The webhook a delivery went to, or undefined for an unknown delivery. */
+export function deliveryWebhookId(ctx: Emulator, deliveryId: string): string | undefined {
+  return (ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(deliveryId) as { webhook_id: string } | undefined)?.webhook_id;
+}
+
+/** Records a `pending` delivery of an event to a webhook, due now (`now` emulated ms). */
+export function insertDelivery(ctx: Emulator, d: { id: string; teamId: string; webhookId: string; type: string; payload: string; now: number }): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO webhook_deliveries (id, team_id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    )
+    .run(d.id, d.teamId, d.webhookId, d.type, d.payload, d.now, d.now);
+}
+
+/**
+ * Deliveries whose columns equal the given values (`where`: `"<column> = ?"`
+ * terms of known column names, ANDed; `params` their values), oldest first,
+ * and all their attempts, oldest first: two queries whatever the count.
+ */
+export function deliveriesWhere(ctx: Emulator, where: string[], params: string[]): { rows: any[]; attempts: any[] } {
+  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = ctx.db.prepare(`SELECT * FROM webhook_deliveries ${cond} ORDER BY seq`).all(...params) as any[];
+  const attempts = ctx.db
+    .prepare(`SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries ${cond}) ORDER BY seq`)
+    .all(...params) as any[];
+  return { rows, attempts };
+}
+
+/** One delivery row by id (`msg_…`), or undefined. */
+export function deliveryById(ctx: Emulator, id: string): any {
+  return ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id);
+}
+
+/** A delivery's attempts, oldest first. */
+export function attemptsOf(ctx: Emulator, deliveryId: string): any[] {
+  return ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as any[];
+}
+
+/** The delivery row `id`, or undefined. */
+export function deliveryRow(ctx: Emulator, id: string): DeliveryRow | undefined {
+  return ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
+}
+
+/** Sets a delivery's status and next attempt time (emulated ms, or null). */
+export function setDeliveryStatus(ctx: Emulator, id: string, status: string, nextAttemptAt: number | null): void {
+  ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?').run(status, nextAttemptAt, id);
+}
+
+/** Marks a webhook's pending deliveries `cancelled`; returns their ids. */
+export function cancelPendingOf(ctx: Emulator, webhookId: string): string[] {
+  return (
+    ctx.db
+      .prepare(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending' RETURNING id`)
+      .all(webhookId) as { id: string }[]
+  ).map((r) => r.id);
+}
+
+/** Records one attempt (`at` emulated ms, `wallTime` wall-clock ms, `headers` JSON text). */
+export function insertAttempt(
+  ctx: Emulator,
+  a: { id: string; deliveryId: string; at: number; wallTime: number; statusCode: number | null; error: string | null; durationMs: number; headers: string; response: string | null; endpoint: string; replay: boolean },
+): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(a.id, a.deliveryId, a.at, a.wallTime, a.statusCode, a.error, a.durationMs, a.headers, a.response, a.endpoint, a.replay ? 1 : 0);
+}
+
+/** Scheduled (non-replay) attempts made so far, through the `webhook_attempts_delivery` index. */
+export function scheduledAttempts(ctx: Emulator, deliveryId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ? AND replay = 0').get(deliveryId) as { n: number }).n;
+}

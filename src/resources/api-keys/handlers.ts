@@ -1,0 +1,61 @@
+/**
+ * API keys (interface-spec "API keys"; API-FACTS §5.5).
+ * | operationId | rule |
+ * |---|---|
+ * | api-keys/create | name ≤ 50 (`""` accepted, REC:AK-create-allows-empty-name); permission `full_access` (default) or `sending_access`; `domain_id` only with `sending_access`, must be a domain of the team; 201 `{id, object: "api_key", token}` (SPEC over the recorded `"list"`, API-FACTS §8 #1) |
+ * | api-keys/list | all keys when `limit` is omitted; items `{id, name, created_at, last_used_at}` |
+ * | api-keys/update | `{name}` → `{object: "api_key", id}` |
+ * | api-keys/remove | 200 `{object: "list", id, deleted: true}` as recorded (REC:AK-remove-removes); unknown → 404 `API key not found` |
+ * Tokens (`re_…`) are stored as sha256 and shown only on creation.
+ */
+import type { Emulator } from '../../context.js';
+import type { OperationHandler } from '../../module.js';
+import { apiTime } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import type { Req } from '../../http/document-types.js';
+import { findTeamDomain } from '../domains/service.js';
+import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey, pageApiKeys } from './store.js';
+
+function create(ctx: Emulator, req: Req<'api-keys/create'>) {
+  const { name, permission = 'full_access', domain_id } = req.body;
+  const teamId = req.auth!.teamId;
+  let domainId: string | null = null;
+  if (domain_id !== undefined && domain_id !== null) {
+    if (permission !== 'sending_access') {
+      throw errors.validation('The `domain_id` field can only be used with `sending_access` permission.', 422);
+    }
+    if (!findTeamDomain(ctx, teamId, domain_id)) throw errors.notFound('Domain');
+    domainId = domain_id;
+  }
+  const token = newToken();
+  const id = insertApiKey(ctx, { teamId, name, token, permission, domainId });
+  return { id, object: 'api_key', token };
+}
+
+function list(ctx: Emulator, req: Req<'api-keys/list'>) {
+  return pageApiKeys(ctx.db, req, {
+    defaultLimit: null,
+    map: (r: any) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at), last_used_at: apiTime(r.last_used_at) }),
+  });
+}
+
+function update(ctx: Emulator, req: Req<'api-keys/update'>) {
+  const id = req.params.api_key_id;
+  if (!apiKeyExists(ctx, req.auth!.teamId, id)) throw errors.notFound('API key');
+  if (req.body.name !== undefined) renameApiKey(ctx, id, req.body.name);
+  return { object: 'api_key', id };
+}
+
+function remove(ctx: Emulator, req: Req<'api-keys/remove'>) {
+  const id = req.params.api_key_id;
+  if (!deleteApiKey(ctx, req.auth!.teamId, id)) throw errors.notFound('API key');
+  return { object: 'list', id, deleted: true };
+}
+
+/** The api-keys operations, by operationId. */
+export const apiKeyOperations: Record<string, OperationHandler> = {
+  'api-keys/create': create,
+  'api-keys/list': list,
+  'api-keys/update': update,
+  'api-keys/remove': remove,
+};

@@ -1,0 +1,105 @@
+/**
+ * The `api_keys` table (owned here, issue 9): its migration and every SQL
+ * statement on it. Tokens (`re_…`) are stored as sha256 and shown only on
+ * creation.
+ */
+import { createHash } from 'node:crypto';
+import type { Migration } from '../../store/db.js';
+import type { Auth, Emulator, FoundKey } from '../../context.js';
+import { newId, randomAlnum } from '../../http/format.js';
+import { teamPager } from '../../http/pagination.js';
+
+export const migrations: Migration[] = [
+  {
+    version: 100,
+    name: 'api_keys',
+    sql: `CREATE TABLE api_keys (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      token_hash TEXT UNIQUE NOT NULL,
+      permission TEXT NOT NULL,
+      domain_id TEXT,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER
+    );
+    CREATE INDEX api_keys_team ON api_keys (team_id);`,
+  },
+];
+
+/** `last_used_at` is kept to this resolution (ms), so busy keys do not write on every request. */
+export const LAST_USED_RESOLUTION_MS = 1_000;
+
+/** sha256 hex of a token (how tokens are stored). */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new secret token, shaped like the service's: `re_` + 8 + `_` + 24 alphanumerics. */
+export function newToken(): string {
+  return `re_${randomAlnum(8)}_${randomAlnum(24)}`;
+}
+
+/**
+ * Inserts a key and returns its id. `token` is the plain secret (hashed here).
+ * Synchronous; no validation (callers validate).
+ */
+export function insertApiKey(
+  ctx: Emulator,
+  key: { id?: string; teamId: string; name: string; token: string; permission?: 'full_access' | 'sending_access'; domainId?: string | null; createdAt?: number },
+): string {
+  const id = key.id ?? newId();
+  ctx.db
+    .prepare('INSERT INTO api_keys (id, team_id, name, token_hash, permission, domain_id, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
+    .run(id, key.teamId, key.name, hashToken(key.token), key.permission ?? 'full_access', key.domainId ?? null, key.createdAt ?? ctx.clock.nowMs());
+  return id;
+}
+
+/** True when the team has a key with this id. */
+export function apiKeyExists(ctx: Emulator, teamId: string, id: string): boolean {
+  return ctx.db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND team_id = ?').get(id, teamId) !== undefined;
+}
+
+/** Renames a key. */
+export function renameApiKey(ctx: Emulator, id: string, name: string): void {
+  ctx.db.prepare('UPDATE api_keys SET name = ? WHERE id = ?').run(name, id);
+}
+
+/** Deletes the team's key; false when it had none with this id. */
+export function deleteApiKey(ctx: Emulator, teamId: string, id: string): boolean {
+  return ctx.db.prepare('DELETE FROM api_keys WHERE id = ? AND team_id = ?').run(id, teamId).changes > 0;
+}
+
+/** Gives the key `id` a new token; false when no key has this id. */
+export function setApiKeyToken(ctx: Emulator, id: string, token: string): boolean {
+  return ctx.db.prepare('UPDATE api_keys SET token_hash = ? WHERE id = ?').run(hashToken(token), id).changes > 0;
+}
+
+/**
+ * The key of a token, or null when no key of any team has it (`full_access`
+ * or `sending_access`: the caller checks the permission). Writes nothing;
+ * `markKeyUsed` records the use once the caller accepts it. Used by the
+ * request pipeline and the SMTP relay (whose password is an API key)
+ * through `ctx.keys`.
+ */
+export function findApiKey(ctx: Emulator, token: string): FoundKey | null {
+  const row = ctx.db
+    .prepare('SELECT id, team_id, permission, domain_id, last_used_at FROM api_keys WHERE token_hash = ?')
+    .get(hashToken(token)) as { id: string; team_id: string; permission: Auth['permission']; domain_id: string | null; last_used_at: number | null } | undefined;
+  if (!row) return null;
+  return { teamId: row.team_id, apiKeyId: row.id, permission: row.permission, domainId: row.domain_id, lastUsedAt: row.last_used_at };
+}
+
+/** Sets the key's `last_used_at` to emulated now (at most once a `LAST_USED_RESOLUTION_MS`); returns the caller. */
+export function markKeyUsed(ctx: Emulator, key: FoundKey): Auth {
+  const now = ctx.clock.nowMs();
+  // To the second: a key used many times a second is written once a second.
+  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS || now < key.lastUsedAt) {
+    ctx.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, key.apiKeyId);
+  }
+  return { teamId: key.teamId, apiKeyId: key.apiKeyId, permission: key.permission, domainId: key.domainId };
+}
+
+/** A page of the team's `api_keys` rows (`paginateTeam` options but the table). */
+export const pageApiKeys = teamPager<any>('api_keys');

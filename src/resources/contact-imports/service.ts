@@ -1,0 +1,6 @@
+/**
+ * What other rooms may use of the contact-imports resource (issue 9). No other room
+ * needs anything from it today; what one comes to need is exported here,
+ * never imported from the resource's other files.
+ */
+export {};

@@ -1,0 +1,67 @@
+/**
+ * Contact properties (interface-spec "Contact property", "Contact
+ * properties"; API-FACTS §5.8, §3):
+ * | operationId | rule |
+ * |---|---|
+ * | contact-properties/create | `{key, type, fallback_value?}`; key `[A-Za-z0-9_]{1,50}` (spec), unique in the team (422 `validation_error`); type `string` \| `number`; fallback must match the type (422) → 201 `{object: "contact_property", id}` |
+ * | contact-properties/list | items `{id, key, type, fallback_value, created_at}`; all when `limit` is omitted |
+ * | contact-properties/get | `{object, id, key, type, fallback_value, created_at}`; unknown → 404 `Contact property not found` |
+ * | contact-properties/update | only `fallback_value` (others → 422 via the spec), matching the type → `{object, id}` |
+ * | contact-properties/remove | `{object, deleted: true, id}` (recorded key order, REC:CONv2-create); the key is removed from every contact |
+ */
+import type { Emulator } from '../../context.js';
+import type { OperationHandler } from '../../module.js';
+import { errors } from '../../http/errors.js';
+import {
+  checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem,
+  type PropertyRow,
+} from './store.js';
+import type { Req } from '../../http/document-types.js';
+import { removePropertyValues } from '../contacts/service.js';
+
+function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
+  const teamId = req.auth!.teamId;
+  const { key, type } = req.body;
+  const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
+  if (propertyKeyTaken(ctx, teamId, key)) throw errors.validation(`A contact property with the key \`${key}\` already exists.`, 422);
+  const row = insertProperty(ctx, { teamId, key, type, fallbackValue: fallback });
+  return { object: 'contact_property', id: row.id };
+}
+
+function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
+  return pageProperties(ctx.db, req, {
+    defaultLimit: null,
+    map: (r: PropertyRow) => toPropertyItem(r),
+  });
+}
+
+function get(ctx: Emulator, req: Req<'contact-properties/get'>) {
+  return toProperty(getPropertyOr404(ctx, req.auth!.teamId, req.params.id));
+}
+
+function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
+  const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
+  if (req.body.fallback_value !== undefined) {
+    const value = checkTyped(row.type, req.body.fallback_value, 'fallback_value');
+    setPropertyFallback(ctx, row.id, value);
+  }
+  return { object: 'contact_property', id: row.id };
+}
+
+function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
+  const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
+  ctx.db.transaction(() => {
+    deleteProperty(ctx, row.id);
+    removePropertyValues(ctx, row.team_id, row.key);
+  })();
+  return { object: 'contact_property', deleted: true, id: row.id };
+}
+
+/** The contact-properties operations, by operationId. */
+export const operations: Record<string, OperationHandler> = {
+  'contact-properties/create': create,
+  'contact-properties/list': list,
+  'contact-properties/get': get,
+  'contact-properties/update': update,
+  'contact-properties/remove': remove,
+};

@@ -1,0 +1,213 @@
+/**
+ * The contacts resource's tables (owned here, issue 9): `contacts`, and a
+ * contact's memberships of segments (`contact_segments`) and explicit topic
+ * choices (`contact_topics`, without one a contact follows the topic's
+ * `default_subscription`); contact rows and their API shapes (API-FACTS
+ * §5.7, key orders as recorded in REC:CONv2-*, REC:CON-list-*).
+ */
+import type { Emulator } from '../../context.js';
+import type { DB, Migration } from '../../store/db.js';
+import { apiTime } from '../../http/format.js';
+
+/**
+ * The contacts tables' schema steps. `contact_segments` and `contact_topics`
+ * were created by the segments (600) and topics (700) steps before they
+ * moved here: steps 510 and 511 create them only where those did not (a new
+ * store); 601 (the members index) keeps its number.
+ */
+export const migrations: Migration[] = [
+  {
+    version: 500,
+    name: 'contacts',
+    sql: `CREATE TABLE contacts (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      email TEXT NOT NULL,
+      email_lower TEXT NOT NULL,
+      first_name TEXT,
+      last_name TEXT,
+      unsubscribed INTEGER NOT NULL DEFAULT 0,
+      properties TEXT NOT NULL DEFAULT '{}',
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      UNIQUE (team_id, email_lower)
+    );
+    CREATE INDEX contacts_team ON contacts (team_id, seq);`,
+  },
+  {
+    version: 510,
+    name: 'contact_segments',
+    sql: `CREATE TABLE IF NOT EXISTS contact_segments (
+      seq INTEGER PRIMARY KEY,
+      team_id TEXT NOT NULL,
+      contact_id TEXT NOT NULL,
+      segment_id TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      UNIQUE (contact_id, segment_id)
+    );
+    CREATE INDEX IF NOT EXISTS contact_segments_segment ON contact_segments (segment_id, contact_id);`,
+  },
+  {
+    version: 511,
+    name: 'contact_topics',
+    sql: `CREATE TABLE IF NOT EXISTS contact_topics (
+      contact_id TEXT NOT NULL,
+      topic_id TEXT NOT NULL,
+      subscription TEXT NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (contact_id, topic_id)
+    );
+    CREATE INDEX IF NOT EXISTS contact_topics_topic ON contact_topics (topic_id);`,
+  },
+  {
+    // Members listed newest contact first in one index range scan, so a
+    // segment-filtered page costs the same at 100 or 1 000 000 contacts, for
+    // large and small segments alike (issue "Fast as the stack allows").
+    // The trigger fills `contact_seq` on every insert (API, import,
+    // fixtures, snapshots written before this step).
+    version: 601,
+    name: 'contact_segments_contact_seq',
+    sql: `ALTER TABLE contact_segments ADD COLUMN contact_seq INTEGER;
+    UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = contact_segments.contact_id);
+    CREATE INDEX contact_segments_members ON contact_segments (segment_id, contact_seq);
+    CREATE TRIGGER contact_segments_contact_seq AFTER INSERT ON contact_segments WHEN NEW.contact_seq IS NULL
+    BEGIN
+      UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = NEW.contact_id) WHERE seq = NEW.seq;
+    END;`,
+  },
+];
+
+/** A contact as stored; times in emulated ms. */
+export interface Contact {
+  id: string;
+  team_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  unsubscribed: boolean;
+  /** Custom property values by key (without fallbacks applied). */
+  properties: Record<string, string | number | boolean | null>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A `contacts` row; `properties` is JSON text, `unsubscribed` 0/1. */
+export interface ContactRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  email: string;
+  email_lower: string;
+  first_name: string | null;
+  last_name: string | null;
+  unsubscribed: number;
+  properties: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Row → the contract's `Contact`. */
+export function toContact(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    unsubscribed: row.unsubscribed === 1,
+    properties: JSON.parse(row.properties),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** GET /contacts list item: `{id, created_at, email, unsubscribed, first_name, last_name}` (REC:CONv2-list-*). */
+export function toContactItem(row: ContactRow) {
+  return { id: row.id, created_at: apiTime(row.created_at), email: row.email, unsubscribed: row.unsubscribed === 1, first_name: row.first_name, last_name: row.last_name };
+}
+
+/** GET /segments/{id}/contacts item: `{id, email, first_name, last_name, created_at, unsubscribed}` (REC:CON-list-*). */
+export function toSegmentContactItem(row: ContactRow) {
+  return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name, created_at: apiTime(row.created_at), unsubscribed: row.unsubscribed === 1 };
+}
+
+/**
+ * The contacts of segments as one table for `paginate`: each member's
+ * contact row with `seq` = the contact's `seq` and its `segment_id`; filter
+ * with `segment_id = ?` (index `contact_segments_members`).
+ */
+export const SEGMENT_MEMBERS = '(SELECT cs.contact_seq AS seq, cs.segment_id AS segment_id, c.id AS id, c.team_id AS team_id, c.email AS email, c.email_lower AS email_lower, c.first_name AS first_name, c.last_name AS last_name, c.unsubscribed AS unsubscribed, c.properties AS properties, c.created_at AS created_at, c.updated_at AS updated_at FROM contact_segments cs JOIN contacts c ON c.seq = cs.contact_seq)';
+
+/** A contact's memberships as one table for `paginate`: `id` = the segment's id, `seq` and `created_at` the membership's; filter with `team_id = ? AND contact_id = ?`. */
+export const CONTACT_MEMBERSHIPS = '(SELECT seq, segment_id AS id, created_at, contact_id, team_id FROM contact_segments)';
+
+/** Adds a membership if absent (idempotent, keeps the first `created_at`). No checks. */
+export function insertMembership(ctx: Emulator, teamId: string, contactId: string, segmentId: string, at?: number): void {
+  ctx.db
+    .prepare('INSERT OR IGNORE INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES (?, ?, ?, ?)')
+    .run(teamId, contactId, segmentId, at ?? ctx.clock.nowMs());
+}
+
+/** Segment ids of a contact, oldest membership first. */
+export function segmentIdsOf(ctx: Emulator, contactId: string): string[] {
+  return (ctx.db.prepare('SELECT segment_id FROM contact_segments WHERE contact_id = ? ORDER BY seq').all(contactId) as { segment_id: string }[]).map((r) => r.segment_id);
+}
+
+/** Removes every membership of a deleted segment (its contacts stay, API-FACTS §5.6). Call inside the deletion's transaction. */
+export function removeSegmentMemberships(ctx: Emulator, segmentId: string): void {
+  ctx.db.prepare('DELETE FROM contact_segments WHERE segment_id = ?').run(segmentId);
+}
+
+/** Upserts a contact's explicit topic choices at `now` (emulated ms). No checks: the caller checked the topics. */
+export function upsertSubscriptions(ctx: Emulator, contactId: string, topics: { id: string; subscription: 'opt_in' | 'opt_out' }[], now: number): void {
+  const upsert = ctx.db.prepare(
+    `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
+  );
+  for (const t of topics) upsert.run(contactId, t.id, t.subscription, now);
+}
+
+/** A contact's explicit subscription to a topic, or undefined. */
+export function explicitSubscription(ctx: Emulator, contactId: string, topicId: string): 'opt_in' | 'opt_out' | undefined {
+  const row = ctx.db.prepare('SELECT subscription FROM contact_topics WHERE contact_id = ? AND topic_id = ?').get(contactId, topicId) as { subscription: 'opt_in' | 'opt_out' } | undefined;
+  return row?.subscription;
+}
+
+/** Removes every contact's choice for a deleted topic. Call inside the deletion's transaction. */
+export function removeTopicSubscriptions(ctx: Emulator, topicId: string): void {
+  ctx.db.prepare('DELETE FROM contact_topics WHERE topic_id = ?').run(topicId);
+}
+
+/** Removes a deleted contact property's values from every contact of the team. */
+export function removePropertyValues(ctx: Emulator, teamId: string, key: string): void {
+  ctx.db
+    .prepare(`UPDATE contacts SET properties = json_remove(properties, '$."' || ? || '"') WHERE team_id = ? AND json_extract(properties, '$."' || ? || '"') IS NOT NULL`)
+    .run(key, teamId, key);
+}
+
+/** A seeded contact takes the fixtures' id and `created_at` (emulated ms), with its memberships and choices (reset only). */
+export function renumberSeededContact(db: DB, fromId: string, id: string, at: number): void {
+  db.prepare('UPDATE contacts SET id = ?, created_at = ?, updated_at = ? WHERE id = ?').run(id, at, at, fromId);
+  db.prepare('UPDATE contact_segments SET contact_id = ?, created_at = ? WHERE contact_id = ?').run(id, at, fromId);
+  db.prepare('UPDATE contact_topics SET contact_id = ? WHERE contact_id = ?').run(id, fromId);
+}
+
+/** The contact's `unsubscribed` now (1 or 0), or null when it is gone or not the team's. */
+export function unsubscribedNow(ctx: Emulator, teamId: string, contactId: string): number | null {
+  const row = ctx.db.prepare('SELECT unsubscribed FROM contacts WHERE id = ? AND team_id = ?').get(contactId, teamId) as { unsubscribed: number } | undefined;
+  return row?.unsubscribed ?? null;
+}
+
+/** The table's name, for `paginate` (GET /contacts, beside the segment-filtered `SEGMENT_MEMBERS`). */
+export const CONTACTS = 'contacts';
+
+/** Removes a contact from a segment (no-op when not a member). */
+export function removeMembership(ctx: Emulator, contactId: string, segmentId: string): void {
+  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ? AND segment_id = ?').run(contactId, segmentId);
+}
+
+/** A contact's explicit topic choices. */
+export function explicitSubscriptions(ctx: Emulator, contactId: string): { topic_id: string; subscription: 'opt_in' | 'opt_out' }[] {
+  return ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contactId) as { topic_id: string; subscription: 'opt_in' | 'opt_out' }[];
+}

@@ -1,0 +1,344 @@
+/**
+ * The `domains` and `domain_claims` tables (owned here, issue 9): their
+ * migration, the SQL on them, the rows' API shapes and their events.
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, isoTime } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import { emitEvent } from '../../deliveries/emit.js';
+import { buildRecords, type DnsRecord } from './records.js';
+import type { Migration } from '../../store/db.js';
+import { newId } from '../../http/format.js';
+import { teamPager } from '../../http/pagination.js';
+import type { SchemaOf } from '../../http/document-types.js';
+import { newDkimValue } from './records.js';
+
+export const migrations: Migration[] = [
+  {
+    version: 200,
+    name: 'domains',
+    sql: `CREATE TABLE domains (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      region TEXT NOT NULL,
+      capabilities TEXT NOT NULL,
+      open_tracking INTEGER NOT NULL DEFAULT 0,
+      click_tracking INTEGER NOT NULL DEFAULT 0,
+      tracking_subdomain TEXT,
+      custom_return_path TEXT NOT NULL DEFAULT 'send',
+      tls TEXT NOT NULL DEFAULT 'opportunistic',
+      dkim_value TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX domains_team ON domains (team_id);
+    CREATE INDEX domains_name ON domains (name, status);
+    CREATE TABLE domain_claims (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      domain_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      region TEXT NOT NULL,
+      record_value TEXT NOT NULL,
+      blocked_reason TEXT,
+      failure_reason TEXT,
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX domain_claims_domain ON domain_claims (domain_id);`,
+  },
+];
+
+/** A `domains` row. Times in emulated ms; JSON columns as text. */
+export interface DomainRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  name: string;
+  status: string;
+  region: string;
+  capabilities: string;
+  open_tracking: number;
+  click_tracking: number;
+  tracking_subdomain: string | null;
+  custom_return_path: string;
+  tls: string;
+  dkim_value: string;
+  created_at: number;
+}
+
+/** A `domain_claims` row (src/resources/domains/handlers.ts). */
+export interface ClaimRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  domain_id: string;
+  name: string;
+  status: string;
+  region: string;
+  record_value: string;
+  blocked_reason: string | null;
+  failure_reason: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Capabilities object of a row. */
+export function capabilitiesOf(row: DomainRow): { sending: 'enabled' | 'disabled'; receiving: 'enabled' | 'disabled' } {
+  return JSON.parse(row.capabilities);
+}
+
+/**
+ * The record status shown for a domain status: records of a `verified` domain
+ * are `verified`, of a `failed` one `failed`, of a `pending` one `pending`,
+ * otherwise `not_started`.
+ */
+export function recordStatus(domainStatus: string): string {
+  return ['verified', 'failed', 'pending'].includes(domainStatus) ? domainStatus : 'not_started';
+}
+
+/** The DNS records of a row. */
+export function recordsOf(row: DomainRow): DnsRecord[] {
+  return buildRecords({
+    region: row.region,
+    customReturnPath: row.custom_return_path,
+    capabilities: capabilitiesOf(row),
+    trackingSubdomain: row.tracking_subdomain,
+    dkimValue: row.dkim_value,
+    status: recordStatus(row.status),
+  });
+}
+
+/** The single-domain shape (GET /domains/{id}, POST /domains). */
+export function toDomain(row: DomainRow) {
+  return {
+    object: 'domain',
+    ...toDomainListItem(row),
+    open_tracking: Boolean(row.open_tracking),
+    click_tracking: Boolean(row.click_tracking),
+    tracking_subdomain: row.tracking_subdomain,
+    records: recordsOf(row),
+  };
+}
+
+/** The list item shape (interface-spec "Domain": id, name, status, created_at, region, capabilities). */
+export function toDomainListItem(row: DomainRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    created_at: apiTime(row.created_at),
+    region: row.region,
+    capabilities: capabilitiesOf(row),
+  };
+}
+
+/** The team's domain, or 404 `Domain not found`. */
+export function getDomainOr404(ctx: Emulator, teamId: string, id: string): DomainRow {
+  const row = ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND team_id = ?').get(id, teamId) as DomainRow | undefined;
+  if (!row) throw errors.notFound('Domain');
+  return row;
+}
+
+/** Raises `domain.created|updated|deleted` with the webhook `data` of API-FACTS §6. */
+export function emitDomainEvent(ctx: Emulator, type: 'domain.created' | 'domain.updated' | 'domain.deleted', row: DomainRow): void {
+  emitEvent(ctx, row.team_id, type, {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    created_at: isoTime(row.created_at),
+    region: row.region,
+    capabilities: capabilitiesOf(row),
+    records: recordsOf(row),
+  });
+}
+
+/**
+ * Sets a domain's status and raises `domain.updated` if it changed
+ * (interface-spec "Domain": events as the status changes).
+ */
+export function setDomainStatus(ctx: Emulator, id: string, status: string): void {
+  const row = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow | undefined;
+  if (!row || row.status === status) return;
+  ctx.db.prepare('UPDATE domains SET status = ? WHERE id = ?').run(status, id);
+  emitDomainEvent(ctx, 'domain.updated', { ...row, status });
+}
+
+/**
+ * The emulator's naming rule for outcomes (README "Outcomes"): a domain whose
+ * first label starts with `fail` (e.g. `fail.example.com`, `failing.dev`)
+ * fails verification; every other domain verifies.
+ */
+export function verificationFails(name: string): boolean {
+  return name.split('.')[0].startsWith('fail');
+}
+
+/** The team's domains, oldest first (for the admin dashboard, src/admin/dashboard.ts). */
+export function listDomains(ctx: Emulator, teamId: string): DomainRow[] {
+  return ctx.db.prepare('SELECT * FROM domains WHERE team_id = ? ORDER BY seq').all(teamId) as DomainRow[];
+}
+
+/** The team's domain with this id, or null. */
+export function findTeamDomain(ctx: Emulator, teamId: string, id: string): DomainRow | null {
+  return (ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND team_id = ?').get(id, teamId) as DomainRow | undefined) ?? null;
+}
+
+/** The id of the team's domain named `name` (case-insensitive), or null. */
+export function domainIdByName(ctx: Emulator, teamId: string, name: string): string | null {
+  const row = ctx.db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(teamId, name.toLowerCase()) as { id: string } | undefined;
+  return row?.id ?? null;
+}
+
+/** The team's domain a sender's address names (case-insensitive), a verified one first; null when it has none. */
+export function senderDomain(ctx: Emulator, teamId: string, name: string): { id: string; status: string } | null {
+  const row = ctx.db
+    .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
+    .get(teamId, name.toLowerCase()) as { id: string; status: string } | undefined;
+  return row ?? null;
+}
+
+/** The name of the domain with this id (any team), or null. */
+export function domainNameOf(ctx: Emulator, id: string): string | null {
+  const row = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(id) as { name: string } | undefined;
+  return row?.name ?? null;
+}
+
+/** The team's domains, id → name. */
+export function domainNamesOf(ctx: Emulator, teamId: string): Map<string, string> {
+  return new Map((ctx.db.prepare('SELECT id, name FROM domains WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((d) => [d.id, d.name]));
+}
+
+/**
+ * The team that receives mail for `domain` (case-insensitive exact name):
+ * a domain row with `capabilities.receiving = "enabled"` (interface-spec
+ * "Domain": capabilities); a verified one wins over others, then the oldest.
+ * Verification is not required (mail follows the MX record, not the
+ * dashboard status). `null` when no team receives for it.
+ */
+export function receivingTeamOf(ctx: Emulator, domain: string): string | null {
+  const rows = ctx.db
+    .prepare('SELECT team_id, status, capabilities FROM domains WHERE name = ? ORDER BY seq')
+    .all(domain.toLowerCase()) as DomainRow[];
+  const receiving = rows.filter((r) => JSON.parse(r.capabilities)?.receiving === 'enabled');
+  const pick = receiving.find((r) => r.status === 'verified') ?? receiving[0];
+  return pick?.team_id ?? null;
+}
+
+/** Body of POST /domains and POST /domains/claim (`CreateDomainBody` of spec/paths/domains.yaml). */
+export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
+
+/** Capabilities with defaults; 422 when none is enabled (spec Errors #3). */
+export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
+  const capabilities = { sending: c?.sending ?? 'enabled', receiving: c?.receiving ?? 'disabled' } as const;
+  if (capabilities.sending === 'disabled' && capabilities.receiving === 'disabled') {
+    throw errors.validation('At least one capability (`sending` or `receiving`) must be enabled.', 422);
+  }
+  return capabilities;
+}
+
+/**
+ * Inserts a domain row (status `not_started`, fresh DKIM key) and returns it.
+ * No checks; callers check names and capabilities.
+ */
+export function insertDomain(ctx: Emulator, teamId: string, body: CreateDomainBody, extra: Partial<DomainRow> = {}): DomainRow {
+  const capabilities = resolveCapabilities(body.capabilities);
+  const id = extra.id ?? newId();
+  ctx.db
+    .prepare(
+      `INSERT INTO domains (id, team_id, name, status, region, capabilities, open_tracking, click_tracking,
+        tracking_subdomain, custom_return_path, tls, dkim_value, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id, teamId, body.name.toLowerCase(), extra.status ?? 'not_started', body.region ?? 'us-east-1', JSON.stringify(capabilities),
+      body.open_tracking ? 1 : 0, body.click_tracking ? 1 : 0, body.tracking_subdomain ?? null,
+      body.custom_return_path ?? 'send', body.tls ?? 'opportunistic', extra.dkim_value ?? newDkimValue(), extra.created_at ?? ctx.clock.nowMs(),
+    );
+  return ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow;
+}
+
+/**
+ * 403 `validation_error` if another team verified `name`, or this team
+ * already has it (API-FACTS §2.1, spec Errors #5).
+ */
+export function assertNameAvailable(ctx: Emulator, teamId: string, name: string): void {
+  const taken = ctx.db
+    .prepare(`SELECT id FROM domains WHERE name = ? AND (team_id = ? OR status = 'verified')`)
+    .get(name.toLowerCase(), teamId);
+  if (taken) throw errors.validation(`The \`${name.toLowerCase()}\` domain has been registered already.`, 403);
+}
+
+/** A page of the team's domains (`paginateTeam` options but the table). */
+export const pageDomains = teamPager<DomainRow>('domains');
+
+/** The domain with this id (any team), or undefined. */
+export function domainById(ctx: Emulator, id: string): DomainRow | undefined {
+  return ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow | undefined;
+}
+
+/** Sets a domain's tracking, TLS and capabilities (JSON text) columns. */
+export function updateDomainSettings(
+  ctx: Emulator,
+  id: string,
+  d: { open_tracking: number; click_tracking: number; tls: string; capabilities: string; tracking_subdomain: string | null },
+): void {
+  ctx.db
+    .prepare('UPDATE domains SET open_tracking = ?, click_tracking = ?, tls = ?, capabilities = ?, tracking_subdomain = ? WHERE id = ?')
+    .run(d.open_tracking, d.click_tracking, d.tls, d.capabilities, d.tracking_subdomain, id);
+}
+
+/** Deletes a domain row (the caller raises `domain.deleted` and cancels its claims in the same transaction). */
+export function deleteDomain(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(id);
+}
+
+/** The verified domains named `name` of other teams than `teamId`. */
+export function verifiedElsewhere(ctx: Emulator, teamId: string, name: string): DomainRow[] {
+  return ctx.db.prepare(`SELECT * FROM domains WHERE name = ? AND team_id <> ? AND status = 'verified'`).all(name, teamId) as DomainRow[];
+}
+
+/** A claimed placeholder gets a new DKIM key and starts over (`not_started`). */
+export function resetClaimedDomain(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE domains SET dkim_value = ?, status = 'not_started' WHERE id = ?`).run(newDkimValue(), id);
+}
+
+/** Inserts a `pending` claim of `domain` for `teamId` (times in emulated ms) and returns it. */
+export function insertClaim(ctx: Emulator, c: { teamId: string; domain: DomainRow; recordValue: string; createdAt: number; expiresAt: number }): ClaimRow {
+  const id = newId();
+  ctx.db
+    .prepare(
+      `INSERT INTO domain_claims (id, team_id, domain_id, name, status, region, record_value, created_at, expires_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
+    )
+    .run(id, c.teamId, c.domain.id, c.domain.name, c.domain.region, c.recordValue, c.createdAt, c.expiresAt);
+  return claimById(ctx, id)!;
+}
+
+/** The claim with this id, or undefined. */
+export function claimById(ctx: Emulator, id: string): ClaimRow | undefined {
+  return ctx.db.prepare('SELECT * FROM domain_claims WHERE id = ?').get(id) as ClaimRow | undefined;
+}
+
+/** The domain's latest claim, or undefined. */
+export function latestClaimRow(ctx: Emulator, domainId: string): ClaimRow | undefined {
+  return ctx.db.prepare('SELECT * FROM domain_claims WHERE domain_id = ? ORDER BY seq DESC LIMIT 1').get(domainId) as ClaimRow | undefined;
+}
+
+/** Sets a claim's status and failure reason. */
+export function setClaimStatus(ctx: Emulator, id: string, status: string, failureReason: string | null): void {
+  ctx.db.prepare('UPDATE domain_claims SET status = ?, failure_reason = ? WHERE id = ?').run(status, failureReason, id);
+}
+
+/** A deleted domain's pending claims are `canceled`. */
+export function cancelPendingClaims(ctx: Emulator, domainId: string): void {
+  ctx.db.prepare(`UPDATE domain_claims SET status = 'canceled' WHERE domain_id = ? AND status = 'pending'`).run(domainId);
+}
+
+/** A claim still `pending` is `expired`. */
+export function expirePendingClaim(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE domain_claims SET status = 'expired' WHERE id = ? AND status = 'pending'`).run(id);
+}

@@ -1,0 +1,9 @@
+/**
+ * What other rooms may use of the emails resource (issue 9): everything another
+ * room imports from emails comes through this file.
+ */
+export { attachmentsOf, eventsOf, headersOf, list, loadEmail, simulateEngagement, tagsOf, type AttachmentRow, type EmailRow } from './store.js';
+export { FAILABLE, simulateDeliveryProblem } from './jobs.js';
+export { checkSender, emailsOfBroadcast, sendEmail, type SendEmailInput } from './send.js';
+export { parseAddress } from './addresses.js';
+export { emailRows, findEmailAttachment } from './store.js';

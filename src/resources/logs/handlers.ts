@@ -1,0 +1,57 @@
+/**
+ * Request logs (API-FACTS §5.17; reference operations `logs/*`).
+ * | operationId | rule |
+ * |---|---|
+ * | logs/list | the team's logs, newest first; items `{id, created_at, endpoint, method, response_status, user_agent}`; 20 a page when `limit` is omitted (the spec is silent; logs grow with every call, so they are paged like emails) |
+ * | logs/get | adds `object: "log"`, `request_body` (null without a body), `response_body`; unknown or another team's → 404 `Log not found` |
+ * Recording (`onResponse`, src/resources/logs/store.ts): every authenticated
+ * API request, errors included, at emulated time; not `/_emulator/*` nor
+ * requests that failed authentication (no team to file them under).
+ * `endpoint` is the path without the query string.
+ */
+import type { Emulator } from '../../context.js';
+import type { OperationHandler } from '../../module.js';
+import { apiTime } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import { findLog, pageLogs, recordRequest, type LogRow } from './store.js';
+import type { Req } from '../../http/document-types.js';
+
+/** Default page size of GET /logs. */
+export const LOGS_DEFAULT_LIMIT = 20;
+
+/** The list item shape: `{id, created_at, endpoint, method, response_status, user_agent}`. */
+function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
+  return {
+    id: r.id,
+    created_at: apiTime(r.created_at),
+    endpoint: r.endpoint,
+    method: r.method,
+    response_status: r.response_status,
+    user_agent: r.user_agent,
+  };
+}
+
+function list(ctx: Emulator, req: Req<'logs/list'>) {
+  return pageLogs(ctx.db, req, {
+    defaultLimit: LOGS_DEFAULT_LIMIT,
+    columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
+    map: toLogItem,
+  });
+}
+
+function get(ctx: Emulator, req: Req<'logs/get'>) {
+  const r = findLog(ctx, req.auth!.teamId, req.params.log_id);
+  if (!r) throw errors.notFound('Log');
+  return {
+    object: 'log',
+    ...toLogItem(r),
+    request_body: JSON.parse(r.request_body),
+    response_body: JSON.parse(r.response_body),
+  };
+}
+
+/** The logs operations, by operationId. */
+export const operations: Record<string, OperationHandler> = {
+  'logs/list': list,
+  'logs/get': get,
+};

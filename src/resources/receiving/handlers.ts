@@ -1,0 +1,64 @@
+/**
+ * Received (inbound) emails (API-FACTS §5.3; reference operationIds; SDK
+ * `resend.emails.receiving`). Mail comes in through the admin API
+ * (`POST /_emulator/inbound`, src/admin/inbound.ts → `receive.ts`).
+ * | operationId | rule |
+ * |---|---|
+ * | emails/list-receiving | the team's received emails, newest first; items id, to, from, created_at, subject, bcc, cc, reply_to, received_for, message_id, attachments; all when `limit` is omitted (API-FACTS §4 "Page size"); times ISO `Z` |
+ * | emails/get-receiving | adds `object: "email"`, html, text, headers, `raw` {download_url, expires_at}; `html_format` `data_uri` (default) inlines `cid:` images, `cid` keeps them; another team's email → 404 "Email not found" |
+ * | emails/list-receiving-attachments | attachments in message order with `download_url` (admin URL serving the bytes) and `expires_at` (now + 1 h); all when `limit` is omitted; unknown email → 404 |
+ * | emails/get-receiving-attachment | one attachment plus `object: "attachment"`; unknown → 404 "Attachment not found" |
+ * Files: `store.ts` (tables), `mime.ts` (build/parse MIME), `receive.ts`
+ * (routing to teams, `email.received`), `render.ts` (shapes).
+ */
+import type { Emulator } from '../../context.js';
+import type { OperationHandler } from '../../module.js';
+import { errors } from '../../http/errors.js';
+import { paginate } from '../../http/pagination.js';
+import {
+  attachmentMeta, attachmentsOf, getEmailOr404, migrations, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow,
+  type ReceivedEmailRow,
+} from './store.js';
+import { attachmentData, fullEmail, listItem } from './render.js';
+import type { Req } from '../../http/document-types.js';
+
+function list(ctx: Emulator, req: Req<'emails/list-receiving'>) {
+  return pageReceivedEmails(ctx.db, req, {
+    defaultLimit: null,
+    columns: 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, created_at',
+    map: (r: ReceivedEmailRow) => listItem(r, attachmentsOf(ctx, r.id)),
+  });
+}
+
+function get(ctx: Emulator, req: Req<'emails/get-receiving'>) {
+  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  return fullEmail(ctx, row, attachmentsOf(ctx, row.id, true), req.query.html_format ?? 'data_uri');
+}
+
+function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachments'>) {
+  const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  return paginate(ctx.db, {
+    table: RECEIVED_ATTACHMENTS,
+    where: 'email_id = ? AND team_id = ?',
+    params: [email.id, email.team_id],
+    query: req.query,
+    defaultLimit: null,
+    columns: 'seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at',
+    map: (a: ReceivedAttachmentRow) => attachmentData(ctx, a, false),
+  });
+}
+
+function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'>) {
+  const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const a = attachmentMeta(ctx, email.id, req.params.attachment_id);
+  if (!a) throw errors.notFound('Attachment');
+  return attachmentData(ctx, a, true);
+}
+
+/** The receiving operations, by operationId. */
+export const operations: Record<string, OperationHandler> = {
+  'emails/list-receiving': list,
+  'emails/get-receiving': get,
+  'emails/list-receiving-attachments': listAttachments,
+  'emails/get-receiving-attachment': getAttachment,
+};

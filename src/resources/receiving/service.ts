@@ -1,0 +1,6 @@
+/**
+ * What other rooms may use of the receiving resource (issue 9).
+ */
+export { receiveMessage, type ReceivedCopy } from './receive.js';
+export { buildMime, givenParts, parseAddressField, type InboundJson } from './mime.js';
+export { findAttachment, findEmail, listReceivedEmails, attachmentsOf as receivedAttachmentsOf, type ReceivedEmailRow } from './store.js';

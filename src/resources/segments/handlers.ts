@@ -1,0 +1,65 @@
+/**
+ * Segments and their deprecated twin, audiences: the same rows under two
+ * names (interface-spec "Audience (deprecated) and Segment", "Audiences",
+ * "Segments", "Versioning" 1; API-FACTS §5.6, §8 #12):
+ * | operationId | rule |
+ * |---|---|
+ * | segments/create, audiences/create | `{name}` (missing → 422 ``Missing `name` field.``, REC) → 201 `{object, id, name}`; object `segment` / `audience` |
+ * | segments/list, audiences/list | items `{id, name, created_at}`; all when `limit` is omitted (SPEC rule 3) |
+ * | segments/get, audiences/get | `{object, id, name, created_at}`; unknown → 404 `Audience not found` on both paths (REC:SEG-get-returns-error) |
+ * | segments/update | `{name}` → `{object: "segment", id}` (SDK `segments.update`) |
+ * | segments/remove, audiences/remove | `{object, id, deleted: true}`, also for an id that never existed (REC:SEG-remove-appears-to-remove); contacts are kept |
+ * | segments/list-contacts | GET /segments/{id}/contacts (REC:CON-list-*): items `{id, email, first_name, last_name, created_at, unsubscribed}`, newest first, all when `limit` is omitted |
+ * Memberships (`contact_segments`) are written by the contacts module.
+ */
+import type { Emulator } from '../../context.js';
+import type { OperationHandler, OpRequest } from '../../module.js';
+import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments } from './store.js';
+import { listSegmentContacts, removeSegmentMemberships } from '../contacts/service.js';
+import type { Req } from '../../http/document-types.js';
+
+type Kind = 'segment' | 'audience';
+
+const create = (kind: Kind) => (ctx: Emulator, req: OpRequest<{ name: string }>) => {
+  const row = insertSegment(ctx, { teamId: req.auth!.teamId, name: req.body.name });
+  return { object: kind, id: row.id, name: row.name };
+};
+
+function list(ctx: Emulator, req: OpRequest) {
+  return pageSegments(ctx.db, req, {
+    defaultLimit: null,
+    map: (r: SegmentRow) => toSegmentItem(r),
+  });
+}
+
+const get = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
+  const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
+  return { object: kind, ...toSegmentItem(row) };
+};
+
+function update(ctx: Emulator, req: Req<'segments/update'>) {
+  const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
+  renameSegment(ctx, row.id, req.body.name);
+  return { object: 'segment', id: row.id };
+}
+
+const remove = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
+  ctx.db.transaction(() => {
+    if (deleteSegment(ctx, req.auth!.teamId, req.params.id)) removeSegmentMemberships(ctx, req.params.id);
+  })();
+  return { object: kind, id: req.params.id, deleted: true };
+};
+
+/** The segments operations, by operationId. */
+export const operations: Record<string, OperationHandler> = {
+  'segments/create': create('segment'),
+  'segments/list': list,
+  'segments/get': get('segment'),
+  'segments/update': update,
+  'segments/remove': remove('segment'),
+  'segments/list-contacts': (ctx, req) => listSegmentContacts(ctx, req, req.params.id),
+  'audiences/create': create('audience'),
+  'audiences/list': list,
+  'audiences/get': get('audience'),
+  'audiences/remove': remove('audience'),
+};

@@ -1,0 +1,5 @@
+/**
+ * What other rooms may use of the segments resource (issue 9): everything another
+ * room imports from segments comes through this file.
+ */
+export { findSegment, getSegmentOr404, listSegments } from './store.js';

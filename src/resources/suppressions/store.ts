@@ -1,0 +1,120 @@
+/**
+ * Suppression rows, their API shapes and events (API-FACTS §5.16, §6
+ * "suppression.*"). Other modules call `addSuppression` / `findSuppression`
+ * (the emails lifecycle adds `bounce` and `complaint` entries and checks the
+ * list before sending).
+ *
+ * One entry per team and address: addresses are compared lower-cased,
+ * stored as first given.
+ */
+import type { Emulator } from '../../context.js';
+import { apiTime, isoTime, newId } from '../../http/format.js';
+import { errors } from '../../http/errors.js';
+import { emitEvent } from '../../deliveries/emit.js';
+import type { Migration } from '../../store/db.js';
+
+/** The suppressions tables' schema steps (range in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 1300,
+    name: 'suppressions',
+    sql: `CREATE TABLE suppressions (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      email TEXT NOT NULL,
+      email_key TEXT NOT NULL,
+      origin TEXT NOT NULL,
+      source_id TEXT,
+      created_at INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX suppressions_team_email ON suppressions (team_id, email_key);`,
+  },
+];
+
+export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
+
+/** A `suppressions` row; times in emulated ms. */
+export interface SuppressionRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  email: string;
+  email_key: string;
+  origin: SuppressionOrigin;
+  source_id: string | null;
+  created_at: number;
+}
+
+/** List item shape: `{id, email, origin, source_id, created_at}` (SDK `SuppressionListEntry`). */
+export function toSuppressionListItem(r: SuppressionRow) {
+  return { id: r.id, email: r.email, origin: r.origin, source_id: r.source_id, created_at: apiTime(r.created_at) };
+}
+
+/** Single shape: the list item plus `object: "suppression"`. */
+export function toSuppression(r: SuppressionRow) {
+  return { object: 'suppression' as const, ...toSuppressionListItem(r) };
+}
+
+/** Webhook `data` of `suppression.added|removed` (API-FACTS §6: id, email, origin, source_id, created_at ISO). */
+function eventData(r: SuppressionRow) {
+  return { id: r.id, email: r.email, origin: r.origin, source_id: r.source_id, created_at: isoTime(r.created_at) };
+}
+
+/** The team's entry for an address (case-insensitive), or undefined. */
+export function findSuppression(ctx: Emulator, teamId: string, email: string): SuppressionRow | undefined {
+  return ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND email_key = ?').get(teamId, email.trim().toLowerCase()) as SuppressionRow | undefined;
+}
+
+/** The team's entry by id or by address, or 404 `Suppression not found`. */
+export function getSuppressionOr404(ctx: Emulator, teamId: string, idOrEmail: string): SuppressionRow {
+  const row = (ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, idOrEmail) as SuppressionRow | undefined)
+    ?? findSuppression(ctx, teamId, idOrEmail);
+  if (!row) throw errors.notFound('Suppression');
+  return row;
+}
+
+/**
+ * Adds an address to the team's list and raises `suppression.added`; an
+ * address already listed keeps its entry (no event). Synchronous, so it can
+ * run inside the caller's transaction. `sourceId`: the email that bounced or
+ * complained (null for `manual`). Returns the entry and whether it is new.
+ */
+export function addSuppression(
+  ctx: Emulator,
+  teamId: string,
+  email: string,
+  origin: SuppressionOrigin,
+  sourceId: string | null = null,
+): { row: SuppressionRow; created: boolean } {
+  const existing = findSuppression(ctx, teamId, email);
+  if (existing) return { row: existing, created: false };
+  const id = newId();
+  ctx.db
+    .prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(id, teamId, email.trim(), email.trim().toLowerCase(), origin, sourceId, ctx.clock.nowMs());
+  const row = ctx.db.prepare('SELECT * FROM suppressions WHERE id = ?').get(id) as SuppressionRow;
+  emitEvent(ctx, teamId, 'suppression.added', eventData(row));
+  return { row, created: true };
+}
+
+/** Deletes an entry and raises `suppression.removed`. */
+export function removeSuppression(ctx: Emulator, row: SuppressionRow): void {
+  ctx.db.prepare('DELETE FROM suppressions WHERE id = ?').run(row.id);
+  emitEvent(ctx, row.team_id, 'suppression.removed', eventData(row));
+}
+
+/** The table's name, for `paginate` with a filter (GET /suppressions?origin=). */
+export const SUPPRESSIONS = 'suppressions';
+
+/** The team's suppression with this id, or undefined. */
+export function findSuppressionById(ctx: Emulator, teamId: string, id: string): SuppressionRow | undefined {
+  return ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, id) as SuppressionRow | undefined;
+}
+
+/** Inserts a fixtures suppression as given (reset only: no event, no checks). */
+export function seedSuppression(ctx: Emulator, s: { id: string; teamId: string; email: string; origin: string; sourceId: string | null; createdAt: number }): void {
+  ctx.db
+    .prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(s.id, s.teamId, s.email, String(s.email).toLowerCase(), s.origin, s.sourceId, s.createdAt);
+}

@@ -1,0 +1,5 @@
+/**
+ * What other rooms may use of the topics resource (issue 9): everything another
+ * room imports from topics comes through this file.
+ */
+export { findTopic, getTopicOr404, listTopics, topicsPage, type Subscription, type TopicRow } from './store.js';
