@@ -24,7 +24,7 @@ import { DEFAULT_FAILED_REASON } from '../faults/rules.js';
 import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
-import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type AttachmentRow, type EmailRow } from '../resources/emails/service.js';
+import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type EmailRow } from '../resources/emails/service.js';
 import type { Req } from '../http/document-types.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */

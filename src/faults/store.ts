@@ -29,7 +29,7 @@ import { loadSpec, type Operation } from '../http/spec.js';
 import { compileOperation } from '../http/validate.js';
 import { mulberry32 } from './prng.js';
 import { getTeam } from '../state/teams.js';
-import { normalizeRule, OperationIndex, ruleError, type ApiFault, type EmailOutcome, type FaultRule, type Faults, type OutcomeFault, type SmtpFault, type SmtpStage } from './rules.js';
+import { normalizeRule, OperationIndex, ruleError, type ApiFault, type FaultRule, type Faults, type OutcomeFault, type SmtpFault, type SmtpStage } from './rules.js';
 
 interface Live {
   rule: FaultRule;

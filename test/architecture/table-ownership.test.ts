@@ -96,19 +96,11 @@ export function sqlOutsideStore(files: Record<string, string>): string[] {
 }
 
 /**
- * Files that still hold SQL on their room's tables outside its `store.ts`
- * (issue 9 item 4: work left, most of it in the spots issue 9 item 8
- * rewrites: the send INSERT and its seed copy, broadcast_emails, the
- * import's topic upsert). The list only shrinks: the test below fails when
- * a file not listed writes SQL, and when a listed one no longer does.
+ * Files that still hold SQL on their room's tables outside its `store.ts`:
+ * none left (issue 9 items 3 and 4). The test below fails when any file
+ * other than a room's store.ts writes SQL.
  */
-const SQL_NOT_YET_IN_STORE: string[] = [
-  'src/resources/broadcasts/jobs.ts',
-  'src/resources/contact-imports/jobs.ts',
-  'src/resources/contacts/service.ts',
-  'src/resources/emails/index.ts',
-  'src/resources/emails/send.ts',
-];
+const SQL_NOT_YET_IN_STORE: string[] = [];
 
 /** `file: table (owner room)` for every table a file names in SQL outside the table's owner room. */
 export function violations(files: Record<string, string>): string[] {
@@ -152,7 +144,7 @@ describe('table ownership (issue 9)', () => {
     expect(violations(files).filter((v) => !ALLOWED[v.split(' (')[0]])).toEqual([]);
   });
 
-  it("within a room, SQL lives in its store.ts (but for the files still listed, a list that only shrinks)", () => {
+  it('within a room, SQL lives in its store.ts', () => {
     expect(sqlOutsideStore(files)).toEqual(SQL_NOT_YET_IN_STORE);
   });
 

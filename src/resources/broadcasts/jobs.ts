@@ -29,7 +29,7 @@ import { propertiesByKey, type PropertyRow } from '../contact-properties/service
 import { getTopicOr404, type TopicRow } from '../topics/service.js';
 import { checkSender, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { parseAddress } from '../emails/service.js';
-import { statusError, type BroadcastRow } from './store.js';
+import { broadcastById, setBroadcastStatus, statusError, type BroadcastRow } from './store.js';
 import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
 
 /** Emails handed to sending per `broadcasts.deliver` run. */
@@ -76,7 +76,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
   const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
   if (row.status === 'scheduled') broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);
   if (at !== null && at > now) {
-    ctx.db.prepare(`UPDATE broadcasts SET status = 'scheduled', scheduled_at = ? WHERE id = ?`).run(at, row.id);
+    setBroadcastStatus(ctx, row.id, { status: 'scheduled', scheduledAt: at });
     broadcastStartJob.schedule(ctx, { broadcast_id: row.id }, { dueAt: at, teamId: row.team_id });
     return;
   }
@@ -101,7 +101,7 @@ function checkBroadcastSender(ctx: Emulator, row: BroadcastRow): void {
 
 /** Marks a broadcast `queued` and schedules its first batch. */
 function queue(ctx: Emulator, id: string, teamId: string, scheduledAt: number | null): void {
-  ctx.db.prepare(`UPDATE broadcasts SET status = 'queued', scheduled_at = ? WHERE id = ?`).run(scheduledAt, id);
+  setBroadcastStatus(ctx, id, { status: 'queued', scheduledAt });
   broadcastDeliverJob.schedule(ctx, { broadcast_id: id }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastQueued, teamId });
 }
 
@@ -113,10 +113,10 @@ function queue(ctx: Emulator, id: string, teamId: string, scheduledAt: number | 
 export function cancelBroadcast(ctx: Emulator, row: BroadcastRow): void {
   if (row.status === 'scheduled') {
     broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);
-    ctx.db.prepare(`UPDATE broadcasts SET status = 'draft', scheduled_at = NULL WHERE id = ?`).run(row.id);
+    setBroadcastStatus(ctx, row.id, { status: 'draft' });
   } else if (row.status === 'queued') {
     broadcastDeliverJob.cancel(ctx, 'broadcast_id', row.id);
-    ctx.db.prepare(`UPDATE broadcasts SET status = 'canceled' WHERE id = ?`).run(row.id);
+    setBroadcastStatus(ctx, row.id, { status: 'canceled' });
   } else {
     throw statusError(`This broadcast cannot be canceled because its status is \`${row.status}\`. Only \`queued\` and \`scheduled\` broadcasts can be canceled.`);
   }
@@ -129,7 +129,7 @@ export function dropJobs(ctx: Emulator, id: string): void {
 }
 
 function loadRow(ctx: Emulator, id: string): BroadcastRow | undefined {
-  return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow | undefined;
+  return broadcastById(ctx, id);
 }
 
 /** Job `broadcasts.start`: a scheduled broadcast whose time has come becomes `queued`. */
@@ -225,7 +225,7 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
     if (batch.length === BATCH_SIZE && last && last.seq < untilSeq) {
       broadcastDeliverJob.schedule(ctx, { broadcast_id: row.id, after_seq: last.seq, until_seq: untilSeq }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });
     } else {
-      ctx.db.prepare(`UPDATE broadcasts SET status = 'sent', sent_at = ? WHERE id = ?`).run(ctx.clock.nowMs(), row.id);
+      setBroadcastStatus(ctx, row.id, { status: 'sent', sentAt: ctx.clock.nowMs() });
     }
   })();
 }

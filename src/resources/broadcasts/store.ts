@@ -219,3 +219,33 @@ export function deleteBroadcast(ctx: Emulator, id: string): void {
 export function broadcastById(ctx: Emulator, id: string): BroadcastRow | undefined {
   return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow | undefined;
 }
+
+/** The lifecycle states a broadcast's jobs move it through (src/resources/broadcasts/jobs.ts). */
+type BroadcastStatusChange =
+  | { status: 'scheduled'; scheduledAt: number }
+  | { status: 'queued'; scheduledAt: number | null }
+  | { status: 'draft' }
+  | { status: 'canceled' }
+  | { status: 'sent'; sentAt: number };
+
+/**
+ * Moves a broadcast to `change.status`: `scheduled` and `queued` set
+ * `scheduled_at` (ms, or null), `draft` clears it, `sent` sets `sent_at`
+ * (ms). Call inside the caller's transaction.
+ */
+export function setBroadcastStatus(ctx: Emulator, id: string, change: BroadcastStatusChange): void {
+  switch (change.status) {
+    case 'scheduled':
+    case 'queued':
+      ctx.db.prepare('UPDATE broadcasts SET status = ?, scheduled_at = ? WHERE id = ?').run(change.status, change.scheduledAt, id);
+      return;
+    case 'draft':
+      ctx.db.prepare(`UPDATE broadcasts SET status = 'draft', scheduled_at = NULL WHERE id = ?`).run(id);
+      return;
+    case 'canceled':
+      ctx.db.prepare(`UPDATE broadcasts SET status = 'canceled' WHERE id = ?`).run(id);
+      return;
+    case 'sent':
+      ctx.db.prepare(`UPDATE broadcasts SET status = 'sent', sent_at = ? WHERE id = ?`).run(change.sentAt, id);
+  }
+}

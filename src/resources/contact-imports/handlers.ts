@@ -30,7 +30,7 @@ import { getTopicOr404 } from '../topics/service.js';
 import { propertiesByKey } from '../contact-properties/service.js';
 import { parseJsonField } from './json-fields.js';
 import { CONTACT_IMPORTS, getImportOr404, insertImport, toImport, type ImportOptions, type ImportRow } from './store.js';
-import { importRunJob, importStartJob } from './jobs.js';
+import { importStartJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
 
 async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {

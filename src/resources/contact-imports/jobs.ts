@@ -36,7 +36,7 @@ import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from
 import { findSegment } from '../segments/service.js';
 import { findTopic } from '../topics/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
-import { importById, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
+import { endImport, importById, markImportRunning, saveImportCounts, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
 
 /** `contact-imports.start` (`startImport`). */
 export const importStartJob = defineJob('contact-imports.start', (ctx, job) => startImport(ctx, job.payload.import_id));
@@ -102,7 +102,7 @@ function startImport(ctx: Emulator, importId: string): void {
   const row = importById(ctx, importId);
   if (!row || row.status !== 'queued') return;
   ctx.db.transaction(() => {
-    ctx.db.prepare(`UPDATE contact_imports SET status = 'in_progress' WHERE id = ?`).run(importId);
+    markImportRunning(ctx, importId);
     importRunJob.schedule(ctx, { import_id: importId }, { dueAt: ctx.clock.nowMs() + DELAYS.contactImportRun, teamId: row.team_id });
   })();
 }
@@ -110,9 +110,7 @@ function startImport(ctx: Emulator, importId: string): void {
 /** Ends the import (and its job, `jobId`, in the same transaction). */
 function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed', counts: Counts, error: string | null, jobId?: number): void {
   ctx.db.transaction(() => {
-    ctx.db
-      .prepare('UPDATE contact_imports SET status = ?, counts = ?, error = ?, completed_at = ?, file_path = NULL WHERE id = ?')
-      .run(status, JSON.stringify(counts), error, ctx.clock.nowMs(), importId);
+    endImport(ctx, importId, { status, counts, error, completedAt: ctx.clock.nowMs() });
     if (jobId !== undefined) ctx.scheduler.complete(jobId);
   })();
 }
@@ -130,7 +128,6 @@ export async function runImport(ctx: Emulator, importId: string, jobId?: number)
   const counts: Counts = { ...ZERO_COUNTS, ...(JSON.parse(row.counts) as Partial<Counts>) };
   const resumeAfter = counts.total;
   let seen = 0;
-  const saveCounts = ctx.db.prepare('UPDATE contact_imports SET counts = ? WHERE id = ?');
   const file = row.file_path;
   // Checked once for every row. Segments/topics deleted since the upload are left out rather than failing every row.
   const checked: CheckedRefs = {
@@ -194,7 +191,7 @@ export async function runImport(ctx: Emulator, importId: string, jobId?: number)
           next.failed++;
         }
       }
-      saveCounts.run(JSON.stringify(next), importId);
+      saveImportCounts(ctx, importId, next);
       return next;
     });
     const commit = (records: Record<string, string | undefined>[]) => {

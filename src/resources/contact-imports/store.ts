@@ -101,3 +101,20 @@ export function insertImport(ctx: Emulator, i: { id: string; teamId: string; fil
 
 /** The table's name, for `paginate` with a filter (GET /contacts/imports?status=). */
 export const CONTACT_IMPORTS = 'contact_imports';
+
+/** Marks an import `in_progress` (its run job is scheduled in the same transaction). */
+export function markImportRunning(ctx: Emulator, id: string): void {
+  ctx.db.prepare(`UPDATE contact_imports SET status = 'in_progress' WHERE id = ?`).run(id);
+}
+
+/** Saves an import's running counts (each committed batch). */
+export function saveImportCounts(ctx: Emulator, id: string, counts: Counts): void {
+  ctx.db.prepare('UPDATE contact_imports SET counts = ? WHERE id = ?').run(JSON.stringify(counts), id);
+}
+
+/** Ends an import: `completed` or `failed`, its counts, error and `completed_at` (ms); its upload path is cleared. */
+export function endImport(ctx: Emulator, id: string, end: { status: 'completed' | 'failed'; counts: Counts; error: string | null; completedAt: number }): void {
+  ctx.db
+    .prepare('UPDATE contact_imports SET status = ?, counts = ?, error = ?, completed_at = ?, file_path = NULL WHERE id = ?')
+    .run(end.status, JSON.stringify(end.counts), end.error, end.completedAt, id);
+}

@@ -9,7 +9,7 @@ import { apiTime } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { findSegment, getSegmentOr404 } from '../segments/service.js';
-import { topicsPage, type Subscription, type TopicRow } from '../topics/service.js';
+import { topicsPage, type TopicRow } from '../topics/service.js';
 import { CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {

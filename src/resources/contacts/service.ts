@@ -27,6 +27,7 @@ import { getTopicOr404, type Subscription, type TopicRow } from '../topics/servi
 import type { OpRequest } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
 import {
+  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, updateContactRow,
   explicitSubscription, insertMembership, segmentIdsOf, SEGMENT_MEMBERS, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
 } from './store.js';
 
@@ -37,16 +38,9 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 320 && /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]+$/.test(email);
 }
 
-function rowByRef(ctx: Emulator, teamId: string, idOrEmail: string): ContactRow | undefined {
-  if (idOrEmail.includes('@')) {
-    return ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? AND email_lower = ?').get(teamId, idOrEmail.trim().toLowerCase()) as ContactRow | undefined;
-  }
-  return ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? AND id = ?').get(teamId, idOrEmail) as ContactRow | undefined;
-}
-
 /** The team's contact by id or (case-insensitive) email, or undefined. */
 export function findContact(ctx: Emulator, teamId: string, idOrEmail: string): Contact | undefined {
-  const row = rowByRef(ctx, teamId, idOrEmail);
+  const row = contactRowByRef(ctx, teamId, idOrEmail);
   return row ? toContact(row) : undefined;
 }
 
@@ -101,17 +95,14 @@ export function createContactWith(ctx: Emulator, teamId: string, input: CreateCo
   for (const s of input.segments ?? []) getSegmentOr404(ctx, teamId, s);
   for (const t of input.topics ?? []) getTopicOr404(ctx, teamId, t.id);
   return ctx.db.transaction(() => {
-    let row = rowByRef(ctx, teamId, email);
+    let row = contactRowByRef(ctx, teamId, email);
     const created = !row;
     if (!row) {
       const now = ctx.clock.nowMs();
       const id = newId();
       const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
-      ctx.db
-        .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-        .run(id, teamId, email, email.toLowerCase(), input.first_name ?? null, input.last_name ?? null, input.unsubscribed ? 1 : 0, JSON.stringify(stored), now, now);
-      row = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?').get(id) as ContactRow;
+      insertContactRow(ctx, { id, teamId, email, firstName: input.first_name ?? null, lastName: input.last_name ?? null, unsubscribed: Boolean(input.unsubscribed), properties: stored, at: now });
+      row = contactRowById(ctx, id)!;
     }
     for (const s of input.segments ?? []) insertMembership(ctx, teamId, row.id, s);
     if (input.topics?.length) setSubscriptions(ctx, teamId, row.id, input.topics);
@@ -151,14 +142,14 @@ export interface ContactPatch {
  * bad property.
  */
 export function updateContactWith(ctx: Emulator, teamId: string, id: string, patch: ContactPatch, opts: { emitEvents?: boolean } = {}): Contact {
-  const row = rowByRef(ctx, teamId, id);
+  const row = contactRowByRef(ctx, teamId, id);
   if (!row) throw errors.notFound('Contact');
   const props = validateContactProperties(ctx, teamId, patch.properties ?? {});
   let email = row.email;
   if (patch.email !== undefined && patch.email.trim().toLowerCase() !== row.email_lower) {
     email = patch.email.trim();
     if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
-    if (rowByRef(ctx, teamId, email)) throw errors.validation(`A contact with the email \`${email}\` already exists.`, 422);
+    if (contactRowByRef(ctx, teamId, email)) throw errors.validation(`A contact with the email \`${email}\` already exists.`, 422);
   }
   return ctx.db.transaction(() => {
     const merged: Record<string, unknown> = JSON.parse(row.properties);
@@ -166,19 +157,15 @@ export function updateContactWith(ctx: Emulator, teamId: string, id: string, pat
       if (v === null) delete merged[k];
       else merged[k] = v;
     }
-    ctx.db
-      .prepare('UPDATE contacts SET email = ?, email_lower = ?, first_name = ?, last_name = ?, unsubscribed = ?, properties = ?, updated_at = ? WHERE id = ?')
-      .run(
-        email,
-        email.toLowerCase(),
-        patch.first_name !== undefined ? patch.first_name : row.first_name,
-        patch.last_name !== undefined ? patch.last_name : row.last_name,
-        patch.unsubscribed !== undefined ? (patch.unsubscribed ? 1 : 0) : row.unsubscribed,
-        JSON.stringify(merged),
-        ctx.clock.nowMs(),
-        row.id,
-      );
-    const contact = toContact(ctx.db.prepare('SELECT * FROM contacts WHERE id = ?').get(row.id) as ContactRow);
+    updateContactRow(ctx, row.id, {
+      email,
+      firstName: patch.first_name !== undefined ? patch.first_name : row.first_name,
+      lastName: patch.last_name !== undefined ? patch.last_name : row.last_name,
+      unsubscribed: patch.unsubscribed !== undefined ? Boolean(patch.unsubscribed) : Boolean(row.unsubscribed),
+      properties: merged,
+      at: ctx.clock.nowMs(),
+    });
+    const contact = toContact(contactRowById(ctx, row.id)!);
     if (opts.emitEvents !== false) emitEvent(ctx, teamId, 'contact.updated', contactEventData(ctx, contact));
     return contact;
   })();
@@ -240,25 +227,20 @@ export function writeContactChecked(
       if (v === null) delete merged[k];
       else merged[k] = v;
     }
-    ctx.db
-      .prepare('UPDATE contacts SET first_name = ?, last_name = ?, unsubscribed = ?, properties = ?, updated_at = ? WHERE id = ?')
-      .run(
-        fields.first_name !== undefined ? fields.first_name : existing.first_name,
-        fields.last_name !== undefined ? fields.last_name : existing.last_name,
-        (fields.unsubscribed !== undefined ? fields.unsubscribed : existing.unsubscribed) ? 1 : 0,
-        JSON.stringify(merged),
-        now,
-        id,
-      );
+    updateContactRow(ctx, id, {
+      email: existing.email,
+      firstName: fields.first_name !== undefined ? fields.first_name : existing.first_name,
+      lastName: fields.last_name !== undefined ? fields.last_name : existing.last_name,
+      unsubscribed: Boolean(fields.unsubscribed !== undefined ? fields.unsubscribed : existing.unsubscribed),
+      properties: merged,
+      at: now,
+    });
   } else {
     const email = fields.email.trim();
     if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
     id = newId();
     const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
-    ctx.db
-      .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(id, teamId, email, email.toLowerCase(), fields.first_name ?? null, fields.last_name ?? null, fields.unsubscribed ? 1 : 0, JSON.stringify(stored), now, now);
+    insertContactRow(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now });
   }
   for (const s of segments) insertMembership(ctx, teamId, id, s, now);
   // The contacts store's upsert, without `setSubscriptions`' per-topic lookup: the caller checked the topics.
@@ -272,13 +254,11 @@ export function writeContactChecked(
  */
 export function removeContact(ctx: Emulator, teamId: string, idOrEmail: string): Contact | undefined {
   return ctx.db.transaction(() => {
-    const row = rowByRef(ctx, teamId, idOrEmail);
+    const row = contactRowByRef(ctx, teamId, idOrEmail);
     if (!row) return undefined;
     const contact = toContact(row);
     const data = contactEventData(ctx, contact);
-    ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ?').run(row.id);
-    ctx.db.prepare('DELETE FROM contact_topics WHERE contact_id = ?').run(row.id);
-    ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(row.id);
+    deleteContactRows(ctx, row.id);
     emitEvent(ctx, teamId, 'contact.deleted', data);
     return contact;
   })();
@@ -296,48 +276,8 @@ export function addContactToSegment(ctx: Emulator, teamId: string, contactId: st
   insertMembership(ctx, teamId, contact.id, segmentId);
 }
 
-/**
- * Contacts of a segment, oldest membership first. With `opts.ids`, only those
- * of the given contacts that are (still) members: a batch loads just its own
- * rows instead of the whole segment.
- */
-export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: string, opts: { ids?: readonly string[] } = {}): Contact[] {
-  if (opts.ids !== undefined && opts.ids.length === 0) return [];
-  const onlyIds = opts.ids !== undefined ? ` AND c.id IN (${opts.ids.map(() => '?').join(', ')})` : '';
-  const rows = ctx.db
-    .prepare(`SELECT c.* FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
-              WHERE cs.segment_id = ? AND c.team_id = ?${onlyIds} ORDER BY cs.seq`)
-    .all(segmentId, teamId, ...(opts.ids ?? [])) as ContactRow[];
-  return rows.map(toContact);
-}
 
-/**
- * The newest membership of a segment (its `seq`), or 0 when it has none: the
- * end of a broadcast's recipient list, fixed when its first batch runs.
- */
-export function lastMembershipSeq(ctx: Emulator, segmentId: string): number {
-  const row = ctx.db.prepare('SELECT MAX(seq) AS seq FROM contact_segments WHERE segment_id = ?').get(segmentId) as { seq: number | null };
-  return row.seq ?? 0;
-}
 
-/**
- * One page of a segment's contacts in membership order: memberships with
- * `afterSeq < seq <= untilSeq`, at most `limit`, each with its `seq` (the
- * cursor of the next page). One index range scan, whatever the segment's
- * size (issue 10: a broadcast keeps a cursor, not a list, in its job).
- */
-export function segmentContactsPage(
-  ctx: Emulator,
-  teamId: string,
-  segmentId: string,
-  page: { afterSeq: number; untilSeq: number; limit: number },
-): { contact: Contact; seq: number }[] {
-  const rows = ctx.db
-    .prepare(`SELECT c.*, cs.seq AS membership_seq FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
-              WHERE cs.segment_id = ? AND cs.seq > ? AND cs.seq <= ? AND c.team_id = ? ORDER BY cs.seq LIMIT ?`)
-    .all(segmentId, page.afterSeq, page.untilSeq, teamId, page.limit) as (ContactRow & { membership_seq: number })[];
-  return rows.map((r) => ({ contact: toContact(r), seq: r.membership_seq }));
-}
 
 /**
  * A contact's subscription to a topic: its explicit `opt_in`/`opt_out`, else
@@ -369,11 +309,6 @@ export function contactPropertyValues(
   return out;
 }
 
-/** The team's contacts, newest first, at most `limit` (for the admin dashboard, src/admin/dashboard.ts). */
-export function listContacts(ctx: Emulator, teamId: string, limit = 500): Contact[] {
-  const rows = ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ContactRow[];
-  return rows.map(toContact);
-}
 
 /**
  * Sets a contact's explicit subscriptions (upsert per topic). Every topic
@@ -399,4 +334,7 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
   });
 }
 
-export { explicitSubscription, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentIdsOf, unsubscribedNow } from './store.js';
+export {
+  contactsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
+  segmentIdsOf, unsubscribedNow,
+} from './store.js';

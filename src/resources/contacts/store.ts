@@ -211,3 +211,94 @@ export function removeMembership(ctx: Emulator, contactId: string, segmentId: st
 export function explicitSubscriptions(ctx: Emulator, contactId: string): { topic_id: string; subscription: 'opt_in' | 'opt_out' }[] {
   return ctx.db.prepare('SELECT topic_id, subscription FROM contact_topics WHERE contact_id = ?').all(contactId) as { topic_id: string; subscription: 'opt_in' | 'opt_out' }[];
 }
+
+/** The team's contact row by id or (case-insensitive, trimmed) email, or undefined. */
+export function contactRowByRef(ctx: Emulator, teamId: string, idOrEmail: string): ContactRow | undefined {
+  if (idOrEmail.includes('@')) {
+    return ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? AND email_lower = ?').get(teamId, idOrEmail.trim().toLowerCase()) as ContactRow | undefined;
+  }
+  return ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? AND id = ?').get(teamId, idOrEmail) as ContactRow | undefined;
+}
+
+/** A contact row by id (any team), or undefined. */
+export function contactRowById(ctx: Emulator, id: string): ContactRow | undefined {
+  return ctx.db.prepare('SELECT * FROM contacts WHERE id = ?').get(id) as ContactRow | undefined;
+}
+
+/** Inserts a contact row; `properties` its stored values (no nulls); `at` created and updated time (ms). */
+export function insertContactRow(
+  ctx: Emulator,
+  c: { id: string; teamId: string; email: string; firstName: string | null; lastName: string | null; unsubscribed: boolean; properties: Record<string, unknown>; at: number },
+): void {
+  ctx.db
+    .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(c.id, c.teamId, c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, c.at);
+}
+
+/** Rewrites a contact row's fields (`properties` the whole stored map; `at` the update time, ms). */
+export function updateContactRow(
+  ctx: Emulator,
+  id: string,
+  c: { email: string; firstName: string | null; lastName: string | null; unsubscribed: boolean; properties: Record<string, unknown>; at: number },
+): void {
+  ctx.db
+    .prepare('UPDATE contacts SET email = ?, email_lower = ?, first_name = ?, last_name = ?, unsubscribed = ?, properties = ?, updated_at = ? WHERE id = ?')
+    .run(c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, id);
+}
+
+/** Deletes a contact row with its memberships and topic choices. Call inside the deletion's transaction. */
+export function deleteContactRows(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM contact_topics WHERE contact_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
+}
+
+/**
+ * Contacts of a segment, oldest membership first. With `opts.ids`, only those
+ * of the given contacts that are (still) members: a batch loads just its own
+ * rows instead of the whole segment.
+ */
+export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: string, opts: { ids?: readonly string[] } = {}): Contact[] {
+  if (opts.ids !== undefined && opts.ids.length === 0) return [];
+  const onlyIds = opts.ids !== undefined ? ` AND c.id IN (${opts.ids.map(() => '?').join(', ')})` : '';
+  const rows = ctx.db
+    .prepare(`SELECT c.* FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              WHERE cs.segment_id = ? AND c.team_id = ?${onlyIds} ORDER BY cs.seq`)
+    .all(segmentId, teamId, ...(opts.ids ?? [])) as ContactRow[];
+  return rows.map(toContact);
+}
+
+/**
+ * The newest membership of a segment (its `seq`), or 0 when it has none: the
+ * end of a broadcast's recipient list, fixed when its first batch runs.
+ */
+export function lastMembershipSeq(ctx: Emulator, segmentId: string): number {
+  const row = ctx.db.prepare('SELECT MAX(seq) AS seq FROM contact_segments WHERE segment_id = ?').get(segmentId) as { seq: number | null };
+  return row.seq ?? 0;
+}
+
+/**
+ * One page of a segment's contacts in membership order: memberships with
+ * `afterSeq < seq <= untilSeq`, at most `limit`, each with its `seq` (the
+ * cursor of the next page). One index range scan, whatever the segment's
+ * size (issue 10: a broadcast keeps a cursor, not a list, in its job).
+ */
+export function segmentContactsPage(
+  ctx: Emulator,
+  teamId: string,
+  segmentId: string,
+  page: { afterSeq: number; untilSeq: number; limit: number },
+): { contact: Contact; seq: number }[] {
+  const rows = ctx.db
+    .prepare(`SELECT c.*, cs.seq AS membership_seq FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              WHERE cs.segment_id = ? AND cs.seq > ? AND cs.seq <= ? AND c.team_id = ? ORDER BY cs.seq LIMIT ?`)
+    .all(segmentId, page.afterSeq, page.untilSeq, teamId, page.limit) as (ContactRow & { membership_seq: number })[];
+  return rows.map((r) => ({ contact: toContact(r), seq: r.membership_seq }));
+}
+
+/** The team's contacts, newest first, at most `limit` (for the admin dashboard, src/admin/dashboard.ts). */
+export function listContacts(ctx: Emulator, teamId: string, limit = 500): Contact[] {
+  const rows = ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ContactRow[];
+  return rows.map(toContact);
+}

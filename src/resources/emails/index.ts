@@ -21,7 +21,7 @@ import type { ResourceModule } from '../../module.js';
 import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailContactMigration, emailsMigration, insertEmail, messageId } from './store.js';
+import { emailContactMigration, emailsMigration, insertEmail, insertSeedEvent, messageId } from './store.js';
 import { parseAddress } from './addresses.js';
 import { domainIdByName } from '../domains/service.js';
 
@@ -36,7 +36,6 @@ export const emailsModule: ResourceModule = {
    * No webhooks are raised and no jobs scheduled for them.
    */
   seed(ctx, fixtures, db) {
-    const insertEvent = db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, NULL)');
     const arr = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(Array.isArray(v) ? v : [v]));
     for (const e of fixtures.emails ?? []) {
       const created = e.created_at ? Date.parse(e.created_at) : ctx.clock.nowMs();
@@ -49,7 +48,7 @@ export const emailsModule: ResourceModule = {
         tags: e.tags ? JSON.stringify(e.tags) : null, last_event: events[events.length - 1]?.type ?? 'delivered', scheduled_at: null,
         created_at: created, source: 'api', domain_id: domainIdByName(ctx, e.team_id, domain), broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
       });
-      for (const ev of events) insertEvent.run(e.id, e.team_id, ev.type, ev.at ? Date.parse(ev.at) : created);
+      for (const ev of events) insertSeedEvent(ctx, { emailId: e.id, teamId: e.team_id, type: ev.type, at: ev.at ? Date.parse(ev.at) : created });
     }
   },
 };

@@ -28,12 +28,12 @@ import { domainNameOf, senderDomain } from '../domains/service.js';
 import { parseDuration } from '../../clock/clock.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { contentTypeOf, fromJson, newId } from '../../http/format.js';
+import { contentTypeOf, newId } from '../../http/format.js';
 import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/service.js';
 import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
-import { insertEmail, list, loadEmail, messageId, recordStep, type EmailRow } from './store.js';
+import { insertAttachment, insertEmail, loadEmail, messageId, recordStep } from './store.js';
 import { emailSendJob } from './jobs.js';
 
 /**
@@ -214,10 +214,7 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
       broadcast_id: sc.broadcastId ?? null, template_id: templateId, topic_id: input.topic_id ?? null, automation_run_id: sc.automationRunId ?? null,
       contact_id: sc.contactId ?? null,
     });
-    const insertAtt = ctx.db.prepare(
-      'INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const a of attachments) insertAtt.run(newId(), id, teamId, a.filename, a.content_type, a.content_id, a.path, a.content?.toString('base64') ?? null, a.content?.length ?? 0);
+    for (const a of attachments) insertAttachment(ctx, { id: newId(), emailId: id, teamId, ...a });
     const row = loadEmail(ctx, id)!;
     if (scheduledAt !== null) {
       recordStep(ctx, row, 'scheduled');
@@ -230,33 +227,3 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   })();
 }
 
-/**
- * The emails a broadcast produced, oldest first, each with the contact it
- * went to (`contact_id`, given by the broadcast as `SendContext.contactId`)
- * (for GET /broadcasts/{id}/recipients and clicked links).
- */
-export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; contact_id: string | null; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
-  const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
-  // One query for the clicks of all the broadcast's emails, grouped by email here.
-  const clickRows = ctx.db
-    .prepare(
-      `SELECT ev.email_id, ev.data, ev.at FROM email_events ev JOIN emails e ON e.id = ev.email_id
-       WHERE e.broadcast_id = ? AND ev.type = 'clicked' ORDER BY ev.seq`,
-    )
-    .all(broadcastId) as { email_id: string; data: string | null; at: number }[];
-  const clicksByEmail = new Map<string, { link: string; at: number }[]>();
-  for (const c of clickRows) {
-    const link = String(fromJson<{ link?: string }>(c.data)?.link ?? '');
-    const group = clicksByEmail.get(c.email_id);
-    if (group) group.push({ link, at: c.at });
-    else clicksByEmail.set(c.email_id, [{ link, at: c.at }]);
-  }
-  return rows.map((r) => ({
-    id: r.id,
-    contact_id: r.contact_id,
-    to: list(r.to_addrs),
-    last_event: r.last_event,
-    created_at: r.created_at,
-    clicks: clicksByEmail.get(r.id) ?? [],
-  }));
-}

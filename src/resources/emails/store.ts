@@ -339,3 +339,54 @@ export function eventsBetween(ctx: Emulator, teamId: string, start: number, end:
     .prepare('SELECT email_id, type, at FROM email_events WHERE team_id = ? AND at >= ? AND at <= ? ORDER BY at, seq')
     .all(teamId, start, end) as { email_id: string; type: string; at: number }[];
 }
+
+/**
+ * Stores one attachment of a new email (`content` bytes kept as base64;
+ * `size` in bytes, 0 for a `path` attachment). Call inside the send's
+ * transaction.
+ */
+export function insertAttachment(
+  ctx: Emulator,
+  a: { id: string; emailId: string; teamId: string; filename: string | null; content_type: string | null; content_id: string | null; path: string | null; content?: Buffer | null },
+): void {
+  ctx.db
+    .prepare('INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(a.id, a.emailId, a.teamId, a.filename, a.content_type, a.content_id, a.path, a.content?.toString('base64') ?? null, a.content?.length ?? 0);
+}
+
+/** Stores an event of a seeded email (fixtures: no data, no webhook), `at` in ms. */
+export function insertSeedEvent(ctx: Emulator, e: { emailId: string; teamId: string; type: string; at: number }): void {
+  ctx.db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, NULL)').run(e.emailId, e.teamId, e.type, e.at);
+}
+
+/**
+ * The emails a broadcast produced, oldest first, each with the contact it
+ * went to (`contact_id`, given by the broadcast as `SendContext.contactId`)
+ * (for GET /broadcasts/{id}/recipients and clicked links).
+ */
+export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; contact_id: string | null; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
+  const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
+  // One query for the clicks of all the broadcast's emails, grouped by email here.
+  const clickRows = ctx.db
+    .prepare(
+      `SELECT ev.email_id, ev.data, ev.at FROM email_events ev JOIN emails e ON e.id = ev.email_id
+       WHERE e.broadcast_id = ? AND ev.type = 'clicked' ORDER BY ev.seq`,
+    )
+    .all(broadcastId) as { email_id: string; data: string | null; at: number }[];
+  const clicksByEmail = new Map<string, { link: string; at: number }[]>();
+  for (const c of clickRows) {
+    const link = String(fromJson<{ link?: string }>(c.data)?.link ?? '');
+    const group = clicksByEmail.get(c.email_id);
+    if (group) group.push({ link, at: c.at });
+    else clicksByEmail.set(c.email_id, [{ link, at: c.at }]);
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    contact_id: r.contact_id,
+    to: list(r.to_addrs),
+    last_event: r.last_event,
+    created_at: r.created_at,
+    clicks: clicksByEmail.get(r.id) ?? [],
+  }));
+}
+

@@ -13,7 +13,7 @@ import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { findLog, pageLogs, recordRequest, type LogRow } from './store.js';
+import { findLog, pageLogs, type LogRow } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 /** Default page size of GET /logs. */

@@ -16,7 +16,7 @@ import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import {
-  attachmentMeta, attachmentsOf, getEmailOr404, migrations, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow,
+  attachmentMeta, attachmentsOf, getEmailOr404, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow,
   type ReceivedEmailRow,
 } from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';

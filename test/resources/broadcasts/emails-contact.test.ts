@@ -8,7 +8,7 @@ import { useEmulator } from '../../helpers.js';
 import { createBroadcast } from './helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/resources/index.js';
-import { emailsOfBroadcast } from '../../../src/resources/emails/send.js';
+import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 
 describe('broadcast emails: the contact on the email row', () => {
   const t = useEmulator();

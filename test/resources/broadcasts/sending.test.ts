@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulator, type TestEmulator } from '../../helpers.js';
-import { emailsOfBroadcast } from '../../../src/resources/emails/send.js';
+import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 import { NEWSLETTER_SEGMENT, createBroadcast, getBroadcast } from './helpers.js';
 
 async function ok(res: { status: number; body: any }, what: string) {

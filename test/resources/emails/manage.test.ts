@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator, FIXTURES } from '../../helpers.js';
-import { emailsOfBroadcast, sendEmail } from '../../../src/resources/emails/send.js';
+import { emailsOfBroadcast, sendEmail } from '../../../src/resources/emails/service.js';
 
 const FROM = 'Acme <hello@example.com>';
 
