@@ -3,10 +3,10 @@
  * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
  *
  * Every operation runs the same steps, listed in order in `buildApp` below
- * and each described in `src/http/pipeline.ts`: (for multipart, admit the
- * caller before the upload is stored), read body, authenticate,
+ * and each described in `src/http/pipeline.ts`: read a raw body, authenticate,
  * rate-limit, inject a fault (`src/faults/step.ts`: public operations of
- * authenticated callers only), validate (parameters, then body), call the handler, reply
+ * authenticated callers only), store an upload (multipart), validate
+ * (parameters, then body), call the handler, reply
  * (checked against the spec when `config.validateResponses`), log (the
  * `onResponse` hooks); a step that throws ends in the error steps and the
  * error renderer. A path served with another method answers 405; an
@@ -27,8 +27,8 @@ import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
 import type { OperationHandler, ResourceModule, ResponseInfo } from './module.js';
 import {
-  JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES, admitBeforeUpload, authenticateCaller, callHandler, discardUpload, lazyValidators, limitRate, logRefusal,
-  logResponse, readBody, renderError, runCall, sendReply, validateRequest, type ErrorStep, type Step,
+  JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, lazyValidators, limitRate, logRefusal,
+  logResponse, readBody, readUpload, renderError, runCall, sendReply, validateRequest, type ErrorStep, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
 import { UPLOAD_PREFIX } from './http/uploads.js';
@@ -98,15 +98,15 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       limitRate(rateLimit),
       // Steps between authentication and validation see `call.auth`, not yet a validated request.
       injectFault(ctx),
+      // A multipart body is stored only once the caller is admitted (issue 13, defect 3).
+      ...(op.body?.mediaType === 'multipart/form-data' ? [readUpload(upload)] : []),
       validateRequest(validators),
       callHandler(ctx, handlers.get(op.operationId)!),
       sendReply(ctx, validators, referenceCheck),
       logResponse(onResponse),
     ];
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    // A multipart call is admitted (authenticated, rate-limited) before its file is stored (issue 13, defect 3).
-    const admit = op.body?.mediaType === 'multipart/form-data' ? [admitBeforeUpload(ctx, op, rateLimit)] : [];
-    app[method](op.expressPath, ...admit, ...readBody(op, upload), runCall(op, steps, onError));
+    app[method](op.expressPath, ...readBody(op), runCall(op, steps, onError));
   }
   const paths = [...new Set(sorted.map((o) => o.expressPath))];
   for (const p of paths) app.all(p, (_req, _res, next) => next(errors.methodNotAllowed()));

@@ -77,60 +77,47 @@ export function lazyValidators(op: Operation): () => OperationValidators {
 }
 
 /**
- * Read body: the express middlewares that read a non-JSON body before the
- * call starts. Multipart (`multipart/form-data`): the `file` field to a temp
- * file (multer); a malformed body (no boundary, truncated) is the client's
- * fault, 400 like malformed JSON. Raw media types (`text/*`, `message/*`
- * declared beside JSON): the body as a Buffer, unvalidated.
+ * Read body: the express middleware that reads a raw body before the call
+ * starts: for raw media types (`text/*`, `message/*` declared beside JSON)
+ * the body as a Buffer, unvalidated. Multipart bodies are read by the
+ * `readUpload` step instead, after the caller is admitted.
  */
-export function readBody(op: Operation, upload: Multer): RequestHandler[] {
-  const readers: RequestHandler[] = [];
-  if (op.body?.mediaType === 'multipart/form-data') {
-    const single = upload.single('file');
-    readers.push((req, res, next) => single(req, res, (err?: any) => {
-      if (err && !(err instanceof ApiError) && err.name !== 'MulterError') {
-        return next(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
-      }
-      next(err);
-    }));
-  }
-  if (op.body?.rawMediaTypes) readers.push(express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }));
-  return readers;
+export function readBody(op: Operation): RequestHandler[] {
+  return op.body?.rawMediaTypes ? [express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT })] : [];
 }
 
 /**
- * Admit before upload (issue 13, defect 3): for a multipart operation,
- * authentication (with the key's permission) and rate limiting run before
- * multer stores a byte, so a refused request never writes its file. The
- * steps `authenticateCaller` and `limitRate` then reuse the result
- * (`res.locals.admitted`) instead of running again.
+ * Read upload (multipart operations): the `file` field to a temp file
+ * (multer). A step after authentication, rate limiting and fault injection,
+ * so a refused request never stores its file (issue 13, defect 3); a
+ * malformed body (no boundary, truncated) is the client's fault, 400 like
+ * malformed JSON; multer's own limits reach `renderError`.
  */
-export function admitBeforeUpload(ctx: Emulator, op: Operation, rateLimit: ReturnType<typeof createRateLimit>): RequestHandler {
-  return (req, res, next) => {
-    try {
-      const auth = op.requiresAuth ? authenticate(ctx, req.headers.authorization, op) : null;
-      if (auth) rateLimit(auth, res);
-      res.locals.admitted = { auth };
-      next();
-    } catch (err) {
-      next(err);
-    }
-  };
+export function readUpload(upload: Multer): Step {
+  const single = upload.single('file');
+  return (call) =>
+    new Promise<void>((resolve, reject) =>
+      single(call.req, call.res, (err?: any) => {
+        if (!err) return resolve();
+        if (!(err instanceof ApiError) && err.name !== 'MulterError') {
+          return reject(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
+        }
+        reject(err);
+      }),
+    );
 }
 
 /** Authenticate: the caller of an operation that requires a key (`src/http/auth.ts`: 401 missing, 403 invalid, 401 restricted). */
 export function authenticateCaller(ctx: Emulator): Step {
   return (call) => {
-    const admitted = call.res.locals.admitted as { auth: Auth | null } | undefined;
-    if (admitted) call.auth = admitted.auth;
-    else if (call.op.requiresAuth) call.auth = authenticate(ctx, call.req.headers.authorization, call.op);
+    if (call.op.requiresAuth) call.auth = authenticate(ctx, call.req.headers.authorization, call.op);
   };
 }
 
-/** Rate-limit: an authenticated call counts against its team's limit (429 over it; headers on every answer); once only for an admitted upload. */
+/** Rate-limit: an authenticated call counts against its team's limit (429 over it; headers on every answer). */
 export function limitRate(rateLimit: ReturnType<typeof createRateLimit>): Step {
   return (call) => {
-    if (call.auth && !call.res.locals.admitted) rateLimit(call.auth, call.res);
+    if (call.auth) rateLimit(call.auth, call.res);
   };
 }
 
