@@ -95,43 +95,33 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
   const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore };
-  let faults;
+  // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).
+  let ctx: Emulator;
+  let fixtures: Record<string, any>;
   try {
-    faults = await createFaultStore(base, config.faults ?? []);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  const ctx: Emulator = { ...base, faults };
-  migrate(db, modules.flatMap((m) => m.migrations ?? []));
-  try {
+    fixtures = loadFixtures(config.fixtures);
+    ctx = { ...base, faults: await createFaultStore(base, config.faults ?? []) };
+    migrate(db, modules.flatMap((m) => m.migrations ?? []));
     registerJobs(ctx, modules.flatMap((m) => m.jobs ?? []));
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  // Jobs a stopped process left running run again (issue 13, defect 1).
-  const recovered = scheduler.recover();
-  if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
-  const fixtures = loadFixtures(config.fixtures);
-  const reset = () => resetState(ctx, fixtures);
-  if (!hasTeams(db)) {
-    try {
-      reset();
-    } catch (err) {
-      db.close();
-      throw new Error(`fixtures ${config.fixtures} do not fit the store: ${(err as Error).message}`);
+    // Jobs a stopped process left running run again (issue 13, defect 1).
+    const recovered = scheduler.recover();
+    if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
+    if (!hasTeams(db)) {
+      try {
+        resetState(ctx, fixtures);
+      } catch (err) {
+        throw new Error(`fixtures ${config.fixtures} do not fit the store: ${(err as Error).message}`);
+      }
+    } else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
+      log('warn', `--api-key: the store has no default team key to give that token to`);
     }
-  } else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
-    log('warn', `--api-key: the store has no default team key to give that token to`);
-  }
-  try {
     // The start rules (`--faults`), once the store has its teams; every reset puts them back.
-    faults.restore();
+    ctx.faults.restore();
   } catch (err) {
     db.close();
     throw err;
   }
+  const reset = () => resetState(ctx, fixtures);
   scheduler.restoreClock();
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));

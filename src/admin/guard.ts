@@ -110,7 +110,7 @@ function sameToken(given: string, expected: string): boolean {
  * Checks one admin request against the rules above; throws the `ApiError`
  * of the first it breaks. `path` is the request path (`/_emulator/...`).
  */
-export function checkAdminRequest(ctx: Emulator, req: Pick<Request, 'method' | 'headers'>, path: string): void {
+function checkAdminRequest(ctx: Emulator, req: Pick<Request, 'method' | 'headers'>, path: string): void {
   if (path === '/_emulator/health') return;
   const host = req.headers.host;
   if (host !== undefined && !hostAllowed(ctx, hostName(host))) {

@@ -15,7 +15,7 @@ import { resetState } from '../state/reset.js';
 import { exportSnapshot, importSnapshot } from '../state/snapshot.js';
 import { getDelivery, listDeliveries } from '../deliveries/inspect.js';
 import { deliver } from '../deliveries/jobs.js';
-import { deliveryWebhookId } from '../deliveries/store.js';
+import { deliveryRow } from '../deliveries/store.js';
 import { findWebhook } from '../resources/webhooks/service.js';
 import { insertApiKey, newToken } from '../resources/api-keys/service.js';
 import { insertTeam } from '../state/teams.js';
@@ -85,7 +85,7 @@ function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
  * 404 for an unknown delivery; 422 when its webhook was deleted.
  */
 async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>) {
-  const webhookId = deliveryWebhookId(ctx, req.params.delivery_id);
+  const webhookId = deliveryRow(ctx, req.params.delivery_id)?.webhook_id;
   if (webhookId === undefined) throw errors.notFound('Webhook delivery');
   if (!findWebhook(ctx, webhookId)) {
     throw errors.validation('The webhook of this delivery was deleted; the delivery cannot be replayed.', 422);

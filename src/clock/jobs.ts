@@ -110,7 +110,7 @@ export function registerJobs(ctx: Emulator, defs: readonly AnyJobDefinition[], k
  * has no handler for (e.g. a `--db` file written by another version, or a
  * snapshot), naming the types and how many of each.
  */
-export function assertKnownPending(scheduler: Scheduler): void {
+function assertKnownPending(scheduler: Scheduler): void {
   const unknown = scheduler.unknownPendingTypes();
   if (unknown.length) {
     throw new Error(`the store holds pending jobs of unknown type: ${unknown.map((u) => `${u.type} (${u.count})`).join(', ')}; known types are listed in src/clock/job-types.ts`);

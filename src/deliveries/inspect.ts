@@ -4,7 +4,7 @@
  */
 import type { Emulator } from '../context.js';
 import { isoTime } from '../http/format.js';
-import { attemptsOf, deliveriesWhere, deliveryById } from './store.js';
+import { attemptsOf, deliveriesWhere, deliveryRow } from './store.js';
 
 /** One attempt at a delivery. Times: ISO 8601 (emulated `at`, wall-clock `wall_time`). */
 export interface DeliveryAttempt {
@@ -110,7 +110,7 @@ export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): Webh
 
 /** One delivery by id (`msg_…`), or undefined. */
 export function getDelivery(ctx: Emulator, id: string): WebhookDelivery | undefined {
-  const r = deliveryById(ctx, id);
+  const r = deliveryRow(ctx, id);
   if (!r) return undefined;
   return toDelivery(r, attemptsOf(ctx, id));
 }

@@ -111,11 +111,6 @@ export function attemptsPage<T>(ctx: Emulator, deliveryId: string, query: PageQu
   return paginate(ctx.db, { table: 'webhook_attempts', where: 'delivery_id = ?', params: [deliveryId], query, defaultLimit: 20, map });
 }
 
-/** The webhook a delivery went to, or undefined for an unknown delivery. */
-export function deliveryWebhookId(ctx: Emulator, deliveryId: string): string | undefined {
-  return (ctx.db.prepare('SELECT webhook_id FROM webhook_deliveries WHERE id = ?').get(deliveryId) as { webhook_id: string } | undefined)?.webhook_id;
-}
-
 /** Records a `pending` delivery of an event to a webhook, due now (`now` emulated ms). */
 export function insertDelivery(ctx: Emulator, d: { id: string; teamId: string; webhookId: string; type: string; payload: string; now: number }): void {
   ctx.db
@@ -140,17 +135,12 @@ export function deliveriesWhere(ctx: Emulator, where: string[], params: string[]
   return { rows, attempts };
 }
 
-/** One delivery row by id (`msg_…`), or undefined. */
-export function deliveryById(ctx: Emulator, id: string): any {
-  return ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id);
-}
-
 /** A delivery's attempts, oldest first. */
 export function attemptsOf(ctx: Emulator, deliveryId: string): any[] {
   return ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as any[];
 }
 
-/** The delivery row `id`, or undefined. */
+/** The delivery row `id` (`msg_…`), or undefined. */
 export function deliveryRow(ctx: Emulator, id: string): DeliveryRow | undefined {
   return ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRow | undefined;
 }

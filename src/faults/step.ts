@@ -14,12 +14,16 @@ import type { Step } from '../http/pipeline.js';
  * still logged with its body (GET /logs).
  */
 export function injectFault(ctx: Emulator): Step {
-  return async (call) => {
+  // Synchronous unless a rule delays: the pipeline awaits only a step that returns a promise.
+  return (call) => {
     if (!call.auth || call.op.path.startsWith('/_emulator')) return;
     const fault = ctx.faults.forRequest(call.op.operationId, call.auth.teamId);
     if (!fault) return;
     if (fault.error && !Buffer.isBuffer(call.req.body)) call.body = call.req.body;
-    if (fault.delayMs > 0) await sleep(fault.delayMs);
-    if (fault.error) throw fault.error;
+    const fail = () => {
+      if (fault.error) throw fault.error;
+    };
+    if (fault.delayMs > 0) return sleep(fault.delayMs).then(fail);
+    fail();
   };
 }

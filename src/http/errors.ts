@@ -137,7 +137,7 @@ export const STATUS_FOR_NAME: Readonly<Record<ErrorName, number>> = {
   forbidden_host: 403,
   forbidden_origin: 403,
   missing_admin_token: 401,
-  invalid_admin_token: 403,
+  invalid_admin_token: 401,
 };
 
 /** An API error; `statusCode` is the HTTP status. */

@@ -107,7 +107,8 @@ function passes(ctx: Emulator, stage: SmtpStage, session: SMTPServerSession, cal
     return;
   }
   if (!pending) return next();
-  pending.then(next, (err) => callback(toReply(err)));
+  // A throw from `next` itself is answered too, never left as an unhandled rejection.
+  pending.then(next).catch((err) => callback(toReply(err)));
 }
 
 /** Collects a DATA stream; resolves with its bytes, or null when it went over the size limit. */

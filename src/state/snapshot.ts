@@ -83,6 +83,8 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
           ctx.db.prepare(`INSERT INTO "${t}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => row[k] as any));
         }
       }
+      // A job running when the snapshot was taken runs again, as after a restart (its run here ended with the old state).
+      ctx.scheduler.recover();
       // A pending job no handler runs would fail when due: refused now (issue 9), like at start-up.
       const unknown = ctx.scheduler.unknownPendingTypes();
       if (unknown.length) {

@@ -81,11 +81,12 @@ function pageOf<T extends object>(items: T[], query: PageQuery): ListEnvelope<{ 
 function sentEmails(ctx: Emulator, row: BroadcastRow) {
   const emails = emailsOfBroadcast(ctx, row.id).reverse();
   if (emails.length === 0) return [];
+  const flags = unsubscribedNow(ctx, row.team_id, [...new Set(emails.flatMap((e) => (e.contact_id === null ? [] : [e.contact_id])))]);
   return emails.map((e) => ({
     email_id: e.id,
     contact_id: e.contact_id,
     email: e.to[0] ?? '',
-    unsubscribed: e.contact_id === null ? null : unsubscribedNow(ctx, row.team_id, e.contact_id),
+    unsubscribed: e.contact_id === null ? null : flags.get(e.contact_id) ?? null,
     last_event: e.last_event,
     clicks: e.clicks,
   }));

@@ -119,7 +119,7 @@ function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed',
  * Job `contact-imports.run` (`jobId`: the job, ended with the import). Rows
  * already counted by an earlier, interrupted run are skipped.
  */
-export async function runImport(ctx: Emulator, importId: string, jobId?: number): Promise<void> {
+async function runImport(ctx: Emulator, importId: string, jobId?: number): Promise<void> {
   const row = importById(ctx, importId);
   if (!row || row.status !== 'in_progress') return;
   const teamId = row.team_id;

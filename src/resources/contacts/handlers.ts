@@ -8,7 +8,7 @@ import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
-import { findSegment, getSegmentOr404 } from '../segments/service.js';
+import { getSegmentOr404, segmentNamesOf } from '../segments/service.js';
 import { topicsPage, type TopicRow } from '../topics/service.js';
 import { CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
@@ -86,15 +86,17 @@ function remove(ctx: Emulator, req: OpRequest) {
 function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
-  return paginate(ctx.db, {
+  const page = paginate(ctx.db, {
     table: CONTACT_MEMBERSHIPS,
     where: 'team_id = ? AND contact_id = ?',
     params: [teamId, contact.id],
     query: req.query,
     defaultLimit: null,
-    // A membership is removed with its segment (segments' delete), so every segment is found.
-    map: (r: { id: string; created_at: number }) => ({ id: r.id, name: findSegment(ctx, teamId, r.id)?.name ?? null, created_at: apiTime(r.created_at) }),
+    map: (r: { id: string; created_at: number }) => ({ id: r.id, created_at: apiTime(r.created_at) }),
   });
+  // The page's segment names in one query. A membership is removed with its segment (segments' delete), so every segment is found.
+  const names = segmentNamesOf(ctx, teamId, page.data.map((s) => s.id));
+  return { ...page, data: page.data.map((s) => ({ id: s.id, name: names.get(s.id) ?? null, created_at: s.created_at })) };
 }
 
 function addSegment(ctx: Emulator, req: Req<'contacts/add-segment'>) {

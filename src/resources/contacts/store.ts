@@ -193,10 +193,16 @@ export function renumberSeededContact(db: DB, fromId: string, id: string, at: nu
   db.prepare('UPDATE contact_topics SET contact_id = ? WHERE contact_id = ?').run(id, fromId);
 }
 
-/** The contact's `unsubscribed` now (1 or 0), or null when it is gone or not the team's. */
-export function unsubscribedNow(ctx: Emulator, teamId: string, contactId: string): number | null {
-  const row = ctx.db.prepare('SELECT unsubscribed FROM contacts WHERE id = ? AND team_id = ?').get(contactId, teamId) as { unsubscribed: number } | undefined;
-  return row?.unsubscribed ?? null;
+/**
+ * The `unsubscribed` flag now (1 or 0) of each of the team's contacts among
+ * `contactIds`, in one query; a contact gone or not the team's is absent.
+ */
+export function unsubscribedNow(ctx: Emulator, teamId: string, contactIds: readonly string[]): Map<string, number> {
+  if (contactIds.length === 0) return new Map();
+  const rows = ctx.db
+    .prepare('SELECT id, unsubscribed FROM contacts WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))')
+    .all(teamId, JSON.stringify(contactIds)) as { id: string; unsubscribed: number }[];
+  return new Map(rows.map((r) => [r.id, r.unsubscribed]));
 }
 
 /** The table's name, for `paginate` (GET /contacts, beside the segment-filtered `SEGMENT_MEMBERS`). */

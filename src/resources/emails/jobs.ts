@@ -38,7 +38,7 @@ export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
 export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));
 
 /** Every recipient (to, cc, bcc), bare and lower-cased, without repeats. */
-export function recipientsOf(row: EmailRow): string[] {
+function recipientsOf(row: EmailRow): string[] {
   return [...new Set([...list(row.to_addrs), ...list(row.cc), ...list(row.bcc)].map(bareAddress))];
 }
 
@@ -58,7 +58,7 @@ function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): str
 }
 
 /** The `emails.send` job: see the table above. */
-export function runSend(ctx: Emulator, emailId: string): void {
+function runSend(ctx: Emulator, emailId: string): void {
   const row = loadEmail(ctx, emailId);
   if (!row || !['queued', 'scheduled'].includes(row.last_event)) return;
   ctx.db.transaction(() => {
@@ -131,7 +131,7 @@ function hardBounce(address: string) {
  * addresses as `bounced@resend.dev` would; `delivery_delayed` ends the email
  * `delivery_delayed` (`email.delivery_delayed`) unless one bounces.
  */
-export function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
+function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
   const row = loadEmail(ctx, emailId);
   // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
   if (!row || row.last_event === 'failed' || row.last_event === 'canceled' || eventsOf(ctx, row.id).some((e) => e.type === 'delivered' || e.type === 'bounced')) return;
@@ -157,7 +157,7 @@ export function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPa
 }
 
 /** The `emails.complain` job: see the table above. */
-export function runComplain(ctx: Emulator, emailId: string): void {
+function runComplain(ctx: Emulator, emailId: string): void {
   const row = loadEmail(ctx, emailId);
   if (!row) return;
   ctx.db.transaction(() => {

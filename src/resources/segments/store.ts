@@ -40,6 +40,15 @@ export function toSegmentItem(row: SegmentRow) {
   return { id: row.id, name: row.name, created_at: apiTime(row.created_at) };
 }
 
+/** The names of the team's segments among `ids`, in one query; an id not the team's is absent. */
+export function segmentNamesOf(ctx: Emulator, teamId: string, ids: readonly string[]): Map<string, string> {
+  if (ids.length === 0) return new Map();
+  const rows = ctx.db
+    .prepare('SELECT id, name FROM segments WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))')
+    .all(teamId, JSON.stringify(ids)) as { id: string; name: string }[];
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 /** The team's segment, or undefined. */
 export function findSegment(ctx: Emulator, teamId: string, id: string): SegmentRow | undefined {
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ? AND team_id = ?').get(id, teamId) as SegmentRow | undefined;

@@ -13,7 +13,7 @@ describe('emails: the one insert and Message-ID', () => {
   it('a sent email and a seeded one get the same Message-ID shape and the same stored columns', async () => {
     const sent = await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'x', text: 'y' });
     const got = (await t.api.get(`/emails/${sent.body.id}`)).body;
-    expect(got.message_id).toBe(messageId(sent.body.id, Date.parse(got.created_at), 'example.com'));
+    expect(got.message_id).toMatch(new RegExp(`^<\\d{14}\\.${sent.body.id.slice(0, 8)}@example\\.com>$`));
 
     const seeded = (await t.api.get('/emails/a1b2c3d4-0002-4a5b-8c6d-7e8f9a0b1c2d')).body;
     expect(seeded).toMatchObject({
