@@ -106,17 +106,20 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     // Jobs a stopped process left running run again (issue 13, defect 1).
     const recovered = scheduler.recover();
     if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
+    // The start rules (`--faults`) go in once the store has its teams (the reset puts them back each time).
     if (!hasTeams(db)) {
       try {
-        resetState(ctx, fixtures);
+        resetState(ctx, fixtures, { strictFaults: true });
       } catch (err) {
+        if ((err as { code?: string }).code === 'EFAULTRULE') throw err;
         throw new Error(`fixtures ${config.fixtures} do not fit the store: ${(err as Error).message}`);
       }
-    } else if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
-      log('warn', `--api-key: the store has no default team key to give that token to`);
+    } else {
+      if (config.apiKey && !applyDefaultKeyToken(ctx, fixtures, config.apiKey)) {
+        log('warn', `--api-key: the store has no default team key to give that token to`);
+      }
+      ctx.faults.restore();
     }
-    // The start rules (`--faults`), once the store has its teams; every reset puts them back.
-    ctx.faults.restore();
   } catch (err) {
     db.close();
     throw err;

@@ -80,8 +80,6 @@ export class FaultStore implements Faults {
     private readonly startRules: readonly unknown[] = [],
   ) {}
 
-  private following = false;
-
   /** How many rules there are (spent ones included). */
   get size(): number {
     return this.live.length;
@@ -125,10 +123,9 @@ export class FaultStore implements Faults {
   /**
    * Back to the start rules (fresh ids, `fired` 0). Throws an Error
    * `fault rule N: ...` with `code` `EFAULTRULE` when one does not fit the
-   * store (a `team_id` that names no team). The first call (at start, once
-   * the store is seeded) also makes every later reset (`ctx.bus` `'reset'`)
-   * call it; a start rule that no longer fits then is left out (the others
-   * are added) with a warning.
+   * store (a `team_id` that names no team). Called at start, once the store
+   * is seeded, and by every reset (`resetState`, which logs a warning and
+   * leaves out a start rule that no longer fits); not by a snapshot import.
    */
   restore(): void {
     this.clear();
@@ -141,15 +138,6 @@ export class FaultStore implements Faults {
       }
     });
     if (failure) throw failure;
-    if (this.following) return;
-    this.following = true;
-    this.ctx.bus.on('reset', () => {
-      try {
-        this.restore();
-      } catch (err) {
-        this.ctx.log('warn', `faults: the start rules could not all be put back after a reset: ${(err as Error).message}`);
-      }
-    });
   }
 
   /** Whether `l` fires now (not spent; its draw, if any, below `probability`); counts it when it does. */

@@ -10,10 +10,13 @@ import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 /**
  * Empties every table, then runs each module's `seed` (`ctx.modules`, in
  * order) with `fixtures`; one transaction. Then deletes the stored uploads
- * no row refers to any more (issue 13, defect 3). Emits `reset` on the bus.
+ * no row refers to any more (issue 13, defect 3), and puts the fault rules
+ * back to the start rules (`ctx.faults.restore()`; a start rule that no
+ * longer fits is a warning, or with `strictFaults` (start-up) thrown).
+ * Emits `reset` on the bus.
  * Throws what a seed throws (nothing is changed then).
  */
-export function resetState(ctx: Emulator, fixtures: Record<string, any>): void {
+export function resetState(ctx: Emulator, fixtures: Record<string, any>, opts: { strictFaults?: boolean } = {}): void {
   const tables = userTables(ctx.db);
   const uploads = referencedUploads(ctx);
   ctx.db.transaction(() => {
@@ -21,5 +24,12 @@ export function resetState(ctx: Emulator, fixtures: Record<string, any>): void {
     for (const m of ctx.modules) m.seed?.(ctx, fixtures, ctx.db);
   })();
   dropOrphanedUploads(ctx, uploads);
+  // Fault rules go back to the start rules with the fixtures (a snapshot import keeps them: rules are not state).
+  try {
+    ctx.faults.restore();
+  } catch (err) {
+    if (opts.strictFaults) throw err;
+    ctx.log('warn', `faults: the start rules could not all be put back after a reset: ${(err as Error).message}`);
+  }
   ctx.bus.emit('reset');
 }

@@ -185,6 +185,14 @@ describe('admin: fault rules', () => {
     expect((await t.anon.get('/_emulator/faults')).body.data).toEqual([]);
     await t.api.get('/domains').expect(200);
   });
+
+  it('a snapshot import leaves the rules as they are (they are not state)', async () => {
+    const snap = (await t.anon.get('/_emulator/snapshot').expect(200)).body;
+    await addFault({ operation: 'domains/list', status: 503 });
+    await t.anon.post('/_emulator/snapshot').send(snap).expect(200);
+    expect((await t.anon.get('/_emulator/faults')).body.data.map((r: { status: number }) => r.status)).toEqual([503]);
+    await t.api.get('/domains').expect(503);
+  });
 });
 
 describe('emu.faults and startServer({ faults })', () => {

@@ -24,7 +24,7 @@ import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { contactPropertyValues, contactsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
+import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { getTopicOr404, type TopicRow } from '../topics/service.js';
 import { checkSender, sendEmail, type SendEmailInput } from '../emails/service.js';
@@ -95,7 +95,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
 function checkBroadcastSender(ctx: Emulator, row: BroadcastRow): void {
   const from = parseAddress(row.from_address);
   if (!from) return; // validated at create/update; sendEmail refuses it per contact otherwise
-  const recipients = from.domain === 'resend.dev' ? contactsOfSegment(ctx, row.team_id, row.segment_id).filter((c) => !c.unsubscribed).map((c) => c.email) : [];
+  const recipients = from.domain === 'resend.dev' ? subscribedEmailsOfSegment(ctx, row.team_id, row.segment_id) : [];
   checkSender(ctx, row.team_id, from.domain, recipients);
 }
 

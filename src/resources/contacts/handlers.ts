@@ -9,7 +9,7 @@ import { apiTime } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { getSegmentOr404, segmentNamesOf } from '../segments/service.js';
-import { topicsPage, type TopicRow } from '../topics/service.js';
+import { pageTopics, type TopicRow } from '../topics/service.js';
 import { CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
@@ -121,12 +121,10 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
   const chosen = new Map(
     explicitSubscriptions(ctx, contact.id).map((r) => [r.topic_id, r.subscription]),
   );
-  return topicsPage(ctx, req, 20, (t: TopicRow) => ({
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    subscription: chosen.get(t.id) ?? t.default_subscription,
-  }));
+  return pageTopics(ctx.db, req, {
+    defaultLimit: 20,
+    map: (t: TopicRow) => ({ id: t.id, name: t.name, description: t.description, subscription: chosen.get(t.id) ?? t.default_subscription }),
+  });
 }
 
 function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>) {

@@ -335,6 +335,6 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
 }
 
 export {
-  contactsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
+  subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
   segmentIdsOf, unsubscribedNow,
 } from './store.js';

@@ -261,18 +261,16 @@ export function deleteContactRows(ctx: Emulator, id: string): void {
 }
 
 /**
- * Contacts of a segment, oldest membership first. With `opts.ids`, only those
- * of the given contacts that are (still) members: a batch loads just its own
- * rows instead of the whole segment.
+ * The addresses of a segment's subscribed contacts (`unsubscribed` = 0),
+ * oldest membership first: only the emails, no contact decoded (the
+ * sending rules of a broadcast from `@resend.dev`).
  */
-export function contactsOfSegment(ctx: Emulator, teamId: string, segmentId: string, opts: { ids?: readonly string[] } = {}): Contact[] {
-  if (opts.ids !== undefined && opts.ids.length === 0) return [];
-  const onlyIds = opts.ids !== undefined ? ` AND c.id IN (${opts.ids.map(() => '?').join(', ')})` : '';
+export function subscribedEmailsOfSegment(ctx: Emulator, teamId: string, segmentId: string): string[] {
   const rows = ctx.db
-    .prepare(`SELECT c.* FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
-              WHERE cs.segment_id = ? AND c.team_id = ?${onlyIds} ORDER BY cs.seq`)
-    .all(segmentId, teamId, ...(opts.ids ?? [])) as ContactRow[];
-  return rows.map(toContact);
+    .prepare(`SELECT c.email FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              WHERE cs.segment_id = ? AND c.team_id = ? AND c.unsubscribed = 0 ORDER BY cs.seq`)
+    .all(segmentId, teamId) as { email: string }[];
+  return rows.map((r) => r.email);
 }
 
 /**

@@ -139,7 +139,7 @@ export function toDomainListItem(row: DomainRow) {
 
 /** The team's domain, or 404 `Domain not found`. */
 export function getDomainOr404(ctx: Emulator, teamId: string, id: string): DomainRow {
-  const row = ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND team_id = ?').get(id, teamId) as DomainRow | undefined;
+  const row = findTeamDomain(ctx, teamId, id);
   if (!row) throw errors.notFound('Domain');
   return row;
 }
@@ -162,7 +162,7 @@ export function emitDomainEvent(ctx: Emulator, type: 'domain.created' | 'domain.
  * (interface-spec "Domain": events as the status changes).
  */
 export function setDomainStatus(ctx: Emulator, id: string, status: string): void {
-  const row = ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow | undefined;
+  const row = domainById(ctx, id);
   if (!row || row.status === status) return;
   ctx.db.prepare('UPDATE domains SET status = ? WHERE id = ?').run(status, id);
   emitDomainEvent(ctx, 'domain.updated', { ...row, status });
@@ -258,7 +258,7 @@ export function insertDomain(ctx: Emulator, teamId: string, body: CreateDomainBo
       body.open_tracking ? 1 : 0, body.click_tracking ? 1 : 0, body.tracking_subdomain ?? null,
       body.custom_return_path ?? 'send', body.tls ?? 'opportunistic', extra.dkim_value ?? newDkimValue(), extra.created_at ?? ctx.clock.nowMs(),
     );
-  return ctx.db.prepare('SELECT * FROM domains WHERE id = ?').get(id) as DomainRow;
+  return domainById(ctx, id)!;
 }
 
 /**

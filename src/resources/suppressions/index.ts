@@ -4,7 +4,7 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { migrations, seedSuppression } from './store.js';
+import { insertSuppressionRow, migrations } from './store.js';
 
 export const suppressionsModule: ResourceModule = {
   name: 'suppressions',
@@ -12,7 +12,7 @@ export const suppressionsModule: ResourceModule = {
   operations,
   seed(ctx, fixtures) {
     for (const s of fixtures.suppressions ?? []) {
-      seedSuppression(ctx, { id: s.id, teamId: s.team_id, email: s.email, origin: s.origin ?? 'manual', sourceId: s.source_id ?? null, createdAt: s.created_at ? Date.parse(s.created_at) : ctx.clock.nowMs() });
+      insertSuppressionRow(ctx, { id: s.id, teamId: s.team_id, email: s.email, origin: s.origin ?? 'manual', sourceId: s.source_id ?? null, createdAt: s.created_at ? Date.parse(s.created_at) : ctx.clock.nowMs() });
     }
   },
 };

@@ -68,8 +68,7 @@ export function findSuppression(ctx: Emulator, teamId: string, email: string): S
 
 /** The team's entry by id or by address, or 404 `Suppression not found`. */
 export function getSuppressionOr404(ctx: Emulator, teamId: string, idOrEmail: string): SuppressionRow {
-  const row = (ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, idOrEmail) as SuppressionRow | undefined)
-    ?? findSuppression(ctx, teamId, idOrEmail);
+  const row = findSuppressionById(ctx, teamId, idOrEmail) ?? findSuppression(ctx, teamId, idOrEmail);
   if (!row) throw errors.notFound('Suppression');
   return row;
 }
@@ -90,9 +89,7 @@ export function addSuppression(
   const existing = findSuppression(ctx, teamId, email);
   if (existing) return { row: existing, created: false };
   const id = newId();
-  ctx.db
-    .prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, teamId, email.trim(), email.trim().toLowerCase(), origin, sourceId, ctx.clock.nowMs());
+  insertSuppressionRow(ctx, { id, teamId, email, origin, sourceId, createdAt: ctx.clock.nowMs() });
   const row = ctx.db.prepare('SELECT * FROM suppressions WHERE id = ?').get(id) as SuppressionRow;
   emitEvent(ctx, teamId, 'suppression.added', eventData(row));
   return { row, created: true };
@@ -112,9 +109,14 @@ export function findSuppressionById(ctx: Emulator, teamId: string, id: string): 
   return ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, id) as SuppressionRow | undefined;
 }
 
-/** Inserts a fixtures suppression as given (reset only: no event, no checks). */
-export function seedSuppression(ctx: Emulator, s: { id: string; teamId: string; email: string; origin: string; sourceId: string | null; createdAt: number }): void {
+/**
+ * The one INSERT of a suppression: the address stored trimmed, its key
+ * trimmed and lower-cased (what `findSuppression` looks up). No event, no
+ * checks: `addSuppression` does those; the fixtures seed calls it as is.
+ */
+export function insertSuppressionRow(ctx: Emulator, s: { id: string; teamId: string; email: string; origin: string; sourceId: string | null; createdAt: number }): void {
+  const email = String(s.email).trim();
   ctx.db
     .prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(s.id, s.teamId, s.email, String(s.email).toLowerCase(), s.origin, s.sourceId, s.createdAt);
+    .run(s.id, s.teamId, email, email.toLowerCase(), s.origin, s.sourceId, s.createdAt);
 }

@@ -2,4 +2,4 @@
  * What other rooms may use of the topics resource (issue 9): everything another
  * room imports from topics comes through this file.
  */
-export { findTopic, getTopicOr404, listTopics, topicsPage, type Subscription, type TopicRow } from './store.js';
+export { findTopic, getTopicOr404, listTopics, pageTopics, type Subscription, type TopicRow } from './store.js';

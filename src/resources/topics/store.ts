@@ -7,7 +7,6 @@ import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
-import { paginateTeam, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 import { teamPager } from '../../http/pagination.js';
 
 /** The topics tables' schema steps (range in src/resources/index.ts). */
@@ -90,12 +89,7 @@ export function listTopics(ctx: Emulator, teamId: string): TopicRow[] {
   return ctx.db.prepare('SELECT * FROM topics WHERE team_id = ? ORDER BY seq').all(teamId) as TopicRow[];
 }
 
-/** A page of the team's topics (`limit` default `defaultLimit`), mapped by `map`: for lists of topics other rooms make (a contact's topics). */
-export function topicsPage<T>(ctx: Emulator, req: { auth: { teamId: string } | null; query: PageQuery }, defaultLimit: number | null, map: (t: TopicRow) => T): ListEnvelope<T> {
-  return paginateTeam(ctx.db, req, { table: 'topics', defaultLimit, map });
-}
-
-/** A page of the team's `topics` rows (`paginateTeam` options but the table). */
+/** A page of the team's `topics` rows (`paginateTeam` options but the table): GET /topics and a contact's topics. */
 export const pageTopics = teamPager<TopicRow>('topics');
 
 /** Sets a topic's `name`, `description` and `visibility`. */

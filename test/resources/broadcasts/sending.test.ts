@@ -1,7 +1,7 @@
 /**
  * Sending a broadcast to real contacts. These tests go through the contacts,
  * segments, topics, contact-properties and emails modules (the contracts
- * `contactsOfSegment`, `topicSubscription`, `contactPropertyValues`,
+ * `segmentContactsPage`, `topicSubscription`, `contactPropertyValues`,
  * `sendEmail`, `emailsOfBroadcast`) end to end.
  */
 import { describe, expect, it } from 'vitest';
