@@ -1,5 +1,5 @@
 /**
- * Builds the express app from the operations of `spec/openapi.yaml` and the
+ * Builds the request listener from the operations of `spec/openapi.yaml` and the
  * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
  *
  * Every operation runs the same steps, listed in order in `buildApp` below
@@ -17,18 +17,20 @@
  * success is also checked against the real service's document
  * (`src/http/reference-check.ts`).
  */
-import express from 'express';
 import multer from 'multer';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Emulator } from './context.js';
 import { errors } from './http/errors.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
-import type { OperationHandler, ResourceModule, ResponseInfo } from './module.js';
+import { createRouter } from './http/router.js';
+import type { OperationHandler, RawRequest, ResourceModule, ResponseInfo } from './module.js';
 import {
-  JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, lazyValidators, limitRate, logRefusal,
-  logResponse, readBody, readUpload, renderError, runCall, sendReply, validateRequest, type ErrorStep, type Step,
+  UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, lazyValidators, limitRate, logRefusal, logResponse,
+  readJsonBody, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest,
+  type Call, type ErrorStep, type Middleware, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
 import { UPLOAD_PREFIX } from './http/uploads.js';
@@ -36,14 +38,11 @@ import { adminGuard } from './admin/guard.js';
 
 export { JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES } from './http/pipeline.js';
 
-/**
- * Sorts paths so that literal segments are tried before parameters
- * (`/contacts/imports` before `/contacts/{id}`).
- */
-function routeOrder(a: Operation, b: Operation): number {
-  const ka = a.path.replace(/\{/g, '~');
-  const kb = b.path.replace(/\{/g, '~');
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+/** One operation as the router holds it: the operation, its raw-body reader, its steps. */
+interface Route {
+  op: Operation;
+  readRaw: Middleware | null;
+  steps: readonly Step[];
 }
 
 /**
@@ -51,7 +50,7 @@ function routeOrder(a: Operation, b: Operation): number {
  * document lacks, two modules handle the same one, or an operation of the
  * document has no handler.
  */
-export async function buildApp(ctx: Emulator, modules: ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []) {
+export async function buildApp(ctx: Emulator, modules: ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []): Promise<RequestListener> {
   const { operations } = await loadSpec();
   // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
   const referenceCheck = await loadReferenceCheck();
@@ -66,18 +65,6 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   const unhandled = operations.filter((o) => !handlers.has(o.operationId)).map((o) => o.operationId);
   if (unhandled.length) throw new Error(`spec/openapi.yaml operations without a handler: ${unhandled.join(', ')}`);
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-  // The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails`.
-  app.use((req, _res, next) => {
-    if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
-    next();
-  });
-  // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
-  app.use(adminGuard(ctx));
-  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // Uploads go to `config.uploadDir`, named UPLOAD_PREFIX + 32 hex digits (src/http/uploads.ts), removed on every path.
   const upload = multer({
     storage: multer.diskStorage({
@@ -89,9 +76,12 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   const rateLimit = createRateLimit(ctx);
   // A refused call: the request logs hear of it, its upload is deleted (then `renderError` answers).
   const onError: ErrorStep[] = [logRefusal(onResponse), discardUpload];
+  const render = renderError(ctx);
+  // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
+  const guardAdmin = adminGuard(ctx);
+  const readJson = readJsonBody();
 
-  const sorted = [...operations].sort(routeOrder);
-  for (const op of sorted) {
+  const router = createRouter<Route>(operations, (op) => {
     const validators = lazyValidators(op);
     const steps: Step[] = [
       authenticateCaller(ctx),
@@ -105,13 +95,44 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       sendReply(ctx, validators, referenceCheck),
       logResponse(onResponse),
     ];
-    const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    app[method](op.expressPath, ...readBody(op), runCall(op, steps, onError));
-  }
-  const paths = [...new Set(sorted.map((o) => o.expressPath))];
-  for (const p of paths) app.all(p, (_req, _res, next) => next(errors.methodNotAllowed()));
-  app.use((_req, _res, next) => next(errors.routeNotFound()));
+    return { op, readRaw: readRawBody(op), steps };
+  });
 
-  app.use(renderError(ctx));
-  return app;
+  /**
+   * One request: admin guard, JSON body, route (404 unknown path, 405
+   * known path with another method), raw body, then the operation's steps.
+   */
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    // The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails`.
+    const target = url.startsWith('//') ? url.replace(/^\/+/, '/') : url;
+    const q = target.indexOf('?');
+    const path = q < 0 ? target : target.slice(0, q);
+    let call: Call;
+    let route: Route;
+    try {
+      guardAdmin(req, path);
+      if (req.headers['content-type'] !== undefined && hasBody(req)) await runMiddleware(readJson, req, res);
+      const match = router.find(req.method ?? 'GET', path);
+      if (!match) throw router.knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
+      route = match.value;
+      if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
+      call = {
+        op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: q < 0 ? '' : target.slice(q + 1),
+        auth: null, params: {}, query: {}, body: undefined,
+      };
+    } catch (err) {
+      render(err, req, res);
+      return;
+    }
+    await runCall(call, route.steps, onError, render);
+  }
+
+  return (req, res) => {
+    dispatch(req, res).catch((err) => {
+      ctx.log('error', `unhandled error: ${(err as Error)?.stack ?? err}`);
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  };
 }

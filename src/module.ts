@@ -9,14 +9,20 @@
  * store's `Migration`, the clock's job definitions); every room imports it,
  * it imports no room.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Request } from 'express';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth, Emulator, SeededModule } from './context.js';
 import type { Migration } from './store/db.js';
 import type { AnyJobDefinition } from './clock/jobs.js';
 
 /** The caller, from the API key (defined in context.ts, beside the key store the pipeline asks). */
 export type { Auth } from './context.js';
+
+/**
+ * The node request as the body readers leave it: `body` (parsed JSON, a
+ * raw Buffer, multipart fields; undefined when none was read) and `file`
+ * (a multipart upload on disk, multer's shape).
+ */
+export type RawRequest = IncomingMessage & { body?: unknown; file?: Express.Multer.File };
 
 /** A validated request. `params`/`query` are coerced to their schema types. */
 export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>> {
@@ -28,8 +34,10 @@ export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, 
   headers: IncomingHttpHeaders;
   /** Uploaded file of a multipart operation (multer, on disk). */
   file?: Express.Multer.File;
-  /** The underlying express request (for the rare handler that needs it). */
-  raw: Request;
+  /** The underlying node request (for the rare handler that needs it). */
+  raw: RawRequest;
+  /** The node response, for a handler that writes it itself and returns `HANDLED` (a stream). */
+  response: ServerResponse;
 }
 
 /** A reply with an explicit status or headers; a plain value is sent with the operation's success status. */
@@ -45,7 +53,7 @@ export class Reply {
 
 /**
  * Returned by a handler that wrote the response itself through
- * `req.raw.res` (the inbox page's server-sent events stream): the app then
+ * `req.response` (the inbox page's server-sent events stream): the app then
  * sends nothing and skips response validation. Use only for streams.
  */
 export const HANDLED: unique symbol = Symbol('resend-emulator.handled');

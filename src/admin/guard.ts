@@ -28,7 +28,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Emulator } from '../context.js';
 import { ApiError } from '../http/errors.js';
 
@@ -110,7 +110,7 @@ function sameToken(given: string, expected: string): boolean {
  * Checks one admin request against the rules above; throws the `ApiError`
  * of the first it breaks. `path` is the request path (`/_emulator/...`).
  */
-function checkAdminRequest(ctx: Emulator, req: Pick<Request, 'method' | 'headers'>, path: string): void {
+function checkAdminRequest(ctx: Emulator, req: Pick<IncomingMessage, 'method' | 'headers'>, path: string): void {
   if (path === '/_emulator/health') return;
   const host = req.headers.host;
   if (host !== undefined && !hostAllowed(ctx, hostName(host))) {
@@ -122,7 +122,7 @@ function checkAdminRequest(ctx: Emulator, req: Pick<Request, 'method' | 'headers
   }
   const token = ctx.config.adminToken;
   if (!token) return;
-  if (TOKEN_EXEMPT.some((e) => e.methods.includes(req.method) && e.path.test(path))) return;
+  if (TOKEN_EXEMPT.some((e) => e.methods.includes(req.method ?? '') && e.path.test(path))) return;
   const auth = req.headers.authorization;
   const bearer = auth !== undefined ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
   const given = [bearer, cookie(req.headers.cookie, ADMIN_COOKIE)].filter((t): t is string => t !== undefined && t !== '');
@@ -132,17 +132,16 @@ function checkAdminRequest(ctx: Emulator, req: Pick<Request, 'method' | 'headers
   if (!given.some((t) => sameToken(t, token))) throw new ApiError(401, 'invalid_admin_token', 'The admin token is invalid.');
 }
 
-/** Express middleware applying `checkAdminRequest` to every `/_emulator` path. */
-export function adminGuard(ctx: Emulator) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    // Routing ignores case (express's default): so does this check.
-    const path = req.path.toLowerCase();
-    if (path !== '/_emulator' && !path.startsWith('/_emulator/')) return next();
-    try {
-      checkAdminRequest(ctx, req, path);
-      next();
-    } catch (err) {
-      next(err);
-    }
+/**
+ * The admin guard of the request pipeline (src/app.ts), before any body is
+ * read: for a `/_emulator` path (`path` without query string; routing
+ * ignores case, so does this check), throws the `ApiError` of the first
+ * rule above the request breaks; other paths pass.
+ */
+export function adminGuard(ctx: Emulator): (req: Pick<IncomingMessage, 'method' | 'headers'>, path: string) => void {
+  return (req, rawPath) => {
+    const path = rawPath.toLowerCase();
+    if (path !== '/_emulator' && !path.startsWith('/_emulator/')) return;
+    checkAdminRequest(ctx, req, path);
   };
 }

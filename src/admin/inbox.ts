@@ -35,7 +35,7 @@ function listTeams(ctx: Emulator) {
  * away or the server closes. Writes the response itself (returns `HANDLED`).
  */
 function events(ctx: Emulator, req: Req<'admin/events'>) {
-  const res = req.raw.res!;
+  const res = req.response;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',

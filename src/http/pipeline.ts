@@ -4,7 +4,8 @@
  *
  * | step | does | fails with |
  * |---|---|---|
- * | `readBody` (express middlewares, before the call) | multipart upload to a temp file (multer); raw body as a Buffer for `text/*`, `message/*` media types; JSON by the app-wide `express.json` | 400 malformed multipart or JSON, 413 too large |
+ * | `readJsonBody`, `readRawBody` (before the call, src/app.ts) | JSON (body-parser, every request with a JSON Content-Type); raw body as a Buffer for `text/*`, `message/*` media types | 400 malformed JSON, 413 too large |
+ * | `readUpload` (multipart operations) | the upload to a temp file (multer), once the caller is admitted | 400 malformed multipart, 413 too large |
  * | `authenticateCaller` | the API key → `call.auth` (`src/http/auth.ts`) | 401, 403 |
  * | `limitRate` | counts the request per team, sets the rate-limit headers (`src/http/rate-limit.ts`) | 429 |
  * | `validateRequest` | path and query parameters coerced and checked against the spec, the body checked (`src/http/validate.ts`) | 400, 422 |
@@ -21,11 +22,13 @@
  * synchronous steps' results are not awaited, so a request pays for no extra
  * turn of the event loop).
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import bodyParser from 'body-parser';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import type { Multer } from 'multer';
 import fs from 'node:fs';
 import type { Emulator } from '../context.js';
-import { HANDLED, Reply, type Auth, type OperationHandler, type OpRequest, type ResponseInfo } from '../module.js';
+import { HANDLED, Reply, type Auth, type OperationHandler, type OpRequest, type RawRequest, type ResponseInfo } from '../module.js';
 import { ApiError, errors } from './errors.js';
 import { authenticate } from './auth.js';
 import type { createRateLimit } from './rate-limit.js';
@@ -38,11 +41,17 @@ export const JSON_BODY_LIMIT = '50mb';
 /** Largest multipart upload (interface-spec "Limits": import file 200MB). */
 export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
 
-/** One API call on its way through the steps: the operation, the express request and response, and what the steps found. */
+/** One API call on its way through the steps: the operation, the node request and response, and what the steps found. */
 export interface Call {
   readonly op: Operation;
-  readonly req: Request;
-  readonly res: Response;
+  readonly req: RawRequest;
+  readonly res: ServerResponse;
+  /** The request target as sent (`/emails?limit=2`, `//emails` included): the request log's path. */
+  readonly url: string;
+  /** Path parameters as routed (decoded, unvalidated; src/http/router.ts). */
+  readonly pathParams: Record<string, string>;
+  /** The query string without `?` (parsed by `validateRequest`). */
+  readonly queryString: string;
   /** The caller, set by `authenticateCaller`; null on operations without security (the admin API) and before. */
   auth: Auth | null;
   /** Path parameters, validated (set by `validateRequest`). */
@@ -76,14 +85,33 @@ export function lazyValidators(op: Operation): () => OperationValidators {
   return () => (compiled ??= compileOperation(op));
 }
 
+/** A connect-style middleware (body-parser's, multer's): calls `next` once, with an error or none. */
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** Runs a connect-style middleware as a promise (rejected with its error). */
+export function runMiddleware(mw: Middleware, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => mw(req, res, (err) => (err ? reject(err) : resolve())));
+}
+
 /**
- * Read body: the express middleware that reads a raw body before the call
- * starts: for raw media types (`text/*`, `message/*` declared beside JSON)
- * the body as a Buffer, unvalidated. Multipart bodies are read by the
- * `readUpload` step instead, after the caller is admitted.
+ * Read JSON body: body-parser's JSON reader (what `express.json` is) for
+ * every request with a JSON media type (`application/json`,
+ * `application/*+json`), before routing, as the app-wide `express.json`
+ * did: malformed JSON is 400 and a body over 50 MB 413 on any path.
+ * Sets `req.body` (left undefined for other media types).
  */
-export function readBody(op: Operation): RequestHandler[] {
-  return op.body?.rawMediaTypes ? [express.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT })] : [];
+export function readJsonBody(): Middleware {
+  return bodyParser.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }) as Middleware;
+}
+
+/**
+ * Read raw body: for an operation that declares raw media types (`text/*`,
+ * `message/*` beside JSON), a body of those types as a Buffer in
+ * `req.body`, unvalidated; null for other operations. Multipart bodies are
+ * read by the `readUpload` step instead, after the caller is admitted.
+ */
+export function readRawBody(op: Operation): Middleware | null {
+  return op.body?.rawMediaTypes ? (bodyParser.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }) as Middleware) : null;
 }
 
 /**
@@ -94,7 +122,7 @@ export function readBody(op: Operation): RequestHandler[] {
  * malformed JSON; multer's own limits reach `renderError`.
  */
 export function readUpload(upload: Multer): Step {
-  const single = upload.single('file');
+  const single = upload.single('file') as unknown as Middleware;
   return (call) =>
     new Promise<void>((resolve, reject) =>
       single(call.req, call.res, (err?: any) => {
@@ -122,7 +150,7 @@ export function limitRate(rateLimit: ReturnType<typeof createRateLimit>): Step {
 }
 
 /** Whether the request carries a non-empty body (or a chunked one). */
-function hasBody(req: Request): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
@@ -136,7 +164,8 @@ export function validateRequest(validators: () => OperationValidators): Step {
   return (call) => {
     const { op, req } = call;
     const v = validators();
-    const params: Record<string, any> = { ...(req.query as Record<string, unknown>), ...req.params };
+    // The query as express's "simple" parser read it (node:querystring: a repeated name gives an array).
+    const params: Record<string, any> = { ...(call.queryString ? parseQuery(call.queryString) : {}), ...call.pathParams };
     if (v.params && !v.params(params)) throw toApiError(v.params.errors, 'params');
     for (const p of op.parameters) {
       if (p.in === 'path') call.params[p.name] = params[p.name];
@@ -145,7 +174,7 @@ export function validateRequest(validators: () => OperationValidators): Step {
     if (op.body?.rawMediaTypes && Buffer.isBuffer(req.body)) {
       call.body = req.body;
     } else if (op.body) {
-      // A body express.json did not read (another Content-Type) must not pass as `{}`.
+      // A body the JSON reader did not read (another Content-Type) must not pass as `{}`.
       if (op.body.mediaType === 'application/json' && req.body === undefined && hasBody(req)) {
         throw errors.validation(`The request body must be JSON, sent with \`Content-Type: application/json\` (got \`${String(req.headers['content-type'] ?? 'none').split(';')[0]}\`).`, 400);
       }
@@ -162,7 +191,7 @@ export function validateRequest(validators: () => OperationValidators): Step {
 export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
   return (call) => {
     const { req } = call;
-    const opReq: OpRequest = { params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req };
+    const opReq: OpRequest = { params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req, response: call.res };
     const result = handler(ctx, opReq);
     if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
       return Promise.resolve(result).then((r) => void (call.result = r));
@@ -186,7 +215,7 @@ export function sendReply(ctx: Emulator, validators: () => OperationValidators, 
     if (result === HANDLED) return;
     const reply = result instanceof Reply ? result : new Reply(op.successStatus, result);
     if (reply.contentType) {
-      res.status(reply.status).set(reply.headers).type(reply.contentType).send(reply.body);
+      writeBody(req, res, reply.status, reply.headers, reply.contentType, reply.body);
       return;
     }
     if (ctx.config.validateResponses) {
@@ -198,18 +227,16 @@ export function sendReply(ctx: Emulator, validators: () => OperationValidators, 
     }
     writeJson(req, res, reply.status, reply.headers, reply.body);
     call.sent = { status: reply.status, body: reply.body };
-    referenceCheck?.({ operationId: op.operationId, method: op.method, path: req.originalUrl, status: reply.status, body: reply.body });
+    referenceCheck?.({ operationId: op.operationId, method: op.method, path: call.url, status: reply.status, body: reply.body });
   };
 }
 
 /**
- * Writes a JSON answer: what express's `res.json` sends (the body as
- * `JSON.stringify` gives it, `application/json; charset=utf-8`, its
- * length; no body for HEAD), without its per-answer work the API never
- * uses (JSONP, ETag and freshness, settings lookups): ~10 % of a small
- * answer's CPU (issue 10).
+ * Writes a JSON answer as express's `res.json` did (the body as
+ * `JSON.stringify` gives it, `application/json; charset=utf-8`, its length;
+ * no body for HEAD). `headers` are set first.
  */
-function writeJson(req: Request, res: Response, status: number, headers: Record<string, string>, body: unknown): void {
+export function writeJson(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
   const text = JSON.stringify(body) ?? '';
   res.statusCode = status;
   for (const name in headers) res.setHeader(name, headers[name]);
@@ -218,12 +245,28 @@ function writeJson(req: Request, res: Response, status: number, headers: Record<
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
+/**
+ * Writes a non-JSON answer (`Reply` with a content type: the inbox page, a
+ * raw message, an attachment) as express's `res.type().send()` did: a text
+ * body gets `; charset=utf-8` unless its type names a charset; its length;
+ * no body for HEAD.
+ */
+function writeBody(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, contentType: string, body: unknown): void {
+  const data = Buffer.isBuffer(body) || body instanceof Uint8Array ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body) ?? '', 'utf8');
+  const isText = !(Buffer.isBuffer(body) || body instanceof Uint8Array);
+  res.statusCode = status;
+  for (const name in headers) res.setHeader(name, headers[name]);
+  res.setHeader('Content-Type', isText && !/;\s*charset=/i.test(contentType) ? `${contentType}; charset=utf-8` : contentType);
+  res.setHeader('Content-Length', data.length);
+  res.end(req.method === 'HEAD' ? undefined : data);
+}
+
 /** Tells the hooks of an answer; only authenticated calls have a team to file it under. */
 function notify(hooks: readonly ResponseHook[], call: Call, status: number, responseBody: unknown): void {
   if (!call.auth) return;
   const auth = call.auth;
   for (const hook of hooks) {
-    hook({ auth, operationId: call.op.operationId, method: call.op.method, path: call.req.originalUrl, status, requestBody: call.body, responseBody, userAgent: call.req.headers['user-agent'] ?? null });
+    hook({ auth, operationId: call.op.operationId, method: call.op.method, path: call.url, status, requestBody: call.body, responseBody, userAgent: call.req.headers['user-agent'] ?? null });
   }
 }
 
@@ -246,35 +289,35 @@ export async function discardUpload(call: Call): Promise<void> {
   if (call.req.file) await fs.promises.rm(call.req.file.path, { force: true }).catch(() => {});
 }
 
+/** Renders a failure as the answer (see `renderError`). */
+export type ErrorRenderer = (err: unknown, req: IncomingMessage, res: ServerResponse) => void;
+
 /**
- * The express handler of one operation: runs `steps` in order on a new
- * `Call` (awaiting only a step that returns a promise); when one throws,
- * runs `onError` in order and hands the error to `renderError`.
+ * Runs `steps` in order on `call` (awaiting only a step that returns a
+ * promise); when one throws, runs `onError` in order and renders the error.
+ * Never rejects.
  */
-export function runCall(op: Operation, steps: readonly Step[], onError: readonly ErrorStep[]): RequestHandler {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const call: Call = { op, req, res, auth: null, params: {}, query: {}, body: undefined };
-    try {
-      for (const step of steps) {
-        const pending = step(call);
-        if (pending) await pending;
-      }
-    } catch (err) {
-      for (const step of onError) await step(call, err);
-      next(err);
+export async function runCall(call: Call, steps: readonly Step[], onError: readonly ErrorStep[], render: ErrorRenderer): Promise<void> {
+  try {
+    for (const step of steps) {
+      const pending = step(call);
+      if (pending) await pending;
     }
-  };
+  } catch (err) {
+    for (const step of onError) await step(call, err);
+    render(err, call.req, call.res);
+  }
 }
 
 /**
- * Render error: the last middleware; every failure in the
+ * Render error: every failure in the
  * `{statusCode, message, name}` shape of `src/http/errors.ts`. Malformed
- * JSON 400, too large 413, multer errors 413/422, other express 4xx as they
- * are; anything else is logged and answered 500 `application_error` (with
+ * JSON 400, too large 413, multer errors 413/422, other body-parser 4xx as
+ * they are; anything else is logged and answered 500 `application_error` (with
  * its message when `validateResponses` is on, i.e. in tests).
  */
-export function renderError(ctx: Emulator): express.ErrorRequestHandler {
-  return (err: any, _req: Request, res: Response, _next: NextFunction) => {
+export function renderError(ctx: Emulator): ErrorRenderer {
+  return (err: any, req, res) => {
     let apiErr: ApiError;
     if (err instanceof ApiError) apiErr = err;
     else if (err?.type === 'entity.parse.failed') apiErr = errors.validation(`The request body is not valid JSON: ${err.message}`, 400);
@@ -289,7 +332,10 @@ export function renderError(ctx: Emulator): express.ErrorRequestHandler {
       ctx.log('error', `unhandled error: ${err?.stack ?? err}`);
       apiErr = new ApiError(500, 'application_error', ctx.config.validateResponses ? String(err?.message ?? err) : 'Internal server error. We are unable to process your request right now, please try again later.');
     }
-    if (res.headersSent) return;
-    res.status(apiErr.statusCode).set(apiErr.headers).json(apiErr.toJSON());
+    if (res.headersSent) {
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
+    writeJson(req, res, apiErr.statusCode, apiErr.headers, apiErr.toJSON());
   };
 }

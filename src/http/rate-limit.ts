@@ -17,7 +17,7 @@
  * - when the limit is off (0), no rate-limit header is sent at all (the
  *   emulator then has no limit to report; headers claiming one would mislead).
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Emulator } from '../context.js';
 import { errors } from './errors.js';
 import type { Auth } from '../module.js';
@@ -70,14 +70,14 @@ export class RateLimiter {
  * headers on `res` and throws the 429 `ApiError` when over the limit;
  * with 0, does nothing. One limiter per app (per emulator).
  */
-export function createRateLimit(ctx: Emulator): (auth: Auth, res: Response) => void {
+export function createRateLimit(ctx: Emulator): (auth: Auth, res: ServerResponse) => void {
   const limiter = new RateLimiter();
   return (auth, res) => {
     const limit = ctx.config.rateLimit;
     if (!(limit > 0)) return;
     const r = limiter.hit(auth.teamId, limit, wallClock.now());
     const { 'retry-after': retryAfter, ...headers } = r.headers;
-    res.set(headers);
+    for (const name in headers) res.setHeader(name, headers[name]);
     // `retry-after` reaches the response through the 429 error only (one place).
     if (r.limited) throw errors.rateLimitExceeded(limit, retryAfter!);
   };

@@ -55,8 +55,8 @@ export interface Operation {
   method: string;
   /** OpenAPI path, e.g. `/domains/{domain_id}`. */
   path: string;
-  /** Express path, e.g. `/domains/:domain_id`. */
-  expressPath: string;
+  /** Router path (src/http/router.ts), e.g. `/domains/:domain_id`. */
+  routePath: string;
   /** `false` when the operation declares `security: []` (admin API). */
   requiresAuth: boolean;
   /** `x-emulator-permission: sending`: allowed to `sending_access` keys. */
@@ -176,7 +176,7 @@ export function loadSpec(): Promise<{ document: Document; operations: Operation[
             operationId: op.operationId,
             method: m.toUpperCase(),
             path: p,
-            expressPath: p.replace(/\{([^}]+)\}/g, ':$1'),
+            routePath: p.replace(/\{([^}]+)\}/g, ':$1'),
             requiresAuth: security.length > 0,
             sending: op['x-emulator-permission'] === 'sending',
             parameters: params,
