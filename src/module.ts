@@ -52,6 +52,24 @@ export class Reply {
 }
 
 /**
+ * A JSON body already serialized (`text` is valid JSON): the pipeline
+ * writes it as it is instead of `JSON.stringify`-ing a value. For hot
+ * lists that assemble cached item texts (GET /emails, issue 10).
+ * `value()` parses it (response validation in tests, request logs);
+ * `JSON.stringify` of a `JsonText` gives the same JSON.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  /** The parsed value. */
+  value(): unknown {
+    return JSON.parse(this.text);
+  }
+  toJSON(): unknown {
+    return this.value();
+  }
+}
+
+/**
  * Returned by a handler that wrote the response itself through
  * `req.response` (the inbox page's server-sent events stream): the app then
  * sends nothing and skips response validation. Use only for streams.
@@ -71,6 +89,7 @@ export interface ResponseInfo {
   path: string;
   status: number;
   requestBody: unknown;
+  /** The JSON body answered: a value, or a `JsonText` (already serialized). */
   responseBody: unknown;
   userAgent: string | null;
 }

@@ -28,7 +28,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Multer } from 'multer';
 import fs from 'node:fs';
 import type { Emulator } from '../context.js';
-import { HANDLED, Reply, type Auth, type OperationHandler, type OpRequest, type RawRequest, type ResponseInfo } from '../module.js';
+import { HANDLED, JsonText, Reply, type Auth, type OperationHandler, type OpRequest, type RawRequest, type ResponseInfo } from '../module.js';
 import { ApiError, errors } from './errors.js';
 import { authenticate } from './auth.js';
 import type { createRateLimit } from './rate-limit.js';
@@ -66,7 +66,7 @@ export interface Call {
   body: unknown;
   /** What the handler returned (set by `callHandler`). */
   result?: unknown;
-  /** The JSON reply sent (set by `sendReply`); unset for a `HANDLED` stream or a non-JSON `Reply`, which are not logged. */
+  /** The JSON reply sent (set by `sendReply`; the body may be a `JsonText`); unset for a `HANDLED` stream or a non-JSON `Reply`, which are not logged. */
   sent?: { status: number; body: unknown };
 }
 
@@ -218,26 +218,28 @@ export function sendReply(ctx: Emulator, validators: () => OperationValidators, 
       writeBody(req, res, reply.status, reply.headers, reply.contentType, reply.body);
       return;
     }
+    const value = () => (reply.body instanceof JsonText ? reply.body.value() : reply.body);
     if (ctx.config.validateResponses) {
       const check = validators().responses[String(reply.status)];
       if (!check) throw new Error(`${op.operationId} answered ${reply.status}, which spec/openapi.yaml does not declare`);
-      if (!check(reply.body)) {
+      if (!check(value())) {
         throw new Error(`${op.operationId} ${reply.status} response does not match spec/openapi.yaml: ${JSON.stringify(check.errors?.slice(0, 5))} body=${JSON.stringify(reply.body).slice(0, 500)}`);
       }
     }
     writeJson(req, res, reply.status, reply.headers, reply.body);
     call.sent = { status: reply.status, body: reply.body };
-    referenceCheck?.({ operationId: op.operationId, method: op.method, path: call.url, status: reply.status, body: reply.body });
+    referenceCheck?.({ operationId: op.operationId, method: op.method, path: call.url, status: reply.status, body: value() });
   };
 }
 
 /**
  * Writes a JSON answer as express's `res.json` did (the body as
- * `JSON.stringify` gives it, `application/json; charset=utf-8`, its length;
- * no body for HEAD). `headers` are set first.
+ * `JSON.stringify` gives it, or a `JsonText`'s text as it is;
+ * `application/json; charset=utf-8`, its length; no body for HEAD).
+ * `headers` are set first.
  */
 export function writeJson(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
-  const text = JSON.stringify(body) ?? '';
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body) ?? '';
   res.statusCode = status;
   for (const name in headers) res.setHeader(name, headers[name]);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
+import { JsonText } from '../../module.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
@@ -14,7 +15,7 @@ import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
 import { emailSendJob } from './jobs.js';
 import {
-  EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_COLUMNS, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail, toListItem,
+  EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail,
   type AttachmentRow, type EmailRow,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
@@ -83,7 +84,9 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {
-  return pageEmails(ctx.db, req, { defaultLimit: 20, columns: LIST_COLUMNS, map: (r: EmailRow) => toListItem(r) });
+  // The items' JSON comes from the emails store's cache of their unchanging parts (issue 10).
+  const page = pageEmails(ctx.db, req, { defaultLimit: 20, columns: LIST_PAGE_COLUMNS, map: (r: EmailRow) => r });
+  return new JsonText(`{"object":"list","has_more":${page.has_more},"data":${listItemsJson(ctx, page.data)}}`);
 }
 
 function get(ctx: Emulator, req: Req<'emails/get'>) {

@@ -3,7 +3,7 @@
  * the module's `onResponse` hook after the reply is sent.
  */
 import type { Emulator } from '../../context.js';
-import type { ResponseInfo } from '../../module.js';
+import { JsonText, type ResponseInfo } from '../../module.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
@@ -95,6 +95,10 @@ function jsonLengthPast(value: unknown, limit: number): number {
  * the body's length in characters as far as it was counted (at least the limit).
  */
 function bodyText(body: unknown): string {
+  if (body instanceof JsonText) {
+    if (body.text.length > LOG_BODY_LIMIT) return JSON.stringify({ truncated: true, length: body.text.length });
+    body = body.value();
+  }
   const past = jsonLengthPast(body ?? null, LOG_BODY_LIMIT);
   if (past > LOG_BODY_LIMIT) return JSON.stringify({ truncated: true, length: past });
   const text = JSON.stringify(body ?? null, (key, value) => (SECRET_FIELDS.has(key) && typeof value === 'string' ? REDACTED : value));
