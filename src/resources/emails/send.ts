@@ -33,7 +33,7 @@ import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/service.js';
 import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
-import { insertAttachment, insertEmail, loadEmail, messageId, recordStep } from './store.js';
+import { insertAttachment, insertEmail, messageId, recordStep } from './store.js';
 import { emailSendJob } from './jobs.js';
 
 /**
@@ -204,25 +204,21 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
 
   const id = newId();
   return ctx.db.transaction(() => {
-    insertEmail(ctx, {
+    const lastEvent = scheduledAt !== null ? 'scheduled' : 'queued';
+    const row = insertEmail(ctx, {
       id, team_id: teamId, message_id: messageId(id, now, from.domain), from_addr: fromRaw.trim(), to_addrs: JSON.stringify(to),
       cc: cc.length ? JSON.stringify(cc) : null, bcc: bcc.length ? JSON.stringify(bcc) : null, reply_to: replyTo.length ? JSON.stringify(replyTo) : null,
       subject, html, text,
       headers: input.headers && Object.keys(input.headers).length ? JSON.stringify(input.headers) : null,
       tags: input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
-      last_event: scheduledAt !== null ? 'scheduled' : 'queued', scheduled_at: scheduledAt, created_at: now, source: sc.source, domain_id: domainId,
+      last_event: lastEvent, scheduled_at: scheduledAt, created_at: now, source: sc.source, domain_id: domainId,
       broadcast_id: sc.broadcastId ?? null, template_id: templateId, topic_id: input.topic_id ?? null, automation_run_id: sc.automationRunId ?? null,
       contact_id: sc.contactId ?? null,
     });
     for (const a of attachments) insertAttachment(ctx, { id: newId(), emailId: id, teamId, ...a });
-    const row = loadEmail(ctx, id)!;
-    if (scheduledAt !== null) {
-      recordStep(ctx, row, 'scheduled');
-      emailSendJob.schedule(ctx, { email_id: id }, { dueAt: Math.max(scheduledAt, now), teamId });
-    } else {
-      recordStep(ctx, row, 'queued');
-      emailSendJob.schedule(ctx, { email_id: id }, { dueAt: now + DELAYS.emailSend, teamId });
-    }
+    // The row is stored with its first step as `last_event` already (no read-back, no UPDATE).
+    recordStep(ctx, row, lastEvent, { keepLastEvent: true });
+    emailSendJob.schedule(ctx, { email_id: id }, { dueAt: scheduledAt !== null ? Math.max(scheduledAt, now) : now + DELAYS.emailSend, teamId });
     return { id };
   })();
 }

@@ -113,11 +113,12 @@ export type NewEmailRow = Omit<EmailRow, 'seq'>;
 /**
  * The one `INSERT INTO emails` (issue 9 item 8): writes a row as given
  * (address lists, tags and headers already JSON text; times in emulated ms).
- * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Throws the
- * SQLite error of a duplicate `id`.
+ * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Returns the
+ * row as stored (so a caller need not read it back). Throws the SQLite error
+ * of a duplicate `id`.
  */
-export function insertEmail(ctx: Emulator, row: NewEmailRow): void {
-  ctx.db
+export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
+  const { lastInsertRowid } = ctx.db
     .prepare(
       `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
         last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id)
@@ -125,6 +126,7 @@ export function insertEmail(ctx: Emulator, row: NewEmailRow): void {
         @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id, @contact_id)`,
     )
     .run(row);
+  return { seq: Number(lastInsertRowid), ...row };
 }
 
 /**
