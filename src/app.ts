@@ -17,7 +17,7 @@
  * success is also checked against the real service's document
  * (`src/http/reference-check.ts`).
  */
-import multer from 'multer';
+import type multerType from 'multer';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Emulator } from './context.js';
@@ -25,7 +25,7 @@ import { errors } from './http/errors.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { loadSpec, type Operation } from './http/spec.js';
 import { loadReferenceCheck } from './http/reference-check.js';
-import { createRouter } from './http/router.js';
+import { routerOf } from './http/router.js';
 import type { OperationHandler, RawRequest, ResourceModule, ResponseInfo } from './module.js';
 import {
   UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, lazyValidators, limitRate, logRefusal, logResponse,
@@ -35,6 +35,7 @@ import {
 import { injectFault } from './faults/step.js';
 import { UPLOAD_PREFIX } from './http/uploads.js';
 import { adminGuard } from './admin/guard.js';
+import { lazy, requirePackage } from './lazy.js';
 
 export { JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES } from './http/pipeline.js';
 
@@ -66,12 +67,16 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   if (unhandled.length) throw new Error(`spec/openapi.yaml operations without a handler: ${unhandled.join(', ')}`);
 
   // Uploads go to `config.uploadDir`, named UPLOAD_PREFIX + 32 hex digits (src/http/uploads.ts), removed on every path.
-  const upload = multer({
-    storage: multer.diskStorage({
-      destination: ctx.config.uploadDir,
-      filename: (_req, _file, cb) => cb(null, UPLOAD_PREFIX + randomBytes(16).toString('hex')),
-    }),
-    limits: { fileSize: UPLOAD_LIMIT_BYTES },
+  // multer loads with the first upload (issue 10: start-up).
+  const upload = lazy(() => {
+    const multer = requirePackage<typeof multerType>('multer');
+    return multer({
+      storage: multer.diskStorage({
+        destination: ctx.config.uploadDir,
+        filename: (_req, _file, cb) => cb(null, UPLOAD_PREFIX + randomBytes(16).toString('hex')),
+      }),
+      limits: { fileSize: UPLOAD_LIMIT_BYTES },
+    });
   });
   const rateLimit = createRateLimit(ctx);
   // A refused call: the request logs hear of it, its upload is deleted (then `renderError` answers).
@@ -81,7 +86,8 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   const guardAdmin = adminGuard(ctx);
   const readJson = readJsonBody();
 
-  const router = createRouter<Route>(operations, (op) => {
+  const router = routerOf(operations);
+  const routes: Route[] = operations.map((op) => {
     const validators = lazyValidators(op);
     const steps: Step[] = [
       authenticateCaller(ctx),
@@ -115,7 +121,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       if (req.headers['content-type'] !== undefined && hasBody(req)) await runMiddleware(readJson, req, res);
       const match = router.find(req.method ?? 'GET', path);
       if (!match) throw router.knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
-      route = match.value;
+      route = routes[match.index];
       if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
       call = {
         op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: q < 0 ? '' : target.slice(q + 1),

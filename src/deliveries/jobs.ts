@@ -35,7 +35,8 @@
  * Delivery statuses: `pending` (first attempt or a retry still to come) →
  * `succeeded` | `failed` | `recorded` | `cancelled`.
  */
-import { Webhook } from 'standardwebhooks';
+import type { Webhook as WebhookType } from 'standardwebhooks';
+import { lazy, requirePackage } from '../lazy.js';
 import type { Emulator } from '../context.js';
 import { defineJob } from '../clock/jobs.js';
 import { findWebhook } from '../resources/webhooks/service.js';
@@ -43,6 +44,9 @@ import { cancelPendingOf, deliveryRow, insertAttempt, scheduledAttempts, setDeli
 
 export type { DeliveryRow };
 import { randomAlnum } from '../http/format.js';
+
+/** standardwebhooks, loaded with the first signed delivery (issue 10: start-up). */
+const Webhook = lazy(() => requirePackage<{ Webhook: typeof WebhookType }>('standardwebhooks').Webhook);
 
 // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
 /** `webhook.deliver`: one scheduled attempt (`deliver`). */
@@ -73,7 +77,7 @@ const DELIVERY_USER_AGENT = 'resend-emulator-webhooks/1';
  */
 function signHeaders(secrets: string | string[], msgId: string, payload: string, when: Date = new Date()): Record<string, string> {
   const list = Array.isArray(secrets) ? secrets : [secrets];
-  const signature = list.map((s) => new Webhook(s).sign(msgId, when, payload)).join(' ');
+  const signature = list.map((s) => new (Webhook())(s).sign(msgId, when, payload)).join(' ');
   return {
     'svix-id': msgId,
     'svix-timestamp': String(Math.floor(when.getTime() / 1000)),

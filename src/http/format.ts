@@ -3,7 +3,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
-import mimeTypes from 'mime-types';
+import { lazy, requirePackage } from '../lazy.js';
+
+/** mime-types (mime-db's 200 KB table), loaded on the first lookup (issue 10). */
+const mimeTypes = lazy(() => requirePackage<typeof import('mime-types')>('mime-types'));
 
 /**
  * Renders emulated milliseconds as the API timestamp
@@ -67,5 +70,5 @@ export function replyToList(v: string | string[] | null | undefined): string[] |
  */
 export function contentTypeOf(filename: string | null | undefined): string {
   const ext = filename ? extname(filename) : '';
-  return (ext && mimeTypes.lookup(ext)) || 'application/octet-stream';
+  return (ext && mimeTypes().lookup(ext)) || 'application/octet-stream';
 }

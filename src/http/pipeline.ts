@@ -22,7 +22,7 @@
  * synchronous steps' results are not awaited, so a request pays for no extra
  * turn of the event loop).
  */
-import bodyParser from 'body-parser';
+import type bodyParserType from 'body-parser';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Multer } from 'multer';
@@ -35,6 +35,16 @@ import type { createRateLimit } from './rate-limit.js';
 import { compileOperation, toApiError, type OperationValidators } from './validate.js';
 import type { Operation } from './spec.js';
 import type { ReferenceCheck } from './reference-check.js';
+import { lazy, requirePackage } from '../lazy.js';
+
+/** body-parser, loaded for the first request with a body (issue 10: start-up). */
+const bodyParser = lazy(() => requirePackage<typeof bodyParserType>('body-parser'));
+
+/** A middleware made on its first call (its package loads then). */
+function onFirstUse(make: () => Middleware): Middleware {
+  const get = lazy(make);
+  return (req, res, next) => get()(req, res, next);
+}
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
 export const JSON_BODY_LIMIT = '50mb';
@@ -101,7 +111,7 @@ export function runMiddleware(mw: Middleware, req: IncomingMessage, res: ServerR
  * Sets `req.body` (left undefined for other media types).
  */
 export function readJsonBody(): Middleware {
-  return bodyParser.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }) as Middleware;
+  return onFirstUse(() => bodyParser().json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }) as Middleware);
 }
 
 /**
@@ -111,7 +121,8 @@ export function readJsonBody(): Middleware {
  * read by the `readUpload` step instead, after the caller is admitted.
  */
 export function readRawBody(op: Operation): Middleware | null {
-  return op.body?.rawMediaTypes ? (bodyParser.raw({ type: op.body.rawMediaTypes, limit: JSON_BODY_LIMIT }) as Middleware) : null;
+  const types = op.body?.rawMediaTypes;
+  return types ? onFirstUse(() => bodyParser().raw({ type: types, limit: JSON_BODY_LIMIT }) as Middleware) : null;
 }
 
 /**
@@ -121,8 +132,8 @@ export function readRawBody(op: Operation): Middleware | null {
  * malformed body (no boundary, truncated) is the client's fault, 400 like
  * malformed JSON; multer's own limits reach `renderError`.
  */
-export function readUpload(upload: Multer): Step {
-  const single = upload.single('file') as unknown as Middleware;
+export function readUpload(upload: () => Multer): Step {
+  const single = onFirstUse(() => upload().single('file') as unknown as Middleware);
   return (call) =>
     new Promise<void>((resolve, reject) =>
       single(call.req, call.res, (err?: any) => {

@@ -28,11 +28,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Document, Schema } from './spec.js';
+import { requirePackage } from '../lazy.js';
 
-const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** Checks one answered operation; never throws. */
 export type ReferenceCheck = (info: { operationId: string; method: string; path: string; status: number; body: unknown }) => void;
@@ -90,6 +89,9 @@ async function build(file: string, report: string): Promise<ReferenceCheck> {
       ops.set(op.operationId, { schemas, plain: new Map(), strict: new Map() });
     }
   }
+  // Loaded only when the check is on (a development option): start-up never pays for it.
+  const { Ajv2020 } = requirePackage<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+  const addFormats = requirePackage<(ajv: InstanceType<typeof Ajv2020>) => unknown>('ajv-formats');
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   fs.mkdirSync(path.dirname(report), { recursive: true });

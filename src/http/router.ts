@@ -10,26 +10,39 @@
 import FindMyWay from 'find-my-way';
 import type { Operation } from './spec.js';
 
-/** A matched request: the operation and its path parameters (decoded, as sent). */
-export interface RouteMatch<T> {
-  value: T;
+/** A matched request: the operation's index in the list the router was built from, and its path parameters (decoded, as sent). */
+export interface RouteMatch {
+  index: number;
   params: Record<string, string>;
 }
 
-/** The routes of an app: every operation's `method` + `routePath`, with a value per operation. */
-export interface Router<T> {
+/** The routes of the document: every operation's `method` + `routePath`. */
+export interface Router {
   /** The operation for `method` and `path` (no query string), or null. */
-  find(method: string, path: string): RouteMatch<T> | null;
+  find(method: string, path: string): RouteMatch | null;
   /** Whether `path` is served with some method (a miss on it answers 405, not 404). */
   knowsPath(path: string): boolean;
 }
 
+/** Routers by the operations list they were built from: built once per process, shared by every app (a later `startServer()` costs no routing tree; issue 10). */
+const built = new WeakMap<readonly Operation[], Router>();
+
 /**
- * Builds the router. `valueOf(op)` is what a match carries (the operation's
- * compiled pipeline). Throws at start on two operations with the same method
+ * The router of `operations` (the list `loadSpec()` returns, which is the
+ * same object for the process). A match carries the operation's index in
+ * that list. Throws at first build on two operations with the same method
  * and path.
  */
-export function createRouter<T>(operations: readonly Operation[], valueOf: (op: Operation) => T): Router<T> {
+export function routerOf(operations: readonly Operation[]): Router {
+  let router = built.get(operations);
+  if (!router) {
+    router = createRouter(operations);
+    built.set(operations, router);
+  }
+  return router;
+}
+
+function createRouter(operations: readonly Operation[]): Router {
   const fmw = FindMyWay({
     caseSensitive: false,
     ignoreTrailingSlash: true,
@@ -37,18 +50,17 @@ export function createRouter<T>(operations: readonly Operation[], valueOf: (op: 
     maxParamLength: 8192,
   });
   const methods = new Set<string>();
-  for (const op of operations) {
+  operations.forEach((op, index) => {
     const method = op.method.toUpperCase() as FindMyWay.HTTPMethod;
-    const value = valueOf(op);
     for (const m of method === 'GET' ? (['GET', 'HEAD'] as const) : [method]) {
       methods.add(m);
-      fmw.on(m, op.routePath, () => {}, { value });
+      fmw.on(m, op.routePath, () => {}, { index });
     }
-  }
-  const find = (method: string, path: string): RouteMatch<T> | null => {
+  });
+  const find = (method: string, path: string): RouteMatch | null => {
     const found = fmw.find(method as FindMyWay.HTTPMethod, path);
     if (!found) return null;
-    return { value: (found.store as { value: T }).value, params: found.params as Record<string, string> };
+    return { index: (found.store as { index: number }).index, params: found.params as Record<string, string> };
   };
   return {
     find,

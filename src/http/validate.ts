@@ -16,23 +16,24 @@
  * A schema node may override the result with `x-error: {status, name, message}`
  * (`{field}` in `message` is replaced by the field path).
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiError, errors, type ErrorName } from './errors.js';
 import type { Operation, Schema } from './spec.js';
-
-const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
+import { lazy, requirePackage } from '../lazy.js';
 
 function makeAjv(coerce: boolean, allErrors = false): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors, verbose: true, coerceTypes: coerce ? 'array' : false, useDefaults: false });
+  const { Ajv2020: Ajv } = requirePackage<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+  const addFormats = requirePackage<{ default: (ajv: Ajv2020) => Ajv2020 }>('ajv-formats').default;
+  const ajv = new Ajv({ strict: false, allErrors, verbose: true, coerceTypes: coerce ? 'array' : false, useDefaults: false });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-error' });
   return ajv;
 }
 
-const paramAjv = makeAjv(true);
-const bodyAjv = makeAjv(false);
-const responseAjv = makeAjv(false, true);
+// ajv is loaded and set up on the first validation, not at start-up (issue 10).
+const paramAjv = lazy(() => makeAjv(true));
+const bodyAjv = lazy(() => makeAjv(false));
+const responseAjv = lazy(() => makeAjv(false, true));
 
 /** Compiled validators of one operation. */
 export interface OperationValidators {
@@ -47,7 +48,7 @@ export interface OperationValidators {
  * item of POST /emails/batch in permissive mode). Map failures with `toApiError`.
  */
 export function compileBodySchema(schema: Schema): ValidateFunction {
-  return bodyAjv.compile(schema);
+  return bodyAjv().compile(schema);
 }
 
 const compiled = new WeakMap<Operation, OperationValidators>();
@@ -75,11 +76,11 @@ function compileOperationNow(op: Operation): OperationValidators {
     if (p.required) required.push(p.name);
   }
   const params = Object.keys(props).length
-    ? paramAjv.compile({ type: 'object', properties: props, required })
+    ? paramAjv().compile({ type: 'object', properties: props, required })
     : null;
-  const body = op.body ? bodyAjv.compile(op.body.schema) : null;
+  const body = op.body ? bodyAjv().compile(op.body.schema) : null;
   const responses: Record<string, ValidateFunction> = {};
-  for (const [code, schema] of Object.entries(op.responses)) responses[code] = responseAjv.compile(schema);
+  for (const [code, schema] of Object.entries(op.responses)) responses[code] = responseAjv().compile(schema);
   return { params, body, responses };
 }
 
