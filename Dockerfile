@@ -20,6 +20,7 @@ COPY src ./src
 COPY bin ./bin
 COPY spec ./spec
 COPY fixtures ./fixtures
+COPY scripts ./scripts
 RUN npm run build \
  && npm prune --omit=dev
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// CLI entry: runs the compiled CLI (`npm run build`, done by `npm ci` via `prepare`).
-import { main } from '../dist/src/cli.js';
+// CLI entry: runs the bundled CLI (dist/cli.mjs, made by `npm run build`, which `npm ci` runs via `prepare`).
+import module from 'node:module';
+
+// Node 22.1+: keep compiled code between starts (a no-op where the API is missing, as on Node 20).
+module.enableCompileCache?.();
+const { main } = await import('../dist/cli.mjs');
 
 main().catch((err) => {
   process.stderr.write(`resend-emulator: ${err?.message ?? err}\n`);

@@ -23,7 +23,10 @@ describe('documentation and coverage of the spec', () => {
 
   it('every operation compiles: parameters, body and response schemas are valid JSON Schema', async () => {
     const { operations } = await loadSpec();
-    for (const op of operations) expect(() => compileOperation(op), op.operationId).not.toThrow();
+    for (const op of operations) {
+      expect(() => compileOperation(op), op.operationId).not.toThrow();
+      for (const status of Object.keys(op.responses)) expect(compileOperation(op).response(status), `${op.operationId} ${status}`).not.toBeNull();
+    }
   });
 
   it("README's endpoint table is up to date (npm run docs:endpoints)", () => {

@@ -231,7 +231,7 @@ export function sendReply(ctx: Emulator, validators: () => OperationValidators, 
     }
     const value = () => (reply.body instanceof JsonText ? reply.body.value() : reply.body);
     if (ctx.config.validateResponses) {
-      const check = validators().responses[String(reply.status)];
+      const check = validators().response(String(reply.status));
       if (!check) throw new Error(`${op.operationId} answered ${reply.status}, which spec/openapi.yaml does not declare`);
       if (!check(value())) {
         throw new Error(`${op.operationId} ${reply.status} response does not match spec/openapi.yaml: ${JSON.stringify(check.errors?.slice(0, 5))} body=${JSON.stringify(reply.body).slice(0, 500)}`);

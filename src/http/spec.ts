@@ -88,11 +88,12 @@ export function specDir(): string {
 
 /**
  * Where `npm run build` writes the dereferenced document as JSON
- * (`scripts/build-spec.mjs`): `dist/openapi.json`, two folders above the
- * compiled `dist/src/http/spec.js`. From `src/` (tests) it does not exist.
+ * (`scripts/build-spec.mjs`): `dist/openapi.json` in the package's folder
+ * (the one holding `spec/`), found the same from `dist/src/http/spec.js`,
+ * the bundled CLI `dist/cli.mjs` and `src/` (tests, when built).
  */
 export function prebuiltSpecFile(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi.json');
+  return path.join(path.dirname(specDir()), 'dist', 'openapi.json');
 }
 
 /** Newest modification time (ms) of the YAML files under `dir`. */

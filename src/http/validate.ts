@@ -39,7 +39,12 @@ const responseAjv = lazy(() => makeAjv(false, true));
 export interface OperationValidators {
   params: ValidateFunction | null;
   body: ValidateFunction | null;
-  responses: Record<string, ValidateFunction>;
+  /**
+   * The validator of the response with `status` (`'200'`), compiled on its
+   * first use (only `validateResponses` checks answers, so a server without
+   * it never compiles one); null when the operation declares no such status.
+   */
+  response(status: string): ValidateFunction | null;
 }
 
 /**
@@ -79,9 +84,18 @@ function compileOperationNow(op: Operation): OperationValidators {
     ? paramAjv().compile({ type: 'object', properties: props, required })
     : null;
   const body = op.body ? bodyAjv().compile(op.body.schema) : null;
-  const responses: Record<string, ValidateFunction> = {};
-  for (const [code, schema] of Object.entries(op.responses)) responses[code] = responseAjv().compile(schema);
-  return { params, body, responses };
+  const responses = new Map<string, ValidateFunction>();
+  const response = (status: string): ValidateFunction | null => {
+    const schema = Object.hasOwn(op.responses, status) ? op.responses[status] : undefined;
+    if (!schema) return null;
+    let check = responses.get(status);
+    if (!check) {
+      check = responseAjv().compile(schema);
+      responses.set(status, check);
+    }
+    return check;
+  };
+  return { params, body, response };
 }
 
 /** `/tags/0/name` → `tags[0].name`. */
