@@ -88,12 +88,14 @@ export function specDir(): string {
 
 /**
  * Where `npm run build` writes the dereferenced document as JSON
- * (`scripts/build-spec.mjs`): `dist/openapi.json` in the package's folder
- * (the one holding `spec/`), found the same from `dist/src/http/spec.js`,
- * the bundled CLI `dist/cli.mjs` and `src/` (tests, when built).
+ * (`scripts/build-spec.mjs`): `dist/openapi.json`, two folders above the
+ * compiled `dist/src/http/spec.js`, or beside the bundled CLI `dist/cli.mjs`
+ * (scripts/bundle-cli.mjs). From `src/` (tests) it does not exist, so edits
+ * of `spec/` apply at once there.
  */
 export function prebuiltSpecFile(): string {
-  return path.join(path.dirname(specDir()), 'dist', 'openapi.json');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(here) === 'dist' ? path.join(here, 'openapi.json') : path.resolve(here, '..', '..', 'openapi.json');
 }
 
 /** Newest modification time (ms) of the YAML files under `dir`. */
