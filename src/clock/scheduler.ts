@@ -77,7 +77,7 @@ export interface FiredJob {
  * request served there sees the clock at the due time of the job that ran
  * last, as it would in `real` mode.
  */
-export const SLICE_MS = 20;
+export const SLICE_MS = 10;
 
 /** The saved clock (one row), kept out of reset and snapshots (`userTables` skips `emulator_*`). */
 export const clockMigration = {
