@@ -278,7 +278,11 @@ export class Scheduler {
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.chain.then(fn, fn);
-    this.chain = next.catch(() => {});
+    // The chain keeps no result: a large advance's list of fired jobs is not held until the next run.
+    this.chain = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 

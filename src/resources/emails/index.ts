@@ -21,13 +21,13 @@ import type { ResourceModule } from '../../module.js';
 import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailContactMigration, emailsMigration, insertEmail, insertSeedEvent, messageId } from './store.js';
+import { emailContactMigration, emailEventsColumnMigration, emailsMigration, insertEmail, messageId } from './store.js';
 import { parseAddress } from './addresses.js';
 import { domainIdByName } from '../domains/service.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, emailContactMigration],
+  migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**
@@ -47,8 +47,8 @@ export const emailsModule: ResourceModule = {
         subject: e.subject, html: e.html ?? null, text: e.text ?? (e.html ? htmlToText(e.html) : null), headers: null,
         tags: e.tags ? JSON.stringify(e.tags) : null, last_event: events[events.length - 1]?.type ?? 'delivered', scheduled_at: null,
         created_at: created, source: 'api', domain_id: domainIdByName(ctx, e.team_id, domain), broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
+        events: JSON.stringify(events.map((ev) => ({ type: ev.type, at: ev.at ? Date.parse(ev.at) : created }))),
       });
-      for (const ev of events) insertSeedEvent(ctx, { emailId: e.id, teamId: e.team_id, type: ev.type, at: ev.at ? Date.parse(ev.at) : created });
     }
   },
 };

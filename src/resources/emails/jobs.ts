@@ -45,7 +45,7 @@ function recipientsOf(row: EmailRow): string[] {
 /** Recipients the `emails.send` job found suppressed (stored with the `suppressed` event). */
 function suppressedAtSend(ctx: Emulator, row: EmailRow): Set<string> {
   const ev = eventsOf(ctx, row.id).find((e) => e.type === 'suppressed');
-  return new Set(ev?.data ? (JSON.parse(ev.data).addresses as string[]) : []);
+  return new Set((ev?.data?.addresses as string[] | undefined) ?? []);
 }
 
 /** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */

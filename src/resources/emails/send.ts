@@ -33,7 +33,7 @@ import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/service.js';
 import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
-import { insertAttachment, insertEmail, messageId, recordStep } from './store.js';
+import { firstEvents, insertAttachment, insertEmail, messageId, recordStep } from './store.js';
 import { emailSendJob } from './jobs.js';
 
 /**
@@ -213,11 +213,11 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
       tags: input.tags?.length ? JSON.stringify(input.tags.map((t) => ({ name: t.name, value: t.value }))) : null,
       last_event: lastEvent, scheduled_at: scheduledAt, created_at: now, source: sc.source, domain_id: domainId,
       broadcast_id: sc.broadcastId ?? null, template_id: templateId, topic_id: input.topic_id ?? null, automation_run_id: sc.automationRunId ?? null,
-      contact_id: sc.contactId ?? null,
+      contact_id: sc.contactId ?? null, events: firstEvents(lastEvent, now),
     });
     for (const a of attachments) insertAttachment(ctx, { id: newId(), emailId: id, teamId, ...a });
-    // The row is stored with its first step as `last_event` already (no read-back, no UPDATE).
-    recordStep(ctx, row, lastEvent, { keepLastEvent: true });
+    // The row is stored with its first step already (`last_event`, `events`): no read-back, no UPDATE.
+    recordStep(ctx, row, lastEvent, { stored: true });
     emailSendJob.schedule(ctx, { email_id: id }, { dueAt: scheduledAt !== null ? Math.max(scheduledAt, now) : now + DELAYS.emailSend, teamId });
     return { id };
   })();

@@ -1,6 +1,6 @@
 /**
- * Sent emails as stored: the `emails`, `email_events` and
- * `email_attachments` tables, the API shapes (interface-spec "Sent email";
+ * Sent emails as stored: the `emails` table (each email's history in its
+ * `events` column) and `email_attachments`, the API shapes (interface-spec "Sent email";
  * API-FACTS §5.1) and the webhook `data` (API-FACTS §6).
  */
 import type { Emulator } from '../../context.js';
@@ -78,6 +78,26 @@ export const emailContactMigration = {
   sql: `ALTER TABLE emails ADD COLUMN contact_id TEXT;`,
 };
 
+/**
+ * Migration 403: an email's history moves into the email's own row, the
+ * JSON array `emails.events` (`EmailEvent`s, oldest first), and the
+ * `email_events` table goes. Three rows per delivered email, each with its
+ * email id and team id, in two indexes, were ~630 of the ~1,100 bytes a
+ * stored email cost (issue 10, "Memory per stored email ≤ 1 KB"); the
+ * array costs ~100. Events of older stores are copied over in order.
+ */
+export const emailEventsColumnMigration = {
+  version: 403,
+  name: 'emails_events_column',
+  sql: `ALTER TABLE emails ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
+  UPDATE emails SET events = (
+    SELECT json_group_array(json(CASE WHEN ev.data IS NULL THEN json_object('type', ev.type, 'at', ev.at)
+      ELSE json_object('type', ev.type, 'at', ev.at, 'data', json(ev.data)) END) ORDER BY ev.seq)
+    FROM email_events ev WHERE ev.email_id = emails.id
+  ) WHERE EXISTS (SELECT 1 FROM email_events ev WHERE ev.email_id = emails.id);
+  DROP TABLE email_events;`,
+};
+
 /** An `emails` row. Times in emulated ms; address lists and tags/headers as JSON text. */
 export interface EmailRow {
   seq: number;
@@ -105,6 +125,8 @@ export interface EmailRow {
   automation_run_id: string | null;
   /** The contact a broadcast email went to; null for other emails. */
   contact_id: string | null;
+  /** The email's history: a JSON array of `EmailEvent`, oldest first (migration 403). */
+  events: string;
 }
 
 /** The columns of a new `emails` row: every column but `seq`. */
@@ -121,9 +143,9 @@ export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
   const { lastInsertRowid } = ctx.db
     .prepare(
       `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id)
+        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events)
        VALUES (@id, @team_id, @message_id, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @html, @text, @headers, @tags,
-        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id, @contact_id)`,
+        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id, @contact_id, @events)`,
     )
     .run(row);
   return { seq: Number(lastInsertRowid), ...row };
@@ -153,14 +175,16 @@ export interface AttachmentRow {
   size: number;
 }
 
-/** An `email_events` row; `data` JSON (e.g. `{link}` of a click). */
-export interface EmailEventRow {
-  seq: number;
-  email_id: string;
-  team_id: string;
+/** One step of an email's history (an element of `emails.events`): its type, when (emulated ms), and data where it has some (`{link}` of a click, `{addresses}` of a suppression). */
+export interface EmailEvent {
   type: string;
   at: number;
-  data: string | null;
+  data?: Record<string, unknown>;
+}
+
+/** The JSON text of a history of one event (a new email's `events`). */
+export function firstEvents(type: string, at: number): string {
+  return JSON.stringify([{ type, at }]);
 }
 
 export const list = (s: string | null): string[] => fromJson<string[]>(s) ?? [];
@@ -179,9 +203,10 @@ export function getEmailOr404(ctx: Emulator, teamId: string, id: string): EmailR
   return row;
 }
 
-/** The email's events, oldest first. */
-export function eventsOf(ctx: Emulator, emailId: string): EmailEventRow[] {
-  return ctx.db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq').all(emailId) as EmailEventRow[];
+/** The email's events, oldest first (none for an unknown id). */
+export function eventsOf(ctx: Emulator, emailId: string): EmailEvent[] {
+  const row = ctx.db.prepare('SELECT events FROM emails WHERE id = ?').get(emailId) as { events: string } | undefined;
+  return row ? (JSON.parse(row.events) as EmailEvent[]) : [];
 }
 
 /** The email's attachments, in the order sent. */
@@ -337,22 +362,28 @@ export function notifyEmail(ctx: Emulator, id: string): void {
 const WEBHOOK_TYPES = new Set(['scheduled', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained', 'opened', 'clicked', 'failed', 'suppressed']);
 
 /**
- * Records a step of an email: stores the event, sets `last_event` (unless
- * `keepLastEvent`), raises `email.<type>` with `webhookData(row, extra)` and
- * notifies the bus. `eventData` is stored with the event (e.g. `{link}`).
- * Synchronous; call inside the transaction of the change.
+ * Records a step of an email: appends the event to `emails.events` and sets
+ * `last_event` (unless `keepLastEvent`) in one UPDATE, raises
+ * `email.<type>` with `webhookData(row, extra)` and notifies the bus.
+ * `eventData` is kept with the event (e.g. `{link}`). `stored`: the row was
+ * inserted with this event already (a new email's first step, see
+ * `firstEvents`), so nothing is written. Synchronous; call inside the
+ * transaction of the change.
  */
 export function recordStep(
   ctx: Emulator,
   row: EmailRow,
   type: string,
-  opts: { extra?: Record<string, unknown>; eventData?: Record<string, unknown>; keepLastEvent?: boolean } = {},
+  opts: { extra?: Record<string, unknown>; eventData?: Record<string, unknown>; keepLastEvent?: boolean; stored?: boolean } = {},
 ): void {
-  const now = ctx.clock.nowMs();
-  ctx.db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, ?)').run(row.id, row.team_id, type, now, opts.eventData ? JSON.stringify(opts.eventData) : null);
-  if (!opts.keepLastEvent) {
-    ctx.db.prepare('UPDATE emails SET last_event = ? WHERE id = ?').run(type, row.id);
-    row.last_event = type;
+  if (!opts.stored) {
+    const event: EmailEvent = { type, at: ctx.clock.nowMs(), ...(opts.eventData ? { data: opts.eventData } : {}) };
+    if (opts.keepLastEvent) {
+      ctx.db.prepare(`UPDATE emails SET events = json_insert(events, '$[#]', json(?)) WHERE id = ?`).run(JSON.stringify(event), row.id);
+    } else {
+      ctx.db.prepare(`UPDATE emails SET events = json_insert(events, '$[#]', json(?)), last_event = ? WHERE id = ?`).run(JSON.stringify(event), type, row.id);
+      row.last_event = type;
+    }
   }
   if (WEBHOOK_TYPES.has(type)) emitEvent(ctx, row.team_id, `email.${type}` as EventType, webhookData(row, opts.extra));
   notifyEmail(ctx, row.id);
@@ -403,10 +434,15 @@ export function metricEmails(ctx: Emulator, teamId: string): Pick<EmailRow, 'id'
   return ctx.db.prepare('SELECT id, domain_id, broadcast_id, from_addr FROM emails WHERE team_id = ?').all(teamId) as Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[];
 }
 
-/** The team's email events between `start` and `end` (emulated ms, inclusive), in time order. */
+/** The team's email events between `start` and `end` (emulated ms, inclusive), in time order (then by email, then in the email's order). */
 export function eventsBetween(ctx: Emulator, teamId: string, start: number, end: number): { email_id: string; type: string; at: number }[] {
   return ctx.db
-    .prepare('SELECT email_id, type, at FROM email_events WHERE team_id = ? AND at >= ? AND at <= ? ORDER BY at, seq')
+    .prepare(
+      `SELECT e.id AS email_id, ev.value ->> 'type' AS type, ev.value ->> 'at' AS at
+       FROM emails e, json_each(e.events) ev
+       WHERE e.team_id = ? AND (ev.value ->> 'at') >= ? AND (ev.value ->> 'at') <= ?
+       ORDER BY at, e.seq, ev.key`,
+    )
     .all(teamId, start, end) as { email_id: string; type: string; at: number }[];
 }
 
@@ -424,10 +460,6 @@ export function insertAttachment(
     .run(a.id, a.emailId, a.teamId, a.filename, a.content_type, a.content_id, a.path, a.content?.toString('base64') ?? null, a.content?.length ?? 0);
 }
 
-/** Stores an event of a seeded email (fixtures: no data, no webhook), `at` in ms. */
-export function insertSeedEvent(ctx: Emulator, e: { emailId: string; teamId: string; type: string; at: number }): void {
-  ctx.db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, NULL)').run(e.emailId, e.teamId, e.type, e.at);
-}
 
 /**
  * The emails a broadcast produced, oldest first, each with the contact it
@@ -436,27 +468,14 @@ export function insertSeedEvent(ctx: Emulator, e: { emailId: string; teamId: str
  */
 export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: string; contact_id: string | null; to: string[]; last_event: string; created_at: number; clicks: { link: string; at: number }[] }[] {
   const rows = ctx.db.prepare('SELECT * FROM emails WHERE broadcast_id = ? ORDER BY seq').all(broadcastId) as EmailRow[];
-  // One query for the clicks of all the broadcast's emails, grouped by email here.
-  const clickRows = ctx.db
-    .prepare(
-      `SELECT ev.email_id, ev.data, ev.at FROM email_events ev JOIN emails e ON e.id = ev.email_id
-       WHERE e.broadcast_id = ? AND ev.type = 'clicked' ORDER BY ev.seq`,
-    )
-    .all(broadcastId) as { email_id: string; data: string | null; at: number }[];
-  const clicksByEmail = new Map<string, { link: string; at: number }[]>();
-  for (const c of clickRows) {
-    const link = String(fromJson<{ link?: string }>(c.data)?.link ?? '');
-    const group = clicksByEmail.get(c.email_id);
-    if (group) group.push({ link, at: c.at });
-    else clicksByEmail.set(c.email_id, [{ link, at: c.at }]);
-  }
   return rows.map((r) => ({
     id: r.id,
     contact_id: r.contact_id,
     to: list(r.to_addrs),
     last_event: r.last_event,
     created_at: r.created_at,
-    clicks: clicksByEmail.get(r.id) ?? [],
+    // The clicks are in the email's own history.
+    clicks: (JSON.parse(r.events) as EmailEvent[]).filter((e) => e.type === 'clicked').map((e) => ({ link: String(e.data?.link ?? ''), at: e.at })),
   }));
 }
 
