@@ -35,6 +35,7 @@ function create(ctx: Emulator, req: Req<'api-keys/create'>) {
 function list(ctx: Emulator, req: Req<'api-keys/list'>) {
   return pageApiKeys(ctx.db, req, {
     defaultLimit: null,
+    columns: 'id, name, created_at, last_used_at',
     map: (r: any) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at), last_used_at: apiTime(r.last_used_at) }),
   });
 }

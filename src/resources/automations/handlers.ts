@@ -10,7 +10,7 @@ import { checkGraph } from './graph.js';
 import { cancelRun } from './jobs.js';
 import {
   AUTOMATION_RUNS, automationListItem, automationOr404, AUTOMATIONS, automationShape, deleteAutomation, disableAutomation, findRun, graphOf,
-  insertAutomation, runListItem, runningRunIds, runShape, triggerEvent, updateAutomation, type AutomationRow, type RunRow,
+  insertAutomation, runListItem, runningRunIds, runShape, triggerEvent, updateAutomation, type AutomationRow, type RunRow, AUTOMATION_LIST_COLUMNS, RUN_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -29,6 +29,7 @@ function list(ctx: Emulator, req: Req<'automations/list'>) {
     params: status ? [req.auth!.teamId, status] : [req.auth!.teamId],
     query: req.query,
     defaultLimit: 20,
+    columns: AUTOMATION_LIST_COLUMNS,
     map: (r: AutomationRow) => automationListItem(r),
   });
 }
@@ -86,6 +87,7 @@ function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>) {
     params: [row.id, ...statuses],
     query: req.query,
     defaultLimit: null,
+    columns: RUN_LIST_COLUMNS,
     map: (r: RunRow) => runListItem(r),
   });
 }

@@ -14,7 +14,7 @@ import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import {
   checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem,
-  type PropertyRow,
+  type PropertyRow, PROPERTY_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { removePropertyValues } from '../contacts/service.js';
@@ -31,6 +31,7 @@ function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
 function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
   return pageProperties(ctx.db, req, {
     defaultLimit: null,
+    columns: PROPERTY_LIST_COLUMNS,
     map: (r: PropertyRow) => toPropertyItem(r),
   });
 }

@@ -50,6 +50,9 @@ export function toProperty(row: PropertyRow) {
   return { object: 'contact_property', id: row.id, key: row.key, type: row.type, fallback_value: fallbackOf(row), created_at: apiTime(row.created_at) };
 }
 
+/** The columns its list items read (a page selects only these; issue 10). */
+export const PROPERTY_LIST_COLUMNS = 'id, key, type, fallback_value, created_at';
+
 /** The list item shape (no `object`). */
 export function toPropertyItem(row: PropertyRow) {
   const { object: _o, ...rest } = toProperty(row);

@@ -16,7 +16,7 @@ import { DELAYS } from '../../clock/delays.js';
 import {
   assertNameAvailable, cancelPendingClaims, claimById, deleteDomain, domainById, domainIdByName, emitDomainEvent, getDomainOr404, insertClaim, insertDomain,
   latestClaimRow, pageDomains, resolveCapabilities, setClaimStatus, setDomainStatus, toDomain, toDomainListItem, updateDomainSettings, verifiedElsewhere,
-  type ClaimRow,
+  type ClaimRow, DOMAIN_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { domainVerifyJob, claimExpireJob, claimVerifyJob } from './jobs.js';
@@ -36,6 +36,7 @@ function create(ctx: Emulator, req: Req<'domains/create'>) {
 function list(ctx: Emulator, req: Req<'domains/list'>) {
   return pageDomains(ctx.db, req, {
     defaultLimit: null,
+    columns: DOMAIN_LIST_COLUMNS,
     map: toDomainListItem,
   });
 }

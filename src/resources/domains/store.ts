@@ -125,6 +125,9 @@ export function toDomain(row: DomainRow) {
   };
 }
 
+/** The columns its list items read (a page selects only these; issue 10). */
+export const DOMAIN_LIST_COLUMNS = 'id, name, status, created_at, region, capabilities';
+
 /** The list item shape (interface-spec "Domain": id, name, status, created_at, region, capabilities). */
 export function toDomainListItem(row: DomainRow) {
   return {

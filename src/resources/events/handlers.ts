@@ -6,7 +6,7 @@ import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { findContact } from '../contacts/service.js';
 import { dispatchEvent } from '../automations/service.js';
-import { coercePayload, deleteEvent, eventItem, eventOr404, findEvent, insertEvent, pageEvents, setEventSchema, type EventRow } from './store.js';
+import { coercePayload, deleteEvent, eventItem, eventOr404, findEvent, insertEvent, pageEvents, setEventSchema, type EventRow, EVENT_LIST_COLUMNS } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'events/create'>) {
@@ -17,6 +17,7 @@ function create(ctx: Emulator, req: Req<'events/create'>) {
 function list(ctx: Emulator, req: Req<'events/list'>) {
   return pageEvents(ctx.db, req, {
     defaultLimit: 20,
+    columns: EVENT_LIST_COLUMNS,
     map: (r: EventRow) => eventItem(r),
   });
 }

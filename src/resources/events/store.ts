@@ -62,6 +62,9 @@ export function insertEvent(ctx: Emulator, teamId: string, e: { id?: string; nam
   return ctx.db.prepare('SELECT * FROM events WHERE id = ?').get(id) as EventRow;
 }
 
+/** The columns its list items read (a page selects only these; issue 10). */
+export const EVENT_LIST_COLUMNS = 'id, name, schema, created_at, updated_at';
+
 export function eventItem(r: EventRow) {
   return { id: r.id, name: r.name, schema: r.schema ? JSON.parse(r.schema) : null, created_at: apiTime(r.created_at), updated_at: apiTime(r.updated_at) };
 }

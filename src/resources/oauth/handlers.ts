@@ -33,6 +33,7 @@ function toItem(r: GrantRow) {
 function list(ctx: Emulator, req: Req<'oauth/list-grants'>) {
   return pageGrants(ctx.db, req, {
     defaultLimit: null,
+    columns: 'id, client_id, scopes, created_at, revoked_at, revoked_reason, client_name, client_logo_uri',
     map: toItem,
   });
 }

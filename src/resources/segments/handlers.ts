@@ -14,7 +14,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler, OpRequest } from '../../module.js';
-import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments } from './store.js';
+import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments, SEGMENT_LIST_COLUMNS } from './store.js';
 import { listSegmentContacts, removeSegmentMemberships } from '../contacts/service.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -28,6 +28,7 @@ const create = (kind: Kind) => (ctx: Emulator, req: OpRequest<{ name: string }>)
 function list(ctx: Emulator, req: OpRequest) {
   return pageSegments(ctx.db, req, {
     defaultLimit: null,
+    columns: SEGMENT_LIST_COLUMNS,
     map: (r: SegmentRow) => toSegmentItem(r),
   });
 }

@@ -35,6 +35,9 @@ export interface SegmentRow {
   created_at: number;
 }
 
+/** The columns its list items read (a page selects only these; issue 10). */
+export const SEGMENT_LIST_COLUMNS = 'id, name, created_at';
+
 /** The list item `{id, name, created_at}` (no `object`, SPEC). */
 export function toSegmentItem(row: SegmentRow) {
   return { id: row.id, name: row.name, created_at: apiTime(row.created_at) };

@@ -16,7 +16,7 @@ import type { OperationHandler, OpRequest } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
 import {
   addSuppression, findSuppression, findSuppressionById, getSuppressionOr404, removeSuppression, SUPPRESSIONS, toSuppression, toSuppressionListItem,
-  type SuppressionRow,
+  type SuppressionRow, SUPPRESSION_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -28,7 +28,7 @@ function add(ctx: Emulator, req: Req<'suppressions/add'>) {
 function list(ctx: Emulator, req: Req<'suppressions/list'>) {
   const where = req.query.origin ? 'team_id = ? AND origin = ?' : 'team_id = ?';
   const params = req.query.origin ? [req.auth!.teamId, req.query.origin] : [req.auth!.teamId];
-  return paginate(ctx.db, { table: SUPPRESSIONS, where, params, query: req.query, defaultLimit: 20, map: (r: SuppressionRow) => toSuppressionListItem(r) });
+  return paginate(ctx.db, { table: SUPPRESSIONS, where, params, query: req.query, defaultLimit: 20, columns: SUPPRESSION_LIST_COLUMNS, map: (r: SuppressionRow) => toSuppressionListItem(r) });
 }
 
 function get(ctx: Emulator, req: Req<'suppressions/get'>) {

@@ -46,6 +46,9 @@ export interface SuppressionRow {
   created_at: number;
 }
 
+/** The columns its list items read (a page selects only these; issue 10). */
+export const SUPPRESSION_LIST_COLUMNS = 'id, email, origin, source_id, created_at';
+
 /** List item shape: `{id, email, origin, source_id, created_at}` (SDK `SuppressionListEntry`). */
 export function toSuppressionListItem(r: SuppressionRow) {
   return { id: r.id, email: r.email, origin: r.origin, source_id: r.source_id, created_at: apiTime(r.created_at) };

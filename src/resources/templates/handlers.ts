@@ -5,7 +5,7 @@ import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import {
   deleteTemplate, getVersion, insertTemplate, pageTemplates, publishTemplate, templateListItem, templateOr404, templateShape, updateTemplate,
-  type StoredVariable, type TemplateRow,
+  type StoredVariable, type TemplateRow, TEMPLATE_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -18,6 +18,7 @@ function create(ctx: Emulator, req: Req<'templates/create'>) {
 function list(ctx: Emulator, req: Req<'templates/list'>) {
   return pageTemplates(ctx.db, req, {
     defaultLimit: 20,
+    columns: TEMPLATE_LIST_COLUMNS,
     map: (r: TemplateRow) => templateListItem(r),
   });
 }

@@ -11,7 +11,7 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, updateTopic, type TopicRow } from './store.js';
+import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, updateTopic, type TopicRow, TOPIC_LIST_COLUMNS } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { removeTopicSubscriptions } from '../contacts/service.js';
 
@@ -24,6 +24,7 @@ function create(ctx: Emulator, req: Req<'topics/create'>) {
 function list(ctx: Emulator, req: Req<'topics/list'>) {
   return pageTopics(ctx.db, req, {
     defaultLimit: 20,
+    columns: TOPIC_LIST_COLUMNS,
     map: (r: TopicRow) => toTopicItem(r),
   });
 }

@@ -43,6 +43,9 @@ export interface TopicRow {
   created_at: number;
 }
 
+/** The columns its list items read (a page selects only these; issue 10). */
+export const TOPIC_LIST_COLUMNS = 'id, name, description, default_subscription, visibility, created_at';
+
 /** The list item shape `{id, name, description, default_subscription, visibility, created_at}`. */
 export function toTopicItem(row: TopicRow) {
   return {

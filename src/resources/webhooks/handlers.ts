@@ -24,6 +24,7 @@ function create(ctx: Emulator, req: Req<'webhooks/create'>) {
 function list(ctx: Emulator, req: Req<'webhooks/list'>) {
   return pageWebhooks(ctx.db, req, {
     defaultLimit: null,
+    columns: 'id, created_at, status, endpoint, events',
     map: (r: WebhookRow) => ({ id: r.id, created_at: apiTime(r.created_at), status: r.status, endpoint: r.endpoint, events: JSON.parse(r.events) }),
   });
 }
