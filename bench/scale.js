@@ -29,7 +29,9 @@ async function timeIt(fn, n = SAMPLES) {
 }
 
 async function call(url, init) {
-  const res = await fetch(url, init);
+  // A keep-alive connection the server closed while the store was being filled (the fill holds the thread
+  // longer than the 5 s keep-alive timeout) fails once with ECONNRESET: the request is sent again.
+  const res = await fetch(url, init).catch(() => fetch(url, init));
   const body = await res.text();
   if (res.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status} ${body.slice(0, 200)}`);
   return body;
