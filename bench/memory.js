@@ -14,7 +14,7 @@ import http from 'node:http';
 import { startServer } from '../dist/src/index.js';
 
 const onDisk = process.argv.includes('--db');
-const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (onDisk ? 100_000 : 50_000));
+const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (onDisk ? 100_000 : 300_000));
 const TARGET_BYTES_PER_EMAIL = 1024; // in-memory store
 const TARGET_FILE_RSS_MB = 150; // --db file store, after 100 000 sends
 const gc = () => { for (let i = 0; i < 3; i++) globalThis.gc?.(); };
