@@ -49,7 +49,7 @@ describe('contacts owns contact_segments and contact_topics', () => {
     expect(s.objects).toEqual([
       { type: 'trigger', name: 'contact_segments_contact_seq' },
       { type: 'index', name: 'contact_segments_members' },
-      { type: 'index', name: 'contact_segments_segment' },
+      { type: 'index', name: 'contact_segments_segment_seq' },
       { type: 'index', name: 'contact_topics_topic' },
     ]);
     db.close();
@@ -73,5 +73,17 @@ describe('contacts owns contact_segments and contact_topics', () => {
     expect(versions).toEqual([510, 511, 601]);
     old.close();
     fresh.close();
+  });
+});
+
+describe('migration 602: memberships by (segment_id, seq)', () => {
+  it('a page of a segment in membership order is one range scan, not a scan and sort of the whole segment', () => {
+    const db = openDatabase();
+    migrate(db, all());
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT c.*, cs.seq AS membership_seq FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+      WHERE cs.segment_id = ? AND cs.seq > ? AND cs.seq <= ? AND c.team_id = ? ORDER BY cs.seq LIMIT ?`).all('s', 0, 10, 't', 100) as { detail: string }[]).map((r) => r.detail);
+    expect(plan.join('\n')).toContain('contact_segments_segment_seq (segment_id=? AND seq>? AND seq<?)');
+    expect(plan.join('\n')).not.toContain('TEMP B-TREE');
+    db.close();
   });
 });
