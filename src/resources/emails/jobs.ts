@@ -26,7 +26,7 @@ import { DELAYS } from '../../clock/delays.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { eventsOf, list, loadEmail, recordStep, type EmailRow } from './store.js';
+import { eventsOfRow, list, loadEmail, recordStep, type EmailEvent, type EmailRow } from './store.js';
 
 /** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
 export const emailSendJob = defineJob('emails.send', (ctx, job) => runSend(ctx, job.payload.email_id));
@@ -43,8 +43,8 @@ function recipientsOf(row: EmailRow): string[] {
 }
 
 /** Recipients the `emails.send` job found suppressed (stored with the `suppressed` event). */
-function suppressedAtSend(ctx: Emulator, row: EmailRow): Set<string> {
-  const ev = eventsOf(ctx, row.id).find((e) => e.type === 'suppressed');
+function suppressedAtSend(events: readonly EmailEvent[]): Set<string> {
+  const ev = events.find((e) => e.type === 'suppressed');
   return new Set((ev?.data?.addresses as string[] | undefined) ?? []);
 }
 
@@ -61,55 +61,54 @@ function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): str
 function runSend(ctx: Emulator, emailId: string): void {
   const row = loadEmail(ctx, emailId);
   if (!row || !['queued', 'scheduled'].includes(row.last_event)) return;
-  ctx.db.transaction(() => {
-    const recipients = recipientsOf(row);
-    if (row.topic_id) {
-      const to = list(row.to_addrs).map(bareAddress);
-      const out = optedOutOfTopic(ctx, row, to);
-      if (to.length && out.length === to.length) {
-        recordStep(ctx, row, 'failed', { extra: { failed: { reason: 'unsubscribed_from_topic' } } });
-        return;
-      }
-    }
-    const suppressed: { address: string; reason: 'previous_bounce' | 'previous_complaint'; type: string }[] = [];
-    for (const a of recipients) {
-      if (testOutcome(a) === 'suppressed') {
-        suppressed.push({ address: a, reason: 'previous_bounce', type: 'Suppressed' });
-        continue;
-      }
-      const s = findSuppression(ctx, row.team_id, a);
-      if (s) suppressed.push({ address: a, reason: s.origin === 'complaint' ? 'previous_complaint' : 'previous_bounce', type: 'OnAccountSuppressionList' });
-    }
-    if (suppressed.length) {
-      const first = suppressed[0];
-      const all = suppressed.length === recipients.length;
-      recordStep(ctx, row, 'suppressed', {
-        keepLastEvent: !all,
-        eventData: { addresses: suppressed.map((s) => s.address) },
-        extra: {
-          suppressed: {
-            message: first.reason === 'previous_complaint'
-              ? 'This email address is on the suppression list because it has a recent history of producing complaints.'
-              : 'This email address is on the suppression list because it has a recent history of bouncing.',
-            type: first.type,
-            reason: first.reason,
-            diagnosticCode: [],
-          },
-        },
-      });
-      if (all) return;
-    }
-    // Outcome fault rules (src/faults/): decided here, as the email leaves the queue.
-    const skip = new Set(suppressed.map((x) => x.address));
-    const fault = ctx.faults.forEmail(row.team_id, recipients.filter((a) => !skip.has(a)));
-    if (fault?.outcome === 'failed') {
-      recordStep(ctx, row, 'failed', { eventData: { reason: fault.reason, fault_id: fault.ruleId }, extra: { failed: { reason: fault.reason } } });
+  // The scheduler runs a job in a transaction (with its end): no transaction of its own here.
+  const recipients = recipientsOf(row);
+  if (row.topic_id) {
+    const to = list(row.to_addrs).map(bareAddress);
+    const out = optedOutOfTopic(ctx, row, to);
+    if (to.length && out.length === to.length) {
+      recordStep(ctx, row, 'failed', { extra: { failed: { reason: 'unsubscribed_from_topic' } } });
       return;
     }
-    recordStep(ctx, row, 'sent');
-    const payload: DeliverPayload = fault ? { email_id: row.id, outcome: fault.outcome, addresses: fault.addresses } : { email_id: row.id };
-    emailDeliverJob.schedule(ctx, payload, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
-  })();
+  }
+  const suppressed: { address: string; reason: 'previous_bounce' | 'previous_complaint'; type: string }[] = [];
+  for (const a of recipients) {
+    if (testOutcome(a) === 'suppressed') {
+      suppressed.push({ address: a, reason: 'previous_bounce', type: 'Suppressed' });
+      continue;
+    }
+    const s = findSuppression(ctx, row.team_id, a);
+    if (s) suppressed.push({ address: a, reason: s.origin === 'complaint' ? 'previous_complaint' : 'previous_bounce', type: 'OnAccountSuppressionList' });
+  }
+  if (suppressed.length) {
+    const first = suppressed[0];
+    const all = suppressed.length === recipients.length;
+    recordStep(ctx, row, 'suppressed', {
+      keepLastEvent: !all,
+      eventData: { addresses: suppressed.map((s) => s.address) },
+      extra: {
+        suppressed: {
+          message: first.reason === 'previous_complaint'
+            ? 'This email address is on the suppression list because it has a recent history of producing complaints.'
+            : 'This email address is on the suppression list because it has a recent history of bouncing.',
+          type: first.type,
+          reason: first.reason,
+          diagnosticCode: [],
+        },
+      },
+    });
+    if (all) return;
+  }
+  // Outcome fault rules (src/faults/): decided here, as the email leaves the queue.
+  const skip = new Set(suppressed.map((x) => x.address));
+  const fault = ctx.faults.forEmail(row.team_id, recipients.filter((a) => !skip.has(a)));
+  if (fault?.outcome === 'failed') {
+    recordStep(ctx, row, 'failed', { eventData: { reason: fault.reason, fault_id: fault.ruleId }, extra: { failed: { reason: fault.reason } } });
+    return;
+  }
+  recordStep(ctx, row, 'sent');
+  const payload: DeliverPayload = fault ? { email_id: row.id, outcome: fault.outcome, addresses: fault.addresses } : { email_id: row.id };
+  emailDeliverJob.schedule(ctx, payload, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
 }
 
 /** Payload of an `emails.deliver` job: the email, and the outcome an outcome fault rule chose for some of its recipients. */
@@ -134,26 +133,26 @@ function hardBounce(address: string) {
 function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
   const row = loadEmail(ctx, emailId);
   // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
-  if (!row || row.last_event === 'failed' || row.last_event === 'canceled' || eventsOf(ctx, row.id).some((e) => e.type === 'delivered' || e.type === 'bounced')) return;
-  ctx.db.transaction(() => {
-    const skip = suppressedAtSend(ctx, row);
-    const remaining = recipientsOf(row).filter((a) => !skip.has(a));
-    const faulted = new Set(fault.addresses ?? []);
-    const bounced = remaining.filter((a) => testOutcome(a) === 'bounced' || (fault.outcome === 'bounced' && faulted.has(a)));
-    if (bounced.length) {
-      recordStep(ctx, row, 'bounced', { eventData: { addresses: bounced }, extra: { bounce: hardBounce(bounced[0]) } });
-      for (const a of bounced) addSuppression(ctx, row.team_id, a, 'bounce', row.id);
-      return;
-    }
-    if (fault.outcome === 'delivery_delayed') {
-      recordStep(ctx, row, 'delivery_delayed', { eventData: { addresses: remaining.filter((a) => faulted.has(a)) } });
-      return;
-    }
-    recordStep(ctx, row, 'delivered');
-    if (remaining.some((a) => testOutcome(a) === 'complained')) {
-      emailComplainJob.schedule(ctx, { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailComplaint, teamId: row.team_id });
-    }
-  })();
+  if (!row || row.last_event === 'failed' || row.last_event === 'canceled') return;
+  const events = eventsOfRow(row);
+  if (events.some((e) => e.type === 'delivered' || e.type === 'bounced')) return;
+  const skip = suppressedAtSend(events);
+  const remaining = recipientsOf(row).filter((a) => !skip.has(a));
+  const faulted = new Set(fault.addresses ?? []);
+  const bounced = remaining.filter((a) => testOutcome(a) === 'bounced' || (fault.outcome === 'bounced' && faulted.has(a)));
+  if (bounced.length) {
+    recordStep(ctx, row, 'bounced', { eventData: { addresses: bounced }, extra: { bounce: hardBounce(bounced[0]) } });
+    for (const a of bounced) addSuppression(ctx, row.team_id, a, 'bounce', row.id);
+    return;
+  }
+  if (fault.outcome === 'delivery_delayed') {
+    recordStep(ctx, row, 'delivery_delayed', { eventData: { addresses: remaining.filter((a) => faulted.has(a)) } });
+    return;
+  }
+  recordStep(ctx, row, 'delivered');
+  if (remaining.some((a) => testOutcome(a) === 'complained')) {
+    emailComplainJob.schedule(ctx, { email_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.emailComplaint, teamId: row.team_id });
+  }
 }
 
 /** The `emails.complain` job: see the table above. */

@@ -203,6 +203,11 @@ export function getEmailOr404(ctx: Emulator, teamId: string, id: string): EmailR
   return row;
 }
 
+/** The events of a loaded row, oldest first (no second query). */
+export function eventsOfRow(row: Pick<EmailRow, 'events'>): EmailEvent[] {
+  return JSON.parse(row.events) as EmailEvent[];
+}
+
 /** The email's events, oldest first (none for an unknown id). */
 export function eventsOf(ctx: Emulator, emailId: string): EmailEvent[] {
   const row = ctx.db.prepare('SELECT events FROM emails WHERE id = ?').get(emailId) as { events: string } | undefined;
