@@ -33,12 +33,15 @@ export function newMessageId(): string {
  * Records the event for every subscribed, enabled webhook of `teamId` and
  * schedules its delivery. Synchronous: call it inside the transaction that
  * made the change, so the event exists exactly when the change does.
+ * `data` may be a function: it is called only when some webhook listens (an
+ * email step builds its webhook data for nobody otherwise; issue 10).
  * Returns the delivery ids.
  */
-export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown>): string[] {
+export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown> | (() => Record<string, unknown>)): string[] {
   const hooks = subscribedWebhookIds(ctx, teamId, type);
+  if (hooks.length === 0) return [];
   const now = ctx.clock.nowMs();
-  const payload = JSON.stringify({ type, created_at: isoTime(now), data });
+  const payload = JSON.stringify({ type, created_at: isoTime(now), data: typeof data === 'function' ? data() : data });
   const ids: string[] = [];
   for (const webhookId of hooks) {
     const id = newMessageId();

@@ -390,7 +390,7 @@ export function recordStep(
       row.last_event = type;
     }
   }
-  if (WEBHOOK_TYPES.has(type)) emitEvent(ctx, row.team_id, `email.${type}` as EventType, webhookData(row, opts.extra));
+  if (WEBHOOK_TYPES.has(type)) emitEvent(ctx, row.team_id, `email.${type}` as EventType, () => webhookData(row, opts.extra));
   notifyEmail(ctx, row.id);
 }
 
