@@ -6,7 +6,7 @@ import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
-  BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcastColumns, type BroadcastRow,
+  BROADCAST_LIST_COLUMNS, BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcastColumns, type BroadcastRow,
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
@@ -41,6 +41,7 @@ function list(ctx: Emulator, req: Req<'broadcasts/list'>) {
   return paginateTeam(ctx.db, req, {
     table: BROADCASTS,
     defaultLimit: null,
+    columns: BROADCAST_LIST_COLUMNS,
     map: toListItem,
   });
 }

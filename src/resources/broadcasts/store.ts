@@ -92,6 +92,9 @@ export const migrations = [
   },
 ];
 
+/** The columns its list items read (a page selects only these, not the html and text; issue 10). */
+export const BROADCAST_LIST_COLUMNS = 'id, name, segment_id, status, created_at, scheduled_at, sent_at';
+
 /** The list item (interface-spec "Broadcast (list item)"; no `topic_id`, API-FACTS §8 #15). */
 export function toListItem(r: BroadcastRow) {
   return {

@@ -10,7 +10,7 @@ import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { getSegmentOr404, segmentNamesOf } from '../segments/service.js';
 import { pageTopics, type TopicRow } from '../topics/service.js';
-import { CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
+import { CONTACT_LIST_COLUMNS, CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
   contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
@@ -61,9 +61,9 @@ function list(ctx: Emulator, req: Req<'contacts/list'>) {
   const { segment_id, ...page } = req.query;
   if (segment_id !== undefined) {
     getSegmentOr404(ctx, teamId, segment_id);
-    return paginate(ctx.db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segment_id], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
+    return paginate(ctx.db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segment_id], query: page, defaultLimit: null, columns: CONTACT_LIST_COLUMNS, map: (r: ContactRow) => toContactItem(r) });
   }
-  return paginate(ctx.db, { table: CONTACTS, where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, map: (r: ContactRow) => toContactItem(r) });
+  return paginate(ctx.db, { table: CONTACTS, where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, columns: CONTACT_LIST_COLUMNS, map: (r: ContactRow) => toContactItem(r) });
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */

@@ -28,7 +28,7 @@ import type { OpRequest } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
 import {
   contactRowById, contactRowByRef, deleteContactRows, insertContactRow, updateContactRow,
-  explicitSubscription, insertMembership, segmentIdsOf, SEGMENT_MEMBERS, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
+  CONTACT_LIST_COLUMNS, explicitSubscription, insertMembership, segmentIdsOf, SEGMENT_MEMBERS, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
 } from './store.js';
 
 export type { Contact } from './store.js';
@@ -330,6 +330,7 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
     params: [teamId, segmentId],
     query: req.query,
     defaultLimit: null,
+    columns: CONTACT_LIST_COLUMNS,
     map: (r: ContactRow) => toSegmentContactItem(r),
   });
 }

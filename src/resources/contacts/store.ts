@@ -137,6 +137,9 @@ export function toContactItem(row: ContactRow) {
   return { id: row.id, created_at: apiTime(row.created_at), email: row.email, unsubscribed: row.unsubscribed === 1, first_name: row.first_name, last_name: row.last_name };
 }
 
+/** The columns `toContactItem` and `toSegmentContactItem` read (a page selects only these, not the properties; issue 10). */
+export const CONTACT_LIST_COLUMNS = 'id, created_at, email, unsubscribed, first_name, last_name';
+
 /** GET /segments/{id}/contacts item: `{id, email, first_name, last_name, created_at, unsubscribed}` (REC:CON-list-*). */
 export function toSegmentContactItem(row: ContactRow) {
   return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name, created_at: apiTime(row.created_at), unsubscribed: row.unsubscribed === 1 };
