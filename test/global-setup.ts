@@ -1,7 +1,7 @@
 /**
  * Runs once around the whole suite, in vitest's main process:
  *
- * - generates the document's types (`src/generated/openapi.ts`) and builds `dist/` (with the dereferenced document `dist/openapi.json`), so the black-box tests run the same compiled binary a
+ * - generates the document's types (`src/generated/openapi.ts`) and builds `dist/` (with the dereferenced document `dist/openapi.json` and the bundled CLI `dist/cli.mjs`), so the black-box tests run the same compiled binary a
  *   user runs (`bin/emulator.js`);
  * - gives the suite a temp folder of its own: `TMPDIR` points at a fresh
  *   `resend-emulator-test-*` directory in the OS temp folder while the tests
@@ -22,13 +22,20 @@ export default function setup(): () => void {
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), path.join(root, 'spec', 'openapi.yaml'), '-o', path.join(root, 'src', 'generated', 'openapi.ts'), '--silent'], { stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build-spec.mjs')], { stdio: 'inherit' });
+  // bin/emulator.js runs the bundled CLI (dist/cli.mjs): bundled again from the dist/ just built.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle-cli.mjs')], { stdio: 'inherit' });
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'resend-emulator-test-'));
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = tmp;
+  // bin/emulator.js turns on Node's compile cache (Node 22.1+), kept in the temp folder: not for the CLIs the tests start.
+  const previousCache = process.env.NODE_DISABLE_COMPILE_CACHE;
+  process.env.NODE_DISABLE_COMPILE_CACHE = '1';
   return function teardown() {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
+    if (previousCache === undefined) delete process.env.NODE_DISABLE_COMPILE_CACHE;
+    else process.env.NODE_DISABLE_COMPILE_CACHE = previousCache;
     const left = fs.readdirSync(tmp);
     fs.rmSync(tmp, { recursive: true, force: true });
     if (left.length > 0) {
