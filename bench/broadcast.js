@@ -6,8 +6,9 @@
 // minute at a time until the broadcast is `sent`. Prints the wall time from
 // the send to `sent`, the emails made, and the RSS (peak, sampled every
 // 50 ms, and growth, which is the stored emails). Target: < 10 s for
-// 100 000 contacts. `npm run bench:broadcast` (builds first). Exits 1 if
-// missed or if the emails made are not one per contact.
+// 100 000 contacts; 1 000 000 must work too (no time target).
+// `npm run bench:broadcast` (builds first). Exits 1 if missed or if the
+// emails made are not one per contact.
 import os from 'node:os';
 import { startServer } from '../dist/src/index.js';
 
@@ -64,8 +65,9 @@ const rss1 = process.memoryUsage().rss;
 const limit = (TARGET_S_PER_100K * N) / 100_000;
 console.log(`${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}`);
 console.table([{ contacts: N, status, 'emails made': emails, 'clock advances (1 min)': advances, 'wall s': Math.round(seconds * 10) / 10, 'RSS growth MB': mb(rss1 - rss0), 'peak RSS above start MB': mb(peak - rss0) }]);
+// The issue's time target is for 100,000 contacts (scaled below it); a larger segment must work, in whatever time.
 const checks = [
-  [`wall time to sent (s)`, Math.round(seconds * 10) / 10, `< ${limit}`, seconds < limit],
+  ...(N <= 100_000 ? [[`wall time to sent (s)`, Math.round(seconds * 10) / 10, `< ${limit}`, seconds < limit]] : []),
   ['one email per contact', emails, `= ${N}`, emails === N && status === 'sent'],
 ];
 console.table(checks.map(([target, value, goal, met]) => ({ target, value, goal, met })));

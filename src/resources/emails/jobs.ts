@@ -26,7 +26,7 @@ import { DELAYS } from '../../clock/delays.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { eventsOfRow, list, loadEmail, recordStep, type EmailEvent, type EmailRow } from './store.js';
+import { eventsOfRow, list, loadEmailHead, recordStep, type EmailEvent, type EmailHead, type EmailRow } from './store.js';
 
 /** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
 export const emailSendJob = defineJob('emails.send', (ctx, job) => runSend(ctx, job.payload.email_id));
@@ -38,7 +38,7 @@ export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
 export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));
 
 /** Every recipient (to, cc, bcc), bare and lower-cased, without repeats. */
-function recipientsOf(row: EmailRow): string[] {
+function recipientsOf(row: EmailHead): string[] {
   return [...new Set([...list(row.to_addrs), ...list(row.cc), ...list(row.bcc)].map(bareAddress))];
 }
 
@@ -49,7 +49,7 @@ function suppressedAtSend(events: readonly EmailEvent[]): Set<string> {
 }
 
 /** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
-function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): string[] {
+function optedOutOfTopic(ctx: Emulator, row: EmailHead, addresses: string[]): string[] {
   if (!row.topic_id) return [];
   return addresses.filter((a) => {
     const contact = findContact(ctx, row.team_id, a);
@@ -59,7 +59,7 @@ function optedOutOfTopic(ctx: Emulator, row: EmailRow, addresses: string[]): str
 
 /** The `emails.send` job: see the table above. */
 function runSend(ctx: Emulator, emailId: string): void {
-  const row = loadEmail(ctx, emailId);
+  const row = loadEmailHead(ctx, emailId);
   if (!row || !['queued', 'scheduled'].includes(row.last_event)) return;
   // The scheduler runs a job in a transaction (with its end): no transaction of its own here.
   const recipients = recipientsOf(row);
@@ -131,7 +131,7 @@ function hardBounce(address: string) {
  * `delivery_delayed` (`email.delivery_delayed`) unless one bounces.
  */
 function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
-  const row = loadEmail(ctx, emailId);
+  const row = loadEmailHead(ctx, emailId);
   // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
   if (!row || row.last_event === 'failed' || row.last_event === 'canceled') return;
   const events = eventsOfRow(row);
@@ -157,7 +157,7 @@ function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 
 
 /** The `emails.complain` job: see the table above. */
 function runComplain(ctx: Emulator, emailId: string): void {
-  const row = loadEmail(ctx, emailId);
+  const row = loadEmailHead(ctx, emailId);
   if (!row) return;
   ctx.db.transaction(() => {
     const complained = recipientsOf(row).filter((a) => testOutcome(a) === 'complained');

@@ -129,6 +129,13 @@ export interface EmailRow {
   events: string;
 }
 
+/** An `emails` row without its bodies (`html`, `text`): what the lifecycle jobs read (`loadEmailHead`). */
+export type EmailHead = Omit<EmailRow, 'html' | 'text'>;
+
+/** The columns of an `EmailHead`. */
+const HEAD_COLUMNS = `seq, id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, headers, tags, last_event, scheduled_at,
+  created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events`;
+
 /** The columns of a new `emails` row: every column but `seq`. */
 export type NewEmailRow = Omit<EmailRow, 'seq'>;
 
@@ -188,12 +195,20 @@ export function firstEvents(type: string, at: number): string {
 }
 
 export const list = (s: string | null): string[] => fromJson<string[]>(s) ?? [];
-export const tagsOf = (r: EmailRow): { name: string; value: string }[] => fromJson<{ name: string; value: string }[]>(r.tags) ?? [];
-export const headersOf = (r: EmailRow): Record<string, string> => fromJson<Record<string, string>>(r.headers) ?? {};
+export const tagsOf = (r: Pick<EmailRow, 'tags'>): { name: string; value: string }[] => fromJson<{ name: string; value: string }[]>(r.tags) ?? [];
+export const headersOf = (r: Pick<EmailRow, 'headers'>): Record<string, string> => fromJson<Record<string, string>>(r.headers) ?? {};
 
 /** The row by id (any team), or undefined. */
 export function loadEmail(ctx: Emulator, id: string): EmailRow | undefined {
   return ctx.db.prepare('SELECT * FROM emails WHERE id = ?').get(id) as EmailRow | undefined;
+}
+
+/**
+ * The row by id without its bodies (any team), or undefined: the lifecycle
+ * jobs' read (a broadcast's 100,000 emails read it twice each; issue 10).
+ */
+export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined {
+  return ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id = ?`).get(id) as EmailHead | undefined;
 }
 
 /** The team's email, or 404 `Email not found`. */
@@ -340,7 +355,7 @@ export function toEmail(r: EmailRow) {
  * headers `[{name, value}]` only when custom headers were set. `extra` adds
  * `bounce`, `click`, `suppressed`, `failed`.
  */
-export function webhookData(r: EmailRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function webhookData(r: EmailHead, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const data: Record<string, unknown> = {
     email_id: r.id,
     created_at: isoTime(r.created_at),
@@ -377,7 +392,7 @@ const WEBHOOK_TYPES = new Set(['scheduled', 'sent', 'delivered', 'delivery_delay
  */
 export function recordStep(
   ctx: Emulator,
-  row: EmailRow,
+  row: EmailHead,
   type: string,
   opts: { extra?: Record<string, unknown>; eventData?: Record<string, unknown>; keepLastEvent?: boolean; stored?: boolean } = {},
 ): void {

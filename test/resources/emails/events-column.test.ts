@@ -8,6 +8,7 @@ import { useEmulator } from '../../helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/resources/index.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
+import { loadEmailHead } from '../../../src/resources/emails/store.js';
 
 describe('an email history in emails.events', () => {
   const t = useEmulator();
@@ -52,5 +53,17 @@ describe('migration 403 on a store made before it', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('loadEmailHead (the lifecycle jobs\' read)', () => {
+  const t = useEmulator();
+
+  it('reads every column of emails but html and text', async () => {
+    const id = (await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 's', html: '<p>x</p>' })).body.id;
+    const columns = (t.emu.ctx.db.prepare(`SELECT name FROM pragma_table_info('emails')`).all() as { name: string }[]).map((c) => c.name);
+    const head = loadEmailHead(t.emu.ctx, id)!;
+    expect(Object.keys(head).sort()).toEqual(columns.filter((c) => c !== 'html' && c !== 'text').sort());
+    expect(head).toMatchObject({ id, subject: 's', last_event: 'queued' });
   });
 });
