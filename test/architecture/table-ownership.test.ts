@@ -12,7 +12,9 @@
  *   TypeScript parser finds them, so comments do not count) has
  *   `FROM|JOIN|INTO|UPDATE|TABLE <name>` (SQL keywords in capitals, the
  *   house style), or when it passes the name as `table: '<name>'` to
- *   `paginate`.
+ *   `paginate`. A `table: NAME` constant must come from the file's own room
+ *   (its store.ts exports it: `EMAIL_ATTACHMENTS`, `SEGMENT_MEMBERS`), where
+ *   its literal is checked; one imported from another room is a violation.
  * - Allowed exceptions: `ALLOWED` below, each with its reason (one: a
  *   migration that moved a fact between rooms once). Reset (`src/state/reset.ts`) and snapshots
  *   (`src/state/snapshot.ts`) walk every table by `userTables()` without
@@ -47,11 +49,19 @@ export function roomOf(file: string): string {
   return m ? m[0] : file;
 }
 
-/** Every string literal of a TypeScript source (template pieces included), and the names passed as `table: '<name>'`. */
-function literals(file: string, text: string): { strings: string[]; tableProps: string[] } {
+/**
+ * Every string literal of a TypeScript source (template pieces included),
+ * the names passed as `table: '<name>'`, and the rooms of the constants
+ * passed as `table: NAME` that the file imports (a local constant's
+ * literal is among `strings`).
+ */
+function literals(file: string, text: string): { strings: string[]; tableProps: string[]; tableConstRooms: { name: string; room: string }[] } {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const strings: string[] = [];
   const tableProps: string[] = [];
+  const tableIdents: string[] = [];
+  /** Imported name → repo-relative `.ts` file it comes from. */
+  const imported = new Map<string, string>();
   const visit = (node: ts.Node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
       strings.push(node.text);
@@ -59,10 +69,19 @@ function literals(file: string, text: string): { strings: string[]; tableProps: 
     if (ts.isPropertyAssignment(node) && node.name.getText(sf) === 'table' && ts.isStringLiteral(node.initializer)) {
       tableProps.push(node.initializer.text);
     }
+    if (ts.isPropertyAssignment(node) && node.name.getText(sf) === 'table' && ts.isIdentifier(node.initializer)) {
+      tableIdents.push(node.initializer.text);
+    }
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('.')) {
+      const from = path.posix.join(path.posix.dirname(file), node.moduleSpecifier.text).replace(/\.js$/, '.ts');
+      const bindings = node.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) imported.set(el.name.text, from);
+    }
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  return { strings, tableProps };
+  const tableConstRooms = tableIdents.filter((n) => imported.has(n)).map((name) => ({ name, room: roomOf(imported.get(name)!) }));
+  return { strings, tableProps, tableConstRooms };
 }
 
 /** Tables created in `files` → the file that creates each. */
@@ -109,12 +128,15 @@ export function violations(files: Record<string, string>): string[] {
   const sql = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(?:IF (?:NOT )?EXISTS\\s+)?(${names.join('|')})\\b`, 'g');
   const out: string[] = [];
   for (const [file, text] of Object.entries(files)) {
-    const { strings, tableProps } = literals(file, text);
+    const { strings, tableProps, tableConstRooms } = literals(file, text);
     const named = new Set<string>(tableProps.filter((t) => owners.has(t)));
     for (const s of strings) for (const m of s.matchAll(sql)) named.add(m[1]);
     for (const table of named) {
       const owner = roomOf(owners.get(table)!);
       if (roomOf(file) !== owner) out.push(`${file}: ${table} (owned by ${owner})`);
+    }
+    for (const c of tableConstRooms) {
+      if (c.room !== roomOf(file)) out.push(`${file}: table constant ${c.name} (owned by ${c.room})`);
     }
   }
   return out.sort();
@@ -164,12 +186,19 @@ describe('table ownership (issue 9)', () => {
         "export const d = 'unsubscribe from topics';",
       ].join('\n'),
       'src/admin/wrong.ts': "export const e = (db: any) => db.prepare('UPDATE teams SET name = ?');",
+      'src/resources/topics/wrong.ts': [
+        "import { SEGMENT_MEMBERS } from '../contacts/store.js';",
+        "import { TOPICS_OK } from './store.js';",
+        'export const f = { table: SEGMENT_MEMBERS };',
+        'export const g = { table: TOPICS_OK };',
+      ].join('\n'),
     };
     expect(violations(wrong).filter((v) => !ALLOWED[v.split(' (')[0]])).toEqual([
       'src/admin/wrong.ts: teams (owned by src/state/teams.ts)',
       'src/resources/emails/wrong.ts: api_keys (owned by src/resources/api-keys/)',
       'src/resources/emails/wrong.ts: domains (owned by src/resources/domains/)',
       'src/resources/emails/wrong.ts: webhooks (owned by src/resources/webhooks/)',
+      'src/resources/topics/wrong.ts: table constant SEGMENT_MEMBERS (owned by src/resources/contacts/)',
     ]);
   });
 
