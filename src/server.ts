@@ -179,6 +179,8 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     async close() {
       if (closed) return;
       closed = true;
+      // A request or SMTP stage waiting out a fault rule's latency ends now (503), not on a closed store later.
+      ctx.faults.close();
       await scheduler.stop();
       await smtp?.close();
       server.closeAllConnections();

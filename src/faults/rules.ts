@@ -304,4 +304,12 @@ export interface Faults {
   forSmtp(stage: SmtpStage, teamId: string | null): SmtpFault | null;
   /** How an email of `teamId` to `recipients` ends by an outcome rule, or null. */
   forEmail(teamId: string, recipients: readonly string[]): OutcomeFault | null;
+  /**
+   * Waits a rule's `latency_ms` (wall time). Rejects with an `ApiError` 503
+   * `service_unavailable` when the emulator closes first (`close()`), so a
+   * delayed request never runs on a closed store and no timer outlives it.
+   */
+  delay(ms: number): Promise<void>;
+  /** Ends every pending `delay` (the emulator's close). */
+  close(): void;
 }

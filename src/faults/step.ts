@@ -2,7 +2,6 @@
  * The fault-injection step of the request pipeline (issue 11 part 2; listed
  * in `buildApp`, src/app.ts, between rate limiting and validation).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Emulator } from '../context.js';
 import type { Step } from '../http/pipeline.js';
 
@@ -23,7 +22,7 @@ export function injectFault(ctx: Emulator): Step {
     const fail = () => {
       if (fault.error) throw fault.error;
     };
-    if (fault.delayMs > 0) return sleep(fault.delayMs).then(fail);
+    if (fault.delayMs > 0) return ctx.faults.delay(fault.delayMs).then(fail);
     fail();
   };
 }

@@ -22,6 +22,7 @@
  * for the store. Rules are not part of snapshots or of a `--db` file.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Emulator } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../http/format.js';
@@ -111,6 +112,22 @@ export class FaultStore implements Faults {
     if (i < 0) return false;
     this.live.splice(i, 1);
     return true;
+  }
+
+  /** Aborts the pending delays when the emulator closes. */
+  private readonly closing = new AbortController();
+
+  /** See `Faults.delay`: a wall-clock wait of `ms`, ended early by `close()` with a 503. */
+  delay(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.closing.signal }).catch((err: unknown) => {
+      if ((err as { name?: string })?.name === 'AbortError') throw new ApiError(503, 'service_unavailable', 'The emulator is closing.');
+      throw err;
+    });
+  }
+
+  /** See `Faults.close`. */
+  close(): void {
+    this.closing.abort();
   }
 
   /** Removes every rule; returns how many there were. */

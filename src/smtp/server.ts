@@ -24,7 +24,6 @@
  * answer that stage with the rule's code and text instead.
  */
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import type { Emulator } from '../context.js';
 import type { Auth } from '../module.js';
@@ -70,7 +69,7 @@ export function beforeStage(ctx: Emulator, stage: SmtpStage, session: SMTPServer
   const answer = () => {
     if (fault.reply) throw new SmtpReply(fault.reply.code, fault.reply.message);
   };
-  if (fault.delayMs > 0) return sleep(fault.delayMs).then(answer);
+  if (fault.delayMs > 0) return ctx.faults.delay(fault.delayMs).then(answer);
   answer();
 }
 

@@ -216,6 +216,14 @@ describe('emu.faults and startServer({ faults })', () => {
     expect(t.emu.faults.list()).toEqual([]);
   });
 
+  it('close() ends what waits out a latency (a request, an SMTP stage) with a 503 at once, so nothing runs on the closed store later', async () => {
+    const emu = await startServer({ logLevel: 'error' });
+    const waiting = emu.ctx.faults.delay(60_000);
+    const settled = waiting.then(() => 'resolved', (err) => err);
+    await emu.close();
+    expect(await settled).toMatchObject({ statusCode: 503, name: 'service_unavailable', message: 'The emulator is closing.' });
+  });
+
   it('start rules come back at every reset, fired 0, draws from the seed again', async () => {
     const emu = await startServer({ faults: [{ operation: 'domains/list', status: 503, probability: 0.5, seed: 3 }, { operation: 'emails/send', status: 500, times: 1 }] });
     try {
