@@ -22,6 +22,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiError, errors, NAME_FOR_STATUS, SERVICE_MESSAGES, STATUS_FOR_NAME, type ErrorName } from '../http/errors.js';
+import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import { toApiError } from '../http/validate.js';
 import type { Operation } from '../http/spec.js';
 
@@ -256,7 +257,7 @@ export function ruleError(rule: FaultRule, rateLimit: number): ApiError {
   const headers: Record<string, string> = {};
   if (rule.status === 429) {
     const limit = rateLimit > 0 ? rateLimit : DOCUMENTED_RATE_LIMIT;
-    Object.assign(headers, { 'ratelimit-limit': String(limit), 'ratelimit-policy': `${limit};w=1`, 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'retry-after': '1' });
+    Object.assign(headers, rateLimitHeaders(limit, 0, 1), { 'retry-after': '1' });
   }
   return new ApiError(rule.status!, rule.name as ErrorName, rule.message!, headers);
 }

@@ -20,13 +20,12 @@
 import type { ServerResponse } from 'node:http';
 import type { Emulator } from '../context.js';
 import { errors } from './errors.js';
+import { rateLimitHeaders, WINDOW_MS } from './rate-limit-headers.js';
 import type { Auth } from '../module.js';
 
 /** The wall clock the limiter reads (ms); tests may replace `now` to pin the window. */
 export const wallClock = { now: (): number => Date.now() };
 
-/** Window length in ms (the service's policy `w=1`). */
-const WINDOW_MS = 1000;
 
 /** The outcome of counting one request. */
 export interface RateLimitResult {
@@ -52,14 +51,9 @@ export class RateLimiter {
       this.windows.set(teamId, w);
     }
     w.count += 1;
-    const reset = String(Math.max(1, Math.ceil((start + WINDOW_MS - nowMs) / 1000)));
-    const headers: Record<string, string> = {
-      'ratelimit-limit': String(limit),
-      'ratelimit-policy': `${limit};w=${WINDOW_MS / 1000}`,
-      'ratelimit-remaining': String(Math.max(0, limit - w.count)),
-      'ratelimit-reset': reset,
-    };
-    if (w.count > limit) return { limited: true, headers: { ...headers, 'retry-after': reset } };
+    const reset = Math.max(1, Math.ceil((start + WINDOW_MS - nowMs) / 1000));
+    const headers = rateLimitHeaders(limit, limit - w.count, reset);
+    if (w.count > limit) return { limited: true, headers: { ...headers, 'retry-after': String(reset) } };
     return { limited: false, headers };
   }
 }
