@@ -45,45 +45,49 @@ export type ErrorName =
 
 
 /**
- * The service's text for each error name (D:api-reference/errors; the SDK's
- * text for `application_error`), used when an injected fault gives no
- * `message` (src/faults/). Statuses with more than one name use the first
- * of `NAME_FOR_STATUS`.
+ * Every error name the emulator answers with: its usual status (API-FACTS
+ * §2.1; where there are several, the usual one: 422 for `validation_error`)
+ * and the service's text for it (D:api-reference/errors; the SDK's text for
+ * `application_error`), used when an injected fault gives no `message`
+ * (src/faults/). One row a name, so a name cannot miss its status or text.
  */
-export const SERVICE_MESSAGES: Record<ErrorName, string> = {
-  invalid_idempotency_key: 'The key must be between 1-256 chars.',
-  validation_error: 'We found an error with one or more fields in the request.',
-  missing_api_key: 'Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY',
-  restricted_api_key: 'This API key is restricted to only send emails',
-  invalid_api_key: 'API key is invalid',
-  suspended_api_key: 'This API key is suspended.',
-  invalid_permission: 'This API key does not have the permission to perform this action.',
-  email_above_quota: 'This email is above your quota.',
-  not_found: 'The requested endpoint does not exist.',
-  method_not_allowed: 'Method is not allowed for the requested path.',
-  invalid_idempotent_request: 'Same idempotency key used with a different request payload. Change your idempotency key or payload.',
-  concurrent_idempotent_requests: 'Same idempotency key used while original request is still in progress.',
-  resource_locked: 'The resource is being updated by another request. Try again later.',
-  invalid_attachment: 'Attachment must have either a `content` or `path`.',
-  invalid_parameter: 'A parameter is invalid.',
-  missing_required_field: 'A required field is missing.',
-  missing_required_parameter: 'A required parameter is missing.',
-  payload_too_large: 'The request body is too large.',
-  daily_quota_exceeded: 'You have reached your daily email sending quota.',
-  monthly_quota_exceeded: 'You have reached your monthly email sending quota.',
-  rate_limit_exceeded: 'Too many requests. See rate limit response headers for more information.',
-  application_error: 'Internal server error. We are unable to process your request right now, please try again later.',
-  service_unavailable: 'The service is unavailable right now. Please try again later.',
-  invalid_from_address: 'Invalid `from` field.',
-  invalid_access: 'Access denied.',
-  invalid_region: 'Invalid region.',
-  security_error: 'A security error occurred.',
-  internal_server_error: 'Internal server error. We are unable to process your request right now, please try again later.',
-  forbidden_host: 'The admin API does not answer to this Host.',
-  forbidden_origin: 'The admin API does not answer requests from another origin.',
-  missing_admin_token: 'Missing admin token. Include the following header in the request: Authorization: Bearer ADMIN_TOKEN',
-  invalid_admin_token: 'Admin token is invalid',
+export const ERROR_NAMES: Readonly<Record<ErrorName, { status: number; message: string }>> = {
+  invalid_idempotency_key: { status: 400, message: 'The key must be between 1-256 chars.' },
+  validation_error: { status: 422, message: 'We found an error with one or more fields in the request.' },
+  missing_api_key: { status: 401, message: 'Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY' },
+  restricted_api_key: { status: 401, message: 'This API key is restricted to only send emails' },
+  invalid_api_key: { status: 403, message: 'API key is invalid' },
+  suspended_api_key: { status: 403, message: 'This API key is suspended.' },
+  invalid_permission: { status: 403, message: 'This API key does not have the permission to perform this action.' },
+  email_above_quota: { status: 403, message: 'This email is above your quota.' },
+  not_found: { status: 404, message: 'The requested endpoint does not exist.' },
+  method_not_allowed: { status: 405, message: 'Method is not allowed for the requested path.' },
+  invalid_idempotent_request: { status: 409, message: 'Same idempotency key used with a different request payload. Change your idempotency key or payload.' },
+  concurrent_idempotent_requests: { status: 409, message: 'Same idempotency key used while original request is still in progress.' },
+  resource_locked: { status: 409, message: 'The resource is being updated by another request. Try again later.' },
+  invalid_attachment: { status: 422, message: 'Attachment must have either a `content` or `path`.' },
+  invalid_parameter: { status: 422, message: 'A parameter is invalid.' },
+  missing_required_field: { status: 422, message: 'A required field is missing.' },
+  missing_required_parameter: { status: 422, message: 'A required parameter is missing.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  daily_quota_exceeded: { status: 429, message: 'You have reached your daily email sending quota.' },
+  monthly_quota_exceeded: { status: 429, message: 'You have reached your monthly email sending quota.' },
+  rate_limit_exceeded: { status: 429, message: 'Too many requests. See rate limit response headers for more information.' },
+  application_error: { status: 500, message: 'Internal server error. We are unable to process your request right now, please try again later.' },
+  service_unavailable: { status: 503, message: 'The service is unavailable right now. Please try again later.' },
+  invalid_from_address: { status: 422, message: 'Invalid `from` field.' },
+  invalid_access: { status: 403, message: 'Access denied.' },
+  invalid_region: { status: 422, message: 'Invalid region.' },
+  security_error: { status: 403, message: 'A security error occurred.' },
+  internal_server_error: { status: 500, message: 'Internal server error. We are unable to process your request right now, please try again later.' },
+  forbidden_host: { status: 403, message: 'The admin API does not answer to this Host.' },
+  forbidden_origin: { status: 403, message: 'The admin API does not answer requests from another origin.' },
+  missing_admin_token: { status: 401, message: 'Missing admin token. Include the following header in the request: Authorization: Bearer ADMIN_TOKEN' },
+  invalid_admin_token: { status: 401, message: 'Admin token is invalid' },
 };
+
+/** The service's text for each error name (`ERROR_NAMES`). Statuses with more than one name use the first of `NAME_FOR_STATUS`. */
+export const SERVICE_MESSAGES = Object.fromEntries(Object.entries(ERROR_NAMES).map(([name, e]) => [name, e.message])) as Readonly<Record<ErrorName, string>>;
 
 /**
  * The service's name for an HTTP status (API-FACTS §2.1 table; where a
@@ -104,41 +108,8 @@ export const NAME_FOR_STATUS: Readonly<Record<number, ErrorName>> = {
   503: 'service_unavailable',
 };
 
-/** The status of an error name (API-FACTS §2.1; where there are several, the usual one: 422 for `validation_error`). */
-export const STATUS_FOR_NAME: Readonly<Record<ErrorName, number>> = {
-  invalid_idempotency_key: 400,
-  validation_error: 422,
-  missing_api_key: 401,
-  restricted_api_key: 401,
-  invalid_api_key: 403,
-  suspended_api_key: 403,
-  invalid_permission: 403,
-  email_above_quota: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  invalid_idempotent_request: 409,
-  concurrent_idempotent_requests: 409,
-  resource_locked: 409,
-  invalid_attachment: 422,
-  invalid_parameter: 422,
-  missing_required_field: 422,
-  missing_required_parameter: 422,
-  payload_too_large: 413,
-  daily_quota_exceeded: 429,
-  monthly_quota_exceeded: 429,
-  rate_limit_exceeded: 429,
-  application_error: 500,
-  service_unavailable: 503,
-  invalid_from_address: 422,
-  invalid_access: 403,
-  invalid_region: 422,
-  security_error: 403,
-  internal_server_error: 500,
-  forbidden_host: 403,
-  forbidden_origin: 403,
-  missing_admin_token: 401,
-  invalid_admin_token: 401,
-};
+/** The usual status of an error name (`ERROR_NAMES`). */
+export const STATUS_FOR_NAME = Object.fromEntries(Object.entries(ERROR_NAMES).map(([name, e]) => [name, e.status])) as Readonly<Record<ErrorName, number>>;
 
 /** An API error; `statusCode` is the HTTP status. */
 export class ApiError extends Error {
