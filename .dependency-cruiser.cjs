@@ -19,7 +19,7 @@ module.exports = {
       comment:
         'The ground floor (the module contract src/module.ts, the context src/context.ts, the store src/store/, the clock and scheduler src/clock/) imports no room above it: no HTTP, resource, admin, deliveries, state, SMTP or server code (issue 9).',
       from: { path: '^src/(module\\.ts|context\\.ts|store/|clock/)' },
-      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest)\\.ts$' },
+      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest|modules)\\.ts$' },
     },
     {
       name: 'http-imports-no-room',
@@ -28,6 +28,14 @@ module.exports = {
         'The request pipeline (src/http/) serves every room and knows none: it never imports a resource, the admin API or the deliveries; what it needs of them comes through the context (e.g. ctx.keys for the API keys).',
       from: { path: '^src/http/' },
       to: { path: '^src/(resources|admin|deliveries)/' },
+    },
+    {
+      name: 'deliveries-import-no-resource',
+      severity: 'error',
+      comment:
+        'The deliveries (src/deliveries/) sit below the resources that raise events: they import no resource; the webhook endpoints they need come through the context (ctx.webhooks).',
+      from: { path: '^src/deliveries/' },
+      to: { path: '^src/resources/' },
     },
     {
       name: 'resource-through-service',
@@ -41,8 +49,8 @@ module.exports = {
       name: 'room-through-service',
       severity: 'error',
       comment:
-        'Outside src/resources/, code reaches a resource only through its service.ts (the admin API, the deliveries, the SMTP relay, the server); only the module list src/resources/index.ts imports the resources\' index.ts.',
-      from: { path: '^src/', pathNot: '^src/resources/' },
+        'Outside src/resources/, code reaches a resource only through its service.ts (the admin API, the deliveries, the SMTP relay, the server); only the module list src/modules.ts (where the app is assembled) imports the resources\' index.ts.',
+      from: { path: '^src/', pathNot: ['^src/resources/', '^src/modules\\.ts$'] },
       to: { path: '^src/resources/[^/]+/', pathNot: '^src/resources/[^/]+/service\\.ts$' },
     },
     {

@@ -4,7 +4,7 @@
 // With --check, exits 1 if README.md's table differs from it.
 import fs from 'node:fs';
 import { loadSpec } from '../dist/src/http/spec.js';
-import { modules } from '../dist/src/resources/index.js';
+import { modules } from '../dist/src/modules.js';
 
 const { operations } = await loadSpec();
 const handled = new Set(modules.flatMap((m) => Object.keys(m.operations ?? {})));

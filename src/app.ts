@@ -1,6 +1,6 @@
 /**
  * Builds the request listener from the operations of `spec/openapi.yaml` and the
- * handlers of the modules in `src/resources/index.ts` (and `src/admin/`).
+ * handlers of the modules in `src/modules.ts` (and `src/admin/`).
  *
  * Every operation runs the same steps, listed in order in `buildApp` below
  * and each described in `src/http/pipeline.ts`: read a raw body, authenticate,

@@ -104,6 +104,32 @@ export interface KeyStore {
   markUsed(ctx: Emulator, key: FoundKey): Auth;
 }
 
+/** A webhook endpoint as a delivery attempt reads it (afresh each attempt): where to POST, the secrets to sign with, whether it is enabled. */
+export interface WebhookEndpoint {
+  id: string;
+  endpoint: string;
+  signing_secret: string;
+  /** The secret replaced by the last rotation; still signs until `previous_secret_expires_at` (emulated ms). */
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: number | null;
+  /** `enabled` | `disabled`. */
+  status: string;
+}
+
+/**
+ * The webhook endpoints as the deliveries (src/deliveries/) see them: the
+ * `webhooks` table belongs to the webhooks resource
+ * (src/resources/webhooks/service.ts implements this), so the deliveries
+ * reach it through the context, as src/http/ reaches the API keys, and
+ * import no resource.
+ */
+export interface WebhookDirectory {
+  /** The endpoint with this id (any team), or undefined when it was deleted. */
+  find(ctx: Emulator, id: string): WebhookEndpoint | undefined;
+  /** Ids of the team's enabled endpoints subscribed to event `type`, oldest first (who gets an event). */
+  subscribed(ctx: Emulator, teamId: string, type: string): string[];
+}
+
 /**
  * Notifications on `bus` (for the inbox page's server-sent events and
  * `waitForEmail`): `'email'` (email id), `'delivery'` (delivery id),
@@ -120,7 +146,9 @@ export interface Emulator {
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
   /** The API keys, for authentication (src/resources/api-keys/service.ts). */
   keys: KeyStore;
-  /** Every module, in seeding order (`src/resources/index.ts`): reset seeds the fixtures through them. */
+  /** The webhook endpoints, for the deliveries (src/resources/webhooks/service.ts). */
+  webhooks: WebhookDirectory;
+  /** Every module, in seeding order (`src/modules.ts`): reset seeds the fixtures through them. */
   modules: readonly SeededModule[];
 }
 

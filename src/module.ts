@@ -96,12 +96,12 @@ export interface ResponseInfo {
 
 /**
  * One room: its schema, its operations, its jobs and how it seeds fixtures.
- * Listed, in seeding order, in `src/resources/index.ts`; the running
+ * Listed, in seeding order, in `src/modules.ts`; the running
  * emulator hands the list to reset as `ctx.modules`.
  */
 export interface ResourceModule extends SeededModule {
   name: string;
-  /** Numbered schema steps (version range given in src/resources/index.ts). */
+  /** Numbered schema steps (version range given in src/modules.ts). */
   migrations?: Migration[];
   /** Handlers keyed by operationId. */
   operations?: Record<string, OperationHandler>;

@@ -19,7 +19,8 @@ import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
 import { resetState } from './state/reset.js';
 import { referencedUploads } from './state/uploads.js';
 import { removeUploads } from './http/uploads.js';
-import { modules } from './resources/index.js';
+import { modules } from './modules.js';
+import { webhookDirectory } from './resources/webhooks/service.js';
 import type { SmtpListener } from './smtp/server.js';
 import { createFaultStore } from './faults/store.js';
 
@@ -94,7 +95,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore };
+  const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory };
   // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).
   let ctx: Emulator;
   let fixtures: Record<string, any>;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../src/http/spec.js';
 import { compileOperation } from '../src/http/validate.js';
-import { modules } from '../src/resources/index.js';
+import { modules } from '../src/modules.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -13,7 +13,6 @@ import type { Emulator } from '../context.js';
 import { isoTime, randomAlnum } from '../http/format.js';
 import { webhookDeliverJob } from './jobs.js';
 import { insertDelivery } from './store.js';
-import { subscribedWebhookIds } from '../resources/webhooks/service.js';
 
 /**
  * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
@@ -38,7 +37,7 @@ export function newMessageId(): string {
  * Returns the delivery ids.
  */
 export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown> | (() => Record<string, unknown>)): string[] {
-  const hooks = subscribedWebhookIds(ctx, teamId, type);
+  const hooks = ctx.webhooks.subscribed(ctx, teamId, type);
   if (hooks.length === 0) return [];
   const now = ctx.clock.nowMs();
   const payload = JSON.stringify({ type, created_at: isoTime(now), data: typeof data === 'function' ? data() : data });

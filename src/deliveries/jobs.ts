@@ -39,7 +39,6 @@ import type { Webhook as WebhookType } from 'standardwebhooks';
 import { lazy, requirePackage } from '../lazy.js';
 import type { Emulator } from '../context.js';
 import { defineJob } from '../clock/jobs.js';
-import { findWebhook } from '../resources/webhooks/service.js';
 import { cancelPendingOf, deliveryRow, insertAttempt, scheduledAttempts, setDeliveryStatus, type DeliveryRow } from './store.js';
 
 export type { DeliveryRow };
@@ -220,7 +219,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
   const d = deliveryRow(ctx, deliveryId);
   if (!d) return;
   if (d.status !== 'pending' && !replay) return;
-  const hook: HookRow | undefined = findWebhook(ctx, d.webhook_id);
+  const hook: HookRow | undefined = ctx.webhooks.find(ctx, d.webhook_id);
   if (!hook || (hook.status !== 'enabled' && !replay)) {
     if (!replay) {
       setDeliveryStatus(ctx, d.id, 'cancelled', null);
@@ -265,7 +264,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
       return;
     }
     // The webhook may have been deleted or disabled while the request ran.
-    const fresh: HookRow | undefined = findWebhook(ctx, d.webhook_id);
+    const fresh: HookRow | undefined = ctx.webhooks.find(ctx, d.webhook_id);
     if (!fresh || fresh.status !== 'enabled') {
       setDeliveryStatus(ctx, d.id, 'cancelled', null);
       return;

@@ -1,5 +1,5 @@
 /**
- * The teams module (the first of `src/resources/index.ts`): teams, and the
+ * The teams module (the first of `src/modules.ts`): teams, and the
  * tables of no resource: the clock's and scheduler's, and the request
  * pipeline's idempotency keys. Every API key and resource belongs to a team
  * (DESIGN.md "Behaviour: Teams"). Teams have an owner address, the only

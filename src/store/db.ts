@@ -16,7 +16,7 @@ export type DB = Database.Database;
 
 /** One schema step. `version` orders all migrations of all modules. */
 export interface Migration {
-  /** Global order; each module takes its own range (core 1-99, see src/resources/index.ts). */
+  /** Global order; each module takes its own range (core 1-99, see src/modules.ts). */
   version: number;
   /** Short label, stored in `schema_migrations`. */
   name: string;

@@ -26,7 +26,7 @@ const clean: Record<string, string> = {
   'src/resources/domains/index.ts': "import { findDomain } from './store.js';\nexport const domainsModule = { findDomain };",
   'src/resources/emails/handlers.ts': "import { findDomain } from '../domains/service.js';\nexport const send = findDomain;",
   'src/resources/emails/index.ts': "import { send } from './handlers.js';\nexport const emailsModule = { send };",
-  'src/resources/index.ts': "import { domainsModule } from './domains/index.js';\nimport { emailsModule } from './emails/index.js';\nexport const modules = [domainsModule, emailsModule];",
+  'src/modules.ts': "import { domainsModule } from './resources/domains/index.js';\nimport { emailsModule } from './resources/emails/index.js';\nexport const modules = [domainsModule, emailsModule];",
   'src/admin/dashboard.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const show = findDomain;",
 };
 
@@ -38,6 +38,8 @@ const wrong: Record<string, string> = {
   'src/admin/emails.ts': "import { send } from '../resources/emails/handlers.js';\nexport const resend = send;",
   // http-imports-no-room
   'src/http/auth.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const auth = findDomain;",
+  // deliveries-import-no-resource: even through a service
+  'src/deliveries/emit.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const emit = findDomain;",
   // ground-floor
   'src/clock/jobs.ts': "import { run } from '../http/pipeline.js';\nexport const job = run;",
   // no-circular
@@ -90,6 +92,7 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
         { rule: 'resource-through-service', from: 'src/resources/emails/send.ts', to: 'src/resources/domains/store.ts' },
         { rule: 'room-through-service', from: 'src/admin/emails.ts', to: 'src/resources/emails/handlers.ts' },
         { rule: 'http-imports-no-room', from: 'src/http/auth.ts', to: 'src/resources/domains/service.ts' },
+        { rule: 'deliveries-import-no-resource', from: 'src/deliveries/emit.ts', to: 'src/resources/domains/service.ts' },
         { rule: 'ground-floor', from: 'src/clock/jobs.ts', to: 'src/http/pipeline.ts' },
         expect.objectContaining({ rule: 'no-circular', from: 'src/resources/events/a.ts' }),
       ]),

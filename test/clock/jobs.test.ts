@@ -14,7 +14,7 @@ import { defineJob, registerJobs, type AnyJobDefinition } from '../../src/clock/
 import { JOB_TYPES } from '../../src/clock/job-types.js';
 import { openDatabase, migrate } from '../../src/store/db.js';
 import type { Emulator } from '../../src/context.js';
-import { modules } from '../../src/resources/index.js';
+import { modules } from '../../src/modules.js';
 import { domainVerifyJob } from '../../src/resources/domains/jobs.js';
 import { emailSendJob } from '../../src/resources/emails/jobs.js';
 import { useEmulator, FIXTURES } from '../helpers.js';

@@ -6,7 +6,7 @@ import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 
-/** The contact-imports tables' schema steps (range in src/resources/index.ts). */
+/** The contact-imports tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 550,

@@ -8,7 +8,7 @@ import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 
-/** The contact-properties tables' schema steps (range in src/resources/index.ts). */
+/** The contact-properties tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 800,

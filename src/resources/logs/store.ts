@@ -9,7 +9,7 @@ import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 
-/** The logs tables' schema steps (range in src/resources/index.ts). */
+/** The logs tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 1400,

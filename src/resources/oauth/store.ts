@@ -6,7 +6,7 @@ import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 
-/** The oauth tables' schema steps (range in src/resources/index.ts). */
+/** The oauth tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 1500,

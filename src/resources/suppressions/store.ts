@@ -13,7 +13,7 @@ import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import type { Migration } from '../../store/db.js';
 
-/** The suppressions tables' schema steps (range in src/resources/index.ts). */
+/** The suppressions tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 1300,

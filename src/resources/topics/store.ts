@@ -9,7 +9,7 @@ import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 
-/** The topics tables' schema steps (range in src/resources/index.ts). */
+/** The topics tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 700,

@@ -1,6 +1,13 @@
 /**
  * What other rooms may use of the webhooks resource (issue 9): the
  * deliveries (src/deliveries/) find who gets an event and read the endpoint
- * and secrets of each attempt through these.
+ * and secrets of each attempt through `webhookDirectory`, handed to them
+ * as `ctx.webhooks`.
  */
+import type { WebhookDirectory } from '../../context.js';
+import { findWebhook, subscribedWebhookIds } from './store.js';
+
 export { findWebhook, subscribedWebhookIds, type WebhookRow } from './store.js';
+
+/** The endpoints as the deliveries read them through the context (`ctx.webhooks`). */
+export const webhookDirectory: WebhookDirectory = { find: findWebhook, subscribed: subscribedWebhookIds };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../helpers.js';
 import { createBroadcast } from './helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
-import { modules } from '../../../src/resources/index.js';
+import { modules } from '../../../src/modules.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 
 describe('broadcast emails: the contact on the email row', () => {

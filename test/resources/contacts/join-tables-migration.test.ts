@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type DB, type Migration } from '../../../src/store/db.js';
-import { modules } from '../../../src/resources/index.js';
+import { modules } from '../../../src/modules.js';
 
 /** The segments and topics steps as they were before the move (copied from git history, for this test only). */
 const before: Migration[] = [

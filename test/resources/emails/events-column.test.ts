@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
-import { modules } from '../../../src/resources/index.js';
+import { modules } from '../../../src/modules.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
 import { loadEmailHead } from '../../../src/resources/emails/store.js';
 

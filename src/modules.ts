@@ -1,0 +1,77 @@
+/**
+ * Every module of the emulator, in seeding order (a module's fixtures may
+ * refer to rows seeded before it). Each owns a range of migration versions:
+ * | range | module |
+ * |---|---|
+ * | 1-99 | teams (src/state/teams.ts; and the clock's jobs) |
+ * | 100-199 | api-keys |
+ * | 200-299 | domains |
+ * | 300-349 | webhooks (endpoints); 350-399 src/deliveries |
+ * | 400-449 | emails (sent) |
+ * | 450-499 | receiving |
+ * | 500-549 | contacts (and its join tables contact_segments 510, contact_topics 511; also 601, the members index, numbered before the move); 550-599 contact-imports |
+ * | 600-699 | segments (and audiences) |
+ * | 700-799 | topics |
+ * | 800-899 | contact-properties |
+ * | 900-999 | templates |
+ * | 1000-1099 | broadcasts |
+ * | 1100-1199 | automations (and runs) |
+ * | 1200-1299 | events |
+ * | 1300-1399 | suppressions |
+ * | 1400-1499 | logs |
+ * | 1500-1599 | oauth |
+ */
+import type { ResourceModule } from './module.js';
+import { teamsModule } from './state/teams.js';
+import { apiKeysModule } from './resources/api-keys/index.js';
+import { domainsModule } from './resources/domains/index.js';
+import { webhooksModule } from './resources/webhooks/index.js';
+import { deliveriesModule } from './deliveries/index.js';
+import { contactPropertiesModule } from './resources/contact-properties/index.js';
+import { topicsModule } from './resources/topics/index.js';
+import { segmentsModule } from './resources/segments/index.js';
+import { contactsModule } from './resources/contacts/index.js';
+import { contactImportsModule } from './resources/contact-imports/index.js';
+import { templatesModule } from './resources/templates/index.js';
+import { suppressionsModule } from './resources/suppressions/index.js';
+import { emailsModule } from './resources/emails/index.js';
+import { receivingModule } from './resources/receiving/index.js';
+import { broadcastsModule } from './resources/broadcasts/index.js';
+import { eventsModule } from './resources/events/index.js';
+import { automationsModule } from './resources/automations/index.js';
+import { logsModule } from './resources/logs/index.js';
+import { oauthModule } from './resources/oauth/index.js';
+import { adminModule } from './admin/index.js';
+import { adminEmailsModule } from './admin/emails.js';
+import { inboxModule } from './admin/inbox.js';
+import { inboundModule } from './admin/inbound.js';
+import { dashboardModule } from './admin/dashboard.js';
+import { adminFaultsModule } from './admin/faults.js';
+
+export const modules: ResourceModule[] = [
+  teamsModule,
+  apiKeysModule,
+  domainsModule,
+  webhooksModule,
+  deliveriesModule,
+  contactPropertiesModule,
+  topicsModule,
+  segmentsModule,
+  contactsModule,
+  contactImportsModule,
+  templatesModule,
+  suppressionsModule,
+  emailsModule,
+  receivingModule,
+  broadcastsModule,
+  eventsModule,
+  automationsModule,
+  logsModule,
+  oauthModule,
+  adminModule,
+  adminEmailsModule,
+  inboxModule,
+  inboundModule,
+  dashboardModule,
+  adminFaultsModule,
+];
