@@ -1,9 +1,15 @@
 /**
- * Builds the request listener from the operations of `spec/openapi.yaml` and the
- * handlers of the modules in `src/modules.ts` (and `src/admin/`).
+ * Builds the express 5 application from the operations of `spec/openapi.yaml`
+ * and the handlers of the modules in `src/modules.ts`.
  *
- * Every operation runs the same steps, listed in order in `buildApp` below
- * and each described in `src/http/pipeline.ts`: read a raw body, authenticate,
+ * The app's middlewares, in order: `admitRequest` (the admin guard, and the
+ * base of handed-out URLs when the app is mounted or has no listener of its
+ * own), `express.json()` (the JSON body), `dispatchOperation` (one
+ * find-my-way lookup, then the operation's steps) and `renderApiError`, the
+ * error-handling middleware (four arguments) that answers every failure in
+ * the service's shape. Every operation runs the same steps, listed in order
+ * in `buildApp` below and each described in `src/http/pipeline.ts`: read a
+ * raw body, authenticate,
  * rate-limit, inject a fault (`src/faults/step.ts`: public operations of
  * authenticated callers only), store an upload (multipart), validate
  * (parameters, then body), call the handler, reply
@@ -19,7 +25,7 @@
  */
 import type multerType from 'multer';
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Emulator } from './context.js';
 import { errors } from './http/errors.js';
 import { createRateLimit } from './http/rate-limit.js';
@@ -28,8 +34,8 @@ import { loadReferenceCheck } from './http/reference-check.js';
 import { routerOf } from './http/router.js';
 import type { OperationHandler, RawRequest, ResourceModule, ResponseInfo } from './module.js';
 import {
-  UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, lazyValidators, limitRate, logRefusal, logResponse,
-  readJsonBody, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest,
+  JSON_BODY_LIMIT, JSON_MEDIA_TYPES, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, lazyValidators, limitRate, logRefusal,
+  logResponse, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest,
   type Call, type ErrorStep, type Middleware, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
@@ -47,11 +53,26 @@ interface Route {
 }
 
 /**
- * Builds the app. Throws at start if a module handles an operationId that the
- * document lacks, two modules handle the same one, or an operation of the
- * document has no handler.
+ * The express application of one emulator, with what `createApp()` and
+ * `startServer()` need to know of it: `mountpath` and the `mount` event are
+ * express's own.
  */
-export async function buildApp(ctx: Emulator, modules: ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []): Promise<RequestListener> {
+export type EmulatorApp = Express;
+
+/**
+ * Builds the app (an express 5 application; a node request listener, so
+ * `http.createServer(app)`, `parent.use('/prefix', app)` and
+ * `supertest(app)` all take it). Throws at start if a module handles an
+ * operationId that the document lacks, two modules handle the same one, or
+ * an operation of the document has no handler.
+ *
+ * Handed-out URLs (attachment `download_url`, raw and unsubscribe links,
+ * share URLs) start with `ctx.config.baseUrl`: `--public-url` when given;
+ * else the listening URL, set by the server; else (an app with no listener
+ * of its own, or one mounted under a prefix) the origin and mount path of
+ * the latest request, `http://HOST/prefix`.
+ */
+export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []): Promise<EmulatorApp> {
   const { operations } = await loadSpec();
   // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
   const referenceCheck = await loadReferenceCheck();
@@ -67,7 +88,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
   if (unhandled.length) throw new Error(`spec/openapi.yaml operations without a handler: ${unhandled.join(', ')}`);
 
   // Uploads go to `config.uploadDir`, named UPLOAD_PREFIX + 32 hex digits (src/http/uploads.ts), removed on every path.
-  // multer loads with the first upload (issue 10: start-up).
+  // multer loads with the first upload, so start-up does not pay for it.
   const upload = lazy(() => {
     const multer = requirePackage<typeof multerType>('multer');
     return multer({
@@ -79,12 +100,11 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     });
   });
   const rateLimit = createRateLimit(ctx);
-  // A refused call: the request logs hear of it, its upload is deleted (then `renderError` answers).
+  // A refused call: the request logs hear of it, its upload is deleted (then `renderApiError` answers).
   const onError: ErrorStep[] = [logRefusal(onResponse), discardUpload];
   const render = renderError(ctx);
   // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
   const guardAdmin = adminGuard(ctx);
-  const readJson = readJsonBody();
 
   const router = routerOf(operations);
   const routes: Route[] = operations.map((op) => {
@@ -94,7 +114,7 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
       limitRate(rateLimit),
       // Steps between authentication and validation see `call.auth`, not yet a validated request.
       injectFault(ctx),
-      // A multipart body is stored only once the caller is admitted (issue 13, defect 3).
+      // A multipart body is stored only once the caller is admitted: a refused request never writes a file.
       ...(op.body?.mediaType === 'multipart/form-data' ? [readUpload(upload)] : []),
       validateRequest(validators),
       callHandler(ctx, handlers.get(op.operationId)!),
@@ -104,41 +124,68 @@ export async function buildApp(ctx: Emulator, modules: ResourceModule[], onRespo
     return { op, readRaw: readRawBody(op), steps };
   });
 
+  const app = express();
+  // Answers carry what the service's do: no `X-Powered-By`, no ETag of ours on JSON.
+  app.disable('x-powered-by');
+  app.disable('etag');
+  // True once the app is mounted in another express app (`parent.use('/prefix', app)`).
+  let mounted = false;
+  app.on('mount', () => {
+    mounted = true;
+  });
+
   /**
-   * One request: admin guard, JSON body, route (404 unknown path, 405
-   * known path with another method), raw body, then the operation's steps.
+   * Admit: the admin guard (403/401 before any body is read); when the app
+   * is mounted or listens on no port of its own (`createApp`), the base of
+   * handed-out URLs follows the request (its Host and the mount path).
    */
-  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = req.url ?? '/';
-    // The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails`.
-    const target = url.startsWith('//') ? url.replace(/^\/+/, '/') : url;
+  const admitRequest: RequestHandler = (req, _res, next) => {
+    if ((mounted || !ctx.config.listening) && !ctx.config.publicUrl && req.headers.host) {
+      ctx.config.baseUrl = `${req.protocol}://${req.headers.host}${req.baseUrl}`;
+    }
+    guardAdmin(req, pathOf(normalized(req.url)));
+    next();
+  };
+
+  /**
+   * Dispatch: the operation of the request (one find-my-way lookup: 404
+   * unknown path, 405 known path with another method), its raw body, then
+   * its steps; a step that throws runs the error steps and passes the
+   * error on to `renderApiError`.
+   */
+  const dispatchOperation = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const url = req.url;
+    const target = normalized(url);
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
-    let call: Call;
-    let route: Route;
-    try {
-      guardAdmin(req, path);
-      if (req.headers['content-type'] !== undefined && hasBody(req)) await runMiddleware(readJson, req, res);
-      const match = router.find(req.method ?? 'GET', path);
-      if (!match) throw router.knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
-      route = routes[match.index];
-      if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
-      call = {
-        op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: q < 0 ? '' : target.slice(q + 1),
-        auth: null, params: {}, query: {}, body: undefined,
-      };
-    } catch (err) {
-      render(err, req, res);
-      return;
-    }
-    await runCall(call, route.steps, onError, render);
-  }
-
-  return (req, res) => {
-    dispatch(req, res).catch((err) => {
-      ctx.log('error', `unhandled error: ${(err as Error)?.stack ?? err}`);
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy();
-    });
+    const match = router.find(req.method, path);
+    if (!match) throw router.knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
+    const route = routes[match.index];
+    if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
+    const call: Call = {
+      op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: q < 0 ? '' : target.slice(q + 1),
+      auth: null, params: {}, query: {}, body: undefined,
+    };
+    await runCall(call, route.steps, onError, next);
   };
+
+  /** Render: every failure, from any middleware, in the `{statusCode, message, name}` shape (`renderError`). */
+  const renderApiError: ErrorRequestHandler = (err, req, res, _next) => render(err, req, res);
+
+  app.use(admitRequest);
+  app.use(express.json({ limit: JSON_BODY_LIMIT, type: JSON_MEDIA_TYPES }));
+  app.use(dispatchOperation);
+  app.use(renderApiError);
+  return app;
+}
+
+/** The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails` is `/emails`. */
+function normalized(url: string): string {
+  return url.charCodeAt(1) === 47 /* / */ && url.charCodeAt(0) === 47 ? url.replace(/^\/+/, '/') : url;
+}
+
+/** The path of a request target, without its query string. */
+function pathOf(target: string): string {
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
 }

@@ -51,8 +51,15 @@ export interface EmulatorConfig {
    * e.g. `http://resend:4400` in docker compose. Default: the listening URL.
    */
   publicUrl?: string;
-  /** Base of the absolute URLs the emulator hands out: `publicUrl`, else the listening URL. */
+  /**
+   * Base of the absolute URLs the emulator hands out: `publicUrl`, else the
+   * listening URL, else (an app mounted under a prefix, or one with no
+   * listener of its own: `createApp()`) the latest request's origin and mount
+   * path (src/app.ts).
+   */
   baseUrl: string;
+  /** True while the emulator's own HTTP listener serves the app (`startServer()`, the CLI); false for `createApp()`. */
+  listening?: boolean;
   /**
    * Fault rules added at start and put back at every reset (CLI `--faults
    * FILE`, `startServer({ faults })`; src/faults/). Default: none.

@@ -2,17 +2,21 @@
  * The public API of resend-emulator:
  *
  * ```ts
- * import { startServer } from 'resend-emulator';
+ * import { startServer, createApp } from 'resend-emulator';
  * const emu = await startServer();            // manual clock, in-memory store
  * const resend = new Resend(emu.apiKey, { baseUrl: emu.url });
  * await emu.clock.advance('10m');             // runs every job due
  * await emu.close();
+ *
+ * const { app } = await createApp();          // the express app, no port
+ * await request(app).post('/emails')...       // supertest; or parent.use('/resend', app)
  * ```
  */
 import { parseDuration } from './clock/clock.js';
 import type { FiredJob } from './clock/scheduler.js';
 import type { Emulator } from './context.js';
-import { defaultConfig, run } from './server.js';
+import { defaultConfig, prepare, run, type Prepared } from './server.js';
+import type { EmulatorApp } from './app.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
 import type { FaultInput, FaultRule } from './faults/rules.js';
@@ -24,6 +28,7 @@ export type { WebhookDelivery, DeliveryFilter } from './deliveries/inspect.js';
 export type { FiredJob } from './clock/scheduler.js';
 export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
 export type { Emulator, EmulatorConfig } from './context.js';
+export type { EmulatorApp } from './app.js';
 export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
@@ -91,14 +96,20 @@ export interface EmulatorFaults {
   clear(): number;
 }
 
-/** A running emulator, as `startServer` returns it. */
-export interface EmulatorServer {
-  /** e.g. `http://127.0.0.1:54321` (no trailing slash). */
-  url: string;
+/**
+ * An emulator's app and helpers, as `createApp` returns them (no port is
+ * opened): what `startServer` returns too, less its listener.
+ */
+export interface EmulatorInstance {
+  /**
+   * The express 5 application: a node request listener. Drive it with
+   * supertest (`request(app).post('/emails')`), mount it in your own
+   * express server (`parent.use('/resend', app)`: handed-out URLs then
+   * carry the prefix), or serve it with `http.createServer(app)`.
+   */
+  app: EmulatorApp;
   /** Full-access token of the default team. */
   apiKey: string;
-  /** Port of the SMTP relay when `smtpPort` was given, else null. */
-  smtpPort: number | null;
   clock: {
     /** Emulated now. */
     now(): Date;
@@ -128,15 +139,24 @@ export interface EmulatorServer {
   faults: EmulatorFaults;
   /** The internals, for advanced tests. */
   ctx: Emulator;
+  /** Stops the scheduler and closes the store (and, for `startServer`, the listeners). */
   close(): Promise<void>;
 }
 
-/**
- * Starts an emulator. Throws if the port is taken, the fixtures cannot be
- * read, or `clock.advance` is given an unreadable duration (at call time).
- */
-export async function startServer(options: StartServerOptions = {}): Promise<EmulatorServer> {
-  const config = defaultConfig({
+/** A running emulator, as `startServer` returns it: the app and helpers, served on a port. */
+export interface EmulatorServer extends EmulatorInstance {
+  /** e.g. `http://127.0.0.1:54321` (no trailing slash). */
+  url: string;
+  /** Port of the SMTP relay when `smtpPort` was given, else null. */
+  smtpPort: number | null;
+}
+
+/** Options of `createApp`: those of `startServer` less the listeners'. */
+export type CreateAppOptions = Omit<StartServerOptions, 'port' | 'host' | 'smtpPort'>;
+
+/** The configuration of an in-process emulator (manual clock, quiet log), from the options both entries share. */
+function configOf(options: CreateAppOptions) {
+  return defaultConfig({
     clock: options.clock ?? 'manual',
     apiKey: options.apiKey,
     db: options.db,
@@ -150,11 +170,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     faults: options.faults,
     adminToken: options.adminToken,
   });
-  const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
+}
+
+/** The helpers of a prepared emulator (shared by `createApp` and `startServer`). */
+function instanceOf(r: Prepared): EmulatorInstance {
   return {
-    url: r.url,
+    app: r.app,
     apiKey: r.apiKey,
-    smtpPort: r.smtpPort,
     ctx: r.ctx,
     faults: {
       add: (rule) => r.ctx.faults.add(rule),
@@ -181,4 +203,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     },
     close: () => r.close(),
   };
+}
+
+/**
+ * Builds an emulator and its express app without opening any port: the
+ * store (in memory by default), the fixtures, the manual clock and the
+ * helpers of `startServer`. Handed-out URLs follow the requests (their Host
+ * and the mount path) unless `publicUrl` is given. Throws as `startServer`
+ * does for unreadable fixtures or bad fault rules.
+ */
+export async function createApp(options: CreateAppOptions = {}): Promise<EmulatorInstance> {
+  return instanceOf(await prepare(configOf(options)));
+}
+
+/**
+ * Starts an emulator. Throws if the port is taken, the fixtures cannot be
+ * read, or `clock.advance` is given an unreadable duration (at call time).
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<EmulatorServer> {
+  const r = await run(configOf(options), options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
+  return { ...instanceOf(r), url: r.url, smtpPort: r.smtpPort };
 }

@@ -12,7 +12,7 @@ import { registerJobs } from './clock/jobs.js';
 import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
 import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
-import { buildApp } from './app.js';
+import { buildApp, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
 import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
@@ -59,20 +59,30 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
   };
 }
 
-/** A running emulator. */
-export interface Running {
+/**
+ * An emulator with its app and no listener (what `createApp()` gives): the
+ * store open and migrated, fixtures seeded, the scheduler running.
+ */
+export interface Prepared {
   ctx: Emulator;
-  server: http.Server;
-  url: string;
+  /** The express application (src/app.ts). */
+  app: EmulatorApp;
   /** The default team's full-access token. */
   apiKey: string;
   fixtures: Record<string, any>;
+  reset(): void;
+  /** Stops the scheduler and closes the store (WAL checkpoint for a file). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A running emulator: the app served on its own HTTP listener (and the SMTP relay). */
+export interface Running extends Prepared {
+  server: http.Server;
+  url: string;
   /** Port of the SMTP relay (src/smtp/), or null when it is off. */
   smtpPort: number | null;
   /** `smtp://HOST:PORT` of the SMTP relay, or null when it is off. */
   smtpUrl: string | null;
-  reset(): void;
-  close(): Promise<void>;
 }
 
 /** A listener that could not bind: the bind error, with the listener it came from. */
@@ -80,12 +90,10 @@ export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp'
 
 /**
  * Opens the store (migrating it, seeding fixtures if it has no team), builds
- * the app and listens on `host:port` (`port` 0 picks a free one), and the
- * SMTP relay on `host:smtpPort` unless `smtpPort` is null (0: a free one).
- * Throws if the fixtures cannot be read or a port cannot be bound (then the
- * error's `listener` says which: `http` or `smtp`, and nothing stays open).
+ * the app and starts the scheduler; listens on nothing. Throws if the
+ * fixtures cannot be read or do not fit the store (then the store is closed).
  */
-export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 4400, smtpPort: number | null = null): Promise<Running> {
+export async function prepare(config: EmulatorConfig): Promise<Prepared> {
   const db = openDatabase(config.db);
   const clock = new Clock(config.clock);
   const bus = new EventEmitter();
@@ -127,10 +135,52 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   }
   const reset = () => resetState(ctx, fixtures);
   scheduler.restoreClock();
+  // Until a listener (or the first request of an app without one) tells it otherwise.
+  config.baseUrl = (config.publicUrl ?? '').replace(/\/+$/, '');
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
+  let app: EmulatorApp;
+  try {
+    app = await buildApp(ctx, modules, hooks);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  scheduler.start();
+  const apiKey = config.apiKey ?? (fixtures.api_keys ?? []).find((k: any) => k.default)?.token;
+  let closed = false;
+  return {
+    ctx,
+    app,
+    apiKey,
+    fixtures,
+    reset,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // A request or SMTP stage waiting out a fault rule's latency ends now (503), not on a closed store later.
+      ctx.faults.close();
+      await scheduler.stop();
+      bus.emit('close');
+      // An in-memory store's queued imports end with it: their uploads go too (a file store resumes them).
+      if (config.db === ':memory:') removeUploads(referencedUploads(ctx));
+      if (config.db !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}
+
+/**
+ * `prepare`s an emulator and serves its app on `host:port` (`port` 0 picks
+ * a free one), and the SMTP relay on `host:smtpPort` unless `smtpPort` is
+ * null (0: a free one). Throws as `prepare` does, or if a port cannot be
+ * bound (then the error's `listener` says which: `http` or `smtp`, and
+ * nothing stays open).
+ */
+export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 4400, smtpPort: number | null = null): Promise<Running> {
   config.bindHost = host;
-  const app = await buildApp(ctx, modules, hooks);
+  const prepared = await prepare(config);
+  const { ctx, app } = prepared;
   const t = config.timeouts;
   const server = http.createServer(
     { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs },
@@ -145,7 +195,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
       });
     });
   } catch (err) {
-    db.close();
+    await prepared.close();
     throw Object.assign(err as ListenFailure, { listener: 'http' });
   }
   let smtp: SmtpListener | null = null;
@@ -156,7 +206,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
       smtp = await startSmtp(ctx, host, smtpPort);
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      db.close();
+      await prepared.close();
       throw Object.assign(err as ListenFailure, { listener: 'smtp' });
     }
   }
@@ -165,32 +215,24 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const url = `http://${shownHost}:${addr.port}`;
   const smtpUrl = smtp ? `smtp://${shownHost}:${smtp.port}` : null;
   config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
-  scheduler.start();
-  const apiKey = config.apiKey ?? (fixtures.api_keys ?? []).find((k: any) => k.default)?.token;
+  config.listening = true;
   let closed = false;
   return {
-    ctx,
+    ...prepared,
     server,
     url,
-    apiKey,
-    fixtures,
     smtpPort: smtp?.port ?? null,
     smtpUrl,
-    reset,
     async close() {
       if (closed) return;
       closed = true;
-      // A request or SMTP stage waiting out a fault rule's latency ends now (503), not on a closed store later.
+      // Fault latency ends first (503 at once), then the listeners, then the store.
       ctx.faults.close();
-      await scheduler.stop();
       await smtp?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      bus.emit('close');
-      // An in-memory store's queued imports end with it: their uploads go too (a file store resumes them).
-      if (config.db === ':memory:') removeUploads(referencedUploads(ctx));
-      if (config.db !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      db.close();
+      config.listening = false;
+      await prepared.close();
     },
   };
 }

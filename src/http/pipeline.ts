@@ -4,7 +4,7 @@
  *
  * | step | does | fails with |
  * |---|---|---|
- * | `readJsonBody`, `readRawBody` (before the call, src/app.ts) | JSON (body-parser, every request with a JSON Content-Type); raw body as a Buffer for `text/*`, `message/*` media types | 400 malformed JSON, 413 too large |
+ * | `express.json()`, `readRawBody` (before the call, src/app.ts) | JSON (every request with a JSON Content-Type, `JSON_MEDIA_TYPES`); raw body as a Buffer (`express.raw()`) for `text/*`, `message/*` media types | 400 malformed JSON, 413 too large |
  * | `readUpload` (multipart operations) | the upload to a temp file (multer), once the caller is admitted | 400 malformed multipart, 413 too large |
  * | `authenticateCaller` | the API key → `call.auth` (`src/http/auth.ts`) | 401, 403 |
  * | `limitRate` | counts the request per team, sets the rate-limit headers (`src/http/rate-limit.ts`) | 429 |
@@ -22,7 +22,7 @@
  * synchronous steps' results are not awaited, so a request pays for no extra
  * turn of the event loop).
  */
-import type bodyParserType from 'body-parser';
+import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Multer } from 'multer';
@@ -35,10 +35,7 @@ import type { createRateLimit } from './rate-limit.js';
 import { compileOperation, toApiError, type OperationValidators } from './validate.js';
 import type { Operation } from './spec.js';
 import type { ReferenceCheck } from './reference-check.js';
-import { lazy, requirePackage } from '../lazy.js';
-
-/** body-parser, loaded for the first request with a body (issue 10: start-up). */
-const bodyParser = lazy(() => requirePackage<typeof bodyParserType>('body-parser'));
+import { lazy } from '../lazy.js';
 
 /** A middleware made on its first call (its package loads then). */
 function onFirstUse(make: () => Middleware): Middleware {
@@ -104,15 +101,11 @@ export function runMiddleware(mw: Middleware, req: IncomingMessage, res: ServerR
 }
 
 /**
- * Read JSON body: body-parser's JSON reader (what `express.json` is) for
- * every request with a JSON media type (`application/json`,
- * `application/*+json`), before routing, as the app-wide `express.json`
- * did: malformed JSON is 400 and a body over 50 MB 413 on any path.
- * Sets `req.body` (left undefined for other media types).
+ * The media types `express.json()` reads, app-wide before routing (src/app.ts):
+ * malformed JSON is 400 and a body over 50 MB 413 on any path. It sets
+ * `req.body` (left undefined for other media types).
  */
-export function readJsonBody(): Middleware {
-  return onFirstUse(() => bodyParser().json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }) as Middleware);
-}
+export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
 
 /**
  * Read raw body: for an operation that declares raw media types (`text/*`,
@@ -122,7 +115,7 @@ export function readJsonBody(): Middleware {
  */
 export function readRawBody(op: Operation): Middleware | null {
   const types = op.body?.rawMediaTypes;
-  return types ? onFirstUse(() => bodyParser().raw({ type: types, limit: JSON_BODY_LIMIT }) as Middleware) : null;
+  return types ? onFirstUse(() => express.raw({ type: types, limit: JSON_BODY_LIMIT }) as Middleware) : null;
 }
 
 /**
@@ -307,10 +300,11 @@ export type ErrorRenderer = (err: unknown, req: IncomingMessage, res: ServerResp
 
 /**
  * Runs `steps` in order on `call` (awaiting only a step that returns a
- * promise); when one throws, runs `onError` in order and renders the error.
+ * promise); when one throws, runs `onError` in order and hands the error to
+ * `fail` (the app's `next`, so its error-handling middleware renders it).
  * Never rejects.
  */
-export async function runCall(call: Call, steps: readonly Step[], onError: readonly ErrorStep[], render: ErrorRenderer): Promise<void> {
+export async function runCall(call: Call, steps: readonly Step[], onError: readonly ErrorStep[], fail: (err: unknown) => void): Promise<void> {
   try {
     for (const step of steps) {
       const pending = step(call);
@@ -318,7 +312,7 @@ export async function runCall(call: Call, steps: readonly Step[], onError: reado
     }
   } catch (err) {
     for (const step of onError) await step(call, err);
-    render(err, call.req, call.res);
+    fail(err);
   }
 }
 
