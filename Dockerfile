@@ -21,6 +21,7 @@ COPY bin ./bin
 COPY spec ./spec
 COPY fixtures ./fixtures
 COPY scripts ./scripts
+COPY web ./web
 RUN npm run build \
  && npm prune --omit=dev
 
@@ -38,6 +39,7 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/bin ./bin
 COPY --from=build --chown=node:node /app/spec ./spec
 COPY --from=build --chown=node:node /app/fixtures ./fixtures
+COPY --from=build --chown=node:node /app/web ./web
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

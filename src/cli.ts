@@ -101,6 +101,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
           .option('admin-token', { type: 'string', describe: 'Require this token (Authorization: Bearer) on the admin API /_emulator/* but health; the inbox page asks for it' })
           .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
+          .option('mount-path', { type: 'string', describe: 'Serve the API under this path prefix (e.g. /resend, behind a proxy that keeps it): the SDK baseUrl is http://HOST:PORT/resend' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
           .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
@@ -144,6 +145,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           webhookTimeoutMs: args['webhook-timeout'],
           rateLimit: args['rate-limit'],
           publicUrl: args['public-url'],
+          mountPath: args['mount-path'],
           adminToken: args['admin-token'],
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],

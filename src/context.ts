@@ -58,6 +58,12 @@ export interface EmulatorConfig {
    * path (src/app.ts).
    */
   baseUrl: string;
+  /**
+   * Path prefix the emulator's own listener serves the app under (`/resend`:
+   * the app mounted in an express parent at that path; CLI `--mount-path`,
+   * `startServer({ mountPath })`). Default: none, the app at `/`.
+   */
+  mountPath?: string;
   /** True while the emulator's own HTTP listener serves the app (`startServer()`, the CLI); false for `createApp()`. */
   listening?: boolean;
   /**

@@ -37,6 +37,12 @@ export interface StartServerOptions {
   port?: number;
   /** Host to bind (default `127.0.0.1`). */
   host?: string;
+  /**
+   * Serve the app under this path prefix (`/resend`): `url` then ends with
+   * it, as the SDK's `baseUrl` must. Default: env `EMULATOR_MOUNT_PATH`, else
+   * none. (To mount the app in your own server instead, see `createApp`.)
+   */
+  mountPath?: string;
   /** `manual` (default here) or `real`. */
   clock?: 'manual' | 'real';
   /** Token of the default team's full-access key (default: the fixtures' key). */
@@ -152,7 +158,7 @@ export interface EmulatorServer extends EmulatorInstance {
 }
 
 /** Options of `createApp`: those of `startServer` less the listeners'. */
-export type CreateAppOptions = Omit<StartServerOptions, 'port' | 'host' | 'smtpPort'>;
+export type CreateAppOptions = Omit<StartServerOptions, 'port' | 'host' | 'smtpPort' | 'mountPath'>;
 
 /** The configuration of an in-process emulator (manual clock, quiet log), from the options both entries share. */
 function configOf(options: CreateAppOptions) {
@@ -221,6 +227,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Emulato
  * read, or `clock.advance` is given an unreadable duration (at call time).
  */
 export async function startServer(options: StartServerOptions = {}): Promise<EmulatorServer> {
-  const r = await run(configOf(options), options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
+  const config = configOf(options);
+  config.mountPath = options.mountPath ?? process.env.EMULATOR_MOUNT_PATH;
+  const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return { ...instanceOf(r), url: r.url, smtpPort: r.smtpPort };
 }

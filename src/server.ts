@@ -3,6 +3,9 @@
  * Used by `startServer()` (src/index.ts) and the CLI (src/cli.ts).
  */
 import http from 'node:http';
+import express from 'express';
+import { errors } from './http/errors.js';
+import { writeJson } from './http/pipeline.js';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
@@ -171,6 +174,29 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
 }
 
 /**
+ * A `--mount-path` as the listener uses it: `''` for none (or `/`), else
+ * one leading slash and no trailing one (`resend/` → `/resend`).
+ */
+export function normalizeMountPath(mountPath: string | undefined): string {
+  const trimmed = (mountPath ?? '').replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
+}
+
+/**
+ * An express parent serving `app` under `mountPath` (as a user's own server
+ * would: `parent.use('/resend', app)`); any other path answers 404
+ * `not_found` in the service's error shape.
+ */
+function mountedApp(app: EmulatorApp, mountPath: string): EmulatorApp {
+  const parent = express();
+  parent.disable('x-powered-by');
+  parent.disable('etag');
+  parent.use(mountPath, app);
+  parent.use((req: express.Request, res: express.Response) => writeJson(req, res, 404, {}, errors.routeNotFound().toJSON()));
+  return parent;
+}
+
+/**
  * `prepare`s an emulator and serves its app on `host:port` (`port` 0 picks
  * a free one), and the SMTP relay on `host:smtpPort` unless `smtpPort` is
  * null (0: a free one). Throws as `prepare` does, or if a port cannot be
@@ -182,9 +208,10 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const prepared = await prepare(config);
   const { ctx, app } = prepared;
   const t = config.timeouts;
+  const mountPath = normalizeMountPath(config.mountPath);
   const server = http.createServer(
     { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs },
-    app,
+    mountPath ? mountedApp(app, mountPath) : app,
   );
   try {
     await new Promise<void>((resolve, reject) => {
@@ -212,7 +239,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   }
   const addr = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shownHost}:${addr.port}`;
+  const url = `http://${shownHost}:${addr.port}${mountPath}`;
   const smtpUrl = smtp ? `smtp://${shownHost}:${smtp.port}` : null;
   config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   config.listening = true;

@@ -19,8 +19,9 @@
  *    must carry it as `Authorization: Bearer TOKEN` or as the cookie
  *    `ADMIN_COOKIE` (which the inbox page sets once asked): else 401
  *    `missing_admin_token` / `invalid_admin_token`. Exempt, besides
- *    health: the inbox page itself (`GET /_emulator/`: it holds no data and
- *    asks for the token), and the links the API hands out to others, each
+ *    health: the inbox page itself and its script and stylesheet
+ *    (`GET /_emulator/`, `/_emulator/assets/*`: they hold no data, and the
+ *    page asks for the token), and the links the API hands out to others, each
  *    naming an unguessable id or token: attachment downloads
  *    (`download_url` of `GET /emails/{id}/attachments`, of received emails),
  *    a received email's `raw` download, and the unsubscribe link of a
@@ -38,6 +39,7 @@ export const ADMIN_COOKIE = 'resend_emulator_admin_token';
 /** Paths (of `GET`/`POST`) that need no admin token: the inbox page and the links handed out to others. */
 const TOKEN_EXEMPT: { methods: string[]; path: RegExp }[] = [
   { methods: ['GET', 'HEAD'], path: /^\/_emulator\/?$/ },
+  { methods: ['GET', 'HEAD'], path: /^\/_emulator\/assets\/[^/]+$/ },
   { methods: ['GET', 'HEAD'], path: /^\/_emulator\/emails\/[^/]+\/attachments\/[^/]+$/ },
   { methods: ['GET', 'HEAD'], path: /^\/_emulator\/inbound\/attachments\/[^/]+$/ },
   { methods: ['GET', 'HEAD'], path: /^\/_emulator\/inbound\/emails\/[^/]+\/raw$/ },

@@ -2,7 +2,8 @@
  * The inbox page and what feeds it (DESIGN.md "Admin API"; no auth):
  * | operationId | rule |
  * |---|---|
- * | admin/inbox | `GET /_emulator/`: one self-contained HTML page (inline CSS and JS, no CDN, no build step; `src/admin/inbox-page.ts`) |
+ * | admin/inbox | `GET /_emulator/`: the inbox page, web/inbox/index.html (no CDN, no build step), its `<base href>` the admin API's root under the app's mount path (`/_emulator/`, `/resend/_emulator/`) |
+ * | admin/inbox-asset | `GET /_emulator/assets/{file}`: the page's script and stylesheet (web/inbox/inbox.js, inbox.css), served by `send` with their content types, `ETag`, `Last-Modified` and an hour of `Cache-Control`; another name 404 |
  * | admin/list-teams | `GET /_emulator/teams`: `{object: "list", data: [{id, name, owner_email, created_at}]}`, oldest first, for the team switcher |
  * | admin/events | `GET /_emulator/events`: a server-sent events stream of `ctx.bus`: `email` `{id}`, `delivery` `{id}`, `inbound` `{id}` (a received email), `change` `{team_id, operation}` (an API write answered with success: the dashboard views reload), `clock` `{now, mode}`, `reset` `{}`; first a `hello` `{now, mode}`; a `: ping` comment every 15 s (wall clock) keeps proxies from closing it |
  * The page reads `/_emulator/emails` (admin emails module),
@@ -15,14 +16,41 @@ import { listTeams as allTeams } from '../state/teams.js';
 import type { ResponseInfo } from '../module.js';
 import { HANDLED, Reply, type ResourceModule } from '../module.js';
 import { isoTime } from '../http/format.js';
-import { INBOX_HTML } from './inbox-page.js';
 import type { Req } from '../http/document-types.js';
+import { errors } from '../http/errors.js';
+import { writeJson } from '../http/pipeline.js';
+import { requirePackage } from '../lazy.js';
+import { ADMIN_COOKIE } from './guard.js';
+import { inboxAsset, inboxPage } from './inbox-page.js';
 
 /** Wall-clock interval of the SSE keep-alive comment, ms. */
 export const SSE_PING_MS = 15_000;
 
-function page() {
-  return new Reply(200, INBOX_HTML, { 'cache-control': 'no-store', 'x-frame-options': 'DENY' }, 'text/html; charset=utf-8');
+/** The page for a request: its `<base href>` is the admin API's root under the mount path (express's `req.baseUrl`). */
+function page(_ctx: Emulator, req: Req<'admin/inbox'>) {
+  const mountPath = (req.raw as { baseUrl?: string }).baseUrl ?? '';
+  const html = inboxPage().replace('%BASE%', `${mountPath}/_emulator/`).replace('%ADMIN_COOKIE%', ADMIN_COOKIE);
+  return new Reply(200, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY' }, 'text/html; charset=utf-8');
+}
+
+/** The page's files that `GET /_emulator/assets/{file}` serves. */
+const ASSETS = new Set(['inbox.js', 'inbox.css']);
+
+/** Seconds a browser may keep an asset without asking again (then `If-None-Match`). */
+const ASSET_MAX_AGE_S = 3600;
+
+/** An asset of the page, streamed by `send` (conditional requests, ranges, content types); 404 `not_found` for any other name. */
+function asset(_ctx: Emulator, req: Req<'admin/inbox-asset'>) {
+  const file = req.params.file;
+  if (!ASSETS.has(file)) throw errors.notFound('Asset');
+  const send = requirePackage<typeof import('send')>('send');
+  const res = req.response;
+  send(req.raw, file, { root: inboxAsset(''), maxAge: ASSET_MAX_AGE_S * 1000, dotfiles: 'deny', index: false })
+    .on('error', (err: { status?: number }) => {
+      if (!res.headersSent) writeJson(req.raw, res, err.status ?? 404, {}, errors.notFound('Asset').toJSON());
+    })
+    .pipe(res);
+  return HANDLED;
 }
 
 function listTeams(ctx: Emulator) {
@@ -80,6 +108,7 @@ export const inboxModule: ResourceModule = {
   name: 'admin-inbox',
   operations: {
     'admin/inbox': page,
+    'admin/inbox-asset': asset,
     'admin/list-teams': listTeams,
     'admin/events': events,
   },

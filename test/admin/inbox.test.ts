@@ -56,17 +56,37 @@ function openStream(t: TestEmulator) {
 describe('inbox page', () => {
   const t = useEmulator();
 
-  it('serves one self-contained HTML page with no external resource', async () => {
+  it('serves the page, its script and its stylesheet as files of their own, with nothing external', async () => {
     const res = await t.anon.get('/_emulator/').expect(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
     const html = res.text;
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).toContain('<style>');
-    expect(html).toContain("new EventSource('/_emulator/events')");
-    expect(html).toContain("sandbox: ''");
+    expect(html).toContain('<base href="/_emulator/">');
+    expect(html).toContain('<link rel="stylesheet" href="assets/inbox.css">');
+    expect(html).toContain('<script src="assets/inbox.js"></script>');
+    expect(html).not.toContain('%BASE%');
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?https?:/i);
-    // Without the trailing slash too.
-    await t.anon.get('/_emulator').expect(200);
+    // Without the trailing slash too: the base makes every relative path the same.
+    expect((await t.anon.get('/_emulator').expect(200)).text).toContain('<base href="/_emulator/">');
+
+    const js = await t.anon.get('/_emulator/assets/inbox.js').expect(200);
+    expect(js.headers['content-type']).toMatch(/^(text|application)\/javascript; charset=utf-8$/);
+    expect(js.headers['cache-control']).toBe('public, max-age=3600');
+    expect(js.headers.etag).toBeTruthy();
+    expect(js.headers['last-modified']).toBeTruthy();
+    expect(js.text).toContain("new EventSource('events')");
+    expect(js.text).toContain("sandbox: ''");
+    expect(js.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+    await t.anon.get('/_emulator/assets/inbox.js').set('If-None-Match', js.headers.etag).expect(304);
+
+    const css = await t.anon.get('/_emulator/assets/inbox.css').expect(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.text).toContain(':root');
+
+    const missing = await t.anon.get('/_emulator/assets/secrets.txt').expect(404);
+    expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Asset not found' });
+    await t.anon.get('/_emulator/assets/..%2Fpackage.json').expect(404);
   });
 
   it('lists the teams for the switcher', async () => {
