@@ -209,9 +209,12 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const { ctx, app } = prepared;
   const t = config.timeouts;
   const mountPath = normalizeMountPath(config.mountPath);
+  const listener = mountPath ? mountedApp(app, mountPath) : app;
   const server = http.createServer(
-    { headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs },
-    mountPath ? mountedApp(app, mountPath) : app,
+    {
+      headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs,
+    },
+    listener,
   );
   try {
     await new Promise<void>((resolve, reject) => {
