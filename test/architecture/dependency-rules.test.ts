@@ -28,6 +28,8 @@ const clean: Record<string, string> = {
   'src/resources/emails/index.ts': "import { send } from './handlers.js';\nexport const emailsModule = { send };",
   'src/resources/index.ts': "import { domainsModule } from './domains/index.js';\nimport { emailsModule } from './emails/index.js';\nexport const modules = [domainsModule, emailsModule];",
   'src/admin/dashboard.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const show = findDomain;",
+  'src/testing/matchers.ts': 'export const pass = true;',
+  'src/vitest.ts': "import { pass } from './testing/matchers.js';\nexport const matchers = { pass };",
 };
 
 /** One wrong import per rule. */
@@ -40,6 +42,8 @@ const wrong: Record<string, string> = {
   'src/http/auth.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const auth = findDomain;",
   // ground-floor
   'src/clock/jobs.ts': "import { run } from '../http/pipeline.js';\nexport const job = run;",
+  // testing-core-framework-free: the shared core importing a framework entry
+  'src/testing/use-emulator.ts': "import { matchers } from '../vitest.js';\nexport const use = matchers;",
   // no-circular
   'src/resources/events/a.ts': "import { b } from './b.js';\nexport const a = () => b;",
   'src/resources/events/b.ts': "import { a } from './a.js';\nexport const b = () => a;",
@@ -91,6 +95,7 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
         { rule: 'room-through-service', from: 'src/admin/emails.ts', to: 'src/resources/emails/handlers.ts' },
         { rule: 'http-imports-no-room', from: 'src/http/auth.ts', to: 'src/resources/domains/service.ts' },
         { rule: 'ground-floor', from: 'src/clock/jobs.ts', to: 'src/http/pipeline.ts' },
+        { rule: 'testing-core-framework-free', from: 'src/testing/use-emulator.ts', to: 'src/vitest.ts' },
         expect.objectContaining({ rule: 'no-circular', from: 'src/resources/events/a.ts' }),
       ]),
     );
