@@ -19,7 +19,7 @@ module.exports = {
       comment:
         'The ground floor (the module contract src/module.ts, the context src/context.ts, the store src/store/, the clock and scheduler src/clock/) imports no room above it: no HTTP, resource, admin, deliveries, state, SMTP or server code (issue 9).',
       from: { path: '^src/(module\\.ts|context\\.ts|store/|clock/)' },
-      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest|modules)\\.ts$' },
+      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest|jest|playwright|modules)\.ts$|^src/testing/' },
     },
     {
       name: 'http-imports-no-room',
@@ -52,6 +52,14 @@ module.exports = {
         'Outside src/resources/, code reaches a resource only through its service.ts (the admin API, the deliveries, the SMTP relay, the server); only the module list src/modules.ts (where the app is assembled) imports the resources\' index.ts.',
       from: { path: '^src/', pathNot: ['^src/resources/', '^src/modules\\.ts$'] },
       to: { path: '^src/resources/[^/]+/', pathNot: '^src/resources/[^/]+/service\\.ts$' },
+    },
+    {
+      name: 'testing-core-framework-free',
+      severity: 'error',
+      comment:
+        'src/testing/ is the one core of the test-framework entries (src/vitest.ts, src/jest.ts, src/playwright.ts: thin adapters over it): it imports no test framework and no entry, so it loads under any of them.',
+      from: { path: '^src/testing/' },
+      to: { path: '(^|/)node_modules/(vitest|jest|@jest/[^/]+|@playwright/test|playwright)/|^src/(vitest|jest|playwright)\\.ts$' },
     },
     {
       name: 'not-to-unresolvable',

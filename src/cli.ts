@@ -105,6 +105,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
           .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
+          // EMULATOR_URL is where clients reach an emulator (resend-emulator/playwright reads it, README
+          // "End-to-end with Playwright"), often set in the same environment that starts this one: not a flag.
+          .option('url', { type: 'string', hidden: true, describe: 'EMULATOR_URL, read by clients; ignored here' })
           .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
           .check(checkNumbers),
       async (args) => {

@@ -28,6 +28,8 @@ const clean: Record<string, string> = {
   'src/resources/emails/index.ts': "import { send } from './handlers.js';\nexport const emailsModule = { send };",
   'src/modules.ts': "import { domainsModule } from './resources/domains/index.js';\nimport { emailsModule } from './resources/emails/index.js';\nexport const modules = [domainsModule, emailsModule];",
   'src/admin/dashboard.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const show = findDomain;",
+  'src/testing/matchers.ts': 'export const pass = true;',
+  'src/vitest.ts': "import { pass } from './testing/matchers.js';\nexport const matchers = { pass };",
 };
 
 /** One wrong import per rule. */
@@ -42,6 +44,8 @@ const wrong: Record<string, string> = {
   'src/deliveries/emit.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const emit = findDomain;",
   // ground-floor
   'src/clock/jobs.ts': "import { run } from '../http/pipeline.js';\nexport const job = run;",
+  // testing-core-framework-free: the shared core importing a framework entry
+  'src/testing/use-emulator.ts': "import { matchers } from '../vitest.js';\nexport const use = matchers;",
   // no-circular
   'src/resources/events/a.ts': "import { b } from './b.js';\nexport const a = () => b;",
   'src/resources/events/b.ts': "import { a } from './a.js';\nexport const b = () => a;",
@@ -94,6 +98,7 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
         { rule: 'http-imports-no-room', from: 'src/http/auth.ts', to: 'src/resources/domains/service.ts' },
         { rule: 'deliveries-import-no-resource', from: 'src/deliveries/emit.ts', to: 'src/resources/domains/service.ts' },
         { rule: 'ground-floor', from: 'src/clock/jobs.ts', to: 'src/http/pipeline.ts' },
+        { rule: 'testing-core-framework-free', from: 'src/testing/use-emulator.ts', to: 'src/vitest.ts' },
         expect.objectContaining({ rule: 'no-circular', from: 'src/resources/events/a.ts' }),
       ]),
     );

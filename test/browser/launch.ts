@@ -38,6 +38,18 @@ async function unpack(dir: string): Promise<{ executablePath: string; args: stri
 }
 
 /**
+ * What a launch of the npm Chromium needs (`launchOptions` of Playwright):
+ * `CHROMIUM_PATH` when set, else `@sparticuz/chromium` unpacked into `dir`
+ * (the caller removes it), with the flags the tests use. For a browser
+ * started by another process (the `@playwright/test` run of test/playwright/).
+ */
+export async function chromiumLaunchOptions(dir: string): Promise<{ executablePath: string; args: string[] }> {
+  const override = process.env.CHROMIUM_PATH;
+  const { executablePath, args } = override ? { executablePath: override, args: ['--no-sandbox', '--disable-gpu'] } : await unpack(dir);
+  return { executablePath, args: [...args, ...QUIET_FLAGS] };
+}
+
+/**
  * Starts a headless Chromium. Throws when the binary cannot be found or
  * started (the error names `CHROMIUM_PATH`). Close it with `browser.close()`:
  * the unpacked binary is removed once the browser has disconnected.
@@ -47,10 +59,10 @@ export async function launchBrowser(): Promise<Browser> {
   const dir = override ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-'));
   const removeDir = () => dir && fs.rmSync(dir, { recursive: true, force: true });
   try {
-    const { executablePath, args } = dir ? await unpack(dir) : { executablePath: override!, args: ['--no-sandbox', '--disable-gpu'] };
+    const { executablePath, args } = await chromiumLaunchOptions(dir ?? '');
     let browser: Browser;
     try {
-      browser = await chromium.launch({ executablePath, headless: true, args: [...args, ...QUIET_FLAGS] });
+      browser = await chromium.launch({ executablePath, headless: true, args });
     } catch (err) {
       throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
     }

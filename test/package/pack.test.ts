@@ -3,12 +3,17 @@
  * project outside this tree (with only its own package.json) installs it,
  * and there the CLI starts, and a `.mjs` and a `.ts` file (type-checked with
  * `tsc --noEmit`) import `startServer` and send an email through the SDK; a
- * test file using `resend-emulator/vitest` runs under vitest.
+ * test file using `resend-emulator/vitest` runs under vitest, one using
+ * `resend-emulator/jest` under Jest (ESM) and a spec using
+ * `resend-emulator/playwright` under `@playwright/test` (no browser: it uses
+ * the emulator fixture only), and both of these type-check.
  *
  * Installing: the tarball is unpacked into `node_modules/resend-emulator`
  * (what `npm install <tarball>` does), and each package its `dependencies`
  * name, plus the scratch project's own `resend`, `typescript`, `vitest` and
- * `@types/node`, is linked from this project's node_modules, which `npm ci`
+ * `@types/node` (and for the Jest and Playwright entries `jest`,
+ * `@jest/globals`, `expect`, `@playwright/test`), is linked from this
+ * project's node_modules, which `npm ci`
  * filled from the same lockfile. So it works offline, in a second, on a fresh
  * clone; and a dependency the tarball forgets to declare fails to resolve
  * (the scratch project lives in the temp folder, outside this tree). The
@@ -54,7 +59,7 @@ beforeAll(() => {
   const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
   packed = { name: manifest.name, files: info.files.map((f) => f.path), dependencies: manifest.dependencies };
   for (const name of Object.keys(manifest.dependencies)) link(name);
-  for (const name of ['resend', 'typescript', 'vitest', '@types/node']) link(name);
+  for (const name of ['resend', 'typescript', 'vitest', '@types/node', 'jest', '@jest/globals', 'expect', '@playwright/test']) link(name);
   const bin = path.join(app, 'node_modules', '.bin');
   fs.mkdirSync(bin);
   fs.chmodSync(path.join(pkgDir, 'bin', 'emulator.js'), 0o755);
@@ -62,7 +67,7 @@ beforeAll(() => {
   write('package.json', JSON.stringify({
     name: 'scratch-app', private: true, type: 'module',
     dependencies: { 'resend-emulator': `file:../${info.filename}` },
-    devDependencies: { resend: '*', typescript: '*', vitest: '*', '@types/node': '*' },
+    devDependencies: { resend: '*', typescript: '*', vitest: '*', '@types/node': '*', jest: '*', '@jest/globals': '*', '@playwright/test': '*' },
   }, null, 2));
 }, 120_000);
 
@@ -70,9 +75,9 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs a command in the scratch project; resolves with its exit code and output. */
-function run(cmd: string, args: string[], timeout = 60_000): Promise<{ code: number | null; out: string }> {
-  const proc = spawn(cmd, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs a command in the scratch project (`extraEnv` added to `env`); resolves with its exit code and output. */
+function run(cmd: string, args: string[], timeout = 60_000, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  const proc = spawn(cmd, args, { cwd: app, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout.on('data', (b) => (out += b));
   proc.stderr.on('data', (b) => (out += b));
@@ -84,6 +89,8 @@ function run(cmd: string, args: string[], timeout = 60_000): Promise<{ code: num
     });
   });
 }
+
+const TSCONFIG = JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'build', types: ['node'] }, include: ['*.ts'] });
 
 const SEND = `
 const emu = await startServer();
@@ -97,11 +104,11 @@ await emu.close();
 
 describe('the packed tarball', () => {
   it('holds the built code, its types, the spec and the fixtures, and no tests or sources', () => {
-    for (const f of ['bin/emulator.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/vitest.d.ts', 'spec/openapi.yaml', 'fixtures/default.json', 'README.md', 'package.json']) {
+    for (const f of ['bin/emulator.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/vitest.d.ts', 'dist/src/jest.js', 'dist/src/jest.d.ts', 'dist/src/playwright.js', 'dist/src/playwright.d.ts', 'dist/src/testing/matchers.js', 'spec/openapi.yaml', 'fixtures/default.json', 'README.md', 'package.json']) {
       expect(packed.files).toContain(f);
     }
     expect(packed.files.filter((f) => /^(test|src)\//.test(f) || f.startsWith('dist/test/'))).toEqual([]);
-    expect(Object.keys(packed.dependencies)).not.toContain('vitest');
+    for (const framework of ['vitest', 'jest', '@jest/globals', '@playwright/test']) expect(Object.keys(packed.dependencies)).not.toContain(framework);
   });
 
   it('npx emulator start --port 0 comes up and answers /_emulator/health', async () => {
@@ -141,7 +148,7 @@ describe('the packed tarball', () => {
   // skipLibCheck as `tsc --init` sets it: the resend SDK's own declarations
   // need React's types otherwise, whatever this package does.
   it('a .ts file and a vitest file type-check with tsc --noEmit (strict, as `tsc --init` sets it up), and both run', async () => {
-    write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'build', types: ['node'] }, include: ['*.ts'] }));
+    write('tsconfig.json', TSCONFIG);
     write('send.ts', `import { startServer, type EmulatorServer } from 'resend-emulator';\nimport { Resend } from 'resend';\n${SEND.replace('const emu =', 'const emu: EmulatorServer =')}`);
     write('welcome.test.ts', [
       `import { describe, expect, it } from 'vitest';`,
@@ -170,4 +177,54 @@ describe('the packed tarball', () => {
     expect(vitest.out).toMatch(/Tests\s+2 passed/);
     expect(vitest.code).toBe(0);
   }, 90_000);
+
+  it('a Jest file (ESM) using resend-emulator/jest runs under Jest, a spec using resend-emulator/playwright under @playwright/test, and both type-check', async () => {
+    write('tsconfig.json', TSCONFIG);
+    // Jest and Playwright keep caches in the temp folder: the scratch folder's own, removed with it.
+    const tmp = path.join(dir, 'tmp');
+    fs.mkdirSync(tmp, { recursive: true });
+    write('jest.config.mjs', `export default { testMatch: ['**/*.jest.mjs'], transform: {}, testEnvironment: 'node' };\n`);
+    const jestTest = (imports: string, typed: boolean) => [
+      imports,
+      `import { useEmulator } from 'resend-emulator/jest';`,
+      `const emu = useEmulator();`,
+      `describe('welcome', () => {`,
+      `  it('sends', async () => {`,
+      `    await emu.resend.emails.send({ from: 'hello@example.com', to: 'ada@example.net', subject: 'Your code', html: '<p>Your code is 482913</p>' });`,
+      `    expect(emu).toHaveSentEmail({ to: 'ada@example.net', subject: 'Your code' });`,
+      `    expect(emu).not.toHaveDeliveredWebhook({ event_type: 'email.sent' });`,
+      `    expect(await emu.code({ to: 'ada@example.net' })).toBe('482913');`,
+      `  });`,
+      `  it('starts each test from the fixtures', () => {`,
+      `    expect(emu).not.toHaveSentEmail({ to: 'ada@example.net' });`,
+      typed ? `    // @ts-expect-error: not a filter key\n    expect(emu).toHaveSentEmail({ subjct: 'Your code' });` : '',
+      `  });`,
+      `});`,
+      '',
+    ].join('\n');
+    write('welcome.jest.mjs', jestTest(`import { describe, expect, it } from '@jest/globals';`, false));
+    write('jest-types.ts', jestTest(`import { describe, expect, it } from '@jest/globals';`, true));
+    write('playwright.config.mjs', `export default { testMatch: 'emails.spec.ts', workers: 1, reporter: 'line' };\n`);
+    write('emails.spec.ts', [
+      `import { test, expect } from 'resend-emulator/playwright';`,
+      `import { Resend } from 'resend';`,
+      `test('the emulator fixture waits for the email and reads its code', async ({ emulator }) => {`,
+      `  const resend = new Resend(emulator.apiKey, { baseUrl: emulator.url });`,
+      `  await resend.emails.send({ from: 'hello@example.com', to: 'ada@example.net', subject: 'Your code', html: '<p>Your code is 482913</p>' });`,
+      `  expect(await emulator.code({ to: 'ada@example.net' })).toBe('482913');`,
+      `  await expect(emulator).toHaveSentEmail({ to: 'ada@example.net', subject: 'Your code' });`,
+      `  await expect(emulator).not.toHaveDeliveredWebhook({ event_type: 'email.sent' });`,
+      `});`,
+      '',
+    ].join('\n'));
+    const check = await run(process.execPath, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']);
+    expect(check.out).toBe('');
+    expect(check.code).toBe(0);
+    const jest = await run(process.execPath, ['--experimental-vm-modules', path.join('node_modules', 'jest', 'bin', 'jest.js')], 60_000, { TMPDIR: tmp });
+    expect(jest.out).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(jest.code).toBe(0);
+    const playwright = await run(process.execPath, [path.join('node_modules', '@playwright', 'test', 'cli.js'), 'test'], 60_000, { TMPDIR: tmp });
+    expect(playwright.out).toMatch(/1 passed/);
+    expect(playwright.code).toBe(0);
+  }, 120_000);
 });

@@ -1,0 +1,81 @@
+/**
+ * `resend-emulator/jest`: the Vitest entry's pattern for Jest. One emulator
+ * per test file (`beforeAll` start, `beforeEach` reset, `afterAll` close)
+ * and the matchers `toHaveSentEmail` / `toHaveDeliveredWebhook`, registered
+ * with `expect.extend` when this module is imported.
+ *
+ * ```ts
+ * import { expect, it } from '@jest/globals';
+ * import { useEmulator } from 'resend-emulator/jest';
+ *
+ * const emu = useEmulator();
+ *
+ * it('sends a welcome email', async () => {
+ *   await emu.resend.emails.send({ from: 'hi@example.com', to: 'ada@example.net', subject: 'Welcome', html: '<p>Hi</p>' });
+ *   expect(emu).toHaveSentEmail({ to: 'ada@example.net', subject: 'Welcome' });
+ * });
+ * ```
+ *
+ * This package is ESM, so Jest runs it with its ESM support: `node
+ * --experimental-vm-modules node_modules/jest/bin/jest.js` (README "From
+ * Jest"). `jest`, `@jest/globals` and `resend` are optional peer
+ * dependencies. A thin adapter over src/testing/ (shared with `/vitest`
+ * and `/playwright`): same members, same messages.
+ */
+import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
+import type { EmailFilter, StartServerOptions } from './index.js';
+import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, type EmulatorMatchers, type Inspectable, type WebhookFilter } from './testing/matchers.js';
+import { useEmulatorWith, type TestFileEmulator } from './testing/use-emulator.js';
+
+/** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
+export interface JestEmulator extends TestFileEmulator {}
+
+/**
+ * Starts one emulator for the current test file (`beforeAll`), resets it to
+ * the fixtures before each test (`beforeEach`) and closes it after the last
+ * (`afterAll`). `options` go to `startServer` (manual clock, in-memory store
+ * and a free port by default). Call it at the top of a file or a `describe`.
+ * Reading a member before `beforeAll` ran throws an Error saying so.
+ */
+export function useEmulator(options: StartServerOptions = {}): JestEmulator {
+  return useEmulatorWith({ beforeAll, beforeEach, afterAll }, options);
+}
+
+expect.extend({
+  /**
+   * Passes when the emulator sent at least one email matching `filter`
+   * (`EmailFilter` rules, all fields ANDed). The failure lists the closest
+   * emails and how each differs; under `.not`, the emails that match.
+   */
+  toHaveSentEmail(received: unknown, filter: EmailFilter = {}) {
+    assertEmulatorLike(received, 'toHaveSentEmail');
+    return sentEmailResult((received as Inspectable).emails(), filter);
+  },
+  /**
+   * Passes when the emulator recorded at least one webhook delivery matching
+   * `filter` (`WebhookFilter`, `data` compared with Jest's equality, so
+   * `expect.stringContaining` works). The failure lists the closest
+   * deliveries and how each differs; under `.not`, the deliveries that match.
+   */
+  toHaveDeliveredWebhook(received: unknown, filter: WebhookFilter = {}) {
+    assertEmulatorLike(received, 'toHaveDeliveredWebhook');
+    return deliveredWebhookResult((received as Inspectable).webhookDeliveries(), filter, (a, b) => this.equals(a, b));
+  },
+});
+
+// `expect` from '@jest/globals' takes its matcher types from the 'expect'
+// package; the global `expect` of @types/jest from the `jest` namespace.
+declare module 'expect' {
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends EmulatorMatchers<R> {}
+}
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    interface Matchers<R, T = {}> extends EmulatorMatchers<R> {}
+  }
+}
+
+export { emailDifferences, deliveryDifferences } from './testing/matchers.js';
+export type { WebhookFilter, EmulatorMatchers } from './testing/matchers.js';
+export type { WaitOptions } from './testing/connection.js';
+export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, EmulatorServer } from './index.js';

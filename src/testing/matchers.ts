@@ -1,0 +1,165 @@
+/**
+ * The matchers' logic, shared by every test-framework entry
+ * (`resend-emulator/vitest`, `/jest`, `/playwright`): which emails and
+ * webhook deliveries match a filter, and the pass/fail messages with the
+ * closest candidates and how each differs. No test framework is imported
+ * here; each entry registers these results with its own `expect.extend`.
+ */
+import type { EmailFilter, SentEmail } from '../index.js';
+import type { DeliveryFilter, WebhookDelivery } from '../deliveries/inspect.js';
+
+/**
+ * Filter of `toHaveDeliveredWebhook`: the `DeliveryFilter` fields (exact;
+ * `status` is `pending` | `succeeded` | `failed` | `recorded` |
+ * `cancelled`), plus `data`, a subset of the payload's `data` (each key
+ * compared with the test framework's equality, so asymmetric matchers such
+ * as `expect.stringContaining` work).
+ */
+export interface WebhookFilter extends DeliveryFilter {
+  data?: Record<string, unknown>;
+}
+
+/** Anything whose emails and deliveries can be read at once: an `EmulatorServer`, or what `useEmulator()` returns. */
+export type Inspectable = { emails(): SentEmail[]; webhookDeliveries(): WebhookDelivery[] };
+
+/** What a matcher hands back to its framework: jest's, vitest's and Playwright's `expect.extend` all take this shape. */
+export interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+/** Equality of the test framework (`this.equals` in a matcher), for `WebhookFilter.data`. */
+export type Equals = (a: unknown, b: unknown) => boolean;
+
+/** One way a candidate differs from the filter: `field: why`. */
+type Difference = string;
+
+/** A value as messages show it (JSON; `undefined` as such). */
+export const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
+const contains = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase());
+
+/**
+ * How `email` differs from `filter`, with `EmailFilter`'s rules
+ * (src/admin/emails.ts): `to` a case-insensitive substring of any of
+ * to/cc/bcc, `from` and `subject` case-insensitive substrings, `tag` a
+ * `name` or `name:value`, `team_id` and `last_event` exact. Empty: it matches.
+ */
+export function emailDifferences(email: SentEmail, filter: EmailFilter): Difference[] {
+  const out: Difference[] = [];
+  if (filter.to !== undefined) {
+    const all = [...email.to, ...email.cc, ...email.bcc];
+    if (!all.some((r) => contains(r, filter.to!))) out.push(`to: no recipient (to, cc, bcc) contains ${show(filter.to)}; got ${show(all)}`);
+  }
+  if (filter.from !== undefined && !contains(email.from, filter.from)) out.push(`from: ${show(email.from)} does not contain ${show(filter.from)}`);
+  if (filter.subject !== undefined && !contains(email.subject, filter.subject)) out.push(`subject: ${show(email.subject)} does not contain ${show(filter.subject)}`);
+  if (filter.tag !== undefined) {
+    const [name, ...rest] = filter.tag.split(':');
+    const value = rest.length ? rest.join(':') : undefined;
+    if (!email.tags.some((t) => t.name === name && (value === undefined || t.value === value))) {
+      out.push(`tag: no tag ${show(filter.tag)}; got ${show(email.tags.map((t) => `${t.name}:${t.value}`))}`);
+    }
+  }
+  if (filter.team_id !== undefined && email.team_id !== filter.team_id) out.push(`team_id: ${show(email.team_id)}, expected ${show(filter.team_id)}`);
+  if (filter.last_event !== undefined && email.last_event !== filter.last_event) out.push(`last_event: ${show(email.last_event)}, expected ${show(filter.last_event)}`);
+  return out;
+}
+
+/** How `delivery` differs from `filter` (`equals`: the test framework's equality, for `data`). Empty: it matches. */
+export function deliveryDifferences(delivery: WebhookDelivery, filter: WebhookFilter, equals: Equals): Difference[] {
+  const out: Difference[] = [];
+  for (const key of ['event_type', 'status', 'webhook_id', 'team_id'] as const) {
+    if (filter[key] !== undefined && delivery[key] !== filter[key]) out.push(`${key}: ${show(delivery[key])}, expected ${show(filter[key])}`);
+  }
+  for (const [key, want] of Object.entries(filter.data ?? {})) {
+    const got = delivery.payload.data?.[key];
+    if (!equals(got, want)) out.push(`data.${key}: ${got === undefined ? 'missing' : show(got)}, expected ${show(want)}`);
+  }
+  return out;
+}
+
+/** How many candidates a failure message lists. */
+const CLOSEST = 3;
+
+/** The `CLOSEST` candidates with the fewest differences (ties keep the given order), formatted. */
+function closest<T>(items: T[], differences: (item: T) => Difference[], label: (item: T) => string): string {
+  return items
+    .map((item, i) => ({ item, i, diff: differences(item) }))
+    .sort((a, b) => a.diff.length - b.diff.length || a.i - b.i)
+    .slice(0, CLOSEST)
+    .map(({ item, diff }, n) => `  ${n + 1}. ${label(item)}\n${diff.map((d) => `     - ${d}`).join('\n')}`)
+    .join('\n');
+}
+
+const emailLabel = (e: SentEmail) => `${e.id} ${show(e.subject)} from ${show(e.from)} to ${show(e.to)} (${e.last_event})`;
+const deliveryLabel = (d: WebhookDelivery) => `${d.id} ${d.event_type} to webhook ${d.webhook_id} (${d.status})`;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Throws a TypeError (`MATCHER: expected the emulator ...`) unless
+ * `received` has `emails` and `webhookDeliveries` methods (sync or async).
+ */
+export function assertEmulatorLike(received: unknown, matcher: string): void {
+  const r = received as { emails?: unknown; webhookDeliveries?: unknown } | null;
+  if (typeof r?.emails !== 'function' || typeof r?.webhookDeliveries !== 'function') {
+    throw new TypeError(`${matcher}: expected the emulator (what useEmulator() or startServer() returns), got ${typeof received}`);
+  }
+}
+
+/**
+ * `toHaveSentEmail` over the sent emails `all` (newest first): passes when
+ * one matches `filter` (`EmailFilter` rules, all fields ANDed). The failure
+ * lists the closest emails and how each differs; under `.not`, the emails
+ * that match.
+ */
+export function sentEmailResult(all: SentEmail[], filter: EmailFilter = {}): MatcherResult {
+  const matching = all.filter((e) => emailDifferences(e, filter).length === 0);
+  const want = `an email matching ${show(filter)}`;
+  return {
+    pass: matching.length > 0,
+    message: () => {
+      if (matching.length > 0) {
+        return `expected no email matching ${show(filter)}, but ${plural(matching.length, 'email matches', 'emails match')}:\n${matching.slice(0, CLOSEST).map((e, n) => `  ${n + 1}. ${emailLabel(e)}`).join('\n')}`;
+      }
+      if (all.length === 0) return `expected ${want}, but no email was sent`;
+      return `expected ${want}, but none of the ${plural(all.length, 'sent email', 'sent emails')} matches. Closest:\n${closest(all, (e) => emailDifferences(e, filter), emailLabel)}`;
+    },
+  };
+}
+
+/**
+ * `toHaveDeliveredWebhook` over the recorded deliveries `all`: passes when
+ * one matches `filter` (`WebhookFilter`; `equals` compares `data` values).
+ * The failure lists the closest deliveries and how each differs; under
+ * `.not`, the deliveries that match.
+ */
+export function deliveredWebhookResult(all: WebhookDelivery[], filter: WebhookFilter = {}, equals: Equals = structuralEquals): MatcherResult {
+  const matching = all.filter((d) => deliveryDifferences(d, filter, equals).length === 0);
+  const want = `a webhook delivery matching ${show(filter)}`;
+  return {
+    pass: matching.length > 0,
+    message: () => {
+      if (matching.length > 0) {
+        return `expected no webhook delivery matching ${show(filter)}, but ${plural(matching.length, 'delivery matches', 'deliveries match')}:\n${matching.slice(0, CLOSEST).map((d, n) => `  ${n + 1}. ${deliveryLabel(d)}`).join('\n')}`;
+      }
+      if (all.length === 0) return `expected ${want}, but no webhook delivery was recorded`;
+      return `expected ${want}, but none of the ${plural(all.length, 'recorded delivery', 'recorded deliveries')} matches. Closest:\n${closest(all, (d) => deliveryDifferences(d, filter, equals), deliveryLabel)}`;
+    },
+  };
+}
+
+/** Equality of JSON values (the payload's `data` is parsed JSON), for a framework whose matchers have no `this.equals`. */
+export function structuralEquals(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && structuralEquals((a as any)[k], (b as any)[k]));
+}
+
+/** The matchers every entry registers on `expect` (`R`: what the framework's assertion returns). */
+export interface EmulatorMatchers<R = unknown> {
+  /** The emulator sent an email matching `filter` (`EmailFilter`: `to`, `from`, `subject`, `tag`, `team_id`, `last_event`). */
+  toHaveSentEmail(filter?: EmailFilter): R;
+  /** The emulator recorded a webhook delivery matching `filter` (`event_type`, `status`, `webhook_id`, `team_id`, `data`). */
+  toHaveDeliveredWebhook(filter?: WebhookFilter): R;
+}

@@ -1,0 +1,80 @@
+/**
+ * `resend-emulator/jest` (src/jest.ts) in a real Jest run: Jest with its
+ * native ESM support (`node --experimental-vm-modules`, the way README
+ * "From Jest" says to run it) runs test/jest/suite/ against the built
+ * package (test/global-setup.ts builds dist/). Four tests pass (the hooks,
+ * the matchers, `code` and `link`, Jest's equality in `data`); the fifth
+ * fails on purpose, and its message must list the closest emails and how
+ * each differs. Jest's temp files (its cache) go to a folder of this test's
+ * own, removed afterwards.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface JestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numTotalTests: number;
+  testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+}
+
+let tmp: string;
+let run: { code: number | null; out: string; report: JestReport };
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jest-run-'));
+  const report = path.join(tmp, 'report.json');
+  // None of this run's vitest variables; Jest's own temp files in `tmp`.
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')), TMPDIR: tmp, NO_COLOR: '1', FORCE_COLOR: '0' };
+  const args = ['--experimental-vm-modules', path.join('node_modules', 'jest', 'bin', 'jest.js'), '--config', 'test/jest/jest.config.mjs', '--ci', '--json', '--outputFile', report];
+  const proc = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (b) => (out += b));
+  proc.stderr.on('data', (b) => (out += b));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
+    proc.on('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  if (!fs.existsSync(report)) throw new Error(`Jest wrote no report (exit ${code}):\n${out}`);
+  run = { code, out, report: JSON.parse(fs.readFileSync(report, 'utf8')) };
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('resend-emulator/jest under Jest (ESM)', () => {
+  it('passes the four tests that use the hooks and matchers, and fails the one that fails on purpose', () => {
+    const results = run.report.testResults.flatMap((r) => r.assertionResults).map((a) => [a.title, a.status]);
+    expect(results).toEqual([
+      ['hands a running emulator; toHaveSentEmail passes for a match and .not for none', 'passed'],
+      ['resets before each test', 'passed'],
+      ['reads the one-time code and the link of the newest matching email', 'passed'],
+      ['toHaveDeliveredWebhook compares data with Jest equality', 'passed'],
+      ['FAILS ON PURPOSE: toHaveSentEmail lists the closest emails', 'failed'],
+    ]);
+    expect(run.report.numPassedTests).toBe(4);
+    expect(run.report.numFailedTests).toBe(1);
+    expect(run.code).toBe(1);
+  });
+
+  it("the failing matcher's message lists the closest emails and how each differs, as the Vitest matcher's does", () => {
+    const failed = run.report.testResults.flatMap((r) => r.assertionResults).find((a) => a.status === 'failed')!;
+    const message = failed.failureMessages.join('\n');
+    expect(message).toContain('expected an email matching {"to":"bob@example.net","subject":"Welcome"}, but none of the 5 sent emails matches. Closest:');
+    expect(message).toMatch(/1\. \S+ "Your invoice" from "Acme <hello@example.com>" to \["bob@example.net"\] \(queued\)\n {5}- subject: "Your invoice" does not contain "Welcome"/);
+    expect(message).toMatch(/2\. \S+ "Welcome to Acme" [^\n]*\n {5}- to: no recipient \(to, cc, bcc\) contains "bob@example.net"; got \["ada@example.net"\]/);
+    // Jest prints it too, under the test's name.
+    expect(run.out).toContain('● resend-emulator/jest › FAILS ON PURPOSE: toHaveSentEmail lists the closest emails');
+    expect(run.out).toContain('- subject: "Your invoice" does not contain "Welcome"');
+  });
+});

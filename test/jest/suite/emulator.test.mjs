@@ -1,0 +1,48 @@
+/**
+ * Run by Jest (test/jest/jest.config.mjs), not vitest: `resend-emulator/jest`
+ * in a real Jest run. The last test fails on purpose: test/jest/jest.test.ts
+ * checks that its message lists the closest emails.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { useEmulator } from 'resend-emulator/jest';
+
+const emu = useEmulator({ webhooks: 'record' });
+
+async function send(to, subject, html = '<p>Hi</p>') {
+  const { data, error } = await emu.resend.emails.send({ from: 'Acme <hello@example.com>', to, subject, html });
+  expect(error).toBeNull();
+  return data.id;
+}
+
+describe('resend-emulator/jest', () => {
+  it('hands a running emulator; toHaveSentEmail passes for a match and .not for none', async () => {
+    expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await send('ada@example.net', 'Welcome to Acme');
+    expect(emu).toHaveSentEmail({ to: 'ADA@example', subject: 'welcome' });
+    expect(emu).not.toHaveSentEmail({ to: 'bob@example.net' });
+  });
+
+  it('resets before each test', () => {
+    expect(emu).not.toHaveSentEmail({ to: 'ada@example.net' });
+  });
+
+  it('reads the one-time code and the link of the newest matching email', async () => {
+    await send('ada@example.net', 'Your sign-in code', '<p>Your code is 482913.</p><p><a href="https://app.example.com/verify?token=t1">Verify</a></p>');
+    await expect(emu.code({ to: 'ada@example.net' })).resolves.toBe('482913');
+    await expect(emu.link({ to: 'ada@example.net' }, '/verify')).resolves.toBe('https://app.example.com/verify?token=t1');
+  });
+
+  it('toHaveDeliveredWebhook compares data with Jest equality', async () => {
+    const { data: hook } = await emu.resend.webhooks.create({ endpoint: 'https://hooks.example.net/in', events: ['email.sent'] });
+    const id = await send('ada@example.net', 'Welcome');
+    await emu.clock.advance('10s');
+    expect(emu).toHaveDeliveredWebhook({ event_type: 'email.sent', webhook_id: hook.id, data: { email_id: id, subject: expect.stringContaining('Wel') } });
+    expect(emu).not.toHaveDeliveredWebhook({ event_type: 'email.bounced' });
+  });
+
+  it('FAILS ON PURPOSE: toHaveSentEmail lists the closest emails', async () => {
+    await send('ada@example.net', 'Welcome to Acme');
+    await send('bob@example.net', 'Your invoice');
+    expect(emu).toHaveSentEmail({ to: 'bob@example.net', subject: 'Welcome' });
+  });
+});

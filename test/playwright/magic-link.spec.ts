@@ -1,0 +1,54 @@
+/**
+ * Playwright (run by test/playwright/signup.test.ts): signing in through a
+ * link the app emails, clicked in the browser. Here the emulator is the
+ * worker's own (`workerEmulator`, started in-process) and the app is a
+ * worker-scoped fixture started with its URL; the `emulator` fixture
+ * resets it before each test.
+ */
+import { expect as baseExpect, test as base } from 'resend-emulator/playwright';
+import { startApp } from './app/server.mjs';
+
+const test = base.extend<{}, { appUrl: string }>({
+  appUrl: [
+    async ({ workerEmulator }, use) => {
+      const app = await startApp({ resendBaseUrl: workerEmulator.url, apiKey: workerEmulator.apiKey });
+      await use(app.url);
+      await app.close();
+    },
+    { scope: 'worker' },
+  ],
+});
+const expect = baseExpect;
+
+test('signs in by clicking the link in the email', async ({ page, emulator, appUrl }) => {
+  expect(emulator.server).not.toBeNull();
+  await page.goto(appUrl);
+  await page.getByLabel('Email').fill('grace@example.net');
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByRole('heading')).toHaveText('Check your inbox for a sign-in link');
+
+  const link = await emulator.link({ to: 'grace@example.net', subject: 'sign-in link' }, /\/magic\?token=[0-9a-f]{32}$/);
+  expect(link.startsWith(`${appUrl}/magic?token=`)).toBe(true);
+  await expect(emulator.link({ to: 'grace@example.net' }, 'help')).resolves.toBe('https://acme.example.com/help');
+
+  // The email as the user sees it: its HTML in the browser, the link clicked.
+  const sent = await emulator.waitForEmail({ to: 'grace@example.net' });
+  await page.setContent(sent.html!);
+  await page.getByRole('link', { name: 'sign in' }).click();
+  await expect(page.getByRole('heading')).toHaveText('Signed in as grace@example.net');
+  await expect(emulator).toHaveSentEmail({ to: 'grace@example.net', subject: 'Your Acme sign-in link' });
+});
+
+test('starts from the fixtures; a failing matcher lists the closest emails, as the Vitest matcher does', async ({ emulator, appUrl }) => {
+  expect(await emulator.emails({ to: 'grace@example.net' })).toEqual([]);
+  const res = await fetch(`${appUrl}/signup`, { method: 'POST', body: new URLSearchParams({ email: 'grace@example.net' }) });
+  expect(res.status).toBe(200);
+  const error: Error = await expect.configure({ timeout: 300 })(emulator).toHaveSentEmail({ to: 'grace@example.net', subject: 'sign-in link' }).then(
+    () => new Error('the assertion passed'),
+    (err: Error) => err,
+  );
+  expect(error.message).toContain('expected an email matching {"to":"grace@example.net","subject":"sign-in link"}, but none of the 4 sent emails matches. Closest:');
+  expect(error.message).toMatch(/1\. \S+ "Your Acme sign-up code" from "Acme <onboarding@example.com>" to \["grace@example.net"\] \(queued\)\n {5}- subject: "Your Acme sign-up code" does not contain "sign-in link"/);
+  await expect(emulator.code({ to: 'nobody@example.net' }, { timeout: 100 })).rejects.toThrow('waitForEmail: no email matched {"to":"nobody@example.net"} within 100 ms');
+  await expect(emulator.link({ to: 'grace@example.net' })).rejects.toThrow(/has no link; its links: \[\]/);
+});
