@@ -1,0 +1,24 @@
+/**
+ * Admin API for inboxes (spec/paths/admin-inboxes.yaml; no auth):
+ * | operationId | rule |
+ * |---|---|
+ * | admin/inbox-agent-action | `POST /_emulator/inboxes/{inbox}/agent-actions`: one action as the inbox's agent would take it (inboxes' `performAgentAction`); unknown inbox → 404 `Inbox not found.` |
+ */
+import type { Emulator } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import type { ResourceModule } from '../module.js';
+import type { Req } from '../http/document-types.js';
+import { findAnyInbox, performAgentAction, type AgentActionInput } from '../resources/inboxes/service.js';
+
+function agentAction(ctx: Emulator, req: Req<'admin/inbox-agent-action'>) {
+  const inbox = findAnyInbox(ctx, req.params.inbox);
+  if (!inbox) throw new ApiError(404, 'not_found', 'Inbox not found.');
+  return performAgentAction(ctx, inbox, req.body as AgentActionInput);
+}
+
+export const adminInboxesModule: ResourceModule = {
+  name: 'admin-inboxes',
+  operations: {
+    'admin/inbox-agent-action': agentAction,
+  },
+};

@@ -1,0 +1,92 @@
+/**
+ * Acting as the inbox's agent (INBOXES-FACTS §6.7, §6.8). The emulator runs
+ * no AI: a test performs what the agent would do through the admin API
+ * (`POST /_emulator/inboxes/{inbox}/agent-actions`), with `source: "agent"`
+ * on the events it raises. An action the inbox's agent settings do not
+ * enable is refused (422), as the real agent would never take it.
+ * | action | effect |
+ * |---|---|
+ * | draft_reply | a reply draft to `email_id` (`text`/`html`, default text `""` → refused empty) |
+ * | forward_thread | a standalone draft to `to` (never sent: the agent never sends) |
+ * | add_labels | `labels` applied to the thread |
+ * | assign_thread | `assignee_email` (null: unassign) → `inbox.thread.assigned` / `unassigned` |
+ * | mark_as_spam, archive, move_to_trash | the thread moves to `spam`, `archive`, `trash` |
+ */
+import type { Emulator } from '../../context.js';
+import { errors } from '../../http/errors.js';
+import { addLabelsToThread, agentSettings, createDraft, moveThread, threadOr404 } from './handlers.js';
+import { emitInboxEvent, threadEventData, toThreadSummary } from './shapes.js';
+import { findThread, setThreadAssignee, type InboxRow } from './store.js';
+
+/** What the admin hook takes (spec/paths/admin-inboxes.yaml `AgentActionBody`). */
+export interface AgentActionInput {
+  action: 'draft_reply' | 'forward_thread' | 'add_labels' | 'assign_thread' | 'mark_as_spam' | 'archive' | 'move_to_trash';
+  thread_id: string;
+  email_id?: string;
+  to?: string | string[];
+  subject?: string;
+  text?: string;
+  html?: string;
+  labels?: string[];
+  assignee_email?: string | null;
+  assigned_by_email?: string | null;
+}
+
+/**
+ * Performs one agent action in one transaction. Returns `{object: "inbox_agent_action", action, thread, draft_id}`.
+ * Throws 404 for an unknown thread, email or label; 422 for an action not
+ * enabled, or a field the action needs.
+ */
+export function performAgentAction(ctx: Emulator, inbox: InboxRow, input: AgentActionInput) {
+  const settings = agentSettings(ctx, inbox);
+  if (!(settings.actions as string[]).includes(input.action)) {
+    throw errors.validation(`The \`${input.action}\` action is not enabled in this inbox's agent settings (\`actions\`).`, 422);
+  }
+  const thread = threadOr404(ctx, inbox, input.thread_id);
+  let draftId: string | null = null;
+  ctx.db.transaction(() => {
+    switch (input.action) {
+      case 'draft_reply': {
+        if (!input.email_id) throw errors.missingField('email_id');
+        draftId = createDraft(ctx, inbox, { thread_id: thread.id, reply_to_email_id: input.email_id, text: input.text, html: input.html, subject: input.subject }, 'agent').draft.id;
+        break;
+      }
+      case 'forward_thread': {
+        if (!input.to) throw errors.missingField('to');
+        draftId = createDraft(ctx, inbox, { to: input.to, subject: input.subject ?? `Fwd: ${thread.subject ?? ''}`.trim(), text: input.text, html: input.html }, 'agent').draft.id;
+        break;
+      }
+      case 'add_labels': {
+        if (!input.labels?.length) throw errors.missingField('labels');
+        addLabelsToThread(ctx, inbox, thread, input.labels, 'agent');
+        break;
+      }
+      case 'assign_thread': {
+        if (input.assignee_email === undefined) throw errors.missingField('assignee_email');
+        const previous = thread.assignee_email;
+        const next = input.assignee_email;
+        if (previous === next) break;
+        setThreadAssignee(ctx, thread.id, next);
+        if (next === null) {
+          emitInboxEvent(ctx, inbox, 'inbox.thread.unassigned', 'agent', () => ({ ...threadEventData(ctx, inbox.id, thread.id), previous_assignee_email: previous }));
+        } else {
+          emitInboxEvent(ctx, inbox, 'inbox.thread.assigned', 'agent', () => ({
+            ...threadEventData(ctx, inbox.id, thread.id), assignee_email: next, assigned_by_email: input.assigned_by_email ?? null, previous_assignee_email: previous,
+          }));
+        }
+        break;
+      }
+      case 'mark_as_spam':
+        moveThread(ctx, inbox, thread, 'spam', 'agent');
+        break;
+      case 'archive':
+        moveThread(ctx, inbox, thread, 'archive', 'agent');
+        break;
+      case 'move_to_trash':
+        moveThread(ctx, inbox, thread, 'trash', 'agent');
+        break;
+    }
+  })();
+  const now = findThread(ctx, inbox.id, thread.id)!;
+  return { object: 'inbox_agent_action' as const, action: input.action, thread: { ...toThreadSummary(ctx, now), assignee_email: now.assignee_email }, draft_id: draftId };
+}
