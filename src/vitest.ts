@@ -20,7 +20,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { Resend } from 'resend';
-import { startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
+import { startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type InboxThreadFilter, type InboxThreadView, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
 export interface VitestEmulator {
@@ -38,6 +38,8 @@ export interface VitestEmulator {
   waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
   /** Recorded webhook deliveries, oldest first (see `EmulatorServer.webhookDeliveries`). */
   webhookDeliveries(filter?: DeliveryFilter): WebhookDelivery[];
+  /** Inbox threads with their emails (see `EmulatorServer.inboxThreads`). */
+  inboxThreads(filter?: InboxThreadFilter): InboxThreadView[];
   /** Fault rules (see `EmulatorServer.faults`); `reset()` puts back the start rules, so each test starts without its own. */
   readonly faults: EmulatorServer['faults'];
   /** Back to the fixtures (clock unchanged). `useEmulator` already calls it before each test. */
@@ -82,6 +84,7 @@ export function useEmulator(options: StartServerOptions = {}): VitestEmulator {
     emails: (filter) => running().emails(filter),
     waitForEmail: (filter, opts) => running().waitForEmail(filter, opts),
     webhookDeliveries: (filter) => running().webhookDeliveries(filter),
+    inboxThreads: (filter) => running().inboxThreads(filter),
     reset: () => running().reset(),
   };
 }

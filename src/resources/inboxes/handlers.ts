@@ -22,6 +22,8 @@ import { Reply } from '../../module.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
+import { DELAYS } from '../../clock/delays.js';
+import { purgeThreadJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
 import { capabilitiesOf, domainIdByName, findTeamDomain } from '../domains/service.js';
 import { parseAddress } from '../emails/service.js';
@@ -278,7 +280,9 @@ function threadsGet(ctx: Emulator, req: Req<'inboxes/threads/get'>) {
  */
 export function moveThread(ctx: Emulator, inbox: InboxRow, thread: ThreadRow, folder: Folder, source: InboxEventSource): boolean {
   if (thread.folder === folder) return false;
-  setThreadFolder(ctx, thread.id, folder, ctx.clock.nowMs());
+  const now = ctx.clock.nowMs();
+  setThreadFolder(ctx, thread.id, folder, now);
+  if (folder === 'trash') purgeThreadJob.schedule(ctx, { thread_id: thread.id }, { dueAt: now + DELAYS.inboxTrashPurge, teamId: inbox.team_id });
   emitInboxEvent(ctx, inbox, 'inbox.thread.folder.updated', source, () => ({ ...threadEventData(ctx, inbox.id, thread.id), from: thread.folder, to: folder }));
   return true;
 }

@@ -7,9 +7,11 @@
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
 import { migrations } from './store.js';
+import { purgeThreadJob } from './jobs.js';
 
 export const inboxesModule: ResourceModule = {
   name: 'inboxes',
   migrations,
   operations,
+  jobs: [purgeThreadJob],
 };

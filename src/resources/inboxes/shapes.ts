@@ -11,6 +11,8 @@ import {
   findThread,
   inboxCounts,
   list,
+  listInboxes,
+  listThreads,
   threadHasDraft,
   threadLabels,
   threadMessages,
@@ -216,3 +218,34 @@ export function threadEventData(ctx: Emulator, inboxId: string, threadId: string
   const t = findThread(ctx, inboxId, threadId);
   return t ? { thread_id: t.id, thread: toThreadSummary(ctx, t) } : { thread_id: threadId };
 }
+
+/** Filter of `emu.inboxThreads()`: the inbox (id or address, case-insensitive) and/or the team. */
+export interface InboxThreadFilter {
+  inbox?: string;
+  team_id?: string;
+}
+
+/**
+ * Every thread of every inbox (of `filter`), most recently active first per
+ * inbox, with its emails oldest first: `{inbox_id, inbox_address, team_id,
+ * ...InboxThreadSummary, assignee_email, emails: InboxMessage[]}`. The
+ * `emu.inboxThreads()` helper.
+ */
+export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) {
+  const want = filter.inbox?.toLowerCase();
+  return listInboxes(ctx, filter.team_id)
+    .filter((i) => want === undefined || i.id === filter.inbox || i.email_address.toLowerCase() === want)
+    .flatMap((inbox) =>
+      listThreads(ctx, inbox.id).map((t) => ({
+        inbox_id: inbox.id,
+        inbox_address: inbox.email_address,
+        team_id: inbox.team_id,
+        ...toThreadSummary(ctx, t),
+        assignee_email: t.assignee_email,
+        emails: threadMessages(ctx, t.id).map(toMessage),
+      })),
+    );
+}
+
+/** One thread as `emu.inboxThreads()` gives it. */
+export type InboxThreadView = ReturnType<typeof inboxThreadViews>[number];

@@ -353,6 +353,11 @@ export function findThread(ctx: Emulator, inboxId: string, id: string): ThreadRo
   return ctx.db.prepare('SELECT * FROM inbox_threads WHERE inbox_id = ? AND id = ?').get(inboxId, id) as ThreadRow | undefined;
 }
 
+/** A thread of any inbox by id (the purge job), or undefined. */
+export function findThreadById(ctx: Emulator, id: string): ThreadRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_threads WHERE id = ?').get(id) as ThreadRow | undefined;
+}
+
 /** Inserts a thread. */
 export function insertThread(ctx: Emulator, r: { id: string; inbox_id: string; subject: string | null; folder: Folder; created_at: number }): void {
   ctx.db.prepare('INSERT INTO inbox_threads (id, inbox_id, subject, folder, created_at) VALUES (?, ?, ?, ?, ?)').run(r.id, r.inbox_id, r.subject, r.folder, r.created_at);
@@ -376,11 +381,6 @@ export function setThreadAssignee(ctx: Emulator, id: string, email: string | nul
 /** Marks every email of a thread read or unread. */
 export function setThreadRead(ctx: Emulator, id: string, read: boolean): void {
   ctx.db.prepare('UPDATE inbox_messages SET read = ? WHERE thread_id = ?').run(read ? 1 : 0, id);
-}
-
-/** Threads of the team's inboxes in trash since before `beforeMs` (the purge). */
-export function trashedBefore(ctx: Emulator, beforeMs: number): ThreadRow[] {
-  return ctx.db.prepare("SELECT * FROM inbox_threads WHERE folder = 'trash' AND trashed_at IS NOT NULL AND trashed_at <= ?").all(beforeMs) as ThreadRow[];
 }
 
 /** Deletes a thread with its emails and label links; its drafts lose the thread. */
