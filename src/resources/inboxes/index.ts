@@ -8,10 +8,17 @@ import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
 import { migrations } from './store.js';
 import { purgeThreadJob } from './jobs.js';
+import { seedInbox, type FixtureInbox } from './mail.js';
+import { domainIdByName } from '../domains/service.js';
 
 export const inboxesModule: ResourceModule = {
   name: 'inboxes',
   migrations,
   operations,
   jobs: [purgeThreadJob],
+  seed(ctx, fixtures) {
+    for (const f of (fixtures.inboxes ?? []) as FixtureInbox[]) {
+      seedInbox(ctx, f, domainIdByName(ctx, f.team_id, f.email_address.split('@').pop()!));
+    }
+  },
 };

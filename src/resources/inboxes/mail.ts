@@ -20,6 +20,7 @@ import {
   findInboxMessage,
   findThread,
   inboxesForAddress,
+  insertInbox,
   insertMessage,
   insertThread,
   setThreadFolder,
@@ -290,3 +291,42 @@ export function bare(a: string): string {
 
 /** Folders a thread can be moved to by the API (SDK `MOVE_THREAD_FOLDERS`). */
 export const MOVE_FOLDERS: readonly Folder[] = ['inbox', 'archive', 'spam', 'trash'];
+
+/**
+ * One inbox of the fixtures file (`inboxes[]`, README "The fixtures"):
+ * `{id, team_id, email_address, name?, from_name?, created_at?, threads?:
+ * [{id, subject, folder?, emails: [{id, direction?, from, to, cc?, subject?,
+ * text?, html?, message_id?, read?, received_at?}]}]}`. Its domain is the
+ * team's domain of that name (seeded before it).
+ */
+export interface FixtureInbox {
+  id: string;
+  team_id: string;
+  email_address: string;
+  name?: string;
+  from_name?: string | null;
+  created_at?: string;
+  threads?: {
+    id: string;
+    subject: string | null;
+    folder?: Folder;
+    emails: { id: string; direction?: 'inbound' | 'outbound'; from: string; to: string[]; cc?: string[]; subject?: string | null; text?: string | null; html?: string | null; message_id?: string | null; read?: boolean; received_at?: string }[];
+  }[];
+}
+
+/** Seeds one fixtures inbox with its threads (no events). Throws a plain Error when its domain is not a domain of the team. */
+export function seedInbox(ctx: Emulator, f: FixtureInbox, domainId: string | null): void {
+  if (!domainId) throw new Error(`fixtures: inbox ${f.email_address}: its domain is not a domain of team ${f.team_id}`);
+  const at = f.created_at ? Date.parse(f.created_at) : ctx.clock.nowMs();
+  insertInbox(ctx, { id: f.id, team_id: f.team_id, domain_id: domainId, email_address: f.email_address, name: f.name ?? f.email_address, from_name: f.from_name ?? null, receiving_address: null, created_at: at, updated_at: at });
+  for (const t of f.threads ?? []) {
+    insertThread(ctx, { id: t.id, inbox_id: f.id, subject: t.subject, folder: t.folder ?? 'inbox', created_at: at });
+    for (const m of t.emails) {
+      insertMessage(ctx, {
+        id: m.id, inbox_id: f.id, thread_id: t.id, direction: m.direction ?? 'inbound', from_addr: m.from, to_addrs: JSON.stringify(m.to), cc: JSON.stringify(m.cc ?? []),
+        bcc: '[]', reply_to: '[]', subject: m.subject ?? t.subject, message_id: m.message_id ?? null, refs: '[]', html: m.html ?? null, text: m.text ?? null,
+        attachments: '[]', read: m.read ? 1 : 0, received_at: m.received_at ? Date.parse(m.received_at) : at,
+      });
+    }
+  }
+}

@@ -225,18 +225,19 @@ describe('inboxes', () => {
     expect(older).toEqual({ object: 'list', has_more: false, data: [] });
   });
 
-  it('reset empties the inbox tables; a snapshot carries them; emu.inboxThreads() reads threads', async () => {
+  it('reset puts back the fixtures inbox; a snapshot carries the inbox tables; emu.inboxThreads() reads threads', async () => {
     const inbox = await makeInbox(t, 'snap@example.com');
     await postJson(t, { from: 'x@sender.test', to: 'snap@example.com', subject: 'Kept', text: 'x' });
     const views = t.emu.inboxThreads({ inbox: 'SNAP@example.com' });
     expect(views).toEqual([expect.objectContaining({ inbox_id: inbox, subject: 'Kept', folder: 'inbox', emails: [expect.objectContaining({ direction: 'inbound', text: expect.stringContaining('x') })] })]);
     const snap = (await t.anon.get('/_emulator/snapshot')).body;
-    expect(snap.tables.inbox_threads).toHaveLength(1);
+    expect(snap.tables.inbox_threads).toHaveLength(2);
     await t.emu.reset();
-    expect((await t.api.get('/inboxes')).body.data).toEqual([]);
-    expect(t.emu.inboxThreads()).toEqual([]);
+    // Back to the fixtures: their one inbox with one thread.
+    expect((await t.api.get('/inboxes')).body.data.map((i: any) => i.email_address)).toEqual(['shared@example.com']);
+    expect(t.emu.inboxThreads()).toEqual([expect.objectContaining({ inbox_address: 'shared@example.com', subject: 'Where is my order?', read: false })]);
     expect((await t.anon.post('/_emulator/snapshot').send(snap)).status).toBe(200);
-    expect(t.emu.inboxThreads().map((v) => v.subject)).toEqual(['Kept']);
+    expect(t.emu.inboxThreads().map((v) => v.subject).sort()).toEqual(['Kept', 'Where is my order?']);
   });
 
   it('the agent hook refuses actions not enabled and acts with source agent', async () => {
