@@ -3,12 +3,15 @@
  * | operationId | rule |
  * |---|---|
  * | admin/inbox-agent-action | `POST /_emulator/inboxes/{inbox}/agent-actions`: one action as the inbox's agent would take it (inboxes' `performAgentAction`); unknown inbox → 404 `Inbox not found.` |
+ * | admin/dashboard-inboxes | `GET /_emulator/teams/{team_id}/inboxes`: the dashboard's Inboxes view: each inbox with labels, agent settings, threads (folders, labels, assignee, emails) and drafts; unknown team → 404 `Team not found` |
  */
 import type { Emulator } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { ResourceModule } from '../module.js';
 import type { Req } from '../http/document-types.js';
-import { findAnyInbox, performAgentAction, type AgentActionInput } from '../resources/inboxes/service.js';
+import { errors } from '../http/errors.js';
+import { teamExists } from '../state/teams.js';
+import { findAnyInbox, inboxesDashboard, performAgentAction, type AgentActionInput } from '../resources/inboxes/service.js';
 
 function agentAction(ctx: Emulator, req: Req<'admin/inbox-agent-action'>) {
   const inbox = findAnyInbox(ctx, req.params.inbox);
@@ -16,9 +19,15 @@ function agentAction(ctx: Emulator, req: Req<'admin/inbox-agent-action'>) {
   return performAgentAction(ctx, inbox, req.body as AgentActionInput);
 }
 
+function dashboard(ctx: Emulator, req: Req<'admin/dashboard-inboxes'>) {
+  if (!teamExists(ctx, req.params.team_id)) throw errors.notFound('Team');
+  return { object: 'list', data: inboxesDashboard(ctx, req.params.team_id) };
+}
+
 export const adminInboxesModule: ResourceModule = {
   name: 'admin-inboxes',
   operations: {
     'admin/inbox-agent-action': agentAction,
+    'admin/dashboard-inboxes': dashboard,
   },
 };

@@ -7,4 +7,4 @@ export { fileInbound, messageIdsIn, type InboundMessage } from './mail.js';
 export { findAnyInbox, inboxesForReceivingAddress, listDrafts, listInboxes, listThreads, threadMessages, type InboxRow, type ThreadRow } from './store.js';
 export { FORWARDING_DOMAIN } from './handlers.js';
 export { performAgentAction, type AgentActionInput } from './agent.js';
-export { inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './shapes.js';
+export { inboxesDashboard, inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './shapes.js';

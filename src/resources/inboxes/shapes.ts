@@ -9,9 +9,12 @@ import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { isoTime } from '../../http/format.js';
 import {
   findThread,
+  findAgent,
   inboxCounts,
   list,
+  listDrafts,
   listInboxes,
+  listLabels,
   listThreads,
   threadHasDraft,
   threadLabels,
@@ -249,3 +252,22 @@ export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) 
 
 /** One thread as `emu.inboxThreads()` gives it. */
 export type InboxThreadView = ReturnType<typeof inboxThreadViews>[number];
+
+/**
+ * One team's inboxes for the dashboard (`GET /_emulator/teams/{id}/inboxes`):
+ * each inbox (`GetInboxResponseSuccess`) with its labels, agent settings,
+ * threads (`InboxThread` + `assignee_email`, emails oldest first) and
+ * `draft_list` (`InboxDraft`, sent ones included), oldest inbox first.
+ */
+export function inboxesDashboard(ctx: Emulator, teamId: string) {
+  return listInboxes(ctx, teamId).map((inbox) => {
+    const agent = findAgent(ctx, inbox.id);
+    return {
+      ...toInboxDetail(ctx, inbox),
+      labels: listLabels(ctx, inbox.id).map(toLabel),
+      agent: { instructions: agent?.instructions ?? null, tone: agent?.tone ?? null, actions: agent ? (JSON.parse(agent.actions) as string[]) : [] },
+      threads: listThreads(ctx, inbox.id).map((t) => ({ ...toThreadItem(ctx, t), assignee_email: t.assignee_email, emails: threadMessages(ctx, t.id).map(toMessage) })),
+      draft_list: listDrafts(ctx, inbox.id).map(toDraft),
+    };
+  });
+}

@@ -255,4 +255,17 @@ describe('inboxes', () => {
     const missing = await t.anon.post('/_emulator/inboxes/nobody@example.com/agent-actions').send({ action: 'archive', thread_id: thread.id });
     expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Inbox not found.' });
   });
+
+  it("the dashboard view lists a team's inboxes with threads, labels, agent and drafts", async () => {
+    const teamId = '8f3a1c2e-0b4d-4e6f-9a1b-2c3d4e5f6a7b';
+    const view = await t.anon.get(`/_emulator/teams/${teamId}/inboxes`);
+    expect(view.status).toBe(200);
+    expect(view.body.data).toEqual([
+      expect.objectContaining({
+        email_address: 'shared@example.com', unread: 1, drafts: 0, labels: [], agent: { instructions: null, tone: null, actions: [] }, draft_list: [],
+        threads: [expect.objectContaining({ subject: 'Where is my order?', folder: 'inbox', assignee_email: null, emails: [expect.objectContaining({ from: 'Alice <alice@example.org>' })] })],
+      }),
+    ]);
+    expect((await t.anon.get('/_emulator/teams/nope/inboxes')).status).toBe(404);
+  });
 });
