@@ -105,6 +105,11 @@ const asList = (v: string | string[] | null | undefined): string[] => (v === und
 
 const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
 
+/** `from_name` is a plain display name, never `Name <email>` (INBOXES-FACTS §3.1): 422 naming the field otherwise. */
+function checkFromName(v: string | undefined): void {
+  if (v !== undefined && /[<>@\r\n]/.test(v)) throw errors.validation('The `from_name` field must be a plain name, such as `Acme Support`, without an email address.', 422);
+}
+
 /** The team's inbox named by id or address, or 404 `Inbox not found.` (INBOXES-FACTS §7). */
 export function inboxOr404(ctx: Emulator, teamId: string, idOrEmail: string): InboxRow {
   const row = findInbox(ctx, teamId, idOrEmail);
@@ -142,6 +147,7 @@ function draftOr404(ctx: Emulator, inbox: InboxRow, id: string): DraftRow {
 function create(ctx: Emulator, req: Req<'inboxes/create'>) {
   const teamId = teamOf(req);
   const b = req.body;
+  checkFromName(b.from_name);
   const parsed = parseAddress(b.email_address);
   if (!parsed || parsed.name !== null) {
     throw errors.validation('Invalid `email_address` field. The email address needs to follow the `email@example.com` format.', 422);
@@ -178,6 +184,7 @@ function update(ctx: Emulator, req: Req<'inboxes/update'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   if (b.name === undefined && b.from_name === undefined) throw errors.missingField('name` or `from_name');
+  checkFromName(b.from_name);
   ctx.db.transaction(() => {
     updateInbox(ctx, inbox.id, b.name ?? inbox.name, b.from_name !== undefined ? b.from_name : inbox.from_name, ctx.clock.nowMs());
     emitInboxEvent(ctx, inbox, 'inbox.updated', 'api', () => ({ inbox: toInboxDetail(ctx, findInbox(ctx, inbox.team_id, inbox.id)!) }));

@@ -50,6 +50,9 @@ describe('inboxes', () => {
     const move = await t.api.patch(`/inboxes/${inbox}/threads/00000000-0000-4000-8000-000000000000`).send({ folder: 'sent' });
     expect(move.status).toBe(422);
     expect(move.body.message).toContain('folder');
+    const fromName = await t.api.patch(`/inboxes/${inbox}`).send({ from_name: 'Support <s@example.com>' });
+    expect(fromName.status).toBe(422);
+    expect(fromName.body.message).toContain('from_name');
     const emptyUpdate = await t.api.patch(`/inboxes/${inbox}`).send({});
     expect(emptyUpdate.status).toBe(422);
     const tone = await t.api.patch(`/inboxes/${inbox}/agent`).send({ tone: 'grumpy' });
