@@ -11,6 +11,29 @@ import { useEmulator } from '../../src/vitest.js';
 import { FIXTURES, client } from '../helpers.js';
 import { postJson } from '../resources/receiving/helpers.js';
 import { startReceiver, verifyInput, type Receiver } from '../deliveries/receiver.js';
+import type { WebhookEventPayload } from 'resend';
+import { loadSpec } from '../../src/http/spec.js';
+import { compileBodySchema } from '../../src/http/validate.js';
+
+/**
+ * Validators of the objects an `inbox.*` event carries, from the response
+ * schemas of the operations that return the same SDK types
+ * (`GetInboxResponseSuccess`, `InboxThreadSummary`, `InboxMessage`,
+ * `InboxDraft`, `InboxThreadLabel`); `email` and `draft` are the SDK's
+ * `Omit<…, 'html' | 'text'>`.
+ */
+async function eventObjectValidators() {
+  const { operations } = await loadSpec();
+  const schema = (id: string, status = '200') => operations.find((o) => o.operationId === id)!.responses[status] as any;
+  const omitBodies = (sc: any) => ({ ...sc, required: sc.required.filter((k: string) => k !== 'html' && k !== 'text'), properties: Object.fromEntries(Object.entries(sc.properties).filter(([k]) => k !== 'html' && k !== 'text')) });
+  return {
+    inbox: compileBodySchema(schema('inboxes/get')),
+    thread: compileBodySchema(schema('inboxes/threads/get')),
+    email: compileBodySchema(omitBodies(schema('inboxes/threads/emails/get'))),
+    draft: compileBodySchema(omitBodies(schema('inboxes/drafts/get'))),
+    label: compileBodySchema(schema('inboxes/threads/labels/add').properties.data.items),
+  };
+}
 
 let rx: Receiver | undefined;
 afterEach(async () => {
@@ -241,9 +264,40 @@ describe('SDK: resend.inboxes', () => {
     await emu.server.clock.advance('1s');
 
     const seen = new Map<string, any>();
+    const check = await eventObjectValidators();
     for (const r of rx.requests) {
-      const ev = resend.webhooks.verify(verifyInput(r, hook!.signing_secret)) as any;
+      const ev: WebhookEventPayload = resend.webhooks.verify(verifyInput(r, hook!.signing_secret));
       if (!seen.has(ev.type)) seen.set(ev.type, ev);
+      expect(ev.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+      // Every object the event carries has the SDK type's exact shape.
+      const data = ev.data as unknown as Record<string, unknown>;
+      for (const key of ['inbox', 'thread', 'email', 'draft'] as const) {
+        if (data[key] === undefined) continue;
+        const ok = check[key](data[key]);
+        expect(ok, `${ev.type}.data.${key}: ${JSON.stringify(check[key].errors)}`).toBe(true);
+      }
+      // The SDK's types name these fields: reading them type-checks the payload union.
+      switch (ev.type) {
+        case 'inbox.thread.labels.updated':
+          for (const l of [...ev.data.added, ...ev.data.removed]) expect(check.label(l)).toBe(true);
+          break;
+        case 'inbox.thread.folder.updated':
+          expect(['inbox', 'archive', 'spam', 'trash']).toContain(ev.data.to);
+          break;
+        case 'inbox.thread.assigned':
+          expect(ev.data.thread_id).toBe(threadId);
+          break;
+        case 'inbox.draft.sent':
+          expect(ev.data.email_id).toEqual(expect.any(String));
+          break;
+        case 'inbox.email.received':
+        case 'inbox.email.sent':
+        case 'inbox.thread.created':
+          expect(ev.data.source).toBe('system');
+          break;
+        default:
+          expect(ev.type.startsWith('inbox.')).toBe(true);
+      }
     }
     expect([...seen.keys()].sort()).toEqual([...INBOX_EVENTS].sort());
     expect(seen.get('inbox.created').data).toMatchObject({ source: 'api', inbox_id: inboxId, inbox: { object: 'inbox', email_address: 'events@example.com' } });
