@@ -213,8 +213,24 @@ function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; lab
   return { folders, labels, read: q.read === undefined ? undefined : q.read === 'true' };
 }
 
+/**
+ * A thread-list cursor must name a thread of the inbox (INBOXES-FACTS §7):
+ * 422 ``The `after` parameter must be a thread ID. To filter by date, use
+ * `GET /inboxes/:id/threads/search` with `start_date`.`` (`end_date` for `before`).
+ */
+function checkThreadCursor(ctx: Emulator, inbox: InboxRow, q: { after?: string; before?: string }): void {
+  for (const [which, bound] of [['after', 'start_date'], ['before', 'end_date']] as const) {
+    const id = q[which];
+    if (id !== undefined && q.after !== undefined && q.before !== undefined) return; // both: the pagination error
+    if (id !== undefined && !findThread(ctx, inbox.id, id)) {
+      throw errors.validation(`The \`${which}\` parameter must be a thread ID. To filter by date, use \`GET /inboxes/:id/threads/search\` with \`${bound}\`.`, 422);
+    }
+  }
+}
+
 function threadsList(ctx: Emulator, req: Req<'inboxes/threads/list'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
+  checkThreadCursor(ctx, inbox, req.query);
   return pageThreads(ctx.db, inbox.id, threadFilter(ctx, inbox, req.query), req.query, (t) => toThreadItem(ctx, t));
 }
 
@@ -242,6 +258,7 @@ function dateBound(field: 'start_date' | 'end_date', v: string | undefined): num
 function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const q = req.query;
+  checkThreadCursor(ctx, inbox, q);
   const filter = threadFilter(ctx, inbox, q);
   const query = parseQuery(q.query ?? '');
   if (query.must.length + query.not.length > 32) {

@@ -222,6 +222,13 @@ describe('inboxes', () => {
     expect(p2.data.map((x: any) => x.subject)).toEqual(['b']);
     const back = (await t.api.get(`/inboxes/${inbox}/threads?before=${p2.data[0].id}`)).body;
     expect(back.data.map((x: any) => x.subject)).toEqual(['a', 'c']);
+    const badCursor = await t.api.get(`/inboxes/${inbox}/threads?after=2026-01-01`);
+    expect(badCursor.body).toEqual({ statusCode: 422, name: 'validation_error', message: 'The `after` parameter must be a thread ID. To filter by date, use `GET /inboxes/:id/threads/search` with `start_date`.' });
+    const words = await t.api.get(`/inboxes/${inbox}/threads/search?query=${encodeURIComponent(Array.from({ length: 33 }, (_, i) => `w${i}`).join(' '))}`);
+    expect(words.body).toMatchObject({ statusCode: 422, message: 'The `query` parameter must contain at most 32 words, but received 33.' });
+    const both = await t.api.get(`/inboxes/${inbox}/threads?after=${all[0].id}&before=${all[1].id}`);
+    expect(both.status).toBe(422);
+    expect(both.body.message).toContain('either the `after` or `before`');
     const emails = (await t.api.get(`/inboxes/${inbox}/threads/${all[0].id}/emails?limit=1`)).body;
     expect(emails).toMatchObject({ has_more: true, data: [{ text: expect.stringContaining('a') }] });
     const older = (await t.api.get(`/inboxes/${inbox}/threads/${all[0].id}/emails?before=${emails.data[0].id}`)).body;
