@@ -15,8 +15,41 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import { addLabelsToThread, agentSettings, createDraft, moveThread, threadOr404 } from './handlers.js';
-import { emitInboxEvent, threadEventData, toThreadSummary } from './shapes.js';
-import { findThread, setThreadAssignee, type InboxRow } from './store.js';
+import { emitInboxEvent, threadEventData, toThreadSummary, type InboxEventSource } from './shapes.js';
+import { findThread, setThreadAssignee, type InboxRow, type ThreadRow } from './store.js';
+
+/**
+ * Assigns a thread to `assignee` (a team member's email; null unassigns) and
+ * raises `inbox.thread.assigned` (`assignee_email`, `assigned_by_email`,
+ * `previous_assignee_email`) or `inbox.thread.unassigned`
+ * (`previous_assignee_email`); nothing when it does not change. Assignment
+ * has no SDK method: the admin API's assignment route (source `dashboard`)
+ * and the agent hook (source `agent`) call this (INBOXES-FACTS §6.8).
+ */
+export function assignThread(ctx: Emulator, inbox: InboxRow, thread: ThreadRow, assignee: string | null, by: string | null, source: InboxEventSource): void {
+  const previous = thread.assignee_email;
+  if (previous === assignee) return;
+  setThreadAssignee(ctx, thread.id, assignee);
+  if (assignee === null) {
+    emitInboxEvent(ctx, inbox, 'inbox.thread.unassigned', source, () => ({ ...threadEventData(ctx, inbox.id, thread.id), previous_assignee_email: previous }));
+  } else {
+    emitInboxEvent(ctx, inbox, 'inbox.thread.assigned', source, () => ({
+      ...threadEventData(ctx, inbox.id, thread.id), assignee_email: assignee, assigned_by_email: by, previous_assignee_email: previous,
+    }));
+  }
+}
+
+/**
+ * The admin assignment route: assigns or unassigns the inbox's thread in one
+ * transaction (source `dashboard`). Returns the thread summary with
+ * `assignee_email`. Throws 404 `Thread not found.`.
+ */
+export function assignFromDashboard(ctx: Emulator, inbox: InboxRow, threadId: string, assignee: string | null, by: string | null) {
+  const thread = threadOr404(ctx, inbox, threadId);
+  ctx.db.transaction(() => assignThread(ctx, inbox, thread, assignee, by, 'dashboard'))();
+  const now = findThread(ctx, inbox.id, thread.id)!;
+  return { ...toThreadSummary(ctx, now), assignee_email: now.assignee_email };
+}
 
 /** What the admin hook takes (spec/paths/admin-inboxes.yaml `AgentActionBody`). */
 export interface AgentActionInput {
@@ -63,17 +96,7 @@ export function performAgentAction(ctx: Emulator, inbox: InboxRow, input: AgentA
       }
       case 'assign_thread': {
         if (input.assignee_email === undefined) throw errors.missingField('assignee_email');
-        const previous = thread.assignee_email;
-        const next = input.assignee_email;
-        if (previous === next) break;
-        setThreadAssignee(ctx, thread.id, next);
-        if (next === null) {
-          emitInboxEvent(ctx, inbox, 'inbox.thread.unassigned', 'agent', () => ({ ...threadEventData(ctx, inbox.id, thread.id), previous_assignee_email: previous }));
-        } else {
-          emitInboxEvent(ctx, inbox, 'inbox.thread.assigned', 'agent', () => ({
-            ...threadEventData(ctx, inbox.id, thread.id), assignee_email: next, assigned_by_email: input.assigned_by_email ?? null, previous_assignee_email: previous,
-          }));
-        }
+        assignThread(ctx, inbox, thread, input.assignee_email, input.assigned_by_email ?? null, 'agent');
         break;
       }
       case 'mark_as_spam':

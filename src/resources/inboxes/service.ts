@@ -6,5 +6,5 @@
 export { fileInbound, messageIdsIn, type InboundMessage } from './mail.js';
 export { findAnyInbox, inboxesForReceivingAddress, listDrafts, listInboxes, listThreads, threadMessages, type InboxRow, type ThreadRow } from './store.js';
 export { FORWARDING_DOMAIN } from './handlers.js';
-export { performAgentAction, type AgentActionInput } from './agent.js';
+export { assignFromDashboard, performAgentAction, type AgentActionInput } from './agent.js';
 export { inboxesDashboard, inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './shapes.js';

@@ -262,6 +262,12 @@ describe('inboxes', () => {
     expect((await t.api.get(`/inboxes/${inbox}/drafts/${drafted.body.draft_id}`)).body).toMatchObject({ type: 'reply', text: 'draft', email_id: null });
     const spam = await t.anon.post(`/_emulator/inboxes/${inbox}/agent-actions`).send({ action: 'mark_as_spam', thread_id: thread.id });
     expect(spam.body.thread).toMatchObject({ folder: 'spam' });
+    const assigned = await t.anon.put(`/_emulator/inboxes/${inbox}/threads/${thread.id}/assignment`).send({ assignee_email: 'owner@example.com' });
+    expect(assigned.body).toMatchObject({ id: thread.id, assignee_email: 'owner@example.com' });
+    await t.anon.put(`/_emulator/inboxes/${inbox}/threads/${thread.id}/assignment`).send({ assignee_email: null });
+    expect(t.emu.inboxThreads({ inbox })[0].assignee_email).toBeNull();
+    const unknownThread = await t.anon.put(`/_emulator/inboxes/${inbox}/threads/00000000-0000-4000-8000-000000000000/assignment`).send({ assignee_email: null });
+    expect(unknownThread.status).toBe(404);
     const missing = await t.anon.post('/_emulator/inboxes/nobody@example.com/agent-actions').send({ action: 'archive', thread_id: thread.id });
     expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Inbox not found.' });
   });
