@@ -146,6 +146,36 @@ export const METHODS = {
   'events.update': 'PATCH /events/{identifier}',
   'events.remove': 'DELETE /events/{identifier}',
 
+  'inboxes.create': 'POST /inboxes',
+  'inboxes.list': 'GET /inboxes',
+  'inboxes.get': 'GET /inboxes/{inbox}',
+  'inboxes.update': 'PATCH /inboxes/{inbox}',
+  'inboxes.remove': 'DELETE /inboxes/{inbox}',
+  'inboxes.threads.list': 'GET /inboxes/{inbox}/threads',
+  'inboxes.threads.search': 'GET /inboxes/{inbox}/threads/search',
+  'inboxes.threads.get': 'GET /inboxes/{inbox}/threads/{thread_id}',
+  'inboxes.threads.update': 'PATCH /inboxes/{inbox}/threads/{thread_id}',
+  'inboxes.threads.remove': 'DELETE /inboxes/{inbox}/threads/{thread_id}',
+  'inboxes.threads.emails.list': 'GET /inboxes/{inbox}/threads/{thread_id}/emails',
+  'inboxes.threads.emails.get': 'GET /inboxes/{inbox}/threads/{thread_id}/emails/{email_id}',
+  'inboxes.threads.emails.reply': 'POST /inboxes/{inbox}/threads/{thread_id}/emails/{email_id}/reply',
+  'inboxes.threads.emails.forward': 'POST /inboxes/{inbox}/threads/{thread_id}/emails/{email_id}/forward',
+  'inboxes.threads.labels.add': 'POST /inboxes/{inbox}/threads/{thread_id}/labels',
+  'inboxes.threads.labels.set': 'PUT /inboxes/{inbox}/threads/{thread_id}/labels',
+  'inboxes.threads.labels.remove': 'DELETE /inboxes/{inbox}/threads/{thread_id}/labels/{label_id}',
+  'inboxes.labels.list': 'GET /inboxes/{inbox}/labels',
+  'inboxes.labels.create': 'POST /inboxes/{inbox}/labels',
+  'inboxes.labels.update': 'PATCH /inboxes/{inbox}/labels/{label_id}',
+  'inboxes.labels.remove': 'DELETE /inboxes/{inbox}/labels/{label_id}',
+  'inboxes.drafts.list': 'GET /inboxes/{inbox}/drafts',
+  'inboxes.drafts.create': 'POST /inboxes/{inbox}/drafts',
+  'inboxes.drafts.get': 'GET /inboxes/{inbox}/drafts/{draft_id}',
+  'inboxes.drafts.update': 'PATCH /inboxes/{inbox}/drafts/{draft_id}',
+  'inboxes.drafts.remove': 'DELETE /inboxes/{inbox}/drafts/{draft_id}',
+  'inboxes.drafts.send': 'POST /inboxes/{inbox}/drafts/{draft_id}/send',
+  'inboxes.agent.get': 'GET /inboxes/{inbox}/agent',
+  'inboxes.agent.update': 'PATCH /inboxes/{inbox}/agent',
+
   'logs.list': 'GET /logs',
   'logs.get': 'GET /logs/{log_id}',
 
@@ -202,7 +232,6 @@ export const METHODS = {
 
 /** Top-level members whose whole subtree is not served, with the reason. */
 export const NOT_SERVED_GROUPS = {
-  inboxes: { reason: 'private beta (inboxes, threads, drafts, labels, agent): not in the reference OpenAPI document', path: '/inboxes' },
 };
 
 const HTTP = ['get', 'post', 'put', 'patch', 'delete'];

@@ -20,6 +20,7 @@ import type { EmulatorApp } from './app.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
 import type { FaultInput, FaultRule } from './faults/rules.js';
+import { inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './resources/inboxes/service.js';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
@@ -30,6 +31,7 @@ export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
 export type { Emulator, EmulatorConfig } from './context.js';
 export type { EmulatorApp } from './app.js';
 export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
+export type { InboxThreadFilter, InboxThreadView } from './resources/inboxes/service.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
 export interface StartServerOptions {
@@ -141,6 +143,12 @@ export interface EmulatorInstance {
    * ms of wall-clock time (default 5000) or if the emulator closes first.
    */
   waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
+  /**
+   * Inbox threads (README "Inboxes"), most recently active first per inbox,
+   * each with its emails oldest first. `filter`: `inbox` (id or address),
+   * `team_id`.
+   */
+  inboxThreads(filter?: InboxThreadFilter): InboxThreadView[];
   /** Fault injection: rules that make the API fail or slow down, SMTP stages fail, emails end badly. `reset()` puts back the start rules (`faults` option; none by default). */
   faults: EmulatorFaults;
   /** The internals, for advanced tests. */
@@ -201,6 +209,7 @@ function instanceOf(r: Prepared): EmulatorInstance {
     reset: () => r.ctx.scheduler.exclusive(() => r.reset()),
     webhookDeliveries: (filter) => listDeliveries(r.ctx, filter),
     emails: (filter) => listEmails(r.ctx, filter),
+    inboxThreads: (filter) => inboxThreadViews(r.ctx, filter),
     waitForEmail: async (filter = {}, opts = {}) => {
       const timeout = opts.timeout ?? 5000;
       const found = await waitForMatch(r.ctx, filter, timeout);

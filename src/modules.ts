@@ -20,6 +20,7 @@
  * | 1300-1399 | suppressions |
  * | 1400-1499 | logs |
  * | 1500-1599 | oauth |
+ * | 1600-1699 | inboxes |
  */
 import type { ResourceModule } from './module.js';
 import { teamsModule } from './state/teams.js';
@@ -41,12 +42,14 @@ import { eventsModule } from './resources/events/index.js';
 import { automationsModule } from './resources/automations/index.js';
 import { logsModule } from './resources/logs/index.js';
 import { oauthModule } from './resources/oauth/index.js';
+import { inboxesModule } from './resources/inboxes/index.js';
 import { adminModule } from './admin/index.js';
 import { adminEmailsModule } from './admin/emails.js';
 import { inboxModule } from './admin/inbox.js';
 import { inboundModule } from './admin/inbound.js';
 import { dashboardModule } from './admin/dashboard.js';
 import { adminFaultsModule } from './admin/faults.js';
+import { adminInboxesModule } from './admin/inboxes.js';
 
 export const modules: ResourceModule[] = [
   teamsModule,
@@ -68,10 +71,12 @@ export const modules: ResourceModule[] = [
   automationsModule,
   logsModule,
   oauthModule,
+  inboxesModule,
   adminModule,
   adminEmailsModule,
   inboxModule,
   inboundModule,
   dashboardModule,
   adminFaultsModule,
+  adminInboxesModule,
 ];

@@ -27,6 +27,8 @@ export const DELAYS = {
   emailComplaint: 2_000,
   /** Emails may be scheduled at most this far ahead (API-FACTS §5.1: 30 days). */
   emailScheduleLimit: 30 * 24 * 3_600_000,
+  /** A thread moved to `trash` (DELETE or PATCH of an inbox thread) is deleted after 30 days (INBOXES-FACTS §6.3). */
+  inboxTrashPurge: 30 * 24 * 3_600_000,
   /** POST /events/send: a triggered automation run executes its first steps (run created `running` at once). */
   automationRunStart: 0,
   /** POST /events/send: a run waiting for that event (`wait_for_event`) resumes. */

@@ -49,6 +49,8 @@ export interface JobPayloads {
   'broadcasts.deliver': { broadcast_id: string; after_seq?: number; until_seq?: number };
   /** src/resources/automations/jobs.ts: one step of the run engine. */
   'automations.run': AutomationRunPayload;
+  /** src/resources/inboxes/jobs.ts: a thread in `trash` for 30 days is deleted. */
+  'inboxes.purge-thread': { thread_id: string };
   /** src/deliveries/jobs.ts: one scheduled attempt at a webhook delivery. */
   'webhook.deliver': { delivery_id: string };
   /** src/deliveries/jobs.ts: one extra attempt (a replay). */
@@ -71,6 +73,7 @@ const listed: { [T in JobType]: true } = {
   'broadcasts.start': true,
   'broadcasts.deliver': true,
   'automations.run': true,
+  'inboxes.purge-thread': true,
   'webhook.deliver': true,
   'webhook.replay': true,
 };

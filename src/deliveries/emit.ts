@@ -17,8 +17,8 @@ import { insertDelivery } from './store.js';
 /**
  * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
  * the SDK's suppression events, and the public types of the newest
- * event-types page (`contact.topics.updated`, `topic.*`). The private-beta
- * `inbox.*` types are not accepted (the emulator has no inboxes). Generated
+ * event-types page (`contact.topics.updated`, `topic.*`), and the 14
+ * `inbox.*` types of the SDK's `WebhookEvent` (INBOXES-FACTS §4). Generated
  * from `EventType` in spec/paths/webhooks.yaml, the one list.
  */
 export type EventType = SchemaOf<'EventType'>;

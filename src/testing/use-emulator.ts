@@ -8,7 +8,7 @@
  * 20 ms, so one server per file with a reset per test is the fast path.
  */
 import { Resend } from 'resend';
-import { startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type SentEmail, type StartServerOptions, type WebhookDelivery } from '../index.js';
+import { startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type InboxThreadFilter, type InboxThreadView, type SentEmail, type StartServerOptions, type WebhookDelivery } from '../index.js';
 import { codeOf, linkOf, type WaitOptions } from './connection.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
@@ -31,6 +31,8 @@ export interface TestFileEmulator {
   link(filter?: EmailFilter, pattern?: string | RegExp, options?: WaitOptions): Promise<string>;
   /** Recorded webhook deliveries, oldest first (see `EmulatorServer.webhookDeliveries`). */
   webhookDeliveries(filter?: DeliveryFilter): WebhookDelivery[];
+  /** Inbox threads with their emails (see `EmulatorServer.inboxThreads`). */
+  inboxThreads(filter?: InboxThreadFilter): InboxThreadView[];
   /** Fault rules (see `EmulatorServer.faults`); `reset()` puts back the start rules, so each test starts without its own. */
   readonly faults: EmulatorServer['faults'];
   /** Back to the fixtures (clock unchanged). `useEmulator` already calls it before each test. */
@@ -83,6 +85,7 @@ export function useEmulatorWith(hooks: Hooks, options: StartServerOptions = {}):
     code: async (filter = {}, opts) => codeOf(await waitForEmail(filter, opts), filter),
     link: async (filter = {}, pattern, opts) => linkOf(await waitForEmail(filter, opts), pattern, filter),
     webhookDeliveries: (filter) => running().webhookDeliveries(filter),
+    inboxThreads: (filter) => running().inboxThreads(filter),
     reset: () => running().reset(),
   };
 }

@@ -59,6 +59,10 @@ interface World {
   suppression: string;
   suppressedEmail: string;
   log: string;
+  inbox: string; // inbox@example.com, with the inbound email as a thread
+  thread: string;
+  label: string; // on the thread
+  draft: string;
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -91,6 +95,7 @@ async function buildWorld(t: TestEmulator): Promise<World> {
   const scheduledEmail = (
     await ok(api.post('/emails').send({ from: 'hello@example.com', to: ['delivered@resend.dev'], subject: 'Later', text: 'x', scheduled_at: 'in 1 hour' }), 'scheduled email')
   ).id;
+  const inbox = (await ok(api.post('/inboxes').send({ email_address: 'inbox@example.com' }), 'inbox')).id;
   await ok(
     t.anon.post('/_emulator/inbound').send({ from: 'sender@elsewhere.org', to: ['inbox@example.com'], subject: 'In', text: 'hi', attachments: [{ filename: 'b.txt', content: b64('yo') }] }),
     'inbound',
@@ -108,12 +113,16 @@ async function buildWorld(t: TestEmulator): Promise<World> {
   const receivedAttachment = (await ok(api.get(`/emails/receiving/${received}/attachments`), 'received attachments')).data[0].id;
   const run = (await ok(api.get(`/automations/${F.automation}/runs`), 'runs')).data[0].id;
   const log = (await ok(api.get('/logs'), 'logs')).data[0].id;
-  for (const [k, v] of Object.entries({ webhookEvent, emailAttachment, received, receivedAttachment, run, log })) {
+  const thread = (await ok(api.get(`/inboxes/${inbox}/threads`), 'threads')).data[0].id;
+  const label = (await ok(api.post(`/inboxes/${inbox}/labels`).send({ name: 'Iso' }), 'label')).id;
+  await ok(api.post(`/inboxes/${inbox}/threads/${thread}/labels`).send({ labels: [label] }), 'thread label');
+  const draft = (await ok(api.post(`/inboxes/${inbox}/drafts`).send({ to: 'delivered@resend.dev', text: 'draft' }), 'draft')).id;
+  for (const [k, v] of Object.entries({ webhookEvent, emailAttachment, received, receivedAttachment, run, log, thread })) {
     if (!v) throw new Error(`setup: no ${k}`);
   }
   return {
     apiKey, domain, claimDomain, webhook, webhookEvent, email, emailAttachment, scheduledEmail, received, receivedAttachment,
-    contactImport, audience, draftTemplate, run, suppression, suppressedEmail, log,
+    contactImport, audience, draftTemplate, run, suppression, suppressedEmail, log, inbox, thread, label, draft,
   };
 }
 
@@ -566,6 +575,52 @@ const TABLE: Record<string, Case> = {
   },
   'suppressions/get': { kind: 'byId', paths: (w) => [`/suppressions/${w.suppression}`, `/suppressions/${w.suppressedEmail}`] },
   'suppressions/remove': { kind: 'byId', paths: (w) => [`/suppressions/${w.suppression}`, `/suppressions/${w.suppressedEmail}`], readBack: (w) => `/suppressions/${w.suppression}` },
+
+  // --- Inboxes ---
+  'inboxes/list': { kind: 'list', ownIds: (w) => [w.inbox] },
+  'inboxes/create': {
+    kind: 'xref',
+    cases: [
+      {
+        name: "an address on another team's domain",
+        run: async (t, w, other) => {
+          expectRefused(await other.post('/inboxes').send({ email_address: 'mine@example.com' }), 'inboxes/create', [422]);
+          expect((await other.get('/inboxes')).body.data).toEqual([]);
+        },
+      },
+    ],
+  },
+  'inboxes/get': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}`, '/inboxes/inbox@example.com'] },
+  'inboxes/update': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}`], body: () => ({ name: 'renamed' }), readBack: (w) => `/inboxes/${w.inbox}` },
+  'inboxes/remove': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}`], readBack: (w) => `/inboxes/${w.inbox}` },
+  'inboxes/threads/list': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads`, `/inboxes/${w.inbox}/threads?after=${w.thread}`] },
+  'inboxes/threads/search': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/search?query=hi`] },
+  'inboxes/threads/get': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}`] },
+  'inboxes/threads/update': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}`], body: () => ({ read: true, folder: 'archive' }), readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}` },
+  'inboxes/threads/remove': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}`], readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}` },
+  'inboxes/threads/emails/list': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/emails`] },
+  'inboxes/threads/emails/get': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/emails/${w.received}`] },
+  'inboxes/threads/emails/reply': {
+    kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/emails/${w.received}/reply`], body: () => ({ text: 'x' }), readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}/emails`,
+  },
+  'inboxes/threads/emails/forward': {
+    kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/emails/${w.received}/forward`], body: () => ({ to: 'delivered@resend.dev' }), readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}/emails`,
+  },
+  'inboxes/threads/labels/add': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/labels`], body: (w) => ({ labels: [w.label] }), readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}` },
+  'inboxes/threads/labels/set': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/labels`], body: () => ({ labels: [] }), readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}` },
+  'inboxes/threads/labels/remove': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/threads/${w.thread}/labels/${w.label}`], readBack: (w) => `/inboxes/${w.inbox}/threads/${w.thread}` },
+  'inboxes/labels/list': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/labels`] },
+  'inboxes/labels/create': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/labels`], body: () => ({ name: 'New' }), readBack: (w) => `/inboxes/${w.inbox}/labels` },
+  'inboxes/labels/update': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/labels/${w.label}`], body: () => ({ name: 'Renamed' }), readBack: (w) => `/inboxes/${w.inbox}/labels` },
+  'inboxes/labels/remove': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/labels/${w.label}`], readBack: (w) => `/inboxes/${w.inbox}/labels` },
+  'inboxes/drafts/list': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/drafts`] },
+  'inboxes/drafts/create': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/drafts`], body: () => ({ text: 'x' }), readBack: (w) => `/inboxes/${w.inbox}/drafts` },
+  'inboxes/drafts/get': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/drafts/${w.draft}`] },
+  'inboxes/drafts/update': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/drafts/${w.draft}`], body: () => ({ text: 'y' }), readBack: (w) => `/inboxes/${w.inbox}/drafts/${w.draft}` },
+  'inboxes/drafts/remove': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/drafts/${w.draft}`], readBack: (w) => `/inboxes/${w.inbox}/drafts/${w.draft}` },
+  'inboxes/drafts/send': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/drafts/${w.draft}/send`], readBack: (w) => `/inboxes/${w.inbox}/drafts/${w.draft}` },
+  'inboxes/agent/get': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/agent`] },
+  'inboxes/agent/update': { kind: 'byId', paths: (w) => [`/inboxes/${w.inbox}/agent`], body: () => ({ instructions: 'x' }), readBack: (w) => `/inboxes/${w.inbox}/agent` },
 
   // --- Logs ---
   'logs/list': { kind: 'list', ownIds: (w) => [w.log] },

@@ -19,9 +19,9 @@ describe('SDK coverage (scripts/sdk-coverage.mjs)', () => {
     const { problems, rows, summary } = checkSdkCoverage(root);
     expect(problems).toEqual([]);
     expect(summary.covered).toBe(summary.served);
-    // Only the private-beta inboxes and usage are not served, each with its reason.
+    // Only usage is not served, with its reason (inboxes are served).
     const notServed = rows.filter((r: any) => r.status === 'not served');
-    expect(new Set(notServed.map((r: any) => r.method.split('.')[0]))).toEqual(new Set(['inboxes', 'usage']));
+    expect(new Set(notServed.map((r: any) => r.method.split('.')[0]))).toEqual(new Set(['usage']));
     for (const r of notServed) expect(r.reason).toEqual(expect.any(String));
   });
 

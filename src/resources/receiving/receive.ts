@@ -10,6 +10,7 @@ import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { parseMessage, type ParsedMessage } from './mime.js';
 import { receivedAttachmentInsert, receivedEmailInsert } from './store.js';
+import { fileInbound, inboxesForReceivingAddress } from '../inboxes/service.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -67,7 +68,8 @@ function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[
  * addresses of the message. Each copy gets `received_for` = that team's
  * recipients and `bcc` = the Bcc header plus those recipients not in To/Cc.
  * All copies, their attachments and `email.received` events are written in
- * one transaction; then `ctx.bus` emits `'inbound'` with each email id.
+ * one transaction, with each copy filed in the team's inboxes it was
+ * addressed to (inboxes' `fileInbound`: threads, `inbox.*` events); then `ctx.bus` emits `'inbound'` with each email id.
  * Throws 422 `validation_error` when there is no recipient or no recipient
  * domain receives mail (the message names the domains), or the message has
  * no From address. `given`: body and attachments to store instead of the
@@ -82,7 +84,8 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
   const unrouted: string[] = [];
   for (const address of recipients) {
     const domain = address.split('@').pop()!.toLowerCase();
-    const team = receivingTeam(ctx, domain);
+    // An inbox's `receiving_address` (created with `forwarding: true`) receives for the inbox's team.
+    const team = receivingTeam(ctx, domain) ?? inboxesForReceivingAddress(ctx, address)[0]?.team_id ?? null;
     if (!team) {
       if (!unrouted.includes(domain)) unrouted.push(domain);
       continue;
@@ -118,6 +121,12 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
         insertAttachment.run(attachmentIds[i], teamId, id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), now);
       }
       emitEvent(ctx, teamId, 'email.received', eventData(id, now, m, bcc, receivedFor, attachmentIds));
+      // Mail for an inbox address lands in that inbox as a thread email with the same id (INBOXES-FACTS §10.1).
+      fileInbound(ctx, teamId, receivedFor, {
+        emailId: id, fromHeader: m.fromHeader, to: m.to, cc: m.cc, bcc, replyTo: m.replyTo, subject: m.subject, messageId: m.messageId,
+        headers: m.headers, html: m.html, text: m.text,
+        attachments: m.attachments.map((a, i) => ({ id: attachmentIds[i], filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content.toString('base64') })),
+      });
       copies.push({ id, team_id: teamId, received_for: receivedFor });
     }
   })();

@@ -1,0 +1,332 @@
+/**
+ * How mail enters and leaves an inbox (INBOXES-FACTS §6.1-6.3, §6.5, §6.6):
+ * - `fileInbound`: a received message lands in every inbox of the team it
+ *   was addressed to, in the thread it replies to or a new one;
+ * - `sendFromInbox`: a reply, forward or sent draft goes through the emails
+ *   resource's `sendEmail` (same validation, domain rules, suppression,
+ *   lifecycle on the clock, `email.*` webhooks) and joins its thread.
+ *
+ * Threading (RFC 5322 §3.6.4): a message joins the thread of the inbox's
+ * first email whose `Message-ID` is its `In-Reply-To`, else one of its
+ * `References` (last to first); otherwise it starts a thread. Never by
+ * subject.
+ */
+import type { Emulator } from '../../context.js';
+import { ApiError, errors } from '../../http/errors.js';
+import { newId } from '../../http/format.js';
+import { loadEmail, parseAddress, sendEmail, type SendEmailInput } from '../emails/service.js';
+import { emitInboxEvent, threadEventData, toEventEmail, type InboxEventSource } from './shapes.js';
+import {
+  findInboxMessage,
+  findThread,
+  inboxesForAddress,
+  insertInbox,
+  insertMessage,
+  insertThread,
+  setThreadFolder,
+  threadOfMessageId,
+  touchThread,
+  type Folder,
+  type InboxRow,
+  type MessageRow,
+  type StoredAttachment,
+} from './store.js';
+
+/** A received message as the receiving resource hands it over (addresses as written; attachments with base64 content). */
+export interface InboundMessage {
+  /** The received email's id (the thread email gets the same id, INBOXES-FACTS §10.1). */
+  emailId: string;
+  fromHeader: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string | null;
+  /** With angle brackets. */
+  messageId: string | null;
+  /** Lower-case header name → value (`in-reply-to`, `references` are read). */
+  headers: Record<string, string>;
+  html: string | null;
+  text: string | null;
+  attachments: { id: string; filename: string | null; contentType: string; size: number; content: string }[];
+}
+
+/** `<a@b>` message ids in a header value, in order. */
+export function messageIdsIn(value: string | undefined | null): string[] {
+  if (!value) return [];
+  return value.match(/<[^<>\s]+>/g) ?? [];
+}
+
+/** The thread of the inbox a message with these headers replies to, or undefined (see the top of this file). */
+function threadRepliedTo(ctx: Emulator, inboxId: string, inReplyTo: string[], references: string[]): string | undefined {
+  for (const id of inReplyTo) {
+    const t = threadOfMessageId(ctx, inboxId, id);
+    if (t) return t;
+  }
+  for (let i = references.length - 1; i >= 0; i--) {
+    const t = threadOfMessageId(ctx, inboxId, references[i]);
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/**
+ * Files a received message in every inbox of `teamId` that one of
+ * `receivedFor` addresses (the inbox address or its `receiving_address`),
+ * once per inbox. A new thread starts in `inbox`; a reply joins its thread,
+ * which becomes unread and returns to `inbox` from `sent` or `archive`
+ * (spam and trash stay, INBOXES-FACTS §6.3). Raises `inbox.thread.created`
+ * (new thread) and `inbox.email.received`, source `system`. Synchronous:
+ * call it inside the transaction that stores the received email. Returns the
+ * ids of the inboxes it landed in.
+ */
+export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[], m: InboundMessage): string[] {
+  const inboxes = new Map<string, InboxRow>();
+  for (const a of receivedFor) for (const inbox of inboxesForAddress(ctx, teamId, a)) inboxes.set(inbox.id, inbox);
+  if (inboxes.size === 0) return [];
+  const now = ctx.clock.nowMs();
+  const inReplyTo = messageIdsIn(m.headers['in-reply-to']);
+  const references = messageIdsIn(m.headers['references']);
+  const attachments: StoredAttachment[] = m.attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, content_type: a.contentType, content: a.content, path: null }));
+  for (const inbox of inboxes.values()) {
+    if (findInboxMessage(ctx, inbox.id, m.emailId)) continue;
+    let threadId = threadRepliedTo(ctx, inbox.id, inReplyTo, references);
+    let created = false;
+    if (threadId === undefined) {
+      threadId = newId();
+      insertThread(ctx, { id: threadId, inbox_id: inbox.id, subject: m.subject, folder: 'inbox', created_at: now });
+      created = true;
+    }
+    const row: Omit<MessageRow, 'seq'> = {
+      id: m.emailId, inbox_id: inbox.id, thread_id: threadId, direction: 'inbound', from_addr: m.fromHeader,
+      to_addrs: JSON.stringify(m.to), cc: JSON.stringify(m.cc), bcc: JSON.stringify(m.bcc), reply_to: JSON.stringify(m.replyTo),
+      subject: m.subject, message_id: m.messageId, refs: JSON.stringify([...references, ...inReplyTo.filter((x) => !references.includes(x))]),
+      html: m.html, text: m.text, attachments: JSON.stringify(attachments), read: 0, received_at: now,
+    };
+    insertMessage(ctx, row);
+    touchThread(ctx, threadId);
+    const thread = findThread(ctx, inbox.id, threadId)!;
+    if (!created && (thread.folder === 'sent' || thread.folder === 'archive')) {
+      const from = thread.folder;
+      setThreadFolder(ctx, threadId, 'inbox', now);
+      // The SDK's folder event names only the movable folders: the automatic sent → inbox raises none.
+      if (from === 'archive') emitInboxEvent(ctx, inbox, 'inbox.thread.folder.updated', 'system', () => ({ ...threadEventData(ctx, inbox.id, threadId!), from, to: 'inbox' }));
+    }
+    const emailData = () => {
+      const stored = findInboxMessage(ctx, inbox.id, m.emailId)!;
+      return { ...threadEventData(ctx, inbox.id, threadId!), email_id: m.emailId, email: toEventEmail(stored as MessageRow) };
+    };
+    if (created) emitInboxEvent(ctx, inbox, 'inbox.thread.created', 'system', emailData);
+    emitInboxEvent(ctx, inbox, 'inbox.email.received', 'system', emailData);
+  }
+  return [...inboxes.keys()];
+}
+
+/** Headers Resend sets itself on replies, forwards and sent drafts (SDK JSDoc of `headers`). */
+const RESERVED_HEADERS = new Set(['in-reply-to', 'references', 'reply-to']);
+
+/**
+ * Checks the custom `headers` of a reply, forward or draft send (SDK JSDoc):
+ * `In-Reply-To`, `References`, `Reply-To` in any case, an empty name, or a
+ * CR, LF or NUL in a name or value → 422 `validation_error`. `null` = none.
+ */
+export function checkCustomHeaders(headers: Record<string, string> | null | undefined): Record<string, string> {
+  if (!headers) return {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.trim() === '') throw errors.validation('The `headers` field cannot have an empty header name.', 422);
+    if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value)) throw errors.validation(`The \`headers\` field's \`${name.replace(/[\r\n\0]/g, ' ')}\` header cannot contain line breaks or null characters.`, 422);
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw errors.validation(`The \`${name}\` header is set by Resend and cannot be set in \`headers\`.`, 422);
+  }
+  return headers;
+}
+
+/** Most files a reply or forward carries (SDK JSDoc). */
+export const MAX_FILES = 10;
+/** Most bytes of `content` a reply, forward or draft carries: 25 MB (SDK JSDoc). */
+export const MAX_CONTENT_BYTES = 25 * 1024 * 1024;
+
+/** An attachment as POST /emails takes it (after the SDK's `parseAttachments`). */
+export interface AttachmentInput {
+  content?: string;
+  filename?: string;
+  path?: string;
+  content_type?: string;
+  content_id?: string;
+}
+
+/**
+ * Checks attachments against the SDK's limits: at most 10 files, at most
+ * 25 MB of decoded `content`; an empty file, or a `path` that is not an
+ * `http(s)` URL or points to `localhost`, `127.0.0.1` or `0.0.0.0` → 422.
+ * Throws 422 `validation_error` naming `attachments`.
+ */
+export function checkAttachments(list: AttachmentInput[]): void {
+  if (list.length > MAX_FILES) throw errors.validation(`The \`attachments\` field can have at most ${MAX_FILES} files, but received ${list.length}.`, 422);
+  let bytes = 0;
+  for (const a of list) {
+    if (a.content !== undefined) {
+      const n = Buffer.from(a.content, 'base64').length;
+      if (n === 0) throw new ApiError(422, 'invalid_attachment', `The attachment \`${a.filename ?? 'file'}\` is empty.`);
+      bytes += n;
+    } else if (a.path !== undefined) {
+      let url: URL | null = null;
+      try {
+        url = new URL(a.path);
+      } catch {
+        url = null;
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || ['localhost', '127.0.0.1', '0.0.0.0', '[::1]'].includes(url.hostname)) {
+        throw new ApiError(422, 'invalid_attachment', 'An attachment `path` must be an `http` or `https` URL that does not point to `localhost`, `127.0.0.1` or `0.0.0.0`.');
+      }
+    }
+  }
+  if (bytes > MAX_CONTENT_BYTES) throw errors.validation('The `attachments` field can have at most 25 MB of `content`.', 422);
+}
+
+/** The address mail from the inbox is sent from: `"from_name <address>"` when `from_name` is set (INBOXES-FACTS §6.5). */
+export function senderOf(inbox: InboxRow): string {
+  return inbox.from_name ? `${inbox.from_name.replace(/["\\]/g, '')} <${inbox.email_address}>` : inbox.email_address;
+}
+
+/** What `sendFromInbox` sends. */
+export interface OutboundMessage {
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  attachments: AttachmentInput[];
+  headers: Record<string, string>;
+  /** The email replied to (its Message-ID and References make the reply's headers), or null. */
+  replyTo: MessageRow | null;
+  /** The thread it joins, or null for a new thread (folder `sent`). */
+  threadId: string | null;
+}
+
+/**
+ * Sends a message from the inbox through the emails resource's `sendEmail`
+ * (throws what it throws: unverified domain 403, bad address 422, …) and
+ * adds it to its thread as an outbound, read email with the sent email's id
+ * and Message-ID. A reply carries `In-Reply-To` (the replied Message-ID) and
+ * `References` (its References, then its Message-ID). A new thread starts in
+ * `sent`. Raises `inbox.thread.created` (new thread) and `inbox.email.sent`,
+ * source `system`, unless `events` is false (a sent draft raises them after
+ * `inbox.draft.sent`, through `emitSent`). Synchronous; call it in a
+ * transaction. Returns the email id and thread id.
+ */
+export function sendFromInbox(ctx: Emulator, inbox: InboxRow, msg: OutboundMessage, events = true): { emailId: string; threadId: string; created: boolean } {
+  const headers: Record<string, string> = { ...msg.headers };
+  const refs: string[] = [];
+  if (msg.replyTo?.message_id) {
+    refs.push(...(JSON.parse(msg.replyTo.refs) as string[]), msg.replyTo.message_id);
+    headers['In-Reply-To'] = msg.replyTo.message_id;
+    headers['References'] = refs.join(' ');
+  }
+  const input: SendEmailInput = {
+    from: senderOf(inbox),
+    to: msg.to,
+    subject: msg.subject,
+    ...(msg.cc.length ? { cc: msg.cc } : {}),
+    ...(msg.bcc.length ? { bcc: msg.bcc } : {}),
+    ...(msg.html !== undefined ? { html: msg.html } : {}),
+    ...(msg.text !== undefined ? { text: msg.text } : {}),
+    ...(msg.attachments.length ? { attachments: msg.attachments } : {}),
+    ...(Object.keys(headers).length ? { headers } : {}),
+  };
+  if (msg.to.length === 0) throw errors.validation('The email has no recipient: give `to`.', 422);
+  const { id } = sendEmail(ctx, input, { teamId: inbox.team_id, source: 'api' });
+  const sent = loadEmail(ctx, id)!;
+  const now = ctx.clock.nowMs();
+  let threadId = msg.threadId;
+  let created = false;
+  if (threadId === null || !findThread(ctx, inbox.id, threadId)) {
+    threadId = newId();
+    insertThread(ctx, { id: threadId, inbox_id: inbox.id, subject: msg.subject, folder: 'sent', created_at: now });
+    created = true;
+  }
+  const attachments: StoredAttachment[] = msg.attachments.map((a) => ({
+    id: newId(),
+    filename: a.filename ?? null,
+    size: a.content !== undefined ? Buffer.from(a.content, 'base64').length : null,
+    content_type: a.content_type ?? 'application/octet-stream',
+    content: a.content ?? null,
+    path: a.path ?? null,
+  }));
+  insertMessage(ctx, {
+    id, inbox_id: inbox.id, thread_id: threadId, direction: 'outbound', from_addr: sent.from_addr,
+    to_addrs: JSON.stringify(msg.to), cc: JSON.stringify(msg.cc), bcc: JSON.stringify(msg.bcc), reply_to: '[]',
+    subject: msg.subject, message_id: sent.message_id, refs: JSON.stringify(refs), html: sent.html, text: sent.text,
+    attachments: JSON.stringify(attachments), read: 1, received_at: now,
+  });
+  touchThread(ctx, threadId);
+  if (events) emitSent(ctx, inbox, threadId, id, created);
+  return { emailId: id, threadId, created };
+}
+
+/** Raises `inbox.thread.created` (when `created`) and `inbox.email.sent` for an outbound thread email, source `system`. */
+export function emitSent(ctx: Emulator, inbox: InboxRow, threadId: string, emailId: string, created: boolean): void {
+  const data = () => ({ ...threadEventData(ctx, inbox.id, threadId), email_id: emailId, email: toEventEmail(findInboxMessage(ctx, inbox.id, emailId)!) });
+  if (created) emitInboxEvent(ctx, inbox, 'inbox.thread.created', 'system', data);
+  emitInboxEvent(ctx, inbox, 'inbox.email.sent', 'system', data);
+}
+
+/** Who a reply goes to (INBOXES-FACTS §6.6): the replied email's `Reply-To`, else its author; when the inbox sent it, its `to`. */
+export function replyRecipients(m: MessageRow): string[] {
+  if (m.direction === 'outbound') return JSON.parse(m.to_addrs) as string[];
+  const replyTo = JSON.parse(m.reply_to) as string[];
+  return replyTo.length ? replyTo : [m.from_addr];
+}
+
+/** `subject` with `prefix` (`Re:`/`Fwd:`) unless it already starts with it (case-insensitive). */
+export function prefixed(prefix: 'Re:' | 'Fwd:', subject: string | null): string {
+  const s = subject ?? '';
+  return s.toLowerCase().startsWith(prefix.toLowerCase()) ? s : `${prefix} ${s}`.trim();
+}
+
+/** Bare, lower-case address of `Name <a@b>` or `a@b`. */
+export function bare(a: string): string {
+  return (parseAddress(a)?.address ?? a.trim()).toLowerCase();
+}
+
+/** Folders a thread can be moved to by the API (SDK `MOVE_THREAD_FOLDERS`). */
+export const MOVE_FOLDERS: readonly Folder[] = ['inbox', 'archive', 'spam', 'trash'];
+
+/**
+ * One inbox of the fixtures file (`inboxes[]`, README "The fixtures"):
+ * `{id, team_id, email_address, name?, from_name?, created_at?, threads?:
+ * [{id, subject, folder?, emails: [{id, direction?, from, to, cc?, subject?,
+ * text?, html?, message_id?, read?, received_at?}]}]}`. Its domain is the
+ * team's domain of that name (seeded before it).
+ */
+export interface FixtureInbox {
+  id: string;
+  team_id: string;
+  email_address: string;
+  name?: string;
+  from_name?: string | null;
+  created_at?: string;
+  threads?: {
+    id: string;
+    subject: string | null;
+    folder?: Folder;
+    emails: { id: string; direction?: 'inbound' | 'outbound'; from: string; to: string[]; cc?: string[]; subject?: string | null; text?: string | null; html?: string | null; message_id?: string | null; read?: boolean; received_at?: string }[];
+  }[];
+}
+
+/** Seeds one fixtures inbox with its threads (no events). Throws a plain Error when its domain is not a domain of the team. */
+export function seedInbox(ctx: Emulator, f: FixtureInbox, domainId: string | null): void {
+  if (!domainId) throw new Error(`fixtures: inbox ${f.email_address}: its domain is not a domain of team ${f.team_id}`);
+  const at = f.created_at ? Date.parse(f.created_at) : ctx.clock.nowMs();
+  insertInbox(ctx, { id: f.id, team_id: f.team_id, domain_id: domainId, email_address: f.email_address, name: f.name ?? f.email_address, from_name: f.from_name ?? null, receiving_address: null, created_at: at, updated_at: at });
+  for (const t of f.threads ?? []) {
+    insertThread(ctx, { id: t.id, inbox_id: f.id, subject: t.subject, folder: t.folder ?? 'inbox', created_at: at });
+    for (const m of t.emails) {
+      insertMessage(ctx, {
+        id: m.id, inbox_id: f.id, thread_id: t.id, direction: m.direction ?? 'inbound', from_addr: m.from, to_addrs: JSON.stringify(m.to), cc: JSON.stringify(m.cc ?? []),
+        bcc: '[]', reply_to: '[]', subject: m.subject ?? t.subject, message_id: m.message_id ?? null, refs: '[]', html: m.html ?? null, text: m.text ?? null,
+        attachments: '[]', read: m.read ? 1 : 0, received_at: m.received_at ? Date.parse(m.received_at) : at,
+      });
+    }
+  }
+}

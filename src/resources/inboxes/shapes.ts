@@ -1,0 +1,273 @@
+/**
+ * The wire shapes of the inboxes resource (resend@6.38 `dist/index.d.mts`
+ * types, named on each function) and the `inbox.*` webhook `data`
+ * (`WebhookEventPayload`: `InboxEventData`, `InboxThreadEventData`, …).
+ * Timestamps are ISO 8601 with `Z` (INBOXES-FACTS §2, §10.10).
+ */
+import type { Emulator } from '../../context.js';
+import { emitEvent, type EventType } from '../../deliveries/emit.js';
+import { isoTime } from '../../http/format.js';
+import {
+  findThread,
+  findAgent,
+  inboxCounts,
+  list,
+  listDrafts,
+  listInboxes,
+  listLabels,
+  listThreads,
+  threadHasDraft,
+  threadLabels,
+  threadMessages,
+  type DraftRow,
+  type InboxRow,
+  type LabelRow,
+  type MessageRow,
+  type StoredAttachment,
+  type ThreadRow,
+} from './store.js';
+
+/** Who made a change (SDK `InboxEventSource`; INBOXES-FACTS §4 mapping). */
+export type InboxEventSource = 'api' | 'dashboard' | 'agent' | 'system';
+
+const iso = (ms: number): string => isoTime(ms)!;
+
+/** SDK `Inbox` (list item). */
+export function toInboxItem(ctx: Emulator, r: InboxRow) {
+  const c = inboxCounts(ctx, r.id);
+  return {
+    id: r.id,
+    name: r.name,
+    email_address: r.email_address,
+    from_name: r.from_name,
+    unread: c.unread,
+    last_received: c.lastReceived === null ? null : iso(c.lastReceived),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+/** SDK `GetInboxResponseSuccess` (also `data.inbox` of `inbox.created` / `inbox.updated`). */
+export function toInboxDetail(ctx: Emulator, r: InboxRow) {
+  const c = inboxCounts(ctx, r.id);
+  return {
+    object: 'inbox' as const,
+    id: r.id,
+    name: r.name,
+    email_address: r.email_address,
+    domain_id: r.domain_id,
+    receiving_address: r.receiving_address,
+    from_name: r.from_name,
+    unread: c.unread,
+    drafts: c.drafts,
+    last_received: c.lastReceived === null ? null : iso(c.lastReceived),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+/** SDK `InboxLabel`. */
+export function toLabel(r: LabelRow) {
+  return { id: r.id, name: r.name, color: r.color, created_at: iso(r.created_at) };
+}
+
+/** SDK `InboxThreadLabel`. */
+export function toThreadLabel(r: LabelRow) {
+  return { id: r.id, name: r.name, color: r.color };
+}
+
+/** SDK `InboxThreadLabelList`: the thread's labels. */
+export function threadLabelList(ctx: Emulator, threadId: string) {
+  return { object: 'list' as const, data: threadLabels(ctx, threadId).map(toThreadLabel) };
+}
+
+/** SDK `InboxThreadSummary`. `read`: every email read. */
+export function toThreadSummary(ctx: Emulator, t: ThreadRow) {
+  const messages = threadMessages(ctx, t.id);
+  return {
+    object: 'inbox_thread' as const,
+    id: t.id,
+    subject: t.subject,
+    folder: t.folder,
+    labels: threadLabels(ctx, t.id).map(toThreadLabel),
+    read: messages.every((m) => m.read === 1),
+  };
+}
+
+/**
+ * SDK `InboxThread` (list item): `from/to/cc/bcc` and `received_at` of the
+ * most recent email (INBOXES-FACTS §6.2).
+ */
+export function toThreadItem(ctx: Emulator, t: ThreadRow) {
+  const messages = threadMessages(ctx, t.id);
+  const last = messages[messages.length - 1];
+  return {
+    id: t.id,
+    subject: t.subject,
+    from: last?.from_addr ?? null,
+    to: last ? list(last.to_addrs) : [],
+    cc: last ? list(last.cc) : [],
+    bcc: last ? list(last.bcc) : [],
+    labels: threadLabels(ctx, t.id).map(toThreadLabel),
+    email_count: messages.length,
+    has_attachment: messages.some((m) => attachmentsOfMessage(m).length > 0),
+    has_draft: threadHasDraft(ctx, t.id),
+    read: messages.every((m) => m.read === 1),
+    received_at: iso(last?.received_at ?? t.created_at),
+    folder: t.folder,
+  };
+}
+
+/** The stored attachments of a thread email. */
+export function attachmentsOfMessage(m: Pick<MessageRow, 'attachments'>): StoredAttachment[] {
+  return JSON.parse(m.attachments) as StoredAttachment[];
+}
+
+/** SDK `InboxMessage`. */
+export function toMessage(m: MessageRow) {
+  return {
+    id: m.id,
+    direction: m.direction,
+    from: m.from_addr,
+    to: list(m.to_addrs),
+    cc: list(m.cc),
+    bcc: list(m.bcc),
+    reply_to: list(m.reply_to),
+    subject: m.subject,
+    message_id: m.message_id,
+    html: m.html,
+    text: m.text,
+    attachments: attachmentsOfMessage(m).map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
+    read: m.read === 1,
+    received_at: iso(m.received_at),
+  };
+}
+
+/** SDK `InboxEventEmail` = `Omit<InboxMessage, 'html' | 'text'>`. */
+export function toEventEmail(m: MessageRow) {
+  const { html: _html, text: _text, ...rest } = toMessage(m);
+  return rest;
+}
+
+/** SDK `InboxDraftAttachment` of a stored draft attachment. */
+function toDraftAttachment(a: StoredAttachment) {
+  return { id: a.id, filename: a.filename ?? a.id, content_type: a.content_type, size: a.size ?? 0 };
+}
+
+/** The draft's stored attachments. */
+export function attachmentsOfDraft(d: Pick<DraftRow, 'attachments'>): StoredAttachment[] {
+  return JSON.parse(d.attachments) as StoredAttachment[];
+}
+
+/** SDK `InboxDraft`. */
+export function toDraft(d: DraftRow) {
+  return {
+    object: 'inbox_draft' as const,
+    id: d.id,
+    type: d.type,
+    to: d.to_addrs === null ? null : list(d.to_addrs),
+    cc: list(d.cc),
+    bcc: list(d.bcc),
+    subject: d.subject,
+    html: d.html,
+    text: d.text,
+    thread_id: d.thread_id,
+    reply_to_email_id: d.reply_to_email_id,
+    email_id: d.email_id,
+    created_at: iso(d.created_at),
+    updated_at: iso(d.updated_at),
+    attachments: attachmentsOfDraft(d).map(toDraftAttachment),
+  };
+}
+
+/** SDK `InboxEventDraft` = `Omit<InboxDraft, 'html' | 'text'>`. */
+export function toEventDraft(d: DraftRow) {
+  const { html: _html, text: _text, ...rest } = toDraft(d);
+  return rest;
+}
+
+/** A short preview of a draft's body (SDK `InboxDraftListItem.snippet`): its text, or its html without tags, first 100 characters. */
+function snippetOf(d: DraftRow): string | null {
+  const body = d.text ?? (d.html ? d.html.replace(/<[^>]*>/g, ' ') : null);
+  if (body === null) return null;
+  const s = body.replace(/\s+/g, ' ').trim();
+  return s ? s.slice(0, 100) : null;
+}
+
+/** SDK `InboxDraftListItem`. */
+export function toDraftItem(d: DraftRow) {
+  return {
+    id: d.id,
+    type: d.type,
+    to: d.to_addrs === null ? null : list(d.to_addrs),
+    cc: list(d.cc),
+    bcc: list(d.bcc),
+    subject: d.subject,
+    snippet: snippetOf(d),
+    thread_id: d.thread_id,
+    reply_to_email_id: d.reply_to_email_id,
+    updated_at: iso(d.updated_at),
+    attachments: attachmentsOfDraft(d).map(toDraftAttachment),
+  };
+}
+
+/** Raises an `inbox.*` event with `{source, inbox_id, ...data}` (built only when some webhook listens). */
+export function emitInboxEvent(ctx: Emulator, inbox: InboxRow, type: EventType, source: InboxEventSource, data: () => Record<string, unknown> = () => ({})): void {
+  emitEvent(ctx, inbox.team_id, type, () => ({ source, inbox_id: inbox.id, ...data() }));
+}
+
+/** `thread_id` and `thread` (SDK `InboxThreadEventData`) of a thread, as it is now. */
+export function threadEventData(ctx: Emulator, inboxId: string, threadId: string): Record<string, unknown> {
+  const t = findThread(ctx, inboxId, threadId);
+  return t ? { thread_id: t.id, thread: toThreadSummary(ctx, t) } : { thread_id: threadId };
+}
+
+/** Filter of `emu.inboxThreads()`: the inbox (id or address, case-insensitive) and/or the team. */
+export interface InboxThreadFilter {
+  inbox?: string;
+  team_id?: string;
+}
+
+/**
+ * Every thread of every inbox (of `filter`), most recently active first per
+ * inbox, with its emails oldest first: `{inbox_id, inbox_address, team_id,
+ * ...InboxThreadSummary, assignee_email, emails: InboxMessage[]}`. The
+ * `emu.inboxThreads()` helper.
+ */
+export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) {
+  const want = filter.inbox?.toLowerCase();
+  return listInboxes(ctx, filter.team_id)
+    .filter((i) => want === undefined || i.id === filter.inbox || i.email_address.toLowerCase() === want)
+    .flatMap((inbox) =>
+      listThreads(ctx, inbox.id).map((t) => ({
+        inbox_id: inbox.id,
+        inbox_address: inbox.email_address,
+        team_id: inbox.team_id,
+        ...toThreadSummary(ctx, t),
+        assignee_email: t.assignee_email,
+        emails: threadMessages(ctx, t.id).map(toMessage),
+      })),
+    );
+}
+
+/** One thread as `emu.inboxThreads()` gives it. */
+export type InboxThreadView = ReturnType<typeof inboxThreadViews>[number];
+
+/**
+ * One team's inboxes for the dashboard (`GET /_emulator/teams/{id}/inboxes`):
+ * each inbox (`GetInboxResponseSuccess`) with its labels, agent settings,
+ * threads (`InboxThread` + `assignee_email`, emails oldest first) and
+ * `draft_list` (`InboxDraft`, sent ones included), oldest inbox first.
+ */
+export function inboxesDashboard(ctx: Emulator, teamId: string) {
+  return listInboxes(ctx, teamId).map((inbox) => {
+    const agent = findAgent(ctx, inbox.id);
+    return {
+      ...toInboxDetail(ctx, inbox),
+      labels: listLabels(ctx, inbox.id).map(toLabel),
+      agent: { instructions: agent?.instructions ?? null, tone: agent?.tone ?? null, actions: agent ? (JSON.parse(agent.actions) as string[]) : [] },
+      threads: listThreads(ctx, inbox.id).map((t) => ({ ...toThreadItem(ctx, t), assignee_email: t.assignee_email, emails: threadMessages(ctx, t.id).map(toMessage) })),
+      draft_list: listDrafts(ctx, inbox.id).map(toDraft),
+    };
+  });
+}

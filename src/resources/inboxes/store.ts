@@ -1,0 +1,546 @@
+/**
+ * The inboxes tables and their SQL (INBOXES-FACTS §5 state model): inboxes,
+ * their agent settings, labels, threads (with their labels), thread emails
+ * and drafts. Derived values (`unread`, `drafts`, `last_received`,
+ * `email_count`, `has_attachment`, `has_draft`, thread `read`, thread
+ * `from/to/cc/bcc`, `received_at`) are computed on read, never stored.
+ *
+ * Order: a thread's `seq` is moved to the end of the table whenever it gets
+ * a new email (`touchThread`), and a draft's whenever it is edited, so
+ * `paginate()` (newest `seq` first) lists threads by latest activity and
+ * drafts by latest update, as the service does (INBOXES-FACTS §3.2, §3.6).
+ * Times are emulated ms.
+ */
+import type { Emulator } from '../../context.js';
+import type { DB, Migration } from '../../store/db.js';
+import { fromJson, newId } from '../../http/format.js';
+import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+
+/** The inboxes tables' schema steps (range 1600-1699 in src/resources/index.ts). */
+export const migrations: Migration[] = [
+  {
+    version: 1600,
+    name: 'inboxes',
+    sql: `CREATE TABLE inboxes (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      team_id TEXT NOT NULL,
+      domain_id TEXT NOT NULL,
+      email_address TEXT NOT NULL,
+      name TEXT NOT NULL,
+      from_name TEXT,
+      receiving_address TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX inboxes_team ON inboxes (team_id, seq);
+    CREATE INDEX inboxes_address ON inboxes (lower(email_address));
+    CREATE TABLE inbox_agents (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT UNIQUE NOT NULL,
+      instructions TEXT,
+      tone TEXT,
+      actions TEXT NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE inbox_labels (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      color TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX inbox_labels_inbox ON inbox_labels (inbox_id, seq);
+    CREATE TABLE inbox_threads (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT NOT NULL,
+      subject TEXT,
+      folder TEXT NOT NULL,
+      trashed_at INTEGER,
+      assignee_email TEXT,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX inbox_threads_inbox ON inbox_threads (inbox_id, seq);
+    CREATE TABLE inbox_thread_labels (
+      seq INTEGER PRIMARY KEY,
+      thread_id TEXT NOT NULL,
+      label_id TEXT NOT NULL,
+      UNIQUE (thread_id, label_id)
+    );
+    CREATE TABLE inbox_messages (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL,
+      inbox_id TEXT NOT NULL,
+      thread_id TEXT NOT NULL,
+      direction TEXT NOT NULL,
+      from_addr TEXT NOT NULL,
+      to_addrs TEXT NOT NULL,
+      cc TEXT NOT NULL,
+      bcc TEXT NOT NULL,
+      reply_to TEXT NOT NULL,
+      subject TEXT,
+      message_id TEXT,
+      refs TEXT NOT NULL,
+      html TEXT,
+      text TEXT,
+      attachments TEXT NOT NULL,
+      read INTEGER NOT NULL,
+      received_at INTEGER NOT NULL,
+      UNIQUE (inbox_id, id)
+    );
+    CREATE INDEX inbox_messages_thread ON inbox_messages (thread_id, seq);
+    CREATE INDEX inbox_messages_message_id ON inbox_messages (inbox_id, message_id);
+    CREATE TABLE inbox_drafts (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      to_addrs TEXT,
+      cc TEXT NOT NULL,
+      bcc TEXT NOT NULL,
+      subject TEXT,
+      html TEXT,
+      text TEXT,
+      thread_id TEXT,
+      reply_to_email_id TEXT,
+      email_id TEXT,
+      attachments TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX inbox_drafts_inbox ON inbox_drafts (inbox_id, seq);`,
+  },
+];
+
+/** An `inboxes` row. */
+export interface InboxRow {
+  seq: number;
+  id: string;
+  team_id: string;
+  domain_id: string;
+  email_address: string;
+  name: string;
+  from_name: string | null;
+  receiving_address: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An `inbox_agents` row (`actions`: JSON array). */
+export interface AgentRow {
+  id: string;
+  inbox_id: string;
+  instructions: string | null;
+  tone: string | null;
+  actions: string;
+  updated_at: number;
+}
+
+/** An `inbox_labels` row. */
+export interface LabelRow {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  name: string;
+  color: string;
+  created_at: number;
+}
+
+/** The five folders (SDK `INBOX_MESSAGE_FOLDERS`). */
+export type Folder = 'inbox' | 'archive' | 'spam' | 'sent' | 'trash';
+
+/** An `inbox_threads` row. */
+export interface ThreadRow {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  subject: string | null;
+  folder: Folder;
+  trashed_at: number | null;
+  assignee_email: string | null;
+  created_at: number;
+}
+
+/** A stored attachment of a thread email or a draft (`content` base64, null for a `path` one). */
+export interface StoredAttachment {
+  id: string;
+  filename: string | null;
+  size: number | null;
+  content_type: string;
+  content: string | null;
+  path: string | null;
+}
+
+/** An `inbox_messages` row (address lists, `refs` and `attachments` as JSON text). */
+export interface MessageRow {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  thread_id: string;
+  direction: 'inbound' | 'outbound';
+  from_addr: string;
+  to_addrs: string;
+  cc: string;
+  bcc: string;
+  reply_to: string;
+  subject: string | null;
+  message_id: string | null;
+  refs: string;
+  html: string | null;
+  text: string | null;
+  attachments: string;
+  read: number;
+  received_at: number;
+}
+
+/** An `inbox_drafts` row. */
+export interface DraftRow {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  type: 'standalone' | 'reply';
+  to_addrs: string | null;
+  cc: string;
+  bcc: string;
+  subject: string | null;
+  html: string | null;
+  text: string | null;
+  thread_id: string | null;
+  reply_to_email_id: string | null;
+  email_id: string | null;
+  attachments: string;
+  created_at: number;
+  updated_at: number;
+}
+
+// --- inboxes ---
+
+/** The team's inbox by id or address (case-insensitive), or undefined. */
+export function findInbox(ctx: Emulator, teamId: string, idOrEmail: string): InboxRow | undefined {
+  return ctx.db
+    .prepare('SELECT * FROM inboxes WHERE team_id = ? AND (id = ? OR lower(email_address) = ?) ORDER BY seq LIMIT 1')
+    .get(teamId, idOrEmail, idOrEmail.toLowerCase()) as InboxRow | undefined;
+}
+
+/** An inbox of any team by id or address (the admin API, which has no key), or undefined. */
+export function findAnyInbox(ctx: Emulator, idOrEmail: string): InboxRow | undefined {
+  return ctx.db
+    .prepare('SELECT * FROM inboxes WHERE id = ? OR lower(email_address) = ? OR lower(receiving_address) = ? ORDER BY seq LIMIT 1')
+    .get(idOrEmail, idOrEmail.toLowerCase(), idOrEmail.toLowerCase()) as InboxRow | undefined;
+}
+
+/** The team's inboxes whose address or `receiving_address` is `address` (case-insensitive). */
+export function inboxesForAddress(ctx: Emulator, teamId: string, address: string): InboxRow[] {
+  const a = address.toLowerCase();
+  return ctx.db
+    .prepare('SELECT * FROM inboxes WHERE team_id = ? AND (lower(email_address) = ? OR lower(receiving_address) = ?) ORDER BY seq')
+    .all(teamId, a, a) as InboxRow[];
+}
+
+/** Inboxes of any team whose `receiving_address` is `address` (forwarded mail). */
+export function inboxesForReceivingAddress(ctx: Emulator, address: string): InboxRow[] {
+  return ctx.db.prepare('SELECT * FROM inboxes WHERE lower(receiving_address) = ? ORDER BY seq').all(address.toLowerCase()) as InboxRow[];
+}
+
+/** Inserts an inbox row. */
+export function insertInbox(ctx: Emulator, r: Omit<InboxRow, 'seq'>): InboxRow {
+  ctx.db
+    .prepare(
+      'INSERT INTO inboxes (id, team_id, domain_id, email_address, name, from_name, receiving_address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(r.id, r.team_id, r.domain_id, r.email_address, r.name, r.from_name, r.receiving_address, r.created_at, r.updated_at);
+  return ctx.db.prepare('SELECT * FROM inboxes WHERE id = ?').get(r.id) as InboxRow;
+}
+
+/** Sets an inbox's `name`, `from_name` and `updated_at`. */
+export function updateInbox(ctx: Emulator, id: string, name: string, fromName: string | null, now: number): void {
+  ctx.db.prepare('UPDATE inboxes SET name = ?, from_name = ?, updated_at = ? WHERE id = ?').run(name, fromName, now, id);
+}
+
+/** Deletes an inbox with everything in it (one transaction is the caller's). */
+export function deleteInbox(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id IN (SELECT id FROM inbox_threads WHERE inbox_id = ?)').run(id);
+  for (const t of ['inbox_messages', 'inbox_threads', 'inbox_drafts', 'inbox_labels', 'inbox_agents']) {
+    ctx.db.prepare(`DELETE FROM ${t} WHERE inbox_id = ?`).run(id);
+  }
+  ctx.db.prepare('DELETE FROM inboxes WHERE id = ?').run(id);
+}
+
+/** A page of the team's inboxes, newest first. */
+export function pageInboxes<Item>(db: DB, teamId: string, query: PageQuery, map: (r: InboxRow) => Item): ListEnvelope<Item> {
+  return paginate(db, { table: 'inboxes', where: 'team_id = ?', params: [teamId], query, defaultLimit: 20, map });
+}
+
+/** Every inbox of a team (or of all teams), oldest first: the dashboard and `emu` helpers. */
+export function listInboxes(ctx: Emulator, teamId?: string): InboxRow[] {
+  return (teamId
+    ? ctx.db.prepare('SELECT * FROM inboxes WHERE team_id = ? ORDER BY seq').all(teamId)
+    : ctx.db.prepare('SELECT * FROM inboxes ORDER BY seq').all()) as InboxRow[];
+}
+
+/** Counts of an inbox: unread threads in the `inbox` folder, unsent drafts, latest email time (ms or null). */
+export function inboxCounts(ctx: Emulator, inboxId: string): { unread: number; drafts: number; lastReceived: number | null } {
+  const unread = ctx.db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM inbox_threads t WHERE t.inbox_id = ? AND t.folder = 'inbox'
+       AND EXISTS (SELECT 1 FROM inbox_messages m WHERE m.thread_id = t.id AND m.read = 0)`,
+    )
+    .get(inboxId) as { n: number };
+  const drafts = ctx.db.prepare('SELECT COUNT(*) AS n FROM inbox_drafts WHERE inbox_id = ? AND email_id IS NULL').get(inboxId) as { n: number };
+  const last = ctx.db.prepare('SELECT MAX(received_at) AS at FROM inbox_messages WHERE inbox_id = ?').get(inboxId) as { at: number | null };
+  return { unread: unread.n, drafts: drafts.n, lastReceived: last.at };
+}
+
+// --- agent settings ---
+
+/** The inbox's agent settings row, or undefined when never configured. */
+export function findAgent(ctx: Emulator, inboxId: string): AgentRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_agents WHERE inbox_id = ?').get(inboxId) as AgentRow | undefined;
+}
+
+/** Writes the inbox's agent settings (creating the row, with a new id, on first use). Returns the row's id. */
+export function saveAgent(ctx: Emulator, inboxId: string, s: { instructions: string | null; tone: string | null; actions: string[] }, now: number): string {
+  const row = findAgent(ctx, inboxId);
+  if (row) {
+    ctx.db.prepare('UPDATE inbox_agents SET instructions = ?, tone = ?, actions = ?, updated_at = ? WHERE inbox_id = ?').run(s.instructions, s.tone, JSON.stringify(s.actions), now, inboxId);
+    return row.id;
+  }
+  const id = newId();
+  ctx.db.prepare('INSERT INTO inbox_agents (id, inbox_id, instructions, tone, actions, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, inboxId, s.instructions, s.tone, JSON.stringify(s.actions), now);
+  return id;
+}
+
+// --- labels ---
+
+/** The inbox's labels, oldest first. */
+export function listLabels(ctx: Emulator, inboxId: string): LabelRow[] {
+  return ctx.db.prepare('SELECT * FROM inbox_labels WHERE inbox_id = ? ORDER BY seq').all(inboxId) as LabelRow[];
+}
+
+/** The inbox's label, or undefined. */
+export function findLabel(ctx: Emulator, inboxId: string, id: string): LabelRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_labels WHERE inbox_id = ? AND id = ?').get(inboxId, id) as LabelRow | undefined;
+}
+
+/** The inbox's label with this name (case-insensitive), or undefined. */
+export function findLabelByName(ctx: Emulator, inboxId: string, name: string): LabelRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_labels WHERE inbox_id = ? AND lower(name) = ?').get(inboxId, name.toLowerCase()) as LabelRow | undefined;
+}
+
+/** Inserts a label. */
+export function insertLabel(ctx: Emulator, r: Omit<LabelRow, 'seq'>): void {
+  ctx.db.prepare('INSERT INTO inbox_labels (id, inbox_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)').run(r.id, r.inbox_id, r.name, r.color, r.created_at);
+}
+
+/** Sets a label's name and colour. */
+export function updateLabel(ctx: Emulator, id: string, name: string, color: string): void {
+  ctx.db.prepare('UPDATE inbox_labels SET name = ?, color = ? WHERE id = ?').run(name, color, id);
+}
+
+/** Deletes a label and takes it off every thread. */
+export function deleteLabel(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE label_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM inbox_labels WHERE id = ?').run(id);
+}
+
+// --- threads ---
+
+/** The inbox's thread, or undefined. */
+export function findThread(ctx: Emulator, inboxId: string, id: string): ThreadRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_threads WHERE inbox_id = ? AND id = ?').get(inboxId, id) as ThreadRow | undefined;
+}
+
+/** A thread of any inbox by id (the purge job), or undefined. */
+export function findThreadById(ctx: Emulator, id: string): ThreadRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_threads WHERE id = ?').get(id) as ThreadRow | undefined;
+}
+
+/** Inserts a thread. */
+export function insertThread(ctx: Emulator, r: { id: string; inbox_id: string; subject: string | null; folder: Folder; created_at: number }): void {
+  ctx.db.prepare('INSERT INTO inbox_threads (id, inbox_id, subject, folder, created_at) VALUES (?, ?, ?, ?, ?)').run(r.id, r.inbox_id, r.subject, r.folder, r.created_at);
+}
+
+/** Moves the thread to the end of the activity order (see the top of this file). */
+export function touchThread(ctx: Emulator, id: string): void {
+  ctx.db.prepare('UPDATE inbox_threads SET seq = (SELECT MAX(seq) FROM inbox_threads) + 1 WHERE id = ?').run(id);
+}
+
+/** Sets a thread's folder (`trashed_at` set when it goes to trash, cleared otherwise). */
+export function setThreadFolder(ctx: Emulator, id: string, folder: Folder, now: number): void {
+  ctx.db.prepare('UPDATE inbox_threads SET folder = ?, trashed_at = ? WHERE id = ?').run(folder, folder === 'trash' ? now : null, id);
+}
+
+/** Sets a thread's assignee (null: unassigned). */
+export function setThreadAssignee(ctx: Emulator, id: string, email: string | null): void {
+  ctx.db.prepare('UPDATE inbox_threads SET assignee_email = ? WHERE id = ?').run(email, id);
+}
+
+/** Marks every email of a thread read or unread. */
+export function setThreadRead(ctx: Emulator, id: string, read: boolean): void {
+  ctx.db.prepare('UPDATE inbox_messages SET read = ? WHERE thread_id = ?').run(read ? 1 : 0, id);
+}
+
+/** Deletes a thread with its emails and label links; its drafts lose the thread. */
+export function deleteThread(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM inbox_messages WHERE thread_id = ?').run(id);
+  ctx.db.prepare('DELETE FROM inbox_drafts WHERE thread_id = ? AND email_id IS NULL').run(id);
+  ctx.db.prepare('DELETE FROM inbox_threads WHERE id = ?').run(id);
+}
+
+/** Filters of a thread list (`folders` any-of; `labels` any-of; `read`; `ids`: only these threads). */
+export interface ThreadFilter {
+  folders: Folder[];
+  labels?: string[];
+  read?: boolean;
+  ids?: string[];
+}
+
+/**
+ * A page of the inbox's threads, most recently active first. A thread in
+ * `inbox` with an outbound email also matches `sent` (INBOXES-FACTS §6.3).
+ */
+export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, query: PageQuery, map: (r: ThreadRow) => Item): ListEnvelope<Item> {
+  const conds = ['inbox_id = ?'];
+  const params: unknown[] = [inboxId];
+  const folderConds = [`folder IN (${f.folders.map(() => '?').join(', ')})`];
+  params.push(...f.folders);
+  if (f.folders.includes('sent')) {
+    folderConds.push("(folder = 'inbox' AND EXISTS (SELECT 1 FROM inbox_messages m WHERE m.thread_id = inbox_threads.id AND m.direction = 'outbound'))");
+  }
+  conds.push(`(${folderConds.join(' OR ')})`);
+  if (f.labels?.length) {
+    conds.push(`EXISTS (SELECT 1 FROM inbox_thread_labels l WHERE l.thread_id = inbox_threads.id AND l.label_id IN (${f.labels.map(() => '?').join(', ')}))`);
+    params.push(...f.labels);
+  }
+  if (f.read !== undefined) {
+    conds.push(`${f.read ? 'NOT ' : ''}EXISTS (SELECT 1 FROM inbox_messages m WHERE m.thread_id = inbox_threads.id AND m.read = 0)`);
+  }
+  if (f.ids) {
+    conds.push(f.ids.length ? `id IN (${f.ids.map(() => '?').join(', ')})` : '0');
+    params.push(...f.ids);
+  }
+  return paginate(db, { table: 'inbox_threads', where: conds.join(' AND '), params, query, defaultLimit: 20, map });
+}
+
+/** Every thread of an inbox, most recently active first (dashboard, `emu`). */
+export function listThreads(ctx: Emulator, inboxId: string): ThreadRow[] {
+  return ctx.db.prepare('SELECT * FROM inbox_threads WHERE inbox_id = ? ORDER BY seq DESC').all(inboxId) as ThreadRow[];
+}
+
+/** The thread's labels, in the order they were applied. */
+export function threadLabels(ctx: Emulator, threadId: string): LabelRow[] {
+  return ctx.db
+    .prepare('SELECT l.* FROM inbox_thread_labels tl JOIN inbox_labels l ON l.id = tl.label_id WHERE tl.thread_id = ? ORDER BY tl.seq')
+    .all(threadId) as LabelRow[];
+}
+
+/** Applies a label to a thread; false when it already had it. */
+export function addThreadLabel(ctx: Emulator, threadId: string, labelId: string): boolean {
+  return ctx.db.prepare('INSERT OR IGNORE INTO inbox_thread_labels (thread_id, label_id) VALUES (?, ?)').run(threadId, labelId).changes > 0;
+}
+
+/** Takes a label off a thread; false when it did not have it. */
+export function removeThreadLabel(ctx: Emulator, threadId: string, labelId: string): boolean {
+  return ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id = ? AND label_id = ?').run(threadId, labelId).changes > 0;
+}
+
+// --- thread emails ---
+
+/** The thread's emails, oldest first. */
+export function threadMessages(ctx: Emulator, threadId: string): MessageRow[] {
+  return ctx.db.prepare('SELECT * FROM inbox_messages WHERE thread_id = ? ORDER BY seq').all(threadId) as MessageRow[];
+}
+
+/** The thread's email, or undefined. */
+export function findMessage(ctx: Emulator, threadId: string, id: string): MessageRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_messages WHERE thread_id = ? AND id = ?').get(threadId, id) as MessageRow | undefined;
+}
+
+/** The inbox's email with this id (any thread), or undefined. */
+export function findInboxMessage(ctx: Emulator, inboxId: string, id: string): MessageRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_messages WHERE inbox_id = ? AND id = ?').get(inboxId, id) as MessageRow | undefined;
+}
+
+/** The thread of the inbox's first email whose `Message-ID` is `messageId`, or undefined (RFC 5322 §3.6.4 threading). */
+export function threadOfMessageId(ctx: Emulator, inboxId: string, messageId: string): string | undefined {
+  const row = ctx.db.prepare('SELECT thread_id FROM inbox_messages WHERE inbox_id = ? AND message_id = ? ORDER BY seq LIMIT 1').get(inboxId, messageId) as
+    | { thread_id: string }
+    | undefined;
+  return row?.thread_id;
+}
+
+/** Inserts a thread email. */
+export function insertMessage(ctx: Emulator, r: Omit<MessageRow, 'seq'>): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO inbox_messages (id, inbox_id, thread_id, direction, from_addr, to_addrs, cc, bcc, reply_to, subject, message_id, refs, html, text, attachments, read, received_at)
+       VALUES (@id, @inbox_id, @thread_id, @direction, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @message_id, @refs, @html, @text, @attachments, @read, @received_at)`,
+    )
+    .run(r);
+}
+
+// --- drafts ---
+
+/** The inbox's draft, or undefined. */
+export function findDraft(ctx: Emulator, inboxId: string, id: string): DraftRow | undefined {
+  return ctx.db.prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? AND id = ?').get(inboxId, id) as DraftRow | undefined;
+}
+
+/** The unsent reply draft of an email, or undefined. */
+export function unsentReplyDraft(ctx: Emulator, inboxId: string, threadId: string, emailId: string): DraftRow | undefined {
+  return ctx.db
+    .prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? AND thread_id = ? AND reply_to_email_id = ? AND email_id IS NULL ORDER BY seq LIMIT 1')
+    .get(inboxId, threadId, emailId) as DraftRow | undefined;
+}
+
+/** Whether the thread has an unsent draft. */
+export function threadHasDraft(ctx: Emulator, threadId: string): boolean {
+  return ctx.db.prepare('SELECT 1 FROM inbox_drafts WHERE thread_id = ? AND email_id IS NULL LIMIT 1').get(threadId) !== undefined;
+}
+
+/** Inserts a draft. */
+export function insertDraft(ctx: Emulator, r: Omit<DraftRow, 'seq'>): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO inbox_drafts (id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at)
+       VALUES (@id, @inbox_id, @type, @to_addrs, @cc, @bcc, @subject, @html, @text, @thread_id, @reply_to_email_id, @email_id, @attachments, @created_at, @updated_at)`,
+    )
+    .run(r);
+}
+
+/** Writes a draft's editable fields and moves it to the end of the update order. */
+export function updateDraft(ctx: Emulator, r: Pick<DraftRow, 'id' | 'to_addrs' | 'cc' | 'bcc' | 'subject' | 'html' | 'text' | 'attachments' | 'updated_at'>): void {
+  ctx.db
+    .prepare(
+      `UPDATE inbox_drafts SET to_addrs = @to_addrs, cc = @cc, bcc = @bcc, subject = @subject, html = @html, text = @text, attachments = @attachments,
+       updated_at = @updated_at, seq = (SELECT MAX(seq) FROM inbox_drafts) + 1 WHERE id = @id`,
+    )
+    .run(r);
+}
+
+/** Records that a draft was sent as email `emailId` (it leaves the list). */
+export function markDraftSent(ctx: Emulator, id: string, emailId: string, threadId: string, now: number): void {
+  ctx.db.prepare('UPDATE inbox_drafts SET email_id = ?, thread_id = ?, updated_at = ? WHERE id = ?').run(emailId, threadId, now, id);
+}
+
+/** Deletes a draft. */
+export function deleteDraft(ctx: Emulator, id: string): void {
+  ctx.db.prepare('DELETE FROM inbox_drafts WHERE id = ?').run(id);
+}
+
+/** A page of the inbox's unsent drafts, most recently updated first. */
+export function pageDrafts<Item>(db: DB, inboxId: string, query: PageQuery, map: (r: DraftRow) => Item): ListEnvelope<Item> {
+  return paginate(db, { table: 'inbox_drafts', where: 'inbox_id = ? AND email_id IS NULL', params: [inboxId], query, defaultLimit: 20, map });
+}
+
+/** Every draft of an inbox, newest first (dashboard, `emu`). */
+export function listDrafts(ctx: Emulator, inboxId: string): DraftRow[] {
+  return ctx.db.prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? ORDER BY seq DESC').all(inboxId) as DraftRow[];
+}
+
+/** A JSON array column. */
+export const list = (text: string | null): string[] => fromJson<string[]>(text) ?? [];
