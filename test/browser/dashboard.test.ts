@@ -215,4 +215,20 @@ describe('dashboard views', () => {
     expect(await page.locator('[data-testid="run-steps"] tbody tr').nth(1).textContent()).toContain('send_email');
     await shot('dashboard-runs.png');
   }, TIMEOUT);
+
+  it('Inboxes: threads by folder with labels and assignee, drafts, agent settings; a reply received lands in its thread live', async () => {
+    await open(t, 'inboxes');
+    await expect.poll(() => items('inbox').count()).toBe(1);
+    await items('inbox').first().click();
+    expect(await page.locator('[data-testid="inbox-address"]').textContent()).toBe('shared@example.com');
+    await expect.poll(() => page.locator('[data-testid="inbox-threads-inbox"] tbody tr').count()).toBe(1);
+    expect(await page.locator('[data-testid="inbox-threads-inbox"]').textContent()).toContain('Where is my order?');
+    // A reply to the seeded message joins its thread (In-Reply-To), and the page updates without a reload.
+    await t.anon.post('/_emulator/inbound').send({
+      from: 'Alice <alice@example.org>', to: 'shared@example.com', subject: 'Re: Where is my order?', text: 'Any news?',
+      headers: { 'In-Reply-To': '<order-question@example.org>' },
+    }).expect(201);
+    await expect.poll(() => page.locator('[data-testid="inbox-threads-inbox"] tbody tr td').nth(2).textContent()).toBe('2');
+    await shot('dashboard-inboxes.png');
+  }, TIMEOUT);
 });

@@ -10,12 +10,12 @@
 (function () {
   'use strict';
   var state = { team: null, teams: [], tab: 'emails', emails: [], emailsError: null, deliveries: [], selected: null, clock: null,
-    received: [], domains: [], contacts: [], segments: [], topics: [], broadcasts: [], runs: [],
+    received: [], domains: [], contacts: [], segments: [], topics: [], broadcasts: [], runs: [], inboxes: [],
     emailPane: 'preview', width: 'full', sources: {} };
   // Tab → the kind of its items, and the dashboard view (src/admin/dashboard.ts) that feeds it.
-  var KIND = { emails: 'email', received: 'received', deliveries: 'delivery', domains: 'domain', contacts: 'contact', broadcasts: 'broadcast', runs: 'run' };
+  var KIND = { emails: 'email', received: 'received', deliveries: 'delivery', domains: 'domain', contacts: 'contact', broadcasts: 'broadcast', runs: 'run', inboxes: 'inbox' };
   var TAB = {}; Object.keys(KIND).forEach(function (t) { TAB[KIND[t]] = t; });
-  var VIEWS = { received: 'received-emails', domains: 'domains', contacts: 'contacts', broadcasts: 'broadcasts', runs: 'automation-runs' };
+  var VIEWS = { received: 'received-emails', domains: 'domains', contacts: 'contacts', broadcasts: 'broadcasts', runs: 'automation-runs', inboxes: 'inboxes' };
 
   function $(sel) { return document.querySelector(sel); }
   function h(tag, attrs) {
@@ -178,10 +178,11 @@
     if (kind === 'contact') return [x.email, x.first_name, x.last_name, x.id, list(x.segments).map(function (s) { return s.name; }).join(' ')].join(' ');
     if (kind === 'broadcast') return [x.name, x.subject, x.status, x.id].join(' ');
     if (kind === 'run') return [x.automation_name, x.status, x.event_name, x.contact_email, x.id].join(' ');
+    if (kind === 'inbox') return [x.email_address, x.name, x.id, x.threads.map(function (t) { return t.subject; }).join(' ')].join(' ');
     return JSON.stringify(x);
   }
   function collection(kind) {
-    return { email: state.emails, delivery: state.deliveries, received: state.received, domain: state.domains, contact: state.contacts, broadcast: state.broadcasts, run: state.runs }[kind] || [];
+    return { email: state.emails, delivery: state.deliveries, received: state.received, domain: state.domains, contact: state.contacts, broadcast: state.broadcasts, run: state.runs, inbox: state.inboxes }[kind] || [];
   }
   function visibleDeliveries() {
     var type = $('#search-type').value.trim().toLowerCase(), status = $('#search-status').value;
@@ -202,6 +203,7 @@
     contact: 'No contact yet. Add one with POST /contacts.',
     broadcast: 'No broadcast yet. Create one with POST /broadcasts.',
     run: 'No automation run yet. Send an event with POST /events/send.',
+    inbox: 'No inbox yet. Create one with POST /inboxes.',
   };
   function render() {
     Object.keys(KIND).forEach(function (t) { $('#count-' + t).textContent = t === 'emails' ? state.emails.length : collection(KIND[t]).length; });
@@ -240,13 +242,15 @@
         if (kind === 'contact') add(box, row(kind, x.id, x.email, shortTime(x.created_at), [x.first_name, x.last_name].filter(Boolean).join(' ') || null,
           [badge(x.unsubscribed ? 'unsubscribed' : 'subscribed'), h('span', null, x.segments.map(function (s) { return s.name; }).join(', ') || 'no segment')]));
         if (kind === 'broadcast') add(box, row(kind, x.id, x.name || '(unnamed)', shortTime(x.sent_at || x.created_at), x.subject || '', [badge(x.status), h('span', null, x.stats.recipients + ' recipients · ' + x.stats.opened + ' opened · ' + x.stats.clicked + ' clicked')]));
+        if (kind === 'inbox') add(box, row(kind, x.id, x.email_address, shortTime(x.last_received || x.created_at), x.name || null,
+          [h('span', null, x.threads.length + (x.threads.length === 1 ? ' thread' : ' threads') + ' · ' + x.unread + ' unread · ' + x.drafts + (x.drafts === 1 ? ' draft' : ' drafts'))]));
         if (kind === 'run') add(box, row(kind, x.id, x.automation_name || x.automation_id, shortTime(x.created_at), x.contact_email || '', [badge(x.status), h('span', { className: 'mono' }, x.event_name), h('span', null, '· ' + x.steps.length + ' steps')]));
       });
     }
     renderDetail();
   }
   var VIEW_OF = { email: function (x) { return emailView(x); }, delivery: function (x) { return deliveryView(x); }, received: function (x) { return receivedView(x); },
-    domain: function (x) { return domainView(x); }, contact: function (x) { return contactView(x); }, broadcast: function (x) { return broadcastView(x); }, run: function (x) { return runView(x); } };
+    domain: function (x) { return domainView(x); }, contact: function (x) { return contactView(x); }, broadcast: function (x) { return broadcastView(x); }, run: function (x) { return runView(x); }, inbox: function (x) { return inboxView(x); } };
   function renderDetail() {
     var box = $('#detail');
     var sel = state.selected;
@@ -435,6 +439,37 @@
       })) : h('div', { className: 'empty' }, 'No step yet.')),
     ];
   }
+  /** The folders of an inbox, in the service's order (INBOXES-FACTS: inbox, archive, spam, sent, trash). */
+  var FOLDERS = ['inbox', 'archive', 'spam', 'sent', 'trash'];
+  /**
+   * An inbox: its threads by folder (each with labels, assignee, read state
+   * and its emails), its drafts, labels and agent settings.
+   * @param {any} x an item of GET /_emulator/teams/{team_id}/inboxes
+   */
+  function inboxView(x) {
+    var labelChip = function (l) { return h('span', { className: 'chip', style: l.color ? 'border-color:' + l.color : '' }, l.name); };
+    return [
+      h('h1', { 'data-testid': 'inbox-address' }, x.email_address),
+      h('div', { className: 'actions' }, h('span', { className: 'note' }, x.unread + ' unread · ' + x.drafts + ' drafts'), h('span', { className: 'note mono' }, x.id)),
+      h('h2', null, 'Threads'),
+      h('div', { className: 'card', 'data-testid': 'inbox-threads' }, x.threads.length ? FOLDERS.filter(function (f) { return x.threads.some(function (t) { return t.folder === f; }); }).map(function (f) {
+        return h('div', null, h('h3', { 'data-testid': 'folder-' + f }, f),
+          table('inbox-threads-' + f, ['Subject', 'From', 'Emails', 'Labels', 'Assignee', 'Last'], x.threads.filter(function (t) { return t.folder === f; }).map(function (t) {
+            return h('tr', { 'data-testid': 'thread-row', style: t.read ? '' : 'font-weight:600' },
+              h('td', null, t.subject || '(no subject)'), h('td', null, t.from || ''), h('td', null, String(t.emails.length)),
+              h('td', null, h('div', { className: 'chips' }, t.labels.map(labelChip))), h('td', null, t.assignee_email || '—'), h('td', null, fmtTime(t.received_at)));
+          })));
+      }) : h('div', { className: 'empty' }, 'No thread yet. Mail received for this address lands here.')),
+      h('h2', null, 'Drafts'),
+      h('div', { className: 'card' }, x.draft_list.length ? table('inbox-drafts', ['Type', 'To', 'Subject', 'Updated'], x.draft_list.map(function (d) {
+        return h('tr', null, h('td', null, badge(d.type)), h('td', null, list(d.to).join(', ')), h('td', null, d.subject || ''), h('td', null, fmtTime(d.updated_at)));
+      })) : h('div', { className: 'empty' }, 'No draft.')),
+      h('h2', null, 'Labels'),
+      h('div', { className: 'card' }, x.labels.length ? h('div', { className: 'chips', 'data-testid': 'inbox-labels' }, x.labels.map(labelChip)) : h('div', { className: 'empty' }, 'No label.')),
+      h('h2', null, 'Agent'),
+      h('div', { className: 'card' }, kv([['Tone', x.agent.tone], ['Instructions', x.agent.instructions], ['Allowed actions', x.agent.actions.join(', ') || null]])),
+    ];
+  }
   function select(kind, id) {
     state.selected = { kind: kind, id: id };
     location.hash = kind + '/' + id;
@@ -478,7 +513,8 @@
     es.addEventListener('hello', function (m) { state.clock = JSON.parse(m.data); renderClock(); });
     // Jobs ran: email statuses and deliveries may have moved on.
     es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); soon('views', loadViews); });
-    es.addEventListener('inbound', function () { soon('received', function () { return loadView('received'); }); });
+    // Received mail: the received list, and the inboxes it may have landed in.
+    es.addEventListener('inbound', function () { soon('received', function () { return Promise.all([loadView('received'), loadView('inboxes')]); }); });
     // An API write of the team shown: the dashboard views reload.
     es.addEventListener('change', function (m) { var d = JSON.parse(m.data); if (d.team_id === state.team) soon('views', loadViews); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });
@@ -486,7 +522,7 @@
     es.addEventListener('reset', function () { state.selected = null; loadTeams().then(refresh).catch(offline); });
   }
 
-  var m = /^#(email|delivery|received|domain|contact|broadcast|run)\/(.+)$/.exec(location.hash);
+  var m = /^#(email|delivery|received|domain|contact|broadcast|run|inbox)\/(.+)$/.exec(location.hash);
   if (m) { state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = TAB[m[1]]; }
   Promise.all([loadTeams(), loadClock()]).then(refresh).then(function () { document.body.setAttribute('data-ready', '1'); connect(); });
 })();
