@@ -23,6 +23,7 @@ import { defineJob } from '../../clock/jobs.js';
 import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
+import { parseNaturalTime } from '../../clock/natural-time.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
@@ -42,7 +43,8 @@ export const broadcastDeliverJob = defineJob('broadcasts.deliver', runDeliver);
 
 /**
  * Reads `scheduled_at`: an ISO 8601 date-time (`2026-08-05T11:52:01.858Z`) or
- * natural language (`in 1 hour`, `in 2 days`, SDK docs). Returns emulated ms.
+ * natural language (`in 1 hour`, `in 2 days`, SDK docs; `tomorrow at 9am`,
+ * `Friday at 3pm ET`: `parseNaturalTime`, src/clock/natural-time.ts). Returns emulated ms.
  * Throws 422 `validation_error` when it is neither.
  */
 export function parseScheduledAt(input: string, nowMs: number): number {
@@ -53,8 +55,10 @@ export function parseScheduledAt(input: string, nowMs: number): number {
   } else {
     const ms = parseDuration(text);
     if (ms !== null) return nowMs + ms;
+    const at = parseNaturalTime(text, nowMs);
+    if (at !== null) return at;
   }
-  throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`).', 422);
+  throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
 }
 
 /**

@@ -26,6 +26,7 @@ import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
 import { domainNameOf, senderDomain } from '../domains/service.js';
 import { parseDuration } from '../../clock/clock.js';
+import { parseNaturalTime } from '../../clock/natural-time.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contentTypeOf, newId } from '../../http/format.js';
@@ -122,7 +123,8 @@ const invalidAddress = (field: string) =>
 /**
  * Reads `scheduled_at`: ISO 8601 (`2026-01-01T10:00:00Z`, a space also
  * accepted for `T`) or natural language (`in 1 min`, `in 2 hours`, read by
- * `parseDuration`). Returns emulated ms. Throws 422 `validation_error` when
+ * `parseDuration`; `tomorrow at 9am`, `Friday at 3pm ET`, `next day at 9am
+ * PST`, read by `parseNaturalTime` on the emulated clock). Returns emulated ms. Throws 422 `validation_error` when
  * unreadable or more than 30 days after `nowMs`.
  */
 export function parseScheduledAt(input: string, nowMs: number): number {
@@ -133,10 +135,10 @@ export function parseScheduledAt(input: string, nowMs: number): number {
     if (!Number.isNaN(t)) at = t;
   } else {
     const ms = parseDuration(text);
-    if (ms !== null) at = nowMs + ms;
+    at = ms !== null ? nowMs + ms : parseNaturalTime(text, nowMs);
   }
   if (at === null) {
-    throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`).', 422);
+    throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
   }
   if (at > nowMs + DELAYS.emailScheduleLimit) {
     throw errors.validation('The `scheduled_at` field must be within the next 30 days.', 422);
