@@ -20,6 +20,7 @@
  * | 1300-1399 | suppressions |
  * | 1400-1499 | logs |
  * | 1500-1599 | oauth |
+ * | 1600-1699 | usage (no table yet: it counts through the other rooms' service.ts) |
  */
 import type { ResourceModule } from '../module.js';
 import { teamsModule } from '../state/teams.js';
@@ -41,6 +42,7 @@ import { eventsModule } from './events/index.js';
 import { automationsModule } from './automations/index.js';
 import { logsModule } from './logs/index.js';
 import { oauthModule } from './oauth/index.js';
+import { usageModule } from './usage/index.js';
 import { adminModule } from '../admin/index.js';
 import { adminEmailsModule } from '../admin/emails.js';
 import { inboxModule } from '../admin/inbox.js';
@@ -68,6 +70,7 @@ export const modules: ResourceModule[] = [
   automationsModule,
   logsModule,
   oauthModule,
+  usageModule,
   adminModule,
   adminEmailsModule,
   inboxModule,

@@ -24,6 +24,7 @@ import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
 import { parseNaturalTime } from '../../clock/natural-time.js';
+import { checkContactsQuota } from '../usage/service.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
@@ -65,7 +66,8 @@ export function parseScheduledAt(input: string, nowMs: number): number {
  * Sends a draft (or re-sends a scheduled broadcast) now, or schedules it when
  * `scheduledAt` lies in the future (a past time sends now). Synchronous: call
  * inside the caller's transaction. Throws 403 `validation_error` unless the
- * broadcast is `draft` or `scheduled`; 422 `validation_error` for an
+ * broadcast is `draft` or `scheduled`, or when the team has more contacts
+ * than its `--plan` allows; 422 `validation_error` for an
  * unreadable `scheduled_at` or a broadcast with neither `html` nor `text`.
  */
 export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: string | null | undefined): void {
@@ -76,6 +78,8 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
     throw errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422);
   }
   checkBroadcastSender(ctx, row);
+  // Over the `--plan` contacts quota: 403 `validation_error` (API-FACTS §2.1; usage's service).
+  checkContactsQuota(ctx, row.team_id);
   const now = ctx.clock.nowMs();
   const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
   if (row.status === 'scheduled') broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);

@@ -345,6 +345,6 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
 }
 
 export {
-  subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
+  countContacts, subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
   segmentIdsOf, unsubscribedNow,
 } from './store.js';
