@@ -142,6 +142,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
   td.value { font-family: var(--mono); font-size: 12px; word-break: break-all; }
   .toast { position: fixed; bottom: 16px; right: 16px; background: var(--ink); color: #fff; padding: 9px 14px; border-radius: 8px; font-size: 13px; opacity: 0; transition: opacity .2s; pointer-events: none; }
   .toast.show { opacity: .95; }
+  .usage { color: var(--muted); font-size: 12px; white-space: nowrap; }
   .gate { position: fixed; inset: 0; background: rgba(17, 24, 39, .55); display: flex; align-items: center; justify-content: center; z-index: 10; }
   .gate[hidden] { display: none; }
   .gate form { background: var(--panel); border-radius: 12px; padding: 22px 24px; width: min(420px, 92vw); box-shadow: 0 12px 40px rgba(0, 0, 0, .25); }
@@ -157,6 +158,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
   <span class="live" id="live" title="live updates"></span>
   <div class="spacer"></div>
   <div class="team"><label for="team-select">Team</label><select id="team-select" data-testid="team-select"></select></div>
+  <span class="usage" id="usage" data-testid="usage" title="Emails used today and this month, contacts (GET /usage; limits of --plan)"></span>
   <div class="clock">
     <label>Clock</label>
     <span class="now" id="clock-now" data-testid="clock-now">…</span>
@@ -341,11 +343,19 @@ export const INBOX_HTML = String.raw`<!doctype html>
       if (name === 'contacts') { state.segments = r.segments; state.topics = r.topics; }
     }, function () { state[name] = []; });
   }
-  function loadViews() { return Promise.all(Object.keys(VIEWS).map(loadView)); }
+  function loadViews() { return Promise.all(Object.keys(VIEWS).map(loadView).concat([loadUsage()])); }
   function loadDeliveries() {
     return api('/_emulator/webhook-deliveries' + teamQuery()).then(function (r) { state.deliveries = r.data.slice().reverse(); });
   }
   function loadClock() { return api('/_emulator/clock').then(function (c) { state.clock = c; renderClock(); }); }
+  // The header's usage line (GET /_emulator/teams/{id}/usage; a limit shows only with --plan), reloaded with the views.
+  function loadUsage() {
+    if (!state.team) return Promise.resolve();
+    return api('/_emulator/teams/' + encodeURIComponent(state.team) + '/usage').then(function (u) {
+      function of(x) { return x.used.toLocaleString('en-US') + (x.limit === null ? '' : ' / ' + x.limit.toLocaleString('en-US')); }
+      $('#usage').textContent = 'Emails today ' + of(u.emails.daily) + ' · this month ' + of(u.emails.monthly) + ' · contacts ' + of(u.contacts);
+    }, function () { $('#usage').textContent = ''; });
+  }
   function refresh() { return Promise.all([loadEmails(), loadDeliveries(), loadViews()]).then(render); }
 
   // --- rendering ----------------------------------------------------------
@@ -662,7 +672,7 @@ export const INBOX_HTML = String.raw`<!doctype html>
     es.addEventListener('hello', function (m) { state.clock = JSON.parse(m.data); renderClock(); });
     // Jobs ran: email statuses and deliveries may have moved on.
     es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); soon('views', loadViews); });
-    es.addEventListener('inbound', function () { soon('received', function () { return loadView('received'); }); });
+    es.addEventListener('inbound', function () { soon('received', function () { return loadView('received'); }); soon('usage', loadUsage); });
     // An API write of the team shown: the dashboard views reload.
     es.addEventListener('change', function (m) { var d = JSON.parse(m.data); if (d.team_id === state.team) soon('views', loadViews); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });
