@@ -25,6 +25,7 @@ import { defaultConfig, run, type ListenFailure } from './server.js';
 import { loadFixtures } from './state/fixtures.js';
 import { checkFaultInputs } from './faults/store.js';
 import type { FaultInput } from './faults/rules.js';
+import { PLAN_NAMES } from './state/plans.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
 export class CliError extends Error {
@@ -102,7 +103,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('admin-token', { type: 'string', describe: 'Require this token (Authorization: Bearer) on the admin API /_emulator/* but health; the inbox page asks for it' })
           .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
-          .option('plan', { choices: ['free', 'pro', 'scale'] as const, describe: "Count usage against this plan's quotas (429 over them; default: unlimited)" })
+          .option('plan', { choices: PLAN_NAMES, describe: "Count usage against this plan's quotas (429 over them; default: unlimited)" })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
           .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
           .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
