@@ -215,7 +215,7 @@ export const METHODS = {
   'topics.update': 'PATCH /topics/{id}',
   'topics.remove': 'DELETE /topics/{id}',
 
-  'usage.get': { notServed: 'GET /usage (account plan quotas) is not in the reference OpenAPI document; the emulator has no plans or quotas', path: '/usage' },
+  'usage.get': 'GET /usage',
 
   'webhooks.create': 'POST /webhooks',
   'webhooks.get': 'GET /webhooks/{webhook_id}',

@@ -25,6 +25,7 @@ import { defaultConfig, run, type ListenFailure } from './server.js';
 import { loadFixtures } from './state/fixtures.js';
 import { checkFaultInputs } from './faults/store.js';
 import type { FaultInput } from './faults/rules.js';
+import { PLAN_NAMES } from './state/plans.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
 export class CliError extends Error {
@@ -103,6 +104,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
           .option('mount-path', { type: 'string', describe: 'Serve the API under this path prefix (e.g. /resend, behind a proxy that keeps it): the SDK baseUrl is http://HOST:PORT/resend' })
           .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
+          .option('plan', { choices: PLAN_NAMES, describe: "Count usage against this plan's quotas (429 over them; default: unlimited)" })
           .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
           .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
           // EMULATOR_URL is where clients reach an emulator (resend-emulator/playwright reads it, README
@@ -147,6 +149,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           webhooks: args.webhooks,
           webhookTimeoutMs: args['webhook-timeout'],
           rateLimit: args['rate-limit'],
+          plan: args.plan,
           publicUrl: args['public-url'],
           mountPath: args['mount-path'],
           adminToken: args['admin-token'],

@@ -26,6 +26,9 @@ export interface ServerTimeouts {
   smtpSocketMs: number;
 }
 
+/** A plan whose quotas the emulator counts against (src/state/plans.ts). */
+export type PlanName = 'free' | 'pro' | 'scale';
+
 /** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
 export interface EmulatorConfig {
   /** `:memory:` or a file path. */
@@ -45,6 +48,8 @@ export interface EmulatorConfig {
   webhookTimeoutMs: number;
   /** Requests per second per team; 0 = off (the default). */
   rateLimit: number;
+  /** The plan whose quotas apply (`--plan`; src/state/plans.ts); unset: unlimited (the default). */
+  plan?: PlanName;
   /**
    * The URL other services reach the emulator at, used in the absolute URLs
    * it hands out (attachment `download_url`s, unsubscribe links, share URLs),

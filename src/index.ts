@@ -61,6 +61,12 @@ export interface StartServerOptions {
   webhookTimeoutMs?: number;
   /** Requests per second per team, 0 = off (default). */
   rateLimit?: number;
+  /**
+   * Count usage against this plan's quotas (`free`, `pro`, `scale`; README
+   * "Usage and quotas"): over a quota, sends are refused with 429
+   * `daily_quota_exceeded` / `monthly_quota_exceeded`. Default: unlimited.
+   */
+  plan?: 'free' | 'pro' | 'scale';
   /** URL other services reach the emulator at, for the absolute links it hands out (default: `url`). */
   publicUrl?: string;
   /** `error` (default here), `warn`, `info`, `debug`. */
@@ -179,6 +185,7 @@ function configOf(options: CreateAppOptions) {
     validateResponses: options.validateResponses ?? process.env.EMULATOR_VALIDATE_RESPONSES === '1',
     webhookTimeoutMs: options.webhookTimeoutMs,
     rateLimit: options.rateLimit,
+    plan: options.plan,
     publicUrl: options.publicUrl,
     logLevel: options.logLevel ?? 'error',
     faults: options.faults,

@@ -21,6 +21,7 @@
  * | 1400-1499 | logs |
  * | 1500-1599 | oauth |
  * | 1600-1699 | inboxes |
+ * | 1700-1799 | usage (no table yet: it counts through the other rooms' service.ts) |
  */
 import type { ResourceModule } from './module.js';
 import { teamsModule } from './state/teams.js';
@@ -43,6 +44,7 @@ import { automationsModule } from './resources/automations/index.js';
 import { logsModule } from './resources/logs/index.js';
 import { oauthModule } from './resources/oauth/index.js';
 import { inboxesModule } from './resources/inboxes/index.js';
+import { usageModule } from './resources/usage/index.js';
 import { adminModule } from './admin/index.js';
 import { adminEmailsModule } from './admin/emails.js';
 import { inboxModule } from './admin/inbox.js';
@@ -72,6 +74,7 @@ export const modules: ResourceModule[] = [
   logsModule,
   oauthModule,
   inboxesModule,
+  usageModule,
   adminModule,
   adminEmailsModule,
   inboxModule,

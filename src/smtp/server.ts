@@ -13,6 +13,7 @@
  * | `MAIL` / `RCPT` / `DATA` before `AUTH` | `530 Authentication required` (smtp-server, `authOptional: false`) |
  * | `STARTTLS` | not offered (the emulator speaks plain SMTP, so a default nodemailer transport, `secure: false`, sends) |
  * | end of `DATA` | the message as `POST /emails` (schema of spec/openapi.yaml, then `sendEmail`); accepted → `250 OK: queued as <email id>`; refused → `553 <message>` when the service refused the sender (`from` missing, invalid or not of a verified domain, or not the domain a restricted key may send from), else `550 <message>`; `<message>` is the API's error `message` |
+ * | end of `DATA` over the `--plan` email quota | `452 <message>` (the API's 429 `daily_quota_exceeded` / `monthly_quota_exceeded` text; transient, as the quota resets) |
  * | message over `MAX_MESSAGE_BYTES` | `552` (smtp-server) |
  * SMTP messages are not written to the request log (`GET /logs` lists API
  * requests; an SMTP transaction is none) and not counted by `--rate-limit`
@@ -31,6 +32,7 @@ import { ApiError } from '../http/errors.js';
 import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
 import { sendEmail, type SendEmailInput } from '../resources/emails/service.js';
+import { checkEmailQuota, recipientCount } from '../resources/usage/service.js';
 import { toSendInput } from './message.js';
 import type { SmtpStage } from '../faults/rules.js';
 
@@ -89,6 +91,8 @@ function isSenderRefusal(err: ApiError): boolean {
 /** The SMTP reply for an error thrown while handling a stage. */
 function toReply(err: unknown): Error {
   if (err instanceof SmtpReply) return err;
+  // Over a quota (429): 452, a transient refusal (RFC 5321 §4.2.2: the sender may retry once the quota resets).
+  if (err instanceof ApiError && err.statusCode === 429) return new SmtpReply(452, err.message);
   if (err instanceof ApiError) return new SmtpReply(isSenderRefusal(err) ? 553 : 550, err.message);
   return new SmtpReply(451, `Local error in processing: ${(err as Error)?.message ?? err}`);
 }
@@ -138,6 +142,8 @@ export async function sendSmtpMessage(ctx: Emulator, auth: Auth, raw: Buffer, en
   const input: SendEmailInput = await toSendInput(raw, envelope);
   const validate = await sendBodyValidator();
   if (!validate(input)) throw toApiError(validate.errors, 'body');
+  // The plan's email quotas, as for POST /emails (each recipient one email).
+  checkEmailQuota(ctx, auth.teamId, recipientCount(input));
   return sendEmail(ctx, input, { teamId: auth.teamId, restrictDomainId: auth.domainId, source: 'smtp' }).id;
 }
 

@@ -110,3 +110,14 @@ describe('admin: dashboard views', () => {
     }
   });
 });
+
+describe('admin: dashboard usage view', () => {
+  const t = useEmulator({ plan: 'free' });
+
+  it("answers GET /usage's body for the team, with the plan's limits", async () => {
+    const res = await t.anon.get(`/_emulator/teams/${TEAM}/usage`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'usage', emails: { daily: { limit: 100 }, monthly: { limit: 3000 } }, contacts: { limit: 1000 }, domains: { used: 1, limit: 1 } });
+    expect(res.body).toEqual((await t.api.get('/usage')).body);
+  });
+});

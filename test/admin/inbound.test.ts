@@ -98,8 +98,30 @@ describe('POST /_emulator/inbound', () => {
     expect(badTo.body.message).toContain('`to`');
     const badB64 = await postJson(t, { from: 'a@sender.test', to: 'in@example.com', subject: 's', attachments: [{ filename: 'a.bin', content: 'not base64!' }] });
     expect(badB64.status).toBe(422);
-    expect(badB64.body).toEqual({ statusCode: 422, message: 'The `attachments[0].content` field must be base64.', name: 'invalid_attachment' });
+    expect(badB64.body).toEqual({
+      statusCode: 422,
+      message: 'The `attachments[0].content` field must be base64, an array of byte values (integers 0 to 255) or a Buffer (`{"type":"Buffer","data":[...]}`).',
+      name: 'invalid_attachment',
+    });
+    const badBytes = await postJson(t, { from: 'a@sender.test', to: 'in@example.com', subject: 's', attachments: [{ filename: 'a.bin', content: [1, 300] }] });
+    expect(badBytes.status).toBe(422);
+    expect(badBytes.body.name).toBe('invalid_attachment');
     expect((await t.api.get('/emails/receiving')).body.data).toHaveLength(0);
+  });
+
+  it('takes attachment content as base64, a byte array or a Buffer as JSON, as POST /emails does', async () => {
+    const bytes = [0x25, 0x50, 0x44, 0x46, 0x00, 0xff];
+    const res = await postJson(t, {
+      from: 'a@sender.test', to: 'in@example.com', subject: 'forms', text: 'x',
+      attachments: [
+        { filename: 'b64.bin', content: Buffer.from(bytes).toString('base64') },
+        { filename: 'array.bin', content: bytes },
+        { filename: 'buffer.bin', content: { type: 'Buffer', data: bytes } },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const list = (await t.api.get(`/emails/receiving/${res.body.id}/attachments`)).body.data;
+    expect(list.map((a: any) => [a.filename, a.size]).sort()).toEqual([['array.bin', 6], ['b64.bin', 6], ['buffer.bin', 6]]);
   });
 
   it('refuses a raw message without a From address or recipients', async () => {

@@ -232,3 +232,16 @@ describe('dashboard views', () => {
     await shot('dashboard-inboxes.png');
   }, TIMEOUT);
 });
+
+describe('dashboard usage', () => {
+  const t = useEmulator({ plan: 'free' });
+
+  it('the header shows the emails used today and this month against the plan, updated live', async () => {
+    await open(t, 'emails');
+    const usage = page.locator('[data-testid="usage"]');
+    await expect.poll(() => usage.textContent()).toMatch(/^Emails today \d+ \/ 100 · this month [\d,]+ \/ 3,000 · contacts [\d,]+ \/ 1,000$/);
+    const before = Number(/today (\d+)/.exec((await usage.textContent())!)![1]);
+    await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: ['delivered+a@resend.dev', 'delivered+b@resend.dev'], subject: 'Two', text: 'x' }).expect(200);
+    await expect.poll(() => usage.textContent()).toContain(`Emails today ${before + 2} / 100`);
+  }, TIMEOUT);
+});

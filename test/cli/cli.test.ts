@@ -101,6 +101,22 @@ describe('emulator start (built binary)', () => {
     expect((await fetch(`${b.url}/domains`, { headers: { authorization: 'Bearer re_emulator_default_key' } })).status).toBe(403);
   });
 
+  it('--plan (and EMULATOR_PLAN) sets the quotas GET /usage reports; an unknown plan is a usage error', async () => {
+    const free = await start(['--port', '0', '--plan', 'free']);
+    running.push(free.proc);
+    const usage = await (await fetch(`${free.url}/usage`, { headers: { authorization: `Bearer ${free.key}` } })).json();
+    expect(usage.emails.daily.limit).toBe(100);
+    expect(usage.emails.monthly.limit).toBe(3000);
+    const pro = await start([], { EMULATOR_PORT: '0', EMULATOR_PLAN: 'pro' });
+    running.push(pro.proc);
+    const proUsage = await (await fetch(`${pro.url}/usage`, { headers: { authorization: `Bearer ${pro.key}` } })).json();
+    expect(proUsage.emails).toMatchObject({ daily: { limit: null }, monthly: { limit: 50000 } });
+    const bad = await runToExit(['start', '--port', '0', '--plan', 'gold']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Argument: plan, Given: "gold", Choices: "free", "pro", "scale"');
+    expect(bad.stderr).toContain('emulator start --help');
+  });
+
   it('rejects an unknown flag with a usage message, a --help hint and exit code 1, without the whole help', async () => {
     const r = await runToExit(['start', '--nope']);
     expect(r.code).toBe(1);

@@ -60,7 +60,7 @@ describe('email outcome rules and delivery-problem events', () => {
     expect(await lastEvent(a)).toBe('bounced');
     expect(await lastEvent(b)).toBe('delivered');
     const bounced = received().find((e) => e.type === 'email.bounced')!;
-    expect(bounced.data).toMatchObject({ email_id: a, bounce: { type: 'Permanent', subType: 'General', message: expect.stringContaining('<ada@example.org>') } });
+    expect(bounced.data).toMatchObject({ email_id: a, bounce: { type: 'Permanent', subType: 'General', diagnosticCode: [expect.stringContaining('<ada@example.org>')] } });
     expect(received().filter((e) => e.type === 'suppression.added').map((e) => e.data.email)).toEqual(['ada@example.org']);
     expect(t.emu.faults.list()[0]!.fired).toBe(1);
     // The suppression list now keeps ada, as after a real hard bounce.

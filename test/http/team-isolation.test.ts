@@ -626,6 +626,25 @@ const TABLE: Record<string, Case> = {
   'logs/list': { kind: 'list', ownIds: (w) => [w.log] },
   'logs/get': { kind: 'byId', paths: (w) => [`/logs/${w.log}`] },
 
+  // --- Usage ---
+  'usage/get': {
+    kind: 'xref',
+    cases: [
+      {
+        name: "counts only the caller's team",
+        run: async (t, w, other) => {
+          const before = (await other.get('/usage')).body;
+          const mine = (await t.api.get('/usage')).body;
+          expect((await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: ['delivered@resend.dev'], subject: 's', text: 'x' })).status).toBe(200);
+          expect((await t.api.get('/usage')).body.emails.daily.sent).toBe(mine.emails.daily.sent + 1);
+          const after = (await other.get('/usage')).body;
+          expect(after.emails).toEqual(before.emails);
+          expect(after.contacts.used).toBe(before.contacts.used);
+        },
+      },
+    ],
+  },
+
   // --- OAuth ---
   'oauth/list-grants': { kind: 'list', ownIds: () => [F.grant] },
   'oauth/revoke-grant': { kind: 'byId', paths: () => [`/oauth/grants/${F.grant}`], readBack: () => '/oauth/grants' },

@@ -157,11 +157,20 @@
       if (name === 'contacts') { state.segments = r.segments; state.topics = r.topics; }
     }, function () { state[name] = []; });
   }
-  function loadViews() { return Promise.all(Object.keys(VIEWS).map(loadView)); }
+  function loadViews() { return Promise.all(Object.keys(VIEWS).map(loadView).concat([loadUsage()])); }
   function loadDeliveries() {
     return api('webhook-deliveries' + teamQuery()).then(function (r) { state.deliveries = r.data.slice().reverse(); });
   }
   function loadClock() { return api('clock').then(function (c) { state.clock = c; renderClock(); }); }
+  // The header's usage line (GET /_emulator/teams/{id}/usage; a limit shows only with --plan), reloaded with the views.
+  function loadUsage() {
+    if (!state.team) return Promise.resolve();
+    return api('teams/' + encodeURIComponent(state.team) + '/usage').then(function (u) {
+      /** @param {{ used: number, limit: number | null }} x */
+      function of(x) { return x.used.toLocaleString('en-US') + (x.limit === null ? '' : ' / ' + x.limit.toLocaleString('en-US')); }
+      $('#usage').textContent = 'Emails today ' + of(u.emails.daily) + ' · this month ' + of(u.emails.monthly) + ' · contacts ' + of(u.contacts);
+    }, function () { $('#usage').textContent = ''; });
+  }
   function refresh() { return Promise.all([loadEmails(), loadDeliveries(), loadViews()]).then(render); }
 
   // --- rendering ----------------------------------------------------------
@@ -514,7 +523,7 @@
     // Jobs ran: email statuses and deliveries may have moved on.
     es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); soon('views', loadViews); });
     // Received mail: the received list, and the inboxes it may have landed in.
-    es.addEventListener('inbound', function () { soon('received', function () { return Promise.all([loadView('received'), loadView('inboxes')]); }); });
+    es.addEventListener('inbound', function () { soon('received', function () { return Promise.all([loadView('received'), loadView('inboxes')]); }); soon('usage', loadUsage); });
     // An API write of the team shown: the dashboard views reload.
     es.addEventListener('change', function (m) { var d = JSON.parse(m.data); if (d.team_id === state.team) soon('views', loadViews); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });

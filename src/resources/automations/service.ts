@@ -4,3 +4,4 @@
  */
 export { listRuns, runStepRows } from './store.js';
 export { dispatchEvent } from './jobs.js';
+export { countRuns } from './store.js';

@@ -345,3 +345,8 @@ export function setStepWaitEvent(ctx: Emulator, runId: string, key: string, even
 export function openSteps(ctx: Emulator, runId: string): number {
   return (ctx.db.prepare(`SELECT COUNT(*) AS n FROM automation_run_steps WHERE run_id = ? AND status IN ('pending', 'running', 'waiting')`).get(runId) as { n: number }).n;
 }
+
+/** The team's automation runs started at or after `sinceMs` (emulated ms; GET /usage `automation_runs.used`, per month). */
+export function countRuns(ctx: Emulator, teamId: string, sinceMs: number): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM automation_runs WHERE team_id = ? AND created_at >= ?').get(teamId, sinceMs) as { n: number }).n;
+}

@@ -23,6 +23,8 @@ import { defineJob } from '../../clock/jobs.js';
 import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseDuration } from '../../clock/clock.js';
+import { parseNaturalTime } from '../../clock/natural-time.js';
+import { checkContactsQuota } from '../usage/service.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
@@ -42,7 +44,8 @@ export const broadcastDeliverJob = defineJob('broadcasts.deliver', runDeliver);
 
 /**
  * Reads `scheduled_at`: an ISO 8601 date-time (`2026-08-05T11:52:01.858Z`) or
- * natural language (`in 1 hour`, `in 2 days`, SDK docs). Returns emulated ms.
+ * natural language (`in 1 hour`, `in 2 days`, SDK docs; `tomorrow at 9am`,
+ * `Friday at 3pm ET`: `parseNaturalTime`, src/clock/natural-time.ts). Returns emulated ms.
  * Throws 422 `validation_error` when it is neither.
  */
 export function parseScheduledAt(input: string, nowMs: number): number {
@@ -53,15 +56,18 @@ export function parseScheduledAt(input: string, nowMs: number): number {
   } else {
     const ms = parseDuration(text);
     if (ms !== null) return nowMs + ms;
+    const at = parseNaturalTime(text, nowMs);
+    if (at !== null) return at;
   }
-  throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`).', 422);
+  throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
 }
 
 /**
  * Sends a draft (or re-sends a scheduled broadcast) now, or schedules it when
  * `scheduledAt` lies in the future (a past time sends now). Synchronous: call
  * inside the caller's transaction. Throws 403 `validation_error` unless the
- * broadcast is `draft` or `scheduled`; 422 `validation_error` for an
+ * broadcast is `draft` or `scheduled`, or when the team has more contacts
+ * than its `--plan` allows; 422 `validation_error` for an
  * unreadable `scheduled_at` or a broadcast with neither `html` nor `text`.
  */
 export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: string | null | undefined): void {
@@ -72,6 +78,8 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
     throw errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422);
   }
   checkBroadcastSender(ctx, row);
+  // Over the `--plan` contacts quota: 403 `validation_error` (API-FACTS §2.1; usage's service).
+  checkContactsQuota(ctx, row.team_id);
   const now = ctx.clock.nowMs();
   const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
   if (row.status === 'scheduled') broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);

@@ -5,3 +5,4 @@
 export { listBroadcasts } from './store.js';
 export { broadcastSummary } from './stats.js';
 export { broadcastNamesOf } from './store.js';
+export { countBroadcasts } from './store.js';

@@ -252,3 +252,8 @@ export function setBroadcastStatus(ctx: Emulator, id: string, change: BroadcastS
       ctx.db.prepare(`UPDATE broadcasts SET status = 'sent', sent_at = ? WHERE id = ?`).run(change.sentAt, id);
   }
 }
+
+/** How many broadcasts the team has (GET /usage `broadcasts.used`; the service sets no limit). */
+export function countBroadcasts(ctx: Emulator, teamId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM broadcasts WHERE team_id = ?').get(teamId) as { n: number }).n;
+}

@@ -105,7 +105,7 @@ export function createContactWith(ctx: Emulator, teamId: string, input: CreateCo
       row = contactRowById(ctx, id)!;
     }
     for (const s of input.segments ?? []) insertMembership(ctx, teamId, row.id, s);
-    if (input.topics?.length) setSubscriptions(ctx, teamId, row.id, input.topics);
+    if (input.topics?.length) setSubscriptions(ctx, teamId, row.id, input.topics, opts.emitEvents !== false);
     const contact = toContact(row);
     if (created && opts.emitEvents !== false) emitEvent(ctx, teamId, 'contact.created', contactEventData(ctx, contact));
     return { contact, created };
@@ -313,11 +313,20 @@ export function contactPropertyValues(
 /**
  * Sets a contact's explicit subscriptions (upsert per topic). Every topic
  * must be the team's: throws 404 `Topic not found` before writing anything.
+ * Raises `contact.topics.updated` (SDK `ContactTopicsEventData`: `{email,
+ * topics: [{id, subscription}]}`, the topics changed in this update with their
+ * new subscription, D:webhooks/contacts/topics-updated) unless `emit` is false.
  * Call inside the caller's transaction.
  */
-export function setSubscriptions(ctx: Emulator, teamId: string, contactId: string, topics: { id: string; subscription: Subscription }[]): void {
+export function setSubscriptions(ctx: Emulator, teamId: string, contactId: string, topics: { id: string; subscription: Subscription }[], emit = true): void {
   for (const t of topics) getTopicOr404(ctx, teamId, t.id);
   upsertSubscriptions(ctx, contactId, topics, ctx.clock.nowMs());
+  if (emit && topics.length) {
+    emitEvent(ctx, teamId, 'contact.topics.updated', () => ({
+      email: contactRowById(ctx, contactId)?.email ?? '',
+      topics: topics.map((t) => ({ id: t.id, subscription: t.subscription })),
+    }));
+  }
 }
 
 /** GET /segments/{id}/contacts: the segment's contacts, newest contact first. */
@@ -336,6 +345,6 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
 }
 
 export {
-  subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
+  countContacts, subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
   segmentIdsOf, unsubscribedNow,
 } from './store.js';

@@ -319,3 +319,8 @@ export function listContacts(ctx: Emulator, teamId: string, limit = 500): Contac
   const rows = ctx.db.prepare('SELECT * FROM contacts WHERE team_id = ? ORDER BY seq DESC LIMIT ?').all(teamId, limit) as ContactRow[];
   return rows.map(toContact);
 }
+
+/** How many contacts the team has (the contacts quota, GET /usage `contacts.used`). */
+export function countContacts(ctx: Emulator, teamId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM contacts WHERE team_id = ?').get(teamId) as { n: number }).n;
+}

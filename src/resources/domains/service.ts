@@ -5,6 +5,7 @@
  */
 export {
   capabilitiesOf,
+  countDomains,
   domainIdByName,
   domainNameOf,
   domainNamesOf,

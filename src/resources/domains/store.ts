@@ -345,3 +345,8 @@ export function cancelPendingClaims(ctx: Emulator, domainId: string): void {
 export function expirePendingClaim(ctx: Emulator, id: string): void {
   ctx.db.prepare(`UPDATE domain_claims SET status = 'expired' WHERE id = ? AND status = 'pending'`).run(id);
 }
+
+/** How many domains the team has (GET /usage `domains.used`). */
+export function countDomains(ctx: Emulator, teamId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM domains WHERE team_id = ?').get(teamId) as { n: number }).n;
+}

@@ -14,6 +14,7 @@ import { loadSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
 import { emailSendJob } from './jobs.js';
+import { checkEmailQuota, quotaHeaders, recipientCount } from '../usage/service.js';
 import {
   EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail,
   type AttachmentRow, type EmailRow,
@@ -25,10 +26,22 @@ export const SHARE_MAX_MS = 48 * 3_600_000;
 /** Life of an attachment `download_url` (emulator choice: 1 h of emulated time). */
 export const DOWNLOAD_URL_TTL_MS = 3_600_000;
 
+/**
+ * Sets the quota headers of `--plan` (usage's `quotaHeaders`: the emails used
+ * so far today and this month) on a send's reply; none without a plan.
+ */
+function setQuotaHeaders(ctx: Emulator, req: { auth: { teamId: string } | null; response?: { setHeader(name: string, value: string): unknown } }): void {
+  for (const [name, value] of Object.entries(quotaHeaders(ctx, req.auth!.teamId))) req.response?.setHeader(name, value);
+}
+
 function send(ctx: Emulator, req: Req<'emails/send'>) {
-  return withIdempotency(ctx, req, 'emails/send', 200, () =>
-    sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api' }),
-  );
+  const result = withIdempotency(ctx, req, 'emails/send', 200, () => {
+    // The plan's daily and monthly quotas (429 over them; usage's service).
+    checkEmailQuota(ctx, req.auth!.teamId, recipientCount(req.body));
+    return sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api' });
+  });
+  setQuotaHeaders(ctx, req);
+  return result;
 }
 
 let itemValidator: Promise<ValidateFunction> | null = null;
@@ -61,9 +74,11 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
     if (!validate(item)) throw toApiError(validate.errors, 'body');
     const email = item as SendEmailInput;
     if (email.attachments !== undefined) throw errors.validation('Attachments are not supported in batch emails.', 422);
+    // Inside the batch's transaction, so the items before this one count too.
+    checkEmailQuota(ctx, sc.teamId, recipientCount(email));
     return sendEmail(ctx, email, sc).id;
   };
-  return withIdempotency(ctx, req, 'emails/send-batch', 200, () => {
+  const result = withIdempotency(ctx, req, 'emails/send-batch', 200, () => {
     if (mode === 'strict') {
       return ctx.db.transaction(() => ({ data: req.body.map((item) => ({ id: one(item) })) }))();
     }
@@ -81,6 +96,8 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
     })();
     return { data, errors: errs };
   });
+  setQuotaHeaders(ctx, req);
+  return result;
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {

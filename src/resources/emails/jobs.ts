@@ -88,9 +88,7 @@ function runSend(ctx: Emulator, emailId: string): void {
       eventData: { addresses: suppressed.map((s) => s.address) },
       extra: {
         suppressed: {
-          message: first.reason === 'previous_complaint'
-            ? 'This email address is on the suppression list because it has a recent history of producing complaints.'
-            : 'This email address is on the suppression list because it has a recent history of bouncing.',
+          message: SUPPRESSED_MESSAGES[first.type],
           type: first.type,
           reason: first.reason,
           diagnosticCode: [],
@@ -114,10 +112,28 @@ function runSend(ctx: Emulator, emailId: string): void {
 /** Payload of an `emails.deliver` job: the email, and the outcome an outcome fault rule chose for some of its recipients. */
 export type DeliverPayload = JobPayloads['emails.deliver'];
 
-/** The `bounce` data of a hard bounce of `address` (API-FACTS §6: Permanent/General, SMTP 550 5.1.1). */
+/**
+ * The service's words in `email.suppressed`'s `suppressed.message`, by
+ * `suppressed.type`. `reason` and `diagnosticCode` beside them are ours.
+ */
+const SUPPRESSED_MESSAGES: Record<string, string> = {
+  // D:webhooks/emails/suppressed (its example payload; the same text in the resend Rust SDK's `email_suppressed` test fixture).
+  OnAccountSuppressionList: 'Resend has suppressed sending to this address because it is on the account-level suppression list. This does not count toward your bounce rate metric',
+  // D:webhooks/emails/bounced (its example payload, `subType: "Suppressed"`): the `suppressed@resend.dev` test address.
+  Suppressed: "The recipient's email address is on the suppression list because it has a recent history of producing hard bounces.",
+};
+
+/**
+ * The `bounce` data of a hard bounce of `address` (API-FACTS §6: Permanent/General, SMTP 550 5.1.1).
+ * `message` is the service's text for Permanent/General, as recorded in a
+ * payload from the service (the `email.bounced` fixture of django-anymail's
+ * tests/test_resend_webhooks.py; the same text answered by GET /emails/{id}
+ * for a real hard bounce). `diagnosticCode` is ours (the service passes the
+ * receiving server's reply through, which the emulator has none of).
+ */
 function hardBounce(address: string) {
   return {
-    message: `The recipient's mail server permanently rejected the email: 550 5.1.1 <${address}>: Recipient address rejected: User unknown.`,
+    message: "The recipient's email provider sent a hard bounce message, but didn't specify the reason for the hard bounce. We recommend removing the recipient's email address from your mailing list. Sending messages to addresses that produce hard bounces can have a negative impact on your reputation as a sender.",
     subType: 'General',
     type: 'Permanent',
     diagnosticCode: [`smtp; 550 5.1.1 <${address}>: Recipient address rejected: User unknown`],

@@ -14,7 +14,7 @@
  * | `@resend.dev` sender mailing anyone but the team owner (`teams.owner_email`) and `@resend.dev` | 403 `validation_error` |
  * | other sender whose domain is not a `verified` domain of the team | 403 `validation_error` ``The `x.com` domain is not verified. Please, add and verify your domain.`` |
  * | key restricted to a domain (`restrictDomainId`), sender from another | 403 `validation_error` |
- * | attachment `content` not base64 | 422 `invalid_attachment` (absent content and path: the spec) |
+ * | attachment `content` a string that is not Base64 | 422 `invalid_attachment` (absent content and path, a bad byte array: the spec) |
  * | attachments over 40 MB | 422 `validation_error` |
  * | `scheduled_at` unreadable or more than 30 days ahead | 422 `validation_error` |
  * | `topic_id` not a topic of the team | 404 (contacts service `topicSubscription`) |
@@ -26,6 +26,7 @@ import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
 import { domainNameOf, senderDomain } from '../domains/service.js';
 import { parseDuration } from '../../clock/clock.js';
+import { parseNaturalTime } from '../../clock/natural-time.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contentTypeOf, newId } from '../../http/format.js';
@@ -98,13 +99,32 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
 
 
+/**
+ * The bytes of an attachment's `content` in any of the forms the spec's
+ * `AttachmentContent` accepts (ajv has checked the shape): a Base64 string
+ * (whitespace ignored), an array of byte values, or a Node Buffer as
+ * `JSON.stringify` writes it (`{type: 'Buffer', data: [...]}`). The same bytes
+ * in any form give the same Buffer, so they count the same toward the 40 MB
+ * limit. Throws 422 `invalid_attachment` for a string that is not Base64.
+ */
+export function attachmentBytes(content: SchemaOf<'AttachmentContent'>): Buffer {
+  if (Array.isArray(content)) return Buffer.from(content);
+  if (typeof content === 'object') return Buffer.from(content.data);
+  const b64 = content.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) {
+    throw new ApiError(422, 'invalid_attachment', 'Attachment `content` must be a base64-encoded string.');
+  }
+  return Buffer.from(b64, 'base64');
+}
+
 const invalidAddress = (field: string) =>
   errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
 
 /**
  * Reads `scheduled_at`: ISO 8601 (`2026-01-01T10:00:00Z`, a space also
  * accepted for `T`) or natural language (`in 1 min`, `in 2 hours`, read by
- * `parseDuration`). Returns emulated ms. Throws 422 `validation_error` when
+ * `parseDuration`; `tomorrow at 9am`, `Friday at 3pm ET`, `next day at 9am
+ * PST`, read by `parseNaturalTime` on the emulated clock). Returns emulated ms. Throws 422 `validation_error` when
  * unreadable or more than 30 days after `nowMs`.
  */
 export function parseScheduledAt(input: string, nowMs: number): number {
@@ -115,10 +135,10 @@ export function parseScheduledAt(input: string, nowMs: number): number {
     if (!Number.isNaN(t)) at = t;
   } else {
     const ms = parseDuration(text);
-    if (ms !== null) at = nowMs + ms;
+    at = ms !== null ? nowMs + ms : parseNaturalTime(text, nowMs);
   }
   if (at === null) {
-    throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`).', 422);
+    throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
   }
   if (at > nowMs + DELAYS.emailScheduleLimit) {
     throw errors.validation('The `scheduled_at` field must be within the next 30 days.', 422);
@@ -159,7 +179,8 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   if (fromRaw === undefined || fromRaw === null) throw errors.missingField('from');
   const subject = input.subject ?? rendered?.subject ?? undefined;
   if (subject === undefined || subject === null) throw errors.missingField('subject');
-  const replyTo = input.reply_to !== undefined ? asList(input.reply_to) : asList(rendered?.reply_to ?? null);
+  // An empty `reply_to` (`[]`, what SDK-based tools send by default) is "none given": the template's applies.
+  const replyTo = input.reply_to !== undefined && asList(input.reply_to).length ? asList(input.reply_to) : asList(rendered?.reply_to ?? null);
 
   const from = parseAddress(fromRaw);
   if (!from) throw invalidAddress('from');
@@ -175,21 +196,15 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
     throw errors.validation(`This API key can only send emails from the \`${allowed ?? sc.restrictDomainId}\` domain.`, 403);
   }
 
-  // Attachments: `content` (base64) is stored; `path` is recorded, never fetched.
+  // Attachments: `content` (Base64, byte array or Buffer) is stored; `path` is recorded, never fetched.
+  // `inline_content_id` is the older name of `content_id` (the Python SDK's `Attachment` type).
   const attachments = (input.attachments ?? []).map((a) => {
-    let content: Buffer | null = null;
-    if (a.content !== undefined) {
-      const b64 = a.content.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) {
-        throw new ApiError(422, 'invalid_attachment', 'Attachment `content` must be a base64-encoded string.');
-      }
-      content = Buffer.from(b64, 'base64');
-    }
+    const content = a.content !== undefined ? attachmentBytes(a.content) : null;
     if (a.content_type !== undefined && !MEDIA_TYPE.test(a.content_type)) {
       throw new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(a.content_type.slice(0, 100))}.`);
     }
     const filename = a.filename ?? (a.path ? decodeURIComponent(a.path.split(/[?#]/)[0].split('/').pop() || '') || null : null);
-    return { filename, path: a.path ?? null, content, content_type: a.content_type ?? contentTypeOf(filename), content_id: a.content_id ?? null };
+    return { filename, path: a.path ?? null, content, content_type: a.content_type ?? contentTypeOf(filename), content_id: a.content_id ?? a.inline_content_id ?? null };
   });
   const totalBytes = attachments.reduce((n, a) => n + (a.content?.length ?? 0), 0);
   if (totalBytes > MAX_ATTACHMENTS_BYTES) throw errors.validation('Attachments may total at most 40 MB per email.', 422);

@@ -8,3 +8,4 @@ export { checkSender, sendEmail, type SendEmailInput } from './send.js';
 export { emailsOfBroadcast } from './store.js';
 export { parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';
+export { countSentRecipients } from './store.js';

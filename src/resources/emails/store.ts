@@ -499,3 +499,20 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
   }));
 }
 
+
+/**
+ * How many emails the team's transactional sends (`source` api, batch or
+ * smtp) accepted at or after `sinceMs` (emulated ms) count toward its email
+ * quota: each To, CC and BCC recipient is one email (the service's
+ * knowledge base, "What are Resend account quotas and limits?"). Broadcast
+ * and automation emails are marketing email, counted by contacts instead.
+ */
+export function countSentRecipients(ctx: Emulator, teamId: string, sinceMs: number): number {
+  const row = ctx.db
+    .prepare(
+      `SELECT COALESCE(SUM(json_array_length(to_addrs) + COALESCE(json_array_length(cc), 0) + COALESCE(json_array_length(bcc), 0)), 0) AS n
+       FROM emails WHERE team_id = ? AND created_at >= ? AND source IN ('api', 'batch', 'smtp')`,
+    )
+    .get(teamId, sinceMs) as { n: number };
+  return row.n;
+}

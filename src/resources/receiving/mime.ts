@@ -13,13 +13,24 @@ import { contentTypeOf } from '../../http/format.js';
 /** postal-mime, loaded on first use (start-up speed, issue 10). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
 
-/** An attachment of `POST /_emulator/inbound` JSON (`content` base64). */
+/** An attachment of `POST /_emulator/inbound` JSON (`content` base64, a byte array, or a Buffer as JSON). */
 export interface InboundJsonAttachment {
   filename: string;
-  content: string;
+  content: string | number[] | { type: 'Buffer'; data: number[] };
   content_type?: string;
   content_id?: string;
   content_disposition?: 'inline' | 'attachment';
+}
+
+/**
+ * The bytes of an inbound JSON attachment's `content`, in the forms POST
+ * /emails takes (the spec has checked the shape): base64, an array of byte
+ * values, or a Node Buffer as `JSON.stringify` writes it.
+ */
+function contentBytes(content: InboundJsonAttachment['content']): Buffer {
+  if (Array.isArray(content)) return Buffer.from(content);
+  if (typeof content === 'object') return Buffer.from(content.data);
+  return Buffer.from(content, 'base64');
 }
 
 /** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml). */
@@ -183,7 +194,7 @@ export function buildMime(input: InboundJson, dateMs: number): string {
   const atts = input.attachments ?? [];
   if (atts.length) {
     const parts = atts.map((a) => {
-      const bytes = Buffer.from(a.content, 'base64');
+      const bytes = contentBytes(a.content);
       const type = a.content_type ?? contentTypeOf(a.filename);
       const disposition = a.content_disposition ?? (a.content_id ? 'inline' : 'attachment');
       const head = [
@@ -208,7 +219,7 @@ export function buildMime(input: InboundJson, dateMs: number): string {
  * lost). Same defaults as `buildMime`: content type from the file name,
  * `inline` when a `content_id` is given; the content type is stored without
  * parameters and lower-cased, and `<…>` around a content id dropped, as the
- * parse does. Attachment `content` must be base64 (checked by the spec).
+ * parse does. Attachment `content` is base64, a byte array or a Buffer as JSON (shape checked by the spec).
  */
 export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'text' | 'attachments'> {
   return {
@@ -219,7 +230,7 @@ export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'te
       contentType: (a.content_type ?? contentTypeOf(a.filename)).split(';')[0].trim().toLowerCase(),
       contentId: a.content_id ? a.content_id.replace(/^<|>$/g, '') : null,
       disposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
-      content: Buffer.from(a.content, 'base64'),
+      content: contentBytes(a.content),
     })),
   };
 }

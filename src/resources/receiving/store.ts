@@ -159,3 +159,8 @@ export function receivedAttachmentInsert(ctx: Emulator): Statement<unknown[]> {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 }
+
+/** The team's received emails stored at or after `sinceMs` (emulated ms): each counts as one email toward the quota (the service's knowledge base). */
+export function countReceived(ctx: Emulator, teamId: string, sinceMs: number): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM received_emails WHERE team_id = ? AND created_at >= ?').get(teamId, sinceMs) as { n: number }).n;
+}

@@ -88,3 +88,8 @@ export function listSegments(ctx: Emulator, teamId: string): SegmentRow[] {
 
 /** A page of the team's `segments` rows (`paginateTeam` options but the table). */
 export const pageSegments = teamPager<SegmentRow>('segments');
+
+/** How many segments the team has (GET /usage `segments.used`). */
+export function countSegments(ctx: Emulator, teamId: string): number {
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM segments WHERE team_id = ?').get(teamId) as { n: number }).n;
+}

@@ -7,17 +7,26 @@
  * | topics/get | the item plus `object: "topic"`; unknown → 404 `Topic not found` |
  * | topics/update | `name`, `description`, `visibility`; `default_subscription` is immutable (422 `validation_error`) → `{object, id}` |
  * | topics/remove | `{object: "topic", id, deleted: true}` (REC); contacts' choices for it are dropped |
+ * Each change raises its webhook event in its transaction: `topic.created`,
+ * `topic.updated`, `topic.deleted`, data `TopicEventData` (SDK 6.38;
+ * D:webhooks/topics/*).
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, updateTopic, type TopicRow, TOPIC_LIST_COLUMNS } from './store.js';
+import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, topicEventData, updateTopic, type TopicRow, TOPIC_LIST_COLUMNS } from './store.js';
+import { emitEvent } from '../../deliveries/emit.js';
 import type { Req } from '../../http/document-types.js';
 import { removeTopicSubscriptions } from '../contacts/service.js';
 
 function create(ctx: Emulator, req: Req<'topics/create'>) {
   const b = req.body;
-  const row = insertTopic(ctx, { teamId: req.auth!.teamId, name: b.name, description: b.description ?? null, defaultSubscription: b.default_subscription, visibility: b.visibility });
+  const teamId = req.auth!.teamId;
+  const row = ctx.db.transaction(() => {
+    const created = insertTopic(ctx, { teamId, name: b.name, description: b.description ?? null, defaultSubscription: b.default_subscription, visibility: b.visibility });
+    emitEvent(ctx, teamId, 'topic.created', topicEventData(created));
+    return created;
+  })();
   return { object: 'topic', id: row.id };
 }
 
@@ -39,7 +48,10 @@ function update(ctx: Emulator, req: Req<'topics/update'>) {
   if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
     throw errors.validation('The `default_subscription` field cannot be changed after the topic is created.', 422);
   }
-  updateTopic(ctx, row.id, { name: b.name ?? row.name, description: b.description !== undefined ? b.description : row.description, visibility: b.visibility ?? row.visibility });
+  ctx.db.transaction(() => {
+    const updated = updateTopic(ctx, row.id, { name: b.name ?? row.name, description: b.description !== undefined ? b.description : row.description, visibility: b.visibility ?? row.visibility });
+    emitEvent(ctx, row.team_id, 'topic.updated', topicEventData(updated));
+  })();
   return { object: 'topic', id: row.id };
 }
 
@@ -48,6 +60,7 @@ function remove(ctx: Emulator, req: Req<'topics/remove'>) {
   ctx.db.transaction(() => {
     removeTopicSubscriptions(ctx, row.id);
     deleteTopic(ctx, row.id);
+    emitEvent(ctx, row.team_id, 'topic.deleted', topicEventData(row, ctx.clock.nowMs()));
   })();
   return { object: 'topic', id: row.id, deleted: true };
 }

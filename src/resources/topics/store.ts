@@ -4,7 +4,7 @@
  * without one a contact follows the topic's `default_subscription`.
  */
 import type { Emulator } from '../../context.js';
-import { apiTime, newId } from '../../http/format.js';
+import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
@@ -27,6 +27,12 @@ export const migrations: Migration[] = [
     CREATE INDEX topics_team ON topics (team_id, seq);`,
     // contact_topics was created here too until it moved to its owner, contacts (issue 9).
   },
+  {
+    version: 701,
+    name: 'topics updated_at',
+    // The `updated_at` of the topic.* webhook payloads (SDK `TopicEventData`); null: never updated (reads as `created_at`).
+    sql: 'ALTER TABLE topics ADD COLUMN updated_at INTEGER',
+  },
 ];
 
 export type Subscription = 'opt_in' | 'opt_out';
@@ -41,6 +47,8 @@ export interface TopicRow {
   default_subscription: Subscription;
   visibility: 'public' | 'private';
   created_at: number;
+  /** Emulated ms of the last update; null until the first. */
+  updated_at: number | null;
 }
 
 /** The columns its list items read (a page selects only these; issue 10). */
@@ -61,6 +69,25 @@ export function toTopicItem(row: TopicRow) {
 /** The single shape: the item plus `object: "topic"` first. */
 export function toTopic(row: TopicRow) {
   return { object: 'topic', ...toTopicItem(row) };
+}
+
+/**
+ * The `data` of the `topic.created` / `topic.updated` / `topic.deleted`
+ * webhook events, the SDK's `TopicEventData` (resend 6.38): `{id, name,
+ * description, default_subscription, deleted, created_at, updated_at}`
+ * (ISO 8601 `Z`; `updated_at` is `created_at` until the first update, the
+ * time of deletion for `topic.deleted`).
+ */
+export function topicEventData(row: TopicRow, deletedAt?: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    default_subscription: row.default_subscription,
+    deleted: deletedAt !== undefined,
+    created_at: isoTime(row.created_at)!,
+    updated_at: isoTime(deletedAt ?? row.updated_at ?? row.created_at)!,
+  };
 }
 
 /** The team's topic, or undefined. */
@@ -95,9 +122,10 @@ export function listTopics(ctx: Emulator, teamId: string): TopicRow[] {
 /** A page of the team's `topics` rows (`paginateTeam` options but the table): GET /topics and a contact's topics. */
 export const pageTopics = teamPager<TopicRow>('topics');
 
-/** Sets a topic's `name`, `description` and `visibility`. */
-export function updateTopic(ctx: Emulator, id: string, t: { name: string; description: string | null; visibility: string }): void {
-  ctx.db.prepare('UPDATE topics SET name = ?, description = ?, visibility = ? WHERE id = ?').run(t.name, t.description, t.visibility, id);
+/** Sets a topic's `name`, `description` and `visibility`, and `updated_at` to now. Returns the row. */
+export function updateTopic(ctx: Emulator, id: string, t: { name: string; description: string | null; visibility: string }): TopicRow {
+  ctx.db.prepare('UPDATE topics SET name = ?, description = ?, visibility = ?, updated_at = ? WHERE id = ?').run(t.name, t.description, t.visibility, ctx.clock.nowMs(), id);
+  return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
 }
 
 /** Deletes a topic row (the caller removes the contacts' choices, contacts' `removeTopicSubscriptions`, in the same transaction). */

@@ -69,7 +69,11 @@ describe('email lifecycle on the clock', () => {
     expect(types()).toEqual(['email.sent', 'email.bounced', 'suppression.added']);
     const bounce = t.emu.webhookDeliveries({ event_type: 'email.bounced' })[0].payload.data.bounce;
     expect(bounce).toMatchObject({ type: 'Permanent', subType: 'General' });
-    expect(bounce.message).toContain('550 5.1.1');
+    // The service's words for a Permanent/General bounce (a payload recorded from the service).
+    expect(bounce.message).toBe(
+      "The recipient's email provider sent a hard bounce message, but didn't specify the reason for the hard bounce. We recommend removing the recipient's email address from your mailing list. Sending messages to addresses that produce hard bounces can have a negative impact on your reputation as a sender.",
+    );
+    expect(bounce.diagnosticCode).toEqual([expect.stringContaining('550 5.1.1')]);
     const added = t.emu.webhookDeliveries({ event_type: 'suppression.added' })[0].payload.data;
     expect(added).toMatchObject({ email: 'bounced@resend.dev', origin: 'bounce', source_id: id });
     const s = await t.api.get('/suppressions/bounced%40resend.dev');
@@ -84,6 +88,8 @@ describe('email lifecycle on the clock', () => {
     expect(last).toEqual(['email.suppressed']);
     const sup = t.emu.webhookDeliveries({ event_type: 'email.suppressed' })[0].payload.data.suppressed;
     expect(sup).toMatchObject({ type: 'OnAccountSuppressionList', reason: 'previous_bounce' });
+    // The service's words (D:webhooks/emails/suppressed).
+    expect(sup.message).toBe('Resend has suppressed sending to this address because it is on the account-level suppression list. This does not count toward your bounce rate metric');
   });
 
   it('complained@: delivered, then complained, and suppressed with origin complaint', async () => {
@@ -104,7 +110,12 @@ describe('email lifecycle on the clock', () => {
     await t.emu.clock.advance('10s');
     expect(await lastEvent(id)).toBe('suppressed');
     expect(types()).toEqual(['email.suppressed']);
-    expect(t.emu.webhookDeliveries()[0].payload.data.suppressed).toMatchObject({ reason: 'previous_bounce', type: 'Suppressed' });
+    expect(t.emu.webhookDeliveries()[0].payload.data.suppressed).toMatchObject({
+      reason: 'previous_bounce',
+      type: 'Suppressed',
+      // The service's words for this type (D:webhooks/emails/bounced, its `subType: "Suppressed"` example).
+      message: "The recipient's email address is on the suppression list because it has a recent history of producing hard bounces.",
+    });
     const labelled = await send({ to: 'suppressed+x@resend.dev' });
     await t.emu.clock.advance('3s');
     expect(await lastEvent(labelled)).toBe('delivered');

@@ -1,0 +1,20 @@
+/**
+ * Handlers of /usage (INBOXES-FACTS §8):
+ * | operationId | rule |
+ * |---|---|
+ * | usage/get | any key of the team (`sending_access` too) → the SDK's `GetUsageResponseSuccess`, counted by `usageOf` (service.ts); limits null without `--plan`; the quota headers when a plan is set |
+ */
+import type { Emulator } from '../../context.js';
+import { Reply, type OperationHandler } from '../../module.js';
+import type { Req } from '../../http/document-types.js';
+import { quotaHeaders, usageOf } from './service.js';
+
+function get(ctx: Emulator, req: Req<'usage/get'>) {
+  const teamId = req.auth!.teamId;
+  return new Reply(200, usageOf(ctx, teamId), quotaHeaders(ctx, teamId));
+}
+
+/** The usage operations, by operationId. */
+export const operations: Record<string, OperationHandler> = {
+  'usage/get': get,
+};

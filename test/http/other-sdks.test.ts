@@ -1,0 +1,97 @@
+/**
+ * The wire habits of the official SDKs other than Node's, sent over plain
+ * HTTP exactly as each SDK's source builds them (README "From other
+ * languages"): attachment `content` as a byte array (Python
+ * `list(f.read())`, Ruby `file.bytes`), `inline_content_id` (Python), the
+ * base URL given with a trailing slash (Node, Python and PHP then send
+ * `//emails`; Go and Rust resolve the path against it) or without, and the
+ * `User-Agent` each sends.
+ */
+import { describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { useEmulator } from '../helpers.js';
+
+const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
+
+/** The `User-Agent` of each SDK, as its source builds it (version numbers are examples). */
+const USER_AGENTS: Record<string, string> = {
+  node: 'resend-node:6.38.0', // node_modules/resend: getDefaultUserAgent()
+  python: 'resend-python:2.19.0', // resend-python request.py: f"resend-python:{get_version()}"
+  ruby: 'resend-ruby:0.24.0', // resend-ruby request.rb: "resend-ruby:#{Resend::VERSION}"
+  php: 'resend-php/1.2.0', // resend-php Payload::toRequest: withUserAgent('resend-php', VERSION) → name/version
+  go: 'resend-go/3.1.0', // resend-go resend.go: "resend-go/" + version
+  rust: 'resend-rs/0.20.0', // resend-rust config.rs: CARGO_PKG_NAME/CARGO_PKG_VERSION
+  java: 'resend-java/4.3.0', // resend-java HttpClient: "resend-java/" + version
+};
+
+describe('what the other SDKs send', () => {
+  const t = useEmulator();
+  const post = (path: string, ua: string) =>
+    request(t.emu.url).post(path).set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', ua).set('Content-Type', 'application/json').set('Accept', 'application/json');
+
+  it('Python: attachment content as list(f.read()) and inline_content_id, to `{api_url}/emails`', async () => {
+    // resend-python: `requests.request("post", f"{resend.api_url}{path}", json=params, headers=...)`.
+    const body = {
+      from: 'Acme <hello@example.com>',
+      to: ['delivered@resend.dev'],
+      subject: 'Invoice',
+      html: '<p>Invoice attached <img src="cid:logo"></p>',
+      attachments: [
+        { filename: 'invoice.pdf', content: [...PDF] },
+        { filename: 'logo.png', content: [137, 80, 78, 71], inline_content_id: 'logo' },
+      ],
+    };
+    const res = await post('/emails', USER_AGENTS.python).send(JSON.stringify(body));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = (await t.api.get(`/emails/${res.body.id}/attachments`)).body.data;
+    const byName = Object.fromEntries(list.map((a: any) => [a.filename, a]));
+    expect(byName['invoice.pdf']).toMatchObject({ size: PDF.length, content_type: 'application/pdf', content_disposition: 'attachment' });
+    expect(byName['logo.png']).toMatchObject({ size: 4, content_id: 'logo', content_disposition: 'inline' });
+    const download = await t.anon.get(new URL(byName['invoice.pdf'].download_url).pathname).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(Buffer.compare(download.body, PDF)).toBe(0);
+  });
+
+  it('Ruby: attachment content as file.bytes, to `BASE_URL + "emails"` (a trailing slash is part of the base)', async () => {
+    // resend-ruby request.rb: HTTParty.send(verb, "#{BASE_URL}#{@path}") with @path "emails".
+    const res = await post('/emails', USER_AGENTS.ruby).send({
+      from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'Report', text: 'x',
+      attachments: [{ filename: 'report.csv', content: [...Buffer.from('a,b\n1,2\n')] }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await t.api.get(`/emails/${res.body.id}/attachments`)).body.data).toMatchObject([{ filename: 'report.csv', size: 8, content_type: 'text/csv' }]);
+  });
+
+  it('a base URL with a trailing slash: `//emails` (Node, Python, PHP join base and path as they are) is served as `/emails`', async () => {
+    for (const ua of [USER_AGENTS.node, USER_AGENTS.python, USER_AGENTS.php]) {
+      const res = await post('//emails', ua).send({ from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'Slash', text: 'x' });
+      expect(res.status, ua).toBe(200);
+      const got = await request(t.emu.url).get(`//emails/${res.body.id}`).set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', ua);
+      expect(got.status, ua).toBe(200);
+      expect(got.body.subject).toBe('Slash');
+    }
+  });
+
+  it('accepts each SDK\'s User-Agent and records it in GET /logs', async () => {
+    for (const ua of Object.values(USER_AGENTS)) {
+      const res = await request(t.emu.url).get('/domains').set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', ua);
+      expect(res.status, ua).toBe(200);
+    }
+    const logs = (await t.api.get('/logs?limit=100')).body.data;
+    const agents = new Set(logs.map((l: any) => l.user_agent));
+    for (const ua of Object.values(USER_AGENTS)) expect(agents.has(ua), ua).toBe(true);
+  });
+
+  it('Go and Rust resolve paths against the base URL: with or without a trailing slash, `/emails`', async () => {
+    // resend-go: c.BaseURL.Parse("emails"); resend-rust: base_url.join("/emails"). Both give /emails from http://host:port[/].
+    for (const base of [t.emu.url, `${t.emu.url}/`]) {
+      const url = new URL('emails', base);
+      expect(url.pathname).toBe('/emails');
+      const res = await request(url.origin).post(url.pathname).set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', USER_AGENTS.go).send({ from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'Go', text: 'x' });
+      expect(res.status).toBe(200);
+    }
+  });
+});

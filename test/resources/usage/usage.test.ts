@@ -1,0 +1,180 @@
+/**
+ * GET /usage and the quotas of `--plan` (src/resources/usage/,
+ * src/state/plans.ts): counted in emulated time, each To/CC/BCC recipient
+ * and each received email one email; 429 `daily_quota_exceeded` /
+ * `monthly_quota_exceeded` on API, batch and SMTP sends; quota headers;
+ * the contacts quota of broadcasts; nothing changes without a plan.
+ */
+import { describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
+import { Resend, type GetUsageResponseSuccess } from 'resend';
+import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
+import { createContactWith } from '../../../src/resources/contacts/service.js';
+import { postJson } from '../receiving/helpers.js';
+import { createBroadcast } from '../broadcasts/helpers.js';
+
+const FROM = 'Acme <hello@example.com>';
+const DAY = 86_400_000;
+const recipients = (n: number, tag = 'r') => Array.from({ length: n }, (_, i) => `delivered+${tag}${i}@resend.dev`);
+const email = (to: string[], over: Record<string, unknown> = {}) => ({ from: FROM, to, subject: 's', text: 'x', ...over });
+
+/** Moves the clock to 00:30 UTC of the next day, so a test's sends fall in one emulated day. */
+async function toStartOfDay(t: TestEmulator): Promise<number> {
+  const now = t.emu.clock.now().getTime();
+  const target = Math.floor(now / DAY) * DAY + DAY + 30 * 60_000;
+  await t.emu.clock.advance(target - now);
+  return target;
+}
+
+describe('GET /usage without a plan (the default)', () => {
+  const t = useEmulator();
+
+  it("answers the SDK's GetUsageResponseSuccess with null limits, and sends carry no quota header", async () => {
+    await toStartOfDay(t);
+    const sent = await t.api.post('/emails').send(email(recipients(2), { cc: 'delivered+cc@resend.dev' }));
+    expect(sent.status).toBe(200);
+    expect(sent.headers['x-resend-daily-quota']).toBeUndefined();
+    expect(sent.headers['x-resend-monthly-quota']).toBeUndefined();
+    const resend = new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
+    const { data, error } = await resend.usage.get();
+    expect(error).toBeNull();
+    const usage: GetUsageResponseSuccess = data!;
+    const now = t.emu.clock.now();
+    const tomorrow = new Date(Math.floor(now.getTime() / DAY) * DAY + DAY).toISOString();
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+    expect(usage).toEqual({
+      object: 'usage',
+      emails: {
+        daily: { used: 3, limit: null, sent: 3, received: 0, resets_at: tomorrow },
+        monthly: { used: expect.any(Number), limit: null, sent: expect.any(Number), received: expect.any(Number), resets_at: nextMonth },
+      },
+      contacts: { used: expect.any(Number), limit: null },
+      segments: { used: expect.any(Number), limit: null },
+      broadcasts: { used: expect.any(Number), limit: null },
+      ai_credits: { used: 0, limit: null, next_increase_at: null },
+      automation_runs: { used: expect.any(Number), limit: null, resets_at: nextMonth },
+      domains: { used: 1, limit: null },
+      rate_limit: { limit: 10, duration: '1000ms' },
+    });
+    expect(usage.emails.monthly.used).toBeGreaterThanOrEqual(3);
+    const contacts = usage.contacts.used;
+    await t.api.post('/contacts').send({ email: 'new-contact@example.org' });
+    expect((await resend.usage.get()).data!.contacts.used).toBe(contacts + 1);
+  });
+
+  it('is open to sending_access keys', async () => {
+    const key = await t.api.post('/api-keys').send({ name: 'send only', permission: 'sending_access' });
+    const res = await t.as(key.body.token).get('/usage');
+    expect(res.status).toBe(200);
+    expect(res.body.object).toBe('usage');
+  });
+});
+
+describe('--plan free', () => {
+  const t = useEmulator({ plan: 'free', smtpPort: 0 });
+
+  it('refuses the 101st recipient of an emulated day with 429 daily_quota_exceeded, and takes email again after midnight', async () => {
+    await toStartOfDay(t);
+    const first = await t.api.post('/emails').send(email(recipients(50, 'a')));
+    expect(first.status).toBe(200);
+    expect(first.headers['x-resend-daily-quota']).toBe('50');
+    expect(first.headers['x-resend-monthly-quota']).toBe('50');
+    const second = await t.api.post('/emails').send(email(recipients(49, 'b'), { bcc: 'delivered+bcc@resend.dev' }));
+    expect(second.status).toBe(200);
+    expect(second.headers['x-resend-daily-quota']).toBe('100');
+
+    const over = await t.api.post('/emails').send(email(['delivered+over@resend.dev']));
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ statusCode: 429, name: 'daily_quota_exceeded', message: 'You have reached your daily email sending quota.' });
+    expect(over.headers['x-resend-daily-quota']).toBe('100');
+
+    const usage = (await t.api.get('/usage')).body;
+    expect(usage.emails.daily).toMatchObject({ used: 100, limit: 100, sent: 100, received: 0 });
+    expect(usage.emails.monthly).toMatchObject({ limit: 3000 });
+    expect(usage.contacts.limit).toBe(1000);
+    expect(usage.domains).toEqual({ used: 1, limit: 1 });
+
+    await t.emu.clock.advance(DAY - 30 * 60_000);
+    const next = await t.api.post('/emails').send(email(['delivered+next@resend.dev']));
+    expect(next.status).toBe(200);
+    expect(next.headers['x-resend-daily-quota']).toBe('1');
+    expect(next.headers['x-resend-monthly-quota']).toBe(new Date(t.emu.clock.now()).getUTCDate() === 1 ? '1' : '101');
+  });
+
+  it('counts received emails toward the quota', async () => {
+    await toStartOfDay(t);
+    for (let i = 0; i < 3; i++) {
+      expect((await postJson(t, { from: 'someone@example.org', to: 'inbox@example.com', subject: `in ${i}`, text: 'x' })).status).toBe(201);
+    }
+    const usage = (await t.api.get('/usage')).body;
+    expect(usage.emails.daily).toMatchObject({ used: 3, sent: 0, received: 3 });
+    const sent = await t.api.post('/emails').send(email(recipients(97)));
+    expect(sent.status).toBe(422); // `to` takes at most 50: the quota is not the first check to fail
+    expect((await t.api.post('/emails').send(email(recipients(50, 'x')))).status).toBe(200);
+    expect((await t.api.post('/emails').send(email(recipients(47, 'y')))).status).toBe(200);
+    expect((await t.api.post('/emails').send(email(['delivered+z@resend.dev']))).body.name).toBe('daily_quota_exceeded');
+  });
+
+  it('refuses a strict batch that would go over as a whole, and reports the items over it in permissive mode', async () => {
+    await toStartOfDay(t);
+    expect((await t.api.post('/emails').send(email(recipients(50, 'a')))).status).toBe(200);
+    const items = [email(recipients(40, 'b')), email(recipients(20, 'c'))];
+    const strict = await t.api.post('/emails/batch').send(items);
+    expect(strict.status).toBe(429);
+    expect(strict.body.name).toBe('daily_quota_exceeded');
+    expect((await t.api.get('/usage')).body.emails.daily.used).toBe(50);
+    const permissive = await t.api.post('/emails/batch').set('x-batch-validation', 'permissive').send(items);
+    expect(permissive.status).toBe(200);
+    expect(permissive.body.data).toHaveLength(1);
+    expect(permissive.body.errors).toEqual([{ index: 1, message: 'You have reached your daily email sending quota.' }]);
+    expect(permissive.headers['x-resend-daily-quota']).toBe('90');
+  });
+
+  it('answers 452 over SMTP once the daily quota is used up', async () => {
+    await toStartOfDay(t);
+    expect((await t.api.post('/emails').send(email(recipients(50, 'a')))).status).toBe(200);
+    expect((await t.api.post('/emails').send(email(recipients(50, 'b')))).status).toBe(200);
+    const err: any = await nodemailer
+      .createTransport({ host: '127.0.0.1', port: t.emu.smtpPort!, secure: false, auth: { user: 'resend', pass: t.emu.apiKey } })
+      .sendMail({ from: 'hello@example.com', to: 'delivered@resend.dev', subject: 'x', text: 'x' })
+      .then(() => null, (e) => e);
+    expect(err?.responseCode).toBe(452);
+    expect(err.response).toContain('You have reached your daily email sending quota.');
+  });
+
+  it('refuses to send a broadcast over the contacts quota (403 validation_error)', async () => {
+    const usage = (await t.api.get('/usage')).body;
+    const id = await createBroadcast(t);
+    // Up to the quota through the contacts service (1,000 API calls would only be slower), the last one over the API.
+    for (let i = usage.contacts.used; i < 1000; i++) createContactWith(t.emu.ctx, FIXTURES.defaultTeamId, { email: `c${i}@example.org` });
+    expect((await t.api.get('/usage')).body.contacts).toEqual({ used: 1000, limit: 1000 });
+    expect((await t.api.post('/contacts').send({ email: 'one-more@example.org' })).status).toBe(201);
+    expect((await t.api.get('/usage')).body.contacts).toEqual({ used: 1001, limit: 1000 });
+    const res = await t.api.post(`/broadcasts/${id}/send`).send({});
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ statusCode: 403, name: 'validation_error', message: 'You have reached your contacts quota. Please upgrade your plan to send more emails.' });
+  });
+});
+
+describe('--plan pro', () => {
+  const t = useEmulator({ plan: 'pro' });
+
+  it('has no daily quota, refuses past 50,000 a month with 429 monthly_quota_exceeded, and sends only the monthly header', async () => {
+    const now = t.emu.clock.now();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    await t.emu.clock.advance(monthStart + 60_000 - now.getTime());
+    const batch = Array.from({ length: 100 }, (_, i) => email(recipients(50, `m${i}-`)));
+    for (let i = 0; i < 10; i++) {
+      const res = await t.api.post('/emails/batch').send(batch);
+      expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(200);
+      expect(res.headers['x-resend-daily-quota']).toBeUndefined();
+      expect(res.headers['x-resend-monthly-quota']).toBe(String((i + 1) * 5000));
+    }
+    const over = await t.api.post('/emails').send(email(['delivered+over@resend.dev']));
+    expect(over.status).toBe(429);
+    expect(over.body.name).toBe('monthly_quota_exceeded');
+    const usage = (await t.api.get('/usage')).body;
+    expect(usage.emails.daily).toMatchObject({ used: 50_000, limit: null });
+    expect(usage.emails.monthly).toMatchObject({ used: 50_000, limit: 50_000 });
+  });
+});
