@@ -16,6 +16,7 @@ import { defaultConfig, run } from './server.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
 import type { FaultInput, FaultRule } from './faults/rules.js';
+import type { RequestListener } from 'node:http';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
@@ -25,6 +26,7 @@ export type { FiredJob } from './clock/scheduler.js';
 export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
 export type { Emulator, EmulatorConfig } from './context.js';
 export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
+export { interceptResendApi, type InterceptTarget, type ResendApiInterception } from './intercept.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
 export interface StartServerOptions {
@@ -72,6 +74,17 @@ export interface StartServerOptions {
    * Default: none (CLI `--admin-token`).
    */
   adminToken?: string;
+  /**
+   * Also serve the API over HTTPS (`httpsUrl`) with a certificate for
+   * `api.resend.com`, `localhost`, `127.0.0.1`, `::1` and the `publicUrl`
+   * host, signed by a local name-constrained CA kept in `tlsDir` (README
+   * "Code that calls api.resend.com directly"; CLI `--tls`). Default off.
+   */
+  tls?: boolean;
+  /** Port of the HTTPS listener with `tls` (default 0 here: a free one; the CLI's default is 4443). */
+  httpsPort?: number;
+  /** Folder of the local CA (`ca.pem`, and `ca-key.pem` mode 0600); default beside `db`, or the user's cache folder for `:memory:`. */
+  tlsDir?: string;
 }
 
 /** The fault rules of a running emulator (README "Fault injection"; src/faults/). */
@@ -99,6 +112,12 @@ export interface EmulatorServer {
   apiKey: string;
   /** Port of the SMTP relay when `smtpPort` was given, else null. */
   smtpPort: number | null;
+  /** e.g. `https://127.0.0.1:54322` with `tls`, else null. */
+  httpsUrl: string | null;
+  /** Path of the local CA certificate (`ca.pem`) with `tls`, else null: what a client trusts. */
+  caCertPath: string | null;
+  /** The request listener serving the API (for in-process use, e.g. `interceptResendApi`). */
+  app: RequestListener;
   clock: {
     /** Emulated now. */
     now(): Date;
@@ -149,12 +168,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
     logLevel: options.logLevel ?? 'error',
     faults: options.faults,
     adminToken: options.adminToken,
+    tls: options.tls,
+    httpsPort: options.httpsPort ?? 0,
+    tlsDir: options.tlsDir,
   });
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return {
     url: r.url,
     apiKey: r.apiKey,
     smtpPort: r.smtpPort,
+    httpsUrl: r.httpsUrl,
+    caCertPath: r.caCertPath,
+    app: r.server.listeners('request')[0] as RequestListener,
     ctx: r.ctx,
     faults: {
       add: (rule) => r.ctx.faults.add(rule),
