@@ -115,8 +115,6 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
             type: 'boolean',
             default: false,
             describe: 'Also serve HTTPS as api.resend.com, signed by a local CA (`emulator ca` names it); SMTP then offers STARTTLS',
-            // EMULATOR_TLS=1 (as the Docker image documents) reads as on, like `true`.
-            coerce: (v: unknown) => v === true || v === 1 || (typeof v === 'string' && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())),
           })
           .option('https-port', { type: 'number', default: 4443, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
           .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
@@ -163,7 +161,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
           faults,
-          tls: args.tls,
+          // yargs reads EMULATOR_TLS=1 (the Docker image's documented form) as false: 1/yes/on count as on too.
+          tls: args.tls || /^(1|true|yes|on)$/i.test(process.env.EMULATOR_TLS ?? ''),
           httpsPort: args['https-port'],
           tlsDir: args['tls-dir'],
         });

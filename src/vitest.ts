@@ -20,7 +20,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { Resend } from 'resend';
-import { startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
+import { interceptResendApi, startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
 export interface VitestEmulator {
@@ -46,6 +46,17 @@ export interface VitestEmulator {
   readonly server: EmulatorServer;
 }
 
+/** Options of `useEmulator`: those of `startServer`, and the interception of `https://api.resend.com`. */
+export interface UseEmulatorOptions extends StartServerOptions {
+  /**
+   * Route every request of the test process to `https://api.resend.com`
+   * (global `fetch`, `node:http(s)`) into this emulator, in-process, from
+   * `beforeAll` to `afterAll` (`interceptResendApi`), for code that
+   * hard-codes the URL. Default false.
+   */
+  interceptResendApi?: boolean;
+}
+
 /**
  * Starts one emulator for the current test file (`beforeAll`), resets it to
  * the fixtures before each test (`beforeEach`) and closes it after the last
@@ -53,7 +64,8 @@ export interface VitestEmulator {
  * and a free port by default). Call it at the top of a file or a `describe`.
  * Reading a member before `beforeAll` ran throws an Error saying so.
  */
-export function useEmulator(options: StartServerOptions = {}): VitestEmulator {
+export function useEmulator(options: UseEmulatorOptions = {}): VitestEmulator {
+  const { interceptResendApi: intercept, ...serverOptions } = options;
   let server: EmulatorServer | undefined;
   let resend: Resend | undefined;
   const running = (): EmulatorServer => {
@@ -61,8 +73,10 @@ export function useEmulator(options: StartServerOptions = {}): VitestEmulator {
     return server;
   };
   beforeAll(async () => {
-    server = await startServer(options);
+    server = await startServer(serverOptions);
     resend = new Resend(server.apiKey, { baseUrl: server.url });
+    // Ended by close() in afterAll.
+    if (intercept) interceptResendApi(server);
   });
   beforeEach(async () => {
     await server?.reset();
