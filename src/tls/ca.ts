@@ -14,7 +14,7 @@
  *
  * Files in the TLS folder (`--tls-dir`): `ca.pem` (the CA certificate, the
  * one file a user trusts, mode 0644) and `ca-key.pem` (its PKCS#8 private
- * key, mode 0600, folder 0700). The server certificate and its key live in
+ * key, mode 0600, the folder 0755 so another container can read `ca.pem`). The server certificate and its key live in
  * memory only, made afresh at each start. Nothing here logs a key.
  *
  * Certificates are made with `@peculiar/x509` (WebCrypto keys from
@@ -179,7 +179,7 @@ function writeFileAtomic(file: string, text: string, mode: number): void {
 }
 
 /**
- * Loads the CA from `dir`, or creates it there (folder mode 0700, key 0600)
+ * Loads the CA from `dir`, or creates it there (key 0600)
  * when it is missing, unreadable, expires within a day, or its Name
  * Constraints do not permit every name of `names` (e.g. a new
  * `--public-url` host). `notice` gets one line when a CA is created (never a
@@ -208,7 +208,8 @@ export async function ensureCa(dir: string, names: string[], notice: (line: stri
       reason = 'replaced (the old files could not be read)';
     }
   }
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // 0755: ca.pem is meant to be read by others (another container mounting the folder); the key file alone is 0600.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   const all = [...new Set([...names])];
   const made = await createCa(all, nowMs);
   writeFileAtomic(keyPath, made.keyPem, 0o600);

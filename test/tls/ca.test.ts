@@ -51,7 +51,7 @@ describe('local CA', () => {
     expect(ca.created).toBe(true);
     expect(ca.certPath).toBe(path.join(dir, 'ca.pem'));
     expect(fs.statSync(path.join(dir, 'ca-key.pem')).mode & 0o777).toBe(0o600);
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, "ca.pem")).mode & 0o777).toBe(0o644);
 
     const cert = new X509Certificate(fs.readFileSync(ca.certPath, 'utf8'));
     const nc = cert.getExtension('2.5.29.30');
