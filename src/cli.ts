@@ -207,7 +207,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: as `emulator start`)' })
           .option('db', { type: 'string', default: ':memory:', describe: 'The --db of `emulator start` (the default folder is beside it)' })
           .option('public-url', { type: 'string', describe: 'The --public-url of `emulator start` (its host is one of the names the CA permits)' })
-          .option('pem', { type: 'boolean', default: false, describe: "Print the CA certificate's PEM instead of its path" }),
+          .option('pem', { type: 'boolean', default: false, describe: "Print the CA certificate's PEM instead of its path" })
+          // The environment of `emulator start` (EMULATOR_PORT, ... as the Docker image sets them) is no error here.
+          .strict(false),
       async (args) => {
         const { ensureCa, serverNames, defaultTlsDir } = await import('./tls/ca.js');
         let ca: Awaited<ReturnType<typeof ensureCa>>;
