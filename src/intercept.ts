@@ -18,16 +18,25 @@
  * well-kept library for both ways Node code sends, where undici's
  * `MockAgent` would cover `fetch` only. With the emulator in the same
  * process (`target.app`), a request goes straight into its request listener
- * through `light-my-request` (no port, no certificate); with only
- * `target.url`, it is forwarded there with `fetch`. Requests to any other
- * host are not touched.
+ * (no port, no certificate): a `node:http` server that never listens is
+ * handed an in-memory connection (its documented `'connection'` event
+ * takes any Duplex), and Node's own `ClientRequest` writes the request on
+ * the other end, so the app sees a real `IncomingMessage` and
+ * `ServerResponse`. (`light-my-request` was tried and left: on an express
+ * app it rewrites express's shared request and response prototypes, which
+ * breaks the same app's real HTTP listener.) With only `target.url`, a
+ * request is forwarded there with `fetch`. Requests to any other host are
+ * not touched.
  */
-import type { RequestListener } from 'node:http';
+import http, { type IncomingMessage, type RequestListener } from 'node:http';
+import { Duplex } from 'node:stream';
 import type { EventEmitter } from 'node:events';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import inject from 'light-my-request';
+
+// Node's own client, kept before any interception replaces `http.ClientRequest`, writes requests into the app.
+const { ClientRequest } = http;
 
 /** The host whose requests are routed to the emulator. */
 export const RESEND_API_HOST = 'api.resend.com';
@@ -58,27 +67,60 @@ function isResendApi(url: URL): boolean {
   return url.protocol === 'https:' && url.hostname === RESEND_API_HOST && (url.port === '' || url.port === '443');
 }
 
-/** Runs a caught request through `app` in-process and returns its response. */
-async function viaApp(app: RequestListener, request: Request, url: URL): Promise<Response> {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  headers.host = RESEND_API_HOST;
-  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-  const res = await inject(app as Parameters<typeof inject>[0], {
-    method: request.method as 'GET',
-    url: url.pathname + url.search,
-    headers,
-    ...(body && body.length ? { payload: body } : {}),
-    remoteAddress: '127.0.0.1',
-  });
-  const out = new Headers();
-  for (const [name, value] of Object.entries(res.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) out.append(name, String(v));
+/**
+ * Two connected in-memory Duplex streams: what one writes, the other reads
+ * (`stream.duplexPair` is Node 22.6+; this package supports Node 20).
+ */
+function duplexPair(): [Duplex, Duplex] {
+  const ends: Duplex[] = [];
+  for (let i = 0; i < 2; i++) {
+    ends.push(
+      new Duplex({
+        read() {},
+        write(chunk, _encoding, callback) {
+          ends[1 - i].push(chunk);
+          callback();
+        },
+        final(callback) {
+          ends[1 - i].push(null);
+          callback();
+        },
+      }),
+    );
   }
-  return new Response(NULL_BODY.has(res.statusCode) ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, statusText: res.statusMessage, headers: out });
+  // What the app may read of its connection: a local peer.
+  Object.assign(ends[1], { remoteAddress: '127.0.0.1', remotePort: 0, remoteFamily: 'IPv4', localAddress: '127.0.0.1', localPort: 443, encrypted: true });
+  return [ends[0], ends[1]];
+}
+
+/** A server that never listens: each call is one in-memory connection to `app`. */
+function inProcess(app: RequestListener): (request: Request, url: URL) => Promise<Response> {
+  const server = http.createServer(app);
+  return async (request, url) => {
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : null;
+    const headers: [string, string][] = [];
+    request.headers.forEach((value, name) => {
+      if (name !== 'host' && name !== 'connection' && name !== 'content-length' && name !== 'transfer-encoding') headers.push([name, value]);
+    });
+    headers.push(['host', RESEND_API_HOST], ['connection', 'close'], ['content-length', String(body?.length ?? 0)]);
+    const [clientEnd, serverEnd] = duplexPair();
+    server.emit('connection', serverEnd);
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = new ClientRequest({ method: request.method, path: url.pathname + url.search, headers: headers.flat(), setHost: false, createConnection: () => clientEnd as never });
+      req.on('response', resolve);
+      req.on('error', reject);
+      req.end(body ?? undefined);
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+    const out = new Headers();
+    for (let k = 0; k < res.rawHeaders.length; k += 2) {
+      const name = res.rawHeaders[k].toLowerCase();
+      if (name !== 'connection' && name !== 'transfer-encoding' && name !== 'keep-alive') out.append(name, res.rawHeaders[k + 1]);
+    }
+    const status = res.statusCode ?? 500;
+    return new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: out });
+  };
 }
 
 /** Forwards a caught request to `base` (same path and query) and returns its response. */
@@ -109,6 +151,7 @@ export function interceptResendApi(target: InterceptTarget): ResendApiIntercepti
   if (typeof app !== 'function' && typeof base !== 'string') {
     throw new TypeError('interceptResendApi: expected an emulator (what startServer() or createApp() returns), with an app or a url');
   }
+  const viaApp = typeof app === 'function' ? inProcess(app) : null;
   const interceptor = new BatchInterceptor({
     name: 'resend-emulator',
     interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()],
@@ -117,7 +160,7 @@ export function interceptResendApi(target: InterceptTarget): ResendApiIntercepti
     const url = new URL(request.url);
     if (!isResendApi(url)) return; // not ours: the request goes out as it would have
     try {
-      controller.respondWith(typeof app === 'function' ? await viaApp(app, request, url) : await viaUrl(base!, request, url));
+      controller.respondWith(viaApp ? await viaApp(request, url) : await viaUrl(base!, request, url));
     } catch {
       controller.respondWith(Response.error());
     }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { Resend } from 'resend';
 import { interceptResendApi, startServer, type EmulatorServer, type ResendApiInterception } from '../../src/index.js';
 
@@ -119,6 +120,26 @@ describe('interceptResendApi', () => {
     expect(globalThis.fetch).not.toBe(before.fetch);
     await emu.close();
     expect(patched()).toEqual(before);
+  });
+
+  it('takes any request listener as app (an express app), and leaves that app serving its real HTTP listener', async () => {
+    const app = express();
+    app.use(express.json());
+    app.post('/emails', (req, res) => {
+      res.status(200).json({ id: 'from-express', body: req.body, host: req.headers.host });
+    });
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const real = `http://127.0.0.1:${(server.address() as AddressInfo).port}/emails`;
+      const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'hi' }) }).then((r) => r.json());
+      interception = interceptResendApi({ app });
+      expect(await post('https://api.resend.com/emails')).toEqual({ id: 'from-express', body: { subject: 'hi' }, host: 'api.resend.com' });
+      expect(await post(real)).toEqual({ id: 'from-express', body: { subject: 'hi' }, host: new URL(real).host });
+      expect((await httpsJson('POST', 'https://api.resend.com/emails', {}, { subject: 'again' })).body).toMatchObject({ body: { subject: 'again' } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses a target with neither app nor url', () => {
