@@ -178,48 +178,88 @@ function writeFileAtomic(file: string, text: string, mode: number): void {
   fs.renameSync(tmp, file);
 }
 
-/**
- * Loads the CA from `dir`, or creates it there (key 0600)
- * when it is missing, unreadable, expires within a day, or its Name
- * Constraints do not permit every name of `names` (e.g. a new
- * `--public-url` host). `notice` gets one line when a CA is created (never a
- * key). Throws when `dir` cannot be created or written.
- */
-export async function ensureCa(dir: string, names: string[], notice: (line: string) => void = () => {}): Promise<LocalCa> {
+/** The CA in `dir` if it is there, readable, not about to expire and permits every `wanted` subtree; else why not. */
+async function loadCa(dir: string, wanted: string[], nowMs: number): Promise<LocalCa | { reason: string }> {
   const certPath = path.join(dir, CA_CERT_FILE);
   const keyPath = path.join(dir, CA_KEY_FILE);
-  const nowMs = Date.now();
-  const wanted = names.map(subtreeOf);
-  let reason = 'created';
-  if (fs.existsSync(certPath) && fs.existsSync(keyPath)) {
+  if (!fs.existsSync(certPath) || !fs.existsSync(keyPath)) return { reason: 'created' };
+  try {
+    const certPem = fs.readFileSync(certPath, 'utf8');
+    const cert = new x509.X509Certificate(certPem);
+    const permitted = permittedNames(cert);
+    const missing = wanted.filter((n) => !permitted.includes(n));
+    if (cert.notAfter.getTime() - nowMs < RENEW_BEFORE_MS) return { reason: `replaced (the old one expired on ${cert.notAfter.toISOString()})` };
+    if (missing.length) return { reason: `replaced (the old one did not cover ${missing.join(', ')})` };
+    const der = x509.PemConverter.decodeFirst(fs.readFileSync(keyPath, 'utf8'));
+    const key = await webcrypto.subtle.importKey('pkcs8', der, ALG, false, ['sign']);
+    return { certPem, certPath, cert, key, permitted, created: false };
+  } catch {
+    return { reason: 'replaced (the old files could not be read)' };
+  }
+}
+
+/** Lock of the TLS folder while a CA is made: a lock older than this (ms) was left by a crash and is taken over. */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Runs `fn` holding `dir/ca.lock` (created exclusively), so two emulators
+ * starting at once on a fresh folder (parallel test workers) make one CA, not
+ * a key of one and a certificate of the other.
+ */
+async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const lock = path.join(dir, 'ca.lock');
+  for (;;) {
     try {
-      const certPem = fs.readFileSync(certPath, 'utf8');
-      const cert = new x509.X509Certificate(certPem);
-      const permitted = permittedNames(cert);
-      const missing = wanted.filter((n) => !permitted.includes(n));
-      if (cert.notAfter.getTime() - nowMs < RENEW_BEFORE_MS) reason = `replaced (the old one expired on ${cert.notAfter.toISOString()})`;
-      else if (missing.length) reason = `replaced (the old one did not cover ${missing.join(', ')})`;
-      else {
-        const der = x509.PemConverter.decodeFirst(fs.readFileSync(keyPath, 'utf8'));
-        const key = await webcrypto.subtle.importKey('pkcs8', der, ALG, false, ['sign']);
-        return { certPem, certPath, cert, key, permitted, created: false };
+      fs.closeSync(fs.openSync(lock, 'wx'));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let age = 0;
+      try {
+        age = Date.now() - fs.statSync(lock).mtimeMs;
+      } catch {
+        continue; // released meanwhile
       }
-    } catch {
-      reason = 'replaced (the old files could not be read)';
+      if (age > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Loads the CA from `dir`, or creates it there (key 0600) when it is
+ * missing, unreadable, expires within a day, or its Name Constraints do not
+ * permit every name of `names` (e.g. a new `--public-url` host). `notice`
+ * gets one line when a CA is created (never a key). Safe for several
+ * processes at once (a lock file while creating). Throws when `dir` cannot
+ * be created or written.
+ */
+export async function ensureCa(dir: string, names: string[], notice: (line: string) => void = () => {}): Promise<LocalCa> {
+  const wanted = names.map(subtreeOf);
+  const found = await loadCa(dir, wanted, Date.now());
+  if ('cert' in found) return found;
   // 0755: ca.pem is meant to be read by others (another container mounting the folder); the key file alone is 0600.
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const all = [...new Set([...names])];
-  const made = await createCa(all, nowMs);
-  writeFileAtomic(keyPath, made.keyPem, 0o600);
-  writeFileAtomic(certPath, made.certPem, 0o644);
-  const again = reason === 'created' ? '' : ' again';
-  notice(`TLS: new local CA ${reason}: ${certPath} (trust it${again}: README "Code that calls api.resend.com directly")`);
-  const cert = new x509.X509Certificate(made.certPem);
-  const der = x509.PemConverter.decodeFirst(made.keyPem);
-  const key = await webcrypto.subtle.importKey('pkcs8', der, ALG, false, ['sign']);
-  return { certPem: made.certPem, certPath, cert, key, permitted: permittedNames(cert), created: true };
+  return withLock(dir, async () => {
+    const nowMs = Date.now();
+    // Another process may have made it while this one waited for the lock.
+    const again = await loadCa(dir, wanted, nowMs);
+    if ('cert' in again) return again;
+    const certPath = path.join(dir, CA_CERT_FILE);
+    const made = await createCa([...new Set(names)], nowMs);
+    writeFileAtomic(path.join(dir, CA_KEY_FILE), made.keyPem, 0o600);
+    writeFileAtomic(certPath, made.certPem, 0o644);
+    const trustAgain = again.reason === 'created' ? '' : ' again';
+    notice(`TLS: new local CA ${again.reason}: ${certPath} (trust it${trustAgain}: README "Code that calls api.resend.com directly")`);
+    const cert = new x509.X509Certificate(made.certPem);
+    const key = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(made.keyPem), ALG, false, ['sign']);
+    return { certPem: made.certPem, certPath, cert, key, permitted: permittedNames(cert), created: true };
+  });
 }
 
 /**

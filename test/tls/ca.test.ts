@@ -100,6 +100,19 @@ describe('local CA', () => {
     expect(refused).toMatchObject({ message: 'permitted subtree violation' });
   });
 
+  it('is made once when several processes start on a fresh folder at the same time', async () => {
+    const dir = tempDir();
+    const notices: string[] = [];
+    const all = await Promise.all([1, 2, 3, 4].map(() => ensureCa(dir, serverNames(), (l) => notices.push(l))));
+    expect(new Set(all.map((c) => c.certPem)).size).toBe(1);
+    expect(all.filter((c) => c.created)).toHaveLength(1);
+    expect(notices).toHaveLength(1);
+    expect(fs.readdirSync(dir).sort()).toEqual(['ca-key.pem', 'ca.pem']);
+    // The key on disk signs certificates the certificate on disk verifies.
+    const leaf = await issueServerCertificate(await ensureCa(dir, serverNames()), serverNames());
+    expect(await handshake(leaf, fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8'), 'localhost')).toEqual({ ok: true });
+  });
+
   it('defaults its folder beside a --db file, or in the user cache folder for :memory:', () => {
     expect(defaultTlsDir('/srv/data/state.db')).toBe(path.join('/srv/data', 'resend-emulator-tls'));
     expect(defaultTlsDir(':memory:')).toMatch(/resend-emulator[\\/]tls$/);
