@@ -31,9 +31,14 @@
 import http, { type IncomingMessage, type RequestListener } from 'node:http';
 import { Duplex } from 'node:stream';
 import type { EventEmitter } from 'node:events';
-import { BatchInterceptor } from '@mswjs/interceptors';
-import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
-import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { lazy, requirePackage } from './lazy.js';
+
+// Loaded on the first interception only (most users of the package never intercept; start-up speed).
+const interceptors = lazy(() => ({
+  BatchInterceptor: requirePackage<typeof import('@mswjs/interceptors')>('@mswjs/interceptors').BatchInterceptor,
+  ClientRequestInterceptor: requirePackage<typeof import('@mswjs/interceptors/ClientRequest')>('@mswjs/interceptors/ClientRequest').ClientRequestInterceptor,
+  FetchInterceptor: requirePackage<typeof import('@mswjs/interceptors/fetch')>('@mswjs/interceptors/fetch').FetchInterceptor,
+}));
 
 // Node's own client, kept before any interception replaces `http.ClientRequest`, writes requests into the app.
 const { ClientRequest } = http;
@@ -152,6 +157,7 @@ export function interceptResendApi(target: InterceptTarget): ResendApiIntercepti
     throw new TypeError('interceptResendApi: expected an emulator (what startServer() or createApp() returns), with an app or a url');
   }
   const viaApp = typeof app === 'function' ? inProcess(app) : null;
+  const { BatchInterceptor, ClientRequestInterceptor, FetchInterceptor } = interceptors();
   const interceptor = new BatchInterceptor({
     name: 'resend-emulator',
     interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()],
