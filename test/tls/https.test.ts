@@ -74,6 +74,15 @@ describe('HTTPS listener (tls: true)', () => {
     expect(trusted).toEqual({ fetch: 200, https: 200, domains: expect.arrayContaining(['example.com']) });
   });
 
+  it("keeps the CA's key out of snapshots", async () => {
+    const key = fs.readFileSync(path.join(dir, 'tls', 'ca-key.pem'), 'utf8');
+    const keyBody = key.split('\n')[1];
+    const snapshot = await (await fetch(`${emu.url}/_emulator/snapshot`)).text();
+    expect(snapshot.length).toBeGreaterThan(100);
+    expect(snapshot).not.toContain(keyBody);
+    expect(snapshot).not.toMatch(/PRIVATE KEY/);
+  });
+
   it('is refused by a process that does not trust the CA (the check above could fail)', async () => {
     const port = new URL(emu.httpsUrl!).port;
     const untrusted = await runChild({ HTTPS_PORT: port, API_KEY: emu.apiKey });
