@@ -5,6 +5,11 @@
 # also an env var (`-e EMULATOR_CLOCK=manual`, `-e EMULATOR_DB=:memory:`,
 # `-e EMULATOR_PUBLIC_URL=http://resend:4400`), so the defaults below are ENV,
 # not CMD flags (a flag would win over the env var).
+# HTTPS as api.resend.com for clients that hard-code the URL: -e EMULATOR_TLS=1
+# (port 4443, or -e EMULATOR_HTTPS_PORT=443 behind a network alias
+# api.resend.com); the local CA is kept in /data/resend-emulator-tls/ca.pem
+# (`docker exec CONTAINER node bin/emulator.js ca --pem` prints it). README
+# "Code that calls api.resend.com directly".
 
 # --- build: compile better-sqlite3 and TypeScript, then drop dev dependencies
 FROM node:22-slim AS build
@@ -43,7 +48,7 @@ COPY --from=build --chown=node:node /app/web ./web
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 4400 2587
+EXPOSE 4400 2587 4443
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.EMULATOR_PORT || 4400) + '/_emulator/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "bin/emulator.js", "start"]

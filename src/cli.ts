@@ -12,7 +12,9 @@
  *   one that is not an array of valid rules: `--faults FILE: rule N: <the
  *   admin API's message>` (or `--faults FILE: not a JSON array of rules`);
  * - a port in use: `port 4400 is already in use (--port)`, or
- *   `port 2587 is already in use (--smtp-port)` for the SMTP relay;
+ *   `port 2587 is already in use (--smtp-port)` for the SMTP relay, or
+ *   `port 4443 is already in use (--https-port)` for the `--tls` listener;
+ * - a `--tls-dir` that cannot be written: `cannot start: ...`;
  * - a `--db` file another running emulator holds: `--db FILE is in use by
  *   another running emulator ...` (src/store/db.ts);
  * - a usage error (unknown flag, missing command): yargs's message, then a
@@ -35,7 +37,7 @@ export class CliError extends Error {
 const USAGE_HINT = 'Run `emulator start --help` for the flags.';
 
 /** Checks the numeric flags (yargs turns `--port abc` into NaN); returns true or throws a CliError. */
-function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number; 'admin-token'?: string }): true {
+function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number; 'admin-token'?: string; 'https-port'?: number }): true {
   if (args['admin-token'] !== undefined && args['admin-token'].trim() === '') {
     throw new CliError('--admin-token must not be empty (leave it out to keep the admin API open to local clients)');
   }
@@ -46,6 +48,10 @@ function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolea
   const sp = args['smtp-port'];
   if (args.smtp !== false && sp !== undefined && !(Number.isInteger(sp) && sp >= 0 && sp <= 65535)) {
     throw new CliError('--smtp-port must be an integer 0-65535');
+  }
+  const hp = args['https-port'];
+  if (hp !== undefined && !(Number.isInteger(hp) && hp >= 0 && hp <= 65535)) {
+    throw new CliError('--https-port must be an integer 0-65535');
   }
   const t = args['webhook-timeout'];
   if (t !== undefined && !(Number.isInteger(t) && t > 0)) {
@@ -62,8 +68,8 @@ function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolea
  * Turns an error from binding a listener into a CliError naming the flag at
  * fault: `--port`, or `--smtp-port` when the SMTP relay could not bind.
  */
-function listenError(err: ListenFailure, host: string, port: number, smtpPort: number | null): Error {
-  const [flag, p] = err?.listener === 'smtp' ? ['--smtp-port', smtpPort] : ['--port', port];
+function listenError(err: ListenFailure, host: string, port: number, smtpPort: number | null, httpsPort?: number): Error {
+  const [flag, p] = err?.listener === 'smtp' ? ['--smtp-port', smtpPort] : err?.listener === 'https' ? ['--https-port', httpsPort] : ['--port', port];
   switch (err?.code) {
     case 'EADDRINUSE':
       return new CliError(`port ${p} is already in use (${flag})`);
@@ -111,6 +117,13 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           // "End-to-end with Playwright"), often set in the same environment that starts this one: not a flag.
           .option('url', { type: 'string', hidden: true, describe: 'EMULATOR_URL, read by clients; ignored here' })
           .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
+          .option('tls', {
+            type: 'boolean',
+            default: false,
+            describe: 'Also serve HTTPS as api.resend.com, signed by a local CA (`emulator ca` names it); SMTP then offers STARTTLS',
+          })
+          .option('https-port', { type: 'number', default: 4443, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
+          .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
           .check(checkNumbers),
       async (args) => {
         if (args.fixtures !== undefined) {
@@ -156,6 +169,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           logLevel: args['log-level'],
           validateResponses: args['validate-responses'],
           faults,
+          // yargs reads EMULATOR_TLS=1 (the Docker image's documented form) as false: 1/yes/on count as on too.
+          tls: args.tls || /^(1|true|yes|on)$/i.test(process.env.EMULATOR_TLS ?? ''),
+          httpsPort: args['https-port'],
+          tlsDir: args['tls-dir'],
         });
         const smtpPort = args.smtp === false ? null : args['smtp-port'];
         let r: Awaited<ReturnType<typeof run>>;
@@ -163,13 +180,14 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
           r = await run(config, args.host, args.port, smtpPort);
         } catch (err) {
           if ((err as NodeJS.ErrnoException)?.code === 'EFAULTRULE') throw new CliError(`--faults ${args.faults}: ${(err as Error).message.replace(/^fault rule/, 'rule')}`);
-          throw listenError(err as ListenFailure, args.host, args.port, smtpPort);
+          throw listenError(err as ListenFailure, args.host, args.port, smtpPort, args['https-port']);
         }
         process.stdout.write(
           `resend-emulator listening on ${r.url}\n` +
             `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
             `Inbox: ${r.url}/_emulator/${config.adminToken ? ' (admin token required)' : ''}\n` +
-            (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)\n` : '') +
+            (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)${r.httpsUrl ? ', STARTTLS offered' : ''}\n` : '') +
+            (r.httpsUrl ? `HTTPS: ${r.httpsUrl} (as api.resend.com; trust the CA ${r.caCertPath})\n` : '') +
             (faults ? `Faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${args.faults} (GET /_emulator/faults)\n` : ''),
         );
         let closing = false;
@@ -189,7 +207,29 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
         process.on('SIGTERM', () => stop('SIGTERM'));
       },
     )
-    .demandCommand(1, 'Name a command: start')
+    .command(
+      'ca',
+      'Create the local CA of --tls if needed and print its certificate path (--pem: the certificate)',
+      (y) =>
+        y
+          .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: as `emulator start`)' })
+          .option('db', { type: 'string', default: ':memory:', describe: 'The --db of `emulator start` (the default folder is beside it)' })
+          .option('public-url', { type: 'string', describe: 'The --public-url of `emulator start` (its host is one of the names the CA permits)' })
+          .option('pem', { type: 'boolean', default: false, describe: "Print the CA certificate's PEM instead of its path" })
+          // The environment of `emulator start` (EMULATOR_PORT, ... as the Docker image sets them) is no error here.
+          .strict(false),
+      async (args) => {
+        const { ensureCa, serverNames, defaultTlsDir } = await import('./tls/ca.js');
+        let ca: Awaited<ReturnType<typeof ensureCa>>;
+        try {
+          ca = await ensureCa(args['tls-dir'] ?? defaultTlsDir(args.db), serverNames(args['public-url']), (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
+        } catch (err) {
+          throw new CliError(`cannot create the CA: ${(err as Error).message}`);
+        }
+        process.stdout.write(args.pem ? ca.certPem : `${ca.certPath}\n`);
+      },
+    )
+    .demandCommand(1, 'Name a command: start, ca')
     .strict()
     .help()
     .showHelpOnFail(false)

@@ -92,6 +92,15 @@ export interface EmulatorConfig {
    * kept across restarts so a `--db` store resumes its queued imports).
    */
   uploadDir: string;
+  /**
+   * Also serve the app over HTTPS, as `api.resend.com`, with a certificate
+   * signed by a local name-constrained CA (src/tls/; `--tls`). Default off.
+   */
+  tls?: boolean;
+  /** Port of the HTTPS listener when `tls` is on (default 4443; 0 a free one). */
+  httpsPort?: number;
+  /** Folder of the local CA (`ca.pem`, `ca-key.pem`); default: beside the `--db` file, or the user's cache folder. */
+  tlsDir?: string;
 }
 
 /** The caller, from the API key (see `src/http/auth.ts`). */

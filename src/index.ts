@@ -32,6 +32,7 @@ export type { Emulator, EmulatorConfig } from './context.js';
 export type { EmulatorApp } from './app.js';
 export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
 export type { InboxThreadFilter, InboxThreadView } from './resources/inboxes/service.js';
+export { interceptResendApi, type InterceptTarget, type ResendApiInterception } from './intercept.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
 export interface StartServerOptions {
@@ -91,6 +92,17 @@ export interface StartServerOptions {
    * Default: none (CLI `--admin-token`).
    */
   adminToken?: string;
+  /**
+   * Also serve the API over HTTPS (`httpsUrl`) with a certificate for
+   * `api.resend.com`, `localhost`, `127.0.0.1`, `::1` and the `publicUrl`
+   * host, signed by a local name-constrained CA kept in `tlsDir` (README
+   * "Code that calls api.resend.com directly"; CLI `--tls`). Default off.
+   */
+  tls?: boolean;
+  /** Port of the HTTPS listener with `tls` (default 0 here: a free one; the CLI's default is 4443). */
+  httpsPort?: number;
+  /** Folder of the local CA (`ca.pem`, and `ca-key.pem` mode 0600); default beside `db`, or the user's cache folder for `:memory:`. */
+  tlsDir?: string;
 }
 
 /** The fault rules of a running emulator (README "Fault injection"; src/faults/). */
@@ -169,13 +181,17 @@ export interface EmulatorServer extends EmulatorInstance {
   url: string;
   /** Port of the SMTP relay when `smtpPort` was given, else null. */
   smtpPort: number | null;
+  /** e.g. `https://127.0.0.1:54322` with `tls`, else null. */
+  httpsUrl: string | null;
+  /** Path of the local CA certificate (`ca.pem`) with `tls`, else null: what a client trusts. */
+  caCertPath: string | null;
 }
 
 /** Options of `createApp`: those of `startServer` less the listeners'. */
-export type CreateAppOptions = Omit<StartServerOptions, 'port' | 'host' | 'smtpPort' | 'mountPath'>;
+export type CreateAppOptions = Omit<StartServerOptions, 'port' | 'host' | 'smtpPort' | 'mountPath' | 'tls' | 'httpsPort' | 'tlsDir'>;
 
 /** The configuration of an in-process emulator (manual clock, quiet log), from the options both entries share. */
-function configOf(options: CreateAppOptions) {
+function configOf(options: StartServerOptions) {
   return defaultConfig({
     clock: options.clock ?? 'manual',
     apiKey: options.apiKey,
@@ -190,6 +206,9 @@ function configOf(options: CreateAppOptions) {
     logLevel: options.logLevel ?? 'error',
     faults: options.faults,
     adminToken: options.adminToken,
+    tls: options.tls,
+    httpsPort: options.httpsPort ?? 0,
+    tlsDir: options.tlsDir,
   });
 }
 
@@ -246,5 +265,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Emu
   const config = configOf(options);
   config.mountPath = options.mountPath ?? process.env.EMULATOR_MOUNT_PATH;
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
-  return { ...instanceOf(r), url: r.url, smtpPort: r.smtpPort };
+  return { ...instanceOf(r), url: r.url, smtpPort: r.smtpPort, httpsUrl: r.httpsUrl, caCertPath: r.caCertPath };
 }

@@ -23,9 +23,9 @@
  * and `/playwright`): same members, same messages.
  */
 import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
-import type { EmailFilter, StartServerOptions } from './index.js';
+import type { EmailFilter } from './index.js';
 import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, type EmulatorMatchers, type Inspectable, type WebhookFilter } from './testing/matchers.js';
-import { useEmulatorWith, type TestFileEmulator } from './testing/use-emulator.js';
+import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
 export interface JestEmulator extends TestFileEmulator {}
@@ -37,7 +37,7 @@ export interface JestEmulator extends TestFileEmulator {}
  * and a free port by default). Call it at the top of a file or a `describe`.
  * Reading a member before `beforeAll` ran throws an Error saying so.
  */
-export function useEmulator(options: StartServerOptions = {}): JestEmulator {
+export function useEmulator(options: UseEmulatorOptions = {}): JestEmulator {
   return useEmulatorWith({ beforeAll, beforeEach, afterAll }, options);
 }
 
@@ -79,3 +79,4 @@ export { emailDifferences, deliveryDifferences } from './testing/matchers.js';
 export type { WebhookFilter, EmulatorMatchers } from './testing/matchers.js';
 export type { WaitOptions } from './testing/connection.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, EmulatorServer } from './index.js';
+export type { UseEmulatorOptions } from './testing/use-emulator.js';

@@ -25,6 +25,7 @@ import { removeUploads } from './http/uploads.js';
 import { modules } from './modules.js';
 import { webhookDirectory } from './resources/webhooks/service.js';
 import type { SmtpListener } from './smtp/server.js';
+import type { TlsListener } from './tls/index.js';
 import { createFaultStore } from './faults/store.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
@@ -86,10 +87,14 @@ export interface Running extends Prepared {
   smtpPort: number | null;
   /** `smtp://HOST:PORT` of the SMTP relay, or null when it is off. */
   smtpUrl: string | null;
+  /** `https://HOST:PORT` of the HTTPS listener (`config.tls`), or null when it is off. */
+  httpsUrl: string | null;
+  /** Path of the local CA certificate that signs the HTTPS one (`config.tls`), or null. */
+  caCertPath: string | null;
 }
 
 /** A listener that could not bind: the bind error, with the listener it came from. */
-export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp' };
+export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp' | 'https' };
 
 /**
  * Opens the store (migrating it, seeding fixtures if it has no team), builds
@@ -228,13 +233,26 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     await prepared.close();
     throw Object.assign(err as ListenFailure, { listener: 'http' });
   }
+  let tls: TlsListener | null = null;
+  if (config.tls) {
+    try {
+      // Loaded only with TLS on (the certificate libraries are not needed otherwise).
+      const { startTls } = await import('./tls/index.js');
+      tls = await startTls(listener, host, config, (line) => ctx.log('warn', line));
+    } catch (err) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await prepared.close();
+      throw Object.assign(err as ListenFailure, { listener: 'https' });
+    }
+  }
   let smtp: SmtpListener | null = null;
   if (smtpPort !== null) {
     try {
       // Loaded only when SMTP is on (smtp-server and the MIME parser are not needed otherwise; start-up speed, issue 10).
       const { startSmtp } = await import('./smtp/server.js');
-      smtp = await startSmtp(ctx, host, smtpPort);
+      smtp = await startSmtp(ctx, host, smtpPort, tls?.certificate);
     } catch (err) {
+      await tls?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await prepared.close();
       throw Object.assign(err as ListenFailure, { listener: 'smtp' });
@@ -244,6 +262,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${addr.port}${mountPath}`;
   const smtpUrl = smtp ? `smtp://${shownHost}:${smtp.port}` : null;
+  const httpsUrl = tls ? `https://${shownHost}:${tls.port}${mountPath}` : null;
   config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   config.listening = true;
   let closed = false;
@@ -253,12 +272,15 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     url,
     smtpPort: smtp?.port ?? null,
     smtpUrl,
+    httpsUrl,
+    caCertPath: tls?.caCertPath ?? null,
     async close() {
       if (closed) return;
       closed = true;
       // Fault latency ends first (503 at once), then the listeners, then the store.
       ctx.faults.close();
       await smtp?.close();
+      await tls?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       config.listening = false;

@@ -19,9 +19,8 @@
  * both, the main entry neither.
  */
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import type { StartServerOptions } from './index.js';
 import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, type EmulatorMatchers, type Inspectable, type WebhookFilter } from './testing/matchers.js';
-import { useEmulatorWith, type TestFileEmulator } from './testing/use-emulator.js';
+import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 import type { EmailFilter } from './index.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
@@ -34,7 +33,7 @@ export interface VitestEmulator extends TestFileEmulator {}
  * and a free port by default). Call it at the top of a file or a `describe`.
  * Reading a member before `beforeAll` ran throws an Error saying so.
  */
-export function useEmulator(options: StartServerOptions = {}): VitestEmulator {
+export function useEmulator(options: UseEmulatorOptions = {}): VitestEmulator {
   return useEmulatorWith({ beforeAll, beforeEach, afterAll }, options);
 }
 
@@ -68,3 +67,4 @@ declare module 'vitest' {
 export { emailDifferences, deliveryDifferences } from './testing/matchers.js';
 export type { WebhookFilter, EmulatorMatchers } from './testing/matchers.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, EmulatorServer } from './index.js';
+export type { UseEmulatorOptions } from './testing/use-emulator.js';

@@ -11,7 +11,7 @@
  * | connect | `220` greeting |
  * | `AUTH PLAIN` / `AUTH LOGIN` | user `resend` and a key of any team (`full_access` or `sending_access`) → `235`; anything else → `535 Authentication credentials invalid` |
  * | `MAIL` / `RCPT` / `DATA` before `AUTH` | `530 Authentication required` (smtp-server, `authOptional: false`) |
- * | `STARTTLS` | not offered (the emulator speaks plain SMTP, so a default nodemailer transport, `secure: false`, sends) |
+ * | `STARTTLS` | not offered (the emulator speaks plain SMTP, so a default nodemailer transport, `secure: false`, sends); with `--tls`, offered with the HTTPS certificate (src/tls/), plain SMTP still accepted |
  * | end of `DATA` | the message as `POST /emails` (schema of spec/openapi.yaml, then `sendEmail`); accepted → `250 OK: queued as <email id>`; refused → `553 <message>` when the service refused the sender (`from` missing, invalid or not of a verified domain, or not the domain a restricted key may send from), else `550 <message>`; `<message>` is the API's error `message` |
  * | end of `DATA` over the `--plan` email quota | `452 <message>` (the API's 429 `daily_quota_exceeded` / `monthly_quota_exceeded` text; transient, as the quota resets) |
  * | message over `MAX_MESSAGE_BYTES` | `552` (smtp-server) |
@@ -148,18 +148,20 @@ export async function sendSmtpMessage(ctx: Emulator, auth: Auth, raw: Buffer, en
 }
 
 /**
- * Starts the relay on `host:port` (`port` 0 picks a free one). Rejects with
+ * Starts the relay on `host:port` (`port` 0 picks a free one), offering
+ * STARTTLS with `certificate` (PEM) when given. Rejects with
  * the listener's error (`EADDRINUSE`, `EACCES`, ...) when it cannot bind.
  */
-export async function startSmtp(ctx: Emulator, host: string, port: number): Promise<SmtpListener> {
+export async function startSmtp(ctx: Emulator, host: string, port: number, certificate?: { cert: string; key: string }): Promise<SmtpListener> {
+  // With `--tls`, STARTTLS is offered with the emulator's certificate; without it, not at all.
+  const starttls = certificate ? { cert: certificate.cert, key: certificate.key } : { disabledCommands: ['STARTTLS'], hideSTARTTLS: true };
   const server = new SMTPServer({
+    ...starttls,
     name: 'resend-emulator',
     banner: 'resend-emulator SMTP relay',
     authMethods: ['PLAIN', 'LOGIN'],
     authOptional: false,
     allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    hideSTARTTLS: true,
     disableReverseLookup: true,
     size: MAX_MESSAGE_BYTES,
     logger: false,

@@ -8,7 +8,7 @@
  * 20 ms, so one server per file with a reset per test is the fast path.
  */
 import { Resend } from 'resend';
-import { startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type InboxThreadFilter, type InboxThreadView, type SentEmail, type StartServerOptions, type WebhookDelivery } from '../index.js';
+import { interceptResendApi, startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type InboxThreadFilter, type InboxThreadView, type SentEmail, type StartServerOptions, type WebhookDelivery } from '../index.js';
 import { codeOf, linkOf, type WaitOptions } from './connection.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
@@ -41,6 +41,17 @@ export interface TestFileEmulator {
   readonly server: EmulatorServer;
 }
 
+/** Options of `useEmulator` (every entry): those of `startServer`, and the interception of `https://api.resend.com`. */
+export interface UseEmulatorOptions extends StartServerOptions {
+  /**
+   * Route every request of the test process to `https://api.resend.com`
+   * (global `fetch`, `node:http(s)`) into this emulator, in-process, from
+   * `beforeAll` to `afterAll` (`interceptResendApi`), for code that
+   * hard-codes the URL. Default false.
+   */
+  interceptResendApi?: boolean;
+}
+
 /** A framework's lifecycle hooks, as `vitest` and `@jest/globals` export them. */
 export interface Hooks {
   beforeAll(fn: () => Promise<void>): void;
@@ -53,7 +64,8 @@ export interface Hooks {
  * `startServer`) and returns its handle. Reading a member before
  * `beforeAll` ran throws an Error saying so.
  */
-export function useEmulatorWith(hooks: Hooks, options: StartServerOptions = {}): TestFileEmulator {
+export function useEmulatorWith(hooks: Hooks, options: UseEmulatorOptions = {}): TestFileEmulator {
+  const { interceptResendApi: intercept, ...serverOptions } = options;
   let server: EmulatorServer | undefined;
   let resend: Resend | undefined;
   const running = (): EmulatorServer => {
@@ -61,8 +73,10 @@ export function useEmulatorWith(hooks: Hooks, options: StartServerOptions = {}):
     return server;
   };
   hooks.beforeAll(async () => {
-    server = await startServer(options);
+    server = await startServer(serverOptions);
     resend = new Resend(server.apiKey, { baseUrl: server.url });
+    // Ended by close() in afterAll.
+    if (intercept) interceptResendApi(server);
   });
   hooks.beforeEach(async () => {
     await server?.reset();

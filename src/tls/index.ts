@@ -1,0 +1,42 @@
+/**
+ * `--tls` as a whole: the CA in the TLS folder, a fresh server certificate
+ * for the names the emulator serves, and the HTTPS listener. Loaded by
+ * src/server.ts only when TLS is on (the certificate libraries are not
+ * needed otherwise; start-up speed).
+ */
+import type { RequestListener } from 'node:http';
+import type { EmulatorConfig } from '../context.js';
+import { defaultTlsDir, ensureCa, issueServerCertificate, serverNames, type ServerCertificate } from './ca.js';
+import { startHttps } from './https.js';
+
+export { defaultTlsDir } from './ca.js';
+
+/** Default `--https-port`. */
+export const DEFAULT_HTTPS_PORT = 4443;
+
+/** A running `--tls` side. */
+export interface TlsListener {
+  /** Bound HTTPS port. */
+  port: number;
+  /** Path of the CA certificate users trust (`ca.pem` in the TLS folder). */
+  caCertPath: string;
+  /** The server certificate and key (PEM, in memory), also used for SMTP STARTTLS. */
+  certificate: ServerCertificate;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads or creates the CA in `config.tlsDir` (default `defaultTlsDir`),
+ * signs a certificate for `api.resend.com`, `localhost`, `127.0.0.1`, `::1`
+ * and the `config.publicUrl` host, and serves `app` over HTTPS on
+ * `host:config.httpsPort` (default 4443; 0 a free port). `notice` gets the
+ * one-line notice of a new CA. Rejects when the folder cannot be written or
+ * the port bound (the bind error).
+ */
+export async function startTls(app: RequestListener, host: string, config: EmulatorConfig, notice: (line: string) => void): Promise<TlsListener> {
+  const names = serverNames(config.publicUrl);
+  const ca = await ensureCa(config.tlsDir ?? defaultTlsDir(config.db), names, notice);
+  const certificate = await issueServerCertificate(ca, names);
+  const listener = await startHttps(app, host, config.httpsPort ?? DEFAULT_HTTPS_PORT, certificate, config.timeouts);
+  return { port: listener.port, caCertPath: ca.certPath, certificate, close: () => listener.close() };
+}
