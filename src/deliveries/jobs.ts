@@ -37,7 +37,7 @@
  */
 import type { Webhook as WebhookType } from 'standardwebhooks';
 import { lazy, requirePackage } from '../lazy.js';
-import type { Emulator } from '../context.js';
+import type { Emulator, WebhookEndpoint } from '../context.js';
 import { defineJob } from '../clock/jobs.js';
 import { cancelPendingOf, deliveryRow, insertAttempt, scheduledAttempts, setDeliveryStatus, type DeliveryRow } from './store.js';
 
@@ -89,17 +89,8 @@ function newAttemptId(): string {
   return `atmpt_${randomAlnum(27)}`;
 }
 
-interface HookRow {
-  id: string;
-  endpoint: string;
-  signing_secret: string;
-  previous_signing_secret: string | null;
-  previous_secret_expires_at: number | null;
-  status: string;
-}
-
 /** The secrets a webhook signs with now: current, plus the previous one within its grace period. */
-function signingSecrets(hook: Pick<HookRow, 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'>, nowMs: number): string[] {
+function signingSecrets(hook: Pick<WebhookEndpoint, 'signing_secret' | 'previous_signing_secret' | 'previous_secret_expires_at'>, nowMs: number): string[] {
   const out = [hook.signing_secret];
   if (hook.previous_signing_secret && hook.previous_secret_expires_at !== null && nowMs < hook.previous_secret_expires_at) {
     out.push(hook.previous_signing_secret);
@@ -219,7 +210,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
   const d = deliveryRow(ctx, deliveryId);
   if (!d) return;
   if (d.status !== 'pending' && !replay) return;
-  const hook: HookRow | undefined = ctx.webhooks.find(ctx, d.webhook_id);
+  const hook = ctx.webhooks.find(ctx, d.webhook_id);
   if (!hook || (hook.status !== 'enabled' && !replay)) {
     if (!replay) {
       setDeliveryStatus(ctx, d.id, 'cancelled', null);
@@ -264,7 +255,7 @@ export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?
       return;
     }
     // The webhook may have been deleted or disabled while the request ran.
-    const fresh: HookRow | undefined = ctx.webhooks.find(ctx, d.webhook_id);
+    const fresh = ctx.webhooks.find(ctx, d.webhook_id);
     if (!fresh || fresh.status !== 'enabled') {
       setDeliveryStatus(ctx, d.id, 'cancelled', null);
       return;
