@@ -24,7 +24,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
 import type { EmailFilter } from './index.js';
-import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, type EmulatorMatchers, type Inspectable, type WebhookFilter } from './testing/matchers.js';
+import { emulatorMatcherSet, type EmulatorMatchers } from './testing/matchers.js';
 import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
@@ -41,27 +41,8 @@ export function useEmulator(options: UseEmulatorOptions = {}): JestEmulator {
   return useEmulatorWith({ beforeAll, beforeEach, afterAll }, options);
 }
 
-expect.extend({
-  /**
-   * Passes when the emulator sent at least one email matching `filter`
-   * (`EmailFilter` rules, all fields ANDed). The failure lists the closest
-   * emails and how each differs; under `.not`, the emails that match.
-   */
-  toHaveSentEmail(received: unknown, filter: EmailFilter = {}) {
-    assertEmulatorLike(received, 'toHaveSentEmail');
-    return sentEmailResult((received as Inspectable).emails(), filter);
-  },
-  /**
-   * Passes when the emulator recorded at least one webhook delivery matching
-   * `filter` (`WebhookFilter`, `data` compared with Jest's equality, so
-   * `expect.stringContaining` works). The failure lists the closest
-   * deliveries and how each differs; under `.not`, the deliveries that match.
-   */
-  toHaveDeliveredWebhook(received: unknown, filter: WebhookFilter = {}) {
-    assertEmulatorLike(received, 'toHaveDeliveredWebhook');
-    return deliveredWebhookResult((received as Inspectable).webhookDeliveries(), filter, (a, b) => this.equals(a, b));
-  },
-});
+// The shared matchers (src/testing/matchers.ts), with this framework's equality for `data`.
+expect.extend(emulatorMatcherSet);
 
 // `expect` from '@jest/globals' takes its matcher types from the 'expect'
 // package; the global `expect` of @types/jest from the `jest` namespace.

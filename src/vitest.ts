@@ -19,7 +19,7 @@
  * both, the main entry neither.
  */
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, type EmulatorMatchers, type Inspectable, type WebhookFilter } from './testing/matchers.js';
+import { emulatorMatcherSet, type EmulatorMatchers } from './testing/matchers.js';
 import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 import type { EmailFilter } from './index.js';
 
@@ -37,27 +37,8 @@ export function useEmulator(options: UseEmulatorOptions = {}): VitestEmulator {
   return useEmulatorWith({ beforeAll, beforeEach, afterAll }, options);
 }
 
-expect.extend({
-  /**
-   * Passes when the emulator sent at least one email matching `filter`
-   * (`EmailFilter` rules, all fields ANDed). The failure lists the closest
-   * emails and how each differs; under `.not`, the emails that match.
-   */
-  toHaveSentEmail(received: unknown, filter: EmailFilter = {}) {
-    assertEmulatorLike(received, 'toHaveSentEmail');
-    return sentEmailResult((received as Inspectable).emails(), filter);
-  },
-  /**
-   * Passes when the emulator recorded at least one webhook delivery matching
-   * `filter` (`WebhookFilter`, `data` compared with vitest's equality). The
-   * failure lists the closest deliveries and how each differs; under
-   * `.not`, the deliveries that match.
-   */
-  toHaveDeliveredWebhook(received: unknown, filter: WebhookFilter = {}) {
-    assertEmulatorLike(received, 'toHaveDeliveredWebhook');
-    return deliveredWebhookResult((received as Inspectable).webhookDeliveries(), filter, (a, b) => this.equals(a, b));
-  },
-});
+// The shared matchers (src/testing/matchers.ts), with this framework's equality for `data`.
+expect.extend(emulatorMatcherSet);
 
 declare module 'vitest' {
   interface Assertion<T = any> extends EmulatorMatchers<T> {}

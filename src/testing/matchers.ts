@@ -163,3 +163,24 @@ export interface EmulatorMatchers<R = unknown> {
   /** The emulator recorded a webhook delivery matching `filter` (`event_type`, `status`, `webhook_id`, `team_id`, `data`). */
   toHaveDeliveredWebhook(filter?: WebhookFilter): R;
 }
+
+/**
+ * The two matchers as `expect.extend` takes them, for the frameworks whose
+ * matcher context has `equals` (Vitest, Jest): `toHaveSentEmail(filter)`
+ * passes when the emulator sent at least one email matching `filter`
+ * (`EmailFilter` rules, ANDed); `toHaveDeliveredWebhook(filter)` when it
+ * recorded a delivery matching `filter` (`data` compared with the
+ * framework's equality, so asymmetric matchers work). A failure lists the
+ * closest emails (deliveries) and how each differs; under `.not`, the ones
+ * that match. Throws a TypeError when `received` is not an emulator.
+ */
+export const emulatorMatcherSet = {
+  toHaveSentEmail(this: { equals: Equals }, received: unknown, filter: EmailFilter = {}): MatcherResult {
+    assertEmulatorLike(received, 'toHaveSentEmail');
+    return sentEmailResult((received as Inspectable).emails(), filter);
+  },
+  toHaveDeliveredWebhook(this: { equals: Equals }, received: unknown, filter: WebhookFilter = {}): MatcherResult {
+    assertEmulatorLike(received, 'toHaveDeliveredWebhook');
+    return deliveredWebhookResult((received as Inspectable).webhookDeliveries(), filter, (a, b) => this.equals(a, b));
+  },
+};
