@@ -5,7 +5,8 @@
  * nothing is half-written, reads keep working, jobs stay pending (never
  * failed, never a crash), and once space frees the next write succeeds with
  * no restart and `PRAGMA integrity_check` is `ok`. The same for an upload
- * that runs out of space mid-stream: 507, its temp file removed.
+ * that runs out of space mid-stream: 507, its temp file removed; over SMTP,
+ * 452 (insufficient system storage).
  *
  * The disk: a small tmpfs of the test's own (we run as root); where the
  * machine refuses the mount, the store's `PRAGMA max_page_count` is set low
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { defaultConfig, run, type Running } from '../../src/server.js';
 import { UPLOAD_PREFIX } from '../../src/http/uploads.js';
 import { storeFullError } from '../../src/http/store-full.js';
+import nodemailer from 'nodemailer';
 import { client } from '../helpers.js';
 
 const SIZE = 4 * 1024 * 1024;
@@ -150,6 +152,28 @@ describe('a full store', () => {
     expect(events).toHaveLength(sent.length + 1);
     expect(events.every((e) => e.last_event === 'delivered')).toBe(true);
     expect(emu.ctx.db.prepare('PRAGMA integrity_check').pluck().get()).toBe('ok');
+  });
+
+  it('over SMTP: a message the full store cannot take is answered 452 (a transient reply: the client retries), one log line; accepted once space frees', async () => {
+    emu = await run(defaultConfig({ clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: dir }), '127.0.0.1', 0, 0);
+    const db = emu.ctx.db;
+    db.exec(`PRAGMA max_page_count = ${(db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count + 5}`);
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: emu.smtpPort!, secure: false, ignoreTLS: true, auth: { user: 'resend', pass: emu.apiKey } });
+    const message = { from: 'a@example.com', to: 'b@example.net', subject: 'over SMTP', text: 'x'.repeat(200_000) };
+    const log = captureLog();
+    let err: any = null;
+    try {
+      await transport.sendMail(message).catch((e) => (err = e));
+    } finally {
+      log.restore();
+    }
+    expect(err?.responseCode).toBe(452);
+    expect(err.response).toMatch(/^452 Insufficient system storage: the emulator's store \(in memory\) is full; nothing was written: free space on its disk and retry$/);
+    expect(log.lines().filter((l) => l.includes('is full'))).toEqual([expect.stringMatching(/\(SMTP DATA answered 452\)$/)]);
+    db.exec('PRAGMA max_page_count = 1073741823');
+    const ok = await transport.sendMail(message);
+    expect(ok.response).toMatch(/^250 OK: queued as /);
+    transport.close();
   });
 
   it('an upload that runs out of space mid-stream: 507 naming the upload folder, its temp file removed; works once space frees', async () => {
