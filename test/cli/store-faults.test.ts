@@ -75,12 +75,13 @@ describe('start-up on a --db file it cannot use', () => {
   /**
    * Runs the CLI as `nobody` (root ignores permissions) when that user can
    * read the code; where it cannot (a clone under a private home), the
-   * folder is a read-only mount instead, which refuses root's writes too.
+   * folder is a read-only mount instead, which refuses root's writes too
+   * (`STORE_FAULTS_READONLY_MOUNT=1` asks for that variant).
    */
   function runWithoutWriteAccess(args: string[], dir: string): { code: number | null; stdout: string; stderr: string } {
     const env = { ...process.env, ...FREE_SMTP, NODE_DISABLE_COMPILE_CACHE: '1' };
     const probe = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(bin)}, require('fs').constants.R_OK)`], { uid: NOBODY, gid: NOBODY, env });
-    if (process.getuid?.() === 0 && probe.status === 0) {
+    if (process.getuid?.() === 0 && probe.status === 0 && process.env.STORE_FAULTS_READONLY_MOUNT !== '1') {
       // nobody must reach the folder (the temp folders on the way are root's, 0700): let it through, not write.
       for (let d = dir; d !== path.dirname(d) && d.startsWith(path.dirname(os.tmpdir())); d = path.dirname(d)) {
         const mode = fs.statSync(d).mode & 0o777;
