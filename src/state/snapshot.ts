@@ -8,8 +8,8 @@
  * through the same migrations as a `--db` file (`upgradeTables`: its rows
  * are loaded into a scratch in-memory store at its version, which is then
  * migrated to this one); a snapshot without `schema_version` (written
- * before snapshots carried it) is taken to be of the newest version its
- * tables and columns fit. A newer one is refused, naming both versions.
+ * before snapshots carried it) is recognised from its tables and columns
+ * (`inferSchemaVersion`). A newer one is refused, naming both versions.
  */
 import type { Emulator } from '../context.js';
 import { ApiError } from '../http/errors.js';
