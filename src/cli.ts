@@ -16,7 +16,11 @@
  *   `port 4443 is already in use (--https-port)` for the `--tls` listener;
  * - a `--tls-dir` that cannot be written: `cannot start: ...`;
  * - a `--db` file another running emulator holds: `--db FILE is in use by
- *   another running emulator ...` (src/store/db.ts);
+ *   another running emulator ...`; one that is not a database, cannot be
+ *   opened for writing (file or folder permissions), or was written by a
+ *   newer version: `--db FILE is not an SQLite database ...`, `--db FILE
+ *   cannot be opened for writing ...`, `--db FILE was written by a newer
+ *   resend-emulator ...`, each saying what to do (src/store/db.ts);
  * - a usage error (unknown flag, missing command): yargs's message, then a
  *   second line pointing at `emulator start --help`.
  */
@@ -80,6 +84,9 @@ function listenError(err: ListenFailure, host: string, port: number, smtpPort: n
     case 'EAI_AGAIN':
       return new CliError(`cannot listen on host ${host} (--host): ${err.code}`);
     case 'EMULATOR_DB_IN_USE':
+    case 'EMULATOR_DB_NOT_A_DATABASE':
+    case 'EMULATOR_DB_NO_ACCESS':
+    case 'EMULATOR_DB_TOO_NEW':
       return new CliError(err.message);
     default:
       return err instanceof CliError ? err : new CliError(`cannot start: ${err?.message ?? err}`);

@@ -3,7 +3,7 @@
  * store, clock, scheduler, configuration and an in-process event bus.
  */
 import { EventEmitter } from 'node:events';
-import type { DB } from './store/db.js';
+import type { DB, Migration } from './store/db.js';
 import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
 import type { FaultInput, Faults } from './faults/rules.js';
@@ -187,6 +187,8 @@ export interface Emulator {
  */
 export interface SeededModule {
   name: string;
+  /** The module's schema steps (src/module.ts); a snapshot import runs them on an older snapshot (src/state/snapshot.ts). */
+  migrations?: Migration[];
   /**
    * Inserts this module's part of the fixtures (`fixtures[name]`), inside
    * the reset transaction. Must be synchronous.

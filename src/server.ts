@@ -172,7 +172,8 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
       bus.emit('close');
       // An in-memory store's queued imports end with it: their uploads go too (a file store resumes them).
       if (config.db === ':memory:') removeUploads(referencedUploads(ctx));
-      if (config.db !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      // On a full disk the checkpoint may fail: the WAL stays beside the file and the next open replays it.
+      if (config.db !== ':memory:') try { db.exec('PRAGMA wal_checkpoint(TRUNCATE)'); } catch { /* see above */ }
       db.close();
     },
   };

@@ -26,6 +26,7 @@
  * `KEEP_FAILED_JOBS` of them.
  */
 import type { DB } from '../store/db.js';
+import { fullStore, storeFullText } from '../store/full.js';
 import { MAX_CLOCK_MS, type Clock } from './clock.js';
 
 /** A stored job. `payload` is the parsed JSON given to `schedule`. */
@@ -79,6 +80,13 @@ export interface FiredJob {
  */
 export const SLICE_MS = 10;
 
+/**
+ * How long (ms of wall time) the background timer waits before trying jobs
+ * again after the store was full (src/store/full.ts): a due job is not
+ * retried in a tight loop while the disk stays full.
+ */
+export const FULL_RETRY_MS = 1_000;
+
 /** The saved clock (one row), kept out of reset and snapshots (`userTables` skips `emulator_*`). */
 export const clockMigration = {
   version: 3,
@@ -117,6 +125,10 @@ export class Scheduler {
   private chain: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Set while the store is full (a job could not write): the fault is logged once, and the timer retries after `FULL_RETRY_MS`. */
+  private fullSince: number | null = null;
+  /** Async jobs whose `running` mark could not be put back to `pending` on a full store; retried before the next run. */
+  private stuck = new Set<number>();
 
   constructor(
     private readonly db: DB,
@@ -268,7 +280,33 @@ export class Scheduler {
     this.timer = null;
     await this.chain.catch(() => {});
     await Promise.allSettled([...this.inflight]);
-    this.saveClock();
+    try {
+      this.saveClock();
+    } catch (err) {
+      // On a full store the clock is not saved (a restart resumes at the last saved time); closing goes on.
+      if (!fullStore(err)) throw err;
+      this.storeFull(err);
+    }
+  }
+
+  /**
+   * A job (or the scheduler's own bookkeeping) found the store full
+   * (src/store/full.ts): logged once per episode as one line; the job's
+   * writes were rolled back and it stays pending, run again once space
+   * frees (the background timer retries every `FULL_RETRY_MS`).
+   */
+  private storeFull(err: unknown, job?: { id: number; type: string }): void {
+    if (this.fullSince !== null) return;
+    this.fullSince = performance.now();
+    const which = fullStore(err) ?? 'database';
+    this.log(`${storeFullText(which, this.db.name, 'the upload folder')}${job ? `: job ${job.id} (${job.type}) stays pending` : ''}; jobs wait until space frees (${(err as Error)?.message ?? err})`);
+  }
+
+  /** Whether a store-full episode ended: the next run of jobs went through. */
+  private storeHasSpace(): void {
+    if (this.fullSince === null) return;
+    this.fullSince = null;
+    this.log('the store has space again: jobs run');
   }
 
   /** Runs `fn` when no job or advance is running, and blocks them until it ends. */
@@ -288,10 +326,32 @@ export class Scheduler {
 
   /** Records a job's failure (its own statement, after any rollback) and keeps the failed rows bounded. */
   private fail(row: { id: number; type: string }, err: unknown, from: 'pending' | 'running' = 'pending'): void {
-    // `from`: the row's status now (a sync job's `running` was rolled back); a job the handler scheduled may have reused the id.
-    this.db.prepare(`UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status = ?`).run(String((err as Error)?.stack ?? err), row.id, from);
-    this.trimFailed();
+    try {
+      // `from`: the row's status now (a sync job's `running` was rolled back); a job the handler scheduled may have reused the id.
+      this.db.prepare(`UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status = ?`).run(String((err as Error)?.stack ?? err), row.id, from);
+      this.trimFailed();
+    } catch (e) {
+      // A full store cannot record the failure either: the job stays as it is (pending, or running until `recover`).
+      if (!fullStore(e)) throw e;
+      this.storeFull(e, row);
+    }
     this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+  }
+
+  /**
+   * An async job that found the store full: its row goes back to `pending`
+   * (its outcome was rolled back; it is safe to run again, see the file
+   * comment). When even that cannot be written, it is retried before the
+   * next run.
+   */
+  private repend(id: number): void {
+    try {
+      this.db.prepare(`UPDATE jobs SET status = 'pending' WHERE id = ? AND status = 'running'`).run(id);
+      this.stuck.delete(id);
+    } catch (err) {
+      if (!fullStore(err)) throw err;
+      this.stuck.add(id);
+    }
   }
 
   /** Deletes failed jobs beyond the newest `KEEP_FAILED_JOBS`. */
@@ -303,6 +363,7 @@ export class Scheduler {
 
   private async runUntil(target: number): Promise<FiredJob[]> {
     const fired: FiredJob[] = [];
+    for (const id of [...this.stuck]) this.repend(id);
     let sliceStart = performance.now();
     const nextJob = this.db.prepare(
       `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
@@ -352,12 +413,20 @@ export class Scheduler {
         try {
           runSync(started.handler, started.job);
         } catch (err) {
+          // A full store is the machine's fault, not the job's: the slice rolls back, its jobs stay pending.
+          if (fullStore(err)) throw err;
           this.fail(row, err);
         }
       }
     });
     for (;;) {
-      const next = runSlice();
+      let next: ReturnType<typeof runSlice>;
+      try {
+        next = runSlice();
+      } catch (err) {
+        if (fullStore(err)) this.storeFull(err);
+        throw err;
+      }
       if (next === 'done') break;
       if (next === 'yield') {
         // Runs in slices: after SLICE_MS of jobs, waiting requests are served before the next job (issue 10).
@@ -370,19 +439,26 @@ export class Scheduler {
       if (!started) continue;
       const { handler, job } = started;
       markRunning.run(row.id);
+      let full: unknown = null;
       const run = Promise.resolve()
         .then(() => handler(job))
-        .then(
-          () => this.complete(row.id),
-          (err) => this.fail(row, err, 'running'),
-        );
+        .then(() => this.complete(row.id))
+        .catch((err) => {
+          if (!fullStore(err)) return this.fail(row, err, 'running');
+          // The machine's fault: the job runs again once space frees (its outcome was rolled back).
+          this.storeFull(err, row);
+          this.repend(row.id);
+          full = err;
+        });
       if (this.clock.mode === 'real' && this.detached.has(row.type)) {
         this.inflight.add(run);
         void run.finally(() => this.inflight.delete(run));
         continue;
       }
       await run;
+      if (full) throw full;
     }
+    this.storeHasSpace();
     return fired;
   }
 
@@ -397,10 +473,14 @@ export class Scheduler {
       this.timer = null;
       return;
     }
-    const wait = Math.min(Math.max(next.due_at - this.clock.nowMs(), 0), 60_000);
+    let wait = Math.min(Math.max(next.due_at - this.clock.nowMs(), 0), 60_000);
+    if (this.fullSince !== null) wait = Math.max(wait, FULL_RETRY_MS);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.serial(() => this.runUntil(this.clock.nowMs())).finally(() => this.kick());
+      void this.serial(() => this.runUntil(this.clock.nowMs()))
+        // A full store was logged once (storeFull) and is retried; anything else is logged, never an unhandled rejection.
+        .catch((err) => void (fullStore(err) || this.log(`running due jobs failed: ${(err as Error)?.stack ?? err}`)))
+        .finally(() => this.kick());
     }, wait);
     this.timer.unref();
   }

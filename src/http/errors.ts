@@ -41,7 +41,9 @@ export type ErrorName =
   | 'forbidden_host'
   | 'forbidden_origin'
   | 'missing_admin_token'
-  | 'invalid_admin_token';
+  | 'invalid_admin_token'
+  // Emulator-only: the machine's fault, a full store (src/http/store-full.ts).
+  | 'insufficient_storage';
 
 
 /**
@@ -84,6 +86,7 @@ export const ERROR_NAMES: Readonly<Record<ErrorName, { status: number; message: 
   forbidden_origin: { status: 403, message: 'The admin API does not answer requests from another origin.' },
   missing_admin_token: { status: 401, message: 'Missing admin token. Include the following header in the request: Authorization: Bearer ADMIN_TOKEN' },
   invalid_admin_token: { status: 401, message: 'Admin token is invalid' },
+  insufficient_storage: { status: 507, message: "The emulator's store is full. Free space on its disk and retry: nothing was written." },
 };
 
 /** The service's text for each error name (`ERROR_NAMES`). Statuses with more than one name use the first of `NAME_FOR_STATUS`. */

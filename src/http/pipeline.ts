@@ -36,6 +36,7 @@ import { compileOperation, toApiError, type OperationValidators } from './valida
 import type { Operation } from './spec.js';
 import type { ReferenceCheck } from './reference-check.js';
 import { lazy } from '../lazy.js';
+import { isStoreFull, storeFullError } from './store-full.js';
 
 /** A middleware made on its first call (its package loads then). */
 function onFirstUse(make: () => Middleware): Middleware {
@@ -131,7 +132,7 @@ export function readUpload(upload: () => Multer): Step {
     new Promise<void>((resolve, reject) =>
       single(call.req, call.res, (err?: any) => {
         if (!err) return resolve();
-        if (!(err instanceof ApiError) && err.name !== 'MulterError') {
+        if (!(err instanceof ApiError) && err.name !== 'MulterError' && !isStoreFull(err)) {
           return reject(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
         }
         reject(err);
@@ -333,7 +334,8 @@ export function renderError(ctx: Emulator): ErrorRenderer {
       apiErr = err.code === 'LIMIT_FILE_SIZE'
         ? errors.payloadTooLarge('200MB')
         : errors.validation(`Invalid multipart body: ${err.message}${err.field ? ` (field \`${err.field}\`)` : ''}.`, 422);
-    } else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
+    } else if (isStoreFull(err)) apiErr = storeFullError(ctx, err, `${req.method} ${req.url}`)!;
+    else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
       apiErr = errors.validation(String(err.message ?? 'Invalid request.'), err.status);
     } else {
       ctx.log('error', `unhandled error: ${err?.stack ?? err}`);

@@ -29,6 +29,7 @@ import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } fro
 import type { Emulator } from '../context.js';
 import type { Auth } from '../module.js';
 import { ApiError } from '../http/errors.js';
+import { fullStore, storeFullText } from '../store/full.js';
 import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
 import { sendEmail, type SendEmailInput } from '../resources/emails/service.js';
@@ -195,6 +196,13 @@ export async function startSmtp(ctx: Emulator, host: string, port: number, certi
               });
               callback(null, `OK: queued as ${id}`);
             } catch (err) {
+              const full = fullStore(err);
+              if (full) {
+                // The machine's fault (src/store/full.ts): one log line and 452, a transient reply (RFC 5321 §4.2.3), so the client retries.
+                const text = `${storeFullText(full, ctx.config.db, ctx.config.uploadDir)}; nothing was written: free space on its disk and retry`;
+                ctx.log('error', `${text} (SMTP DATA answered 452)`);
+                return callback(new SmtpReply(452, `Insufficient system storage: ${text}`));
+              }
               if (!(err instanceof ApiError)) ctx.log('error', `SMTP message failed: ${(err as Error)?.stack ?? err}`);
               callback(toReply(err));
             }

@@ -11,6 +11,8 @@
  *   renders them as `YYYY-MM-DD HH:MM:SS.ffffff+00`.
  */
 import Database from 'better-sqlite3';
+import path from 'node:path';
+import { SCHEMA_VERSION, schemaVersionOf } from './schema.js';
 
 export type DB = Database.Database;
 
@@ -47,6 +49,38 @@ export class DatabaseInUseError extends Error {
 }
 
 /**
+ * A `--db` file the emulator cannot use, found at start-up before anything
+ * is written to it. `message` is one line naming the file and what to do.
+ * `code`:
+ * - `EMULATOR_DB_NOT_A_DATABASE`: the file is not an SQLite database;
+ * - `EMULATOR_DB_NO_ACCESS`: the file or its folder cannot be opened or
+ *   written by this user (SQLite needs its folder writable for the WAL);
+ * - `EMULATOR_DB_TOO_NEW`: a newer resend-emulator wrote it (a schema
+ *   version, or migrations, this version does not know).
+ */
+export class DatabaseStartError extends Error {
+  override name = 'DatabaseStartError';
+  constructor(readonly code: 'EMULATOR_DB_NOT_A_DATABASE' | 'EMULATOR_DB_NO_ACCESS' | 'EMULATOR_DB_TOO_NEW', readonly file: string, message: string) {
+    super(message);
+  }
+}
+
+/** The start-up error for a driver error opening `file`, or the error itself when it is none of the faults above. */
+function openError(file: string, err: unknown): unknown {
+  const code = (err as { code?: string }).code ?? '';
+  const cause = `${code}: ${(err as Error).message}`;
+  const dir = path.dirname(path.resolve(file));
+  if (code === 'SQLITE_BUSY') return new DatabaseInUseError(file);
+  if (code === 'SQLITE_NOTADB') {
+    return new DatabaseStartError('EMULATOR_DB_NOT_A_DATABASE', file, `--db ${file} is not an SQLite database (${cause}); it was left as it is: give --db an emulator store, or a path that does not exist yet for a new one`);
+  }
+  if (code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code.startsWith('SQLITE_IOERR')) {
+    return new DatabaseStartError('EMULATOR_DB_NO_ACCESS', file, `--db ${file} cannot be opened for writing (${cause}); the emulator needs to read and write the file and to create files in its folder ${dir} (the WAL beside it): grant that, or pick another path`);
+  }
+  return err;
+}
+
+/**
  * Opens the store. `file` is `:memory:` (default) or a path; a file is put in
  * WAL mode and locked for this connection alone (`locking_mode = EXCLUSIVE`
  * plus a write at open, held until close; the OS drops the lock when the
@@ -56,12 +90,18 @@ export class DatabaseInUseError extends Error {
  * `db.prepare(sql)` returns one cached statement per SQL text, so
  * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
  * must not `iterate()` a statement they may re-enter. Throws
- * `DatabaseInUseError` at once when another connection holds the file, or
- * the driver's error if it cannot be opened.
+ * `DatabaseInUseError` at once when another connection holds the file,
+ * `DatabaseStartError` for a file that is not a database or cannot be
+ * opened for writing (nothing written to it), or the driver's error.
  */
 export function openDatabase(file = ':memory:'): DB {
   // timeout 0: a file held elsewhere fails at once instead of after the 5 s busy wait.
-  const db = new Database(file, { timeout: 0 });
+  let db: DB;
+  try {
+    db = new Database(file, { timeout: 0 });
+  } catch (err) {
+    throw openError(file, err);
+  }
   const statements = new Map<string, Database.Statement>();
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
@@ -86,8 +126,7 @@ export function openDatabase(file = ':memory:'): DB {
       db.exec('BEGIN EXCLUSIVE; COMMIT'); // takes the lock now, and keeps it
     } catch (err) {
       db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DatabaseInUseError(file);
-      throw err;
+      throw openError(file, err);
     }
   }
   db.exec('PRAGMA foreign_keys = ON');
@@ -97,10 +136,26 @@ export function openDatabase(file = ':memory:'): DB {
 
 /**
  * Applies, in `version` order, every migration not yet recorded in
- * `schema_migrations`, each in its own transaction.
- * Throws if two migrations share a version (a programming error).
+ * `schema_migrations`, each in its own transaction, then records the
+ * store's schema version (src/store/schema.ts) in `PRAGMA user_version`
+ * when the applied set is one of the project's.
+ * Throws if two migrations share a version (a programming error), and
+ * `DatabaseStartError` (`EMULATOR_DB_TOO_NEW`, before writing anything)
+ * when the store was written by a newer version: a `user_version` above
+ * `SCHEMA_VERSION`, or an applied migration that `migrations` lacks.
  */
 export function migrate(db: DB, migrations: Migration[]): void {
+  const stamped = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
+  const known = new Set(migrations.map((m) => m.version));
+  const foreign = hasTable
+    ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[]).filter((r) => !known.has(r.version))
+    : [];
+  if (stamped > SCHEMA_VERSION || foreign.length) {
+    const file = db.name;
+    const theirs = stamped > SCHEMA_VERSION ? `schema version ${stamped}` : `migration${foreign.length === 1 ? '' : 's'} ${foreign.map((f) => `${f.version} (${f.name})`).join(', ')}`;
+    throw new DatabaseStartError('EMULATOR_DB_TOO_NEW', file, `--db ${file} was written by a newer resend-emulator (${theirs}; this version knows schema version ${SCHEMA_VERSION}); it was left as it is: upgrade resend-emulator, or give --db another file`);
+  }
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
@@ -120,6 +175,8 @@ export function migrate(db: DB, migrations: Migration[]): void {
       record.run(m.version, m.name, Date.now());
     })();
   }
+  const version = schemaVersionOf((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  if (version !== null && version !== stamped) db.exec(`PRAGMA user_version = ${version}`);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Migration } from '../../store/db.js';
 import type { Auth, Emulator, FoundKey } from '../../context.js';
 import { newId, randomAlnum } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
+import { isStoreFull } from '../../store/full.js';
 
 export const migrations: Migration[] = [
   {
@@ -96,7 +97,12 @@ export function markKeyUsed(ctx: Emulator, key: FoundKey): Auth {
   const now = ctx.clock.nowMs();
   // To the second: a key used many times a second is written once a second.
   if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS || now < key.lastUsedAt) {
-    ctx.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, key.apiKeyId);
+    try {
+      ctx.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, key.apiKeyId);
+    } catch (err) {
+      // Bookkeeping: on a full store (src/store/full.ts) the request goes on, so reads keep working.
+      if (!isStoreFull(err)) throw err;
+    }
   }
   return { teamId: key.teamId, apiKeyId: key.apiKeyId, permission: key.permission, domainId: key.domainId };
 }

@@ -16,7 +16,7 @@ import type { DB, Migration } from '../../store/db.js';
 import { fromJson, newId } from '../../http/format.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 
-/** The inboxes tables' schema steps (range 1600-1699 in src/resources/index.ts). */
+/** The inboxes tables' schema steps (range 1600-1699 in src/modules.ts). */
 export const migrations: Migration[] = [
   {
     version: 1600,

@@ -8,6 +8,7 @@ import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import { isStoreFull } from '../../store/full.js';
 
 /** The logs tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -158,7 +159,8 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
         .run(info.auth.teamId, info.auth.teamId, LOG_RETENTION);
     }
   } catch (err) {
-    ctx.log('warn', `could not record request log: ${(err as Error)?.message ?? err}`);
+    // A full store is logged once, by the answer's 507 (src/http/store-full.ts), or is no news to a read.
+    if (!isStoreFull(err)) ctx.log('warn', `could not record request log: ${(err as Error)?.message ?? err}`);
   }
 }
 
