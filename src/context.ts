@@ -9,8 +9,8 @@ import type { Scheduler } from './clock/scheduler.js';
 import type { FaultInput, Faults } from './faults/rules.js';
 
 /**
- * How long the listeners wait for a slow or silent client (ms; issue 13,
- * "Server timeouts"). Defaults: `DEFAULT_TIMEOUTS` in src/server.ts.
+ * How long the listeners wait for a slow or silent client (ms; slow
+ * clients cannot hold connections). Defaults: `DEFAULT_TIMEOUTS` in src/server.ts.
  * Internal: tests shorten them; no flag sets them.
  */
 export interface ServerTimeouts {
@@ -119,7 +119,7 @@ export type FoundKey = Auth & { lastUsedAt: number | null };
  * The API keys as the request pipeline and the SMTP relay see them: the
  * `api_keys` table belongs to the api-keys resource
  * (src/resources/api-keys/service.ts implements this), so src/http/ reaches
- * it through the context and never imports a resource (issue 9).
+ * it through the context and never imports a resource.
  */
 export interface KeyStore {
   /**

@@ -1,5 +1,5 @@
 /**
- * Loading a package on first use instead of at start-up (issue 10: start-up
+ * Loading a package on first use instead of at start-up (start-up
  * is mostly module loading). Packages that only some requests need
  * (html-to-text, postal-mime, csv-parse, nodemailer's MailComposer) are
  * required synchronously the first time a function needs them, so the

@@ -1,5 +1,5 @@
 /**
- * The module contract, on the ground floor (issue 9): what a resource room
+ * The module contract, on the ground floor: what a resource room
  * (`src/resources/<name>/index.ts`, the admin rooms, the deliveries room)
  * exports and what its operation handlers get and return. Operations are
  * keyed by the operationId of `spec/openapi.yaml` (the Firebase Auth
@@ -54,7 +54,7 @@ export class Reply {
 /**
  * A JSON body already serialized (`text` is valid JSON): the pipeline
  * writes it as it is instead of `JSON.stringify`-ing a value. For hot
- * lists that assemble cached item texts (GET /emails, issue 10).
+ * lists that assemble cached item texts (GET /emails).
  * `value()` parses it (response validation in tests, request logs);
  * `JSON.stringify` of a `JsonText` gives the same JSON.
  */

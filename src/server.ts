@@ -31,7 +31,7 @@ import { createFaultStore } from './faults/store.js';
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
 /**
- * Listener timeouts (issue 13, "Server timeouts"): headers within 10 s,
+ * Listener timeouts (slow clients cannot hold connections): headers within 10 s,
  * checked every 5 s (so a client dribbling its headers is cut off within
  * 15 s), the whole request within 5 min (a 200 MB import upload over a slow
  * link still fits), idle keep-alive connections closed after 5 s, an SMTP
@@ -120,7 +120,7 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
     ctx = { ...base, faults: await createFaultStore(base, config.faults ?? []) };
     migrate(db, modules.flatMap((m) => m.migrations ?? []));
     registerJobs(ctx, modules.flatMap((m) => m.jobs ?? []));
-    // Jobs a stopped process left running run again (issue 13, defect 1).
+    // Jobs a stopped process left running run again (crash safety: a stop in the middle repeats nothing and loses nothing).
     const recovered = scheduler.recover();
     if (recovered) log('info', `${recovered} job${recovered === 1 ? '' : 's'} interrupted by the last stop will run again`);
     // The start rules (`--faults`) go in once the store has its teams (the reset puts them back each time).
@@ -249,7 +249,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   let smtp: SmtpListener | null = null;
   if (smtpPort !== null) {
     try {
-      // Loaded only when SMTP is on (smtp-server and the MIME parser are not needed otherwise; start-up speed, issue 10).
+      // Loaded only when SMTP is on (smtp-server and the MIME parser are not needed otherwise; start-up speed).
       const { startSmtp } = await import('./smtp/server.js');
       smtp = await startSmtp(ctx, host, smtpPort, tls?.certificate);
     } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * Admin API for fault injection (issue 11 part 2; spec
+ * Admin API for fault injection (spec
  * `spec/paths/admin-faults.yaml`; no auth). The rules and how they fire:
  * src/faults/.
  * | operationId | does |

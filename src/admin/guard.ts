@@ -1,6 +1,6 @@
 /**
- * Who may use the admin API (`/_emulator/*`; issue 13, defect 6 and
- * `--admin-token`). Runs before any body is read; a refusal is an
+ * Who may use the admin API (`/_emulator/*`: DNS rebinding, cross-site
+ * requests and `--admin-token`). Runs before any body is read; a refusal is an
  * `ApiError` in the service's error shape.
  *
  * Every `/_emulator` path except `GET /_emulator/health`:

@@ -1,6 +1,6 @@
 /**
  * Every job type of the emulator, with its payload type: the one list
- * (issue 9). A job is declared beside its resource with `defineJob(type,
+ * (a job type named nowhere else cannot drift). A job is declared beside its resource with `defineJob(type,
  * run)` (src/clock/jobs.ts), typed by this list; at start-up the scheduler
  * refuses a type that is listed here and not defined, defined and not
  * listed, or stored in the `jobs` table and not known (see `registerJobs`).
@@ -44,7 +44,7 @@ export interface JobPayloads {
    * src/resources/broadcasts/jobs.ts: one batch of emails. A cursor over the
    * segment's memberships (`after_seq` < seq <= `until_seq`), both absent on
    * the first batch (which fixes `until_seq`): constant size, whatever the
-   * segment's size (issue 10).
+   * segment's size.
    */
   'broadcasts.deliver': { broadcast_id: string; after_seq?: number; until_seq?: number };
   /** src/resources/automations/jobs.ts: one step of the run engine. */

@@ -1,5 +1,5 @@
 /**
- * Typed jobs (issue 9). A job is declared once, beside its resource
+ * Typed jobs. A job is declared once, beside its resource
  * (`src/resources/<name>/jobs.ts`), with `defineJob(type, run)`; the type
  * and its payload come from the one list in `src/clock/job-types.ts`. The
  * definition schedules and cancels its own jobs, so no caller spells a job
@@ -45,7 +45,7 @@ export interface JobDefinition<T extends JobType> {
    * transaction, is marked `running` meanwhile, ends itself with
    * `ctx.scheduler.complete(job.id)` inside its last transaction, and runs
    * again after a crash (`Scheduler.recover()`), so it must be safe to run
-   * again (src/clock/scheduler.ts "Crash safety"; issue 13, defect 1).
+   * again (src/clock/scheduler.ts "Crash safety": a stop in the middle repeats nothing).
    * Implied by `detachInRealMode`. Every other job is synchronous: its work
    * and its end commit together.
    */

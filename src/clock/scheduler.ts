@@ -11,7 +11,7 @@
  *   to waiting requests every `SLICE_MS` of wall time (between jobs, never
  *   inside one).
  *
- * Crash safety (issue 13, defect 1): a synchronous job's work and its end
+ * Crash safety: a synchronous job's work and its end
  * (the row deleted) are one SQLite transaction, so a crash leaves it either
  * done or still `pending` (run again after the restart). An asynchronous job
  * (registered `async`: it awaits network or file I/O) is marked `running`
@@ -21,7 +21,7 @@
  * safe to re-run: a webhook attempt keeps its `svix-id`, an import resumes
  * after its last committed batch).
  *
- * Bounded table (issue 13, defect 7): finished and cancelled jobs are
+ * Bounded table (a long run must not grow it): finished and cancelled jobs are
  * deleted; failed ones are kept for inspection, the newest
  * `KEEP_FAILED_JOBS` of them.
  */
@@ -73,7 +73,7 @@ export interface FiredJob {
 
 /**
  * Longest run of jobs (ms of wall time) before the scheduler lets waiting
- * requests through (issue 10: a clock advance firing 200,000 jobs used to
+ * requests through (a clock advance firing 200,000 jobs used to
  * block every request for 17 s). Between slices no transaction is open; a
  * request served there sees the clock at the due time of the job that ran
  * last, as it would in `real` mode.
@@ -152,7 +152,7 @@ export class Scheduler {
   }
 
   /**
-   * Start-up recovery (issue 13, defect 1): puts every job left `running` by
+   * Start-up recovery: puts every job left `running` by
    * a process that stopped without finishing it (kill -9, power loss) back
    * to `pending`, so it runs again at the next run of due jobs, and deletes
    * finished and cancelled rows kept by older versions. Returns how many
@@ -399,7 +399,7 @@ export class Scheduler {
      * One slice of synchronous jobs in one transaction, each job in its own
      * savepoint (a job that throws is rolled back alone and marked failed):
      * one COMMIT per slice instead of one per job (a broadcast's emails cost
-     * ~15 % less, issue 10). Ends at the first asynchronous job (returned,
+     * ~15 % less). Ends at the first asynchronous job (returned,
      * to run outside any transaction), when none is due, or after SLICE_MS.
      */
     const runSlice = this.db.transaction((): Row | 'done' | 'yield' => {
@@ -429,7 +429,7 @@ export class Scheduler {
       }
       if (next === 'done') break;
       if (next === 'yield') {
-        // Runs in slices: after SLICE_MS of jobs, waiting requests are served before the next job (issue 10).
+        // Runs in slices: after SLICE_MS of jobs, waiting requests are served before the next job.
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
         continue;

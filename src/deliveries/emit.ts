@@ -33,7 +33,7 @@ export function newMessageId(): string {
  * schedules its delivery. Synchronous: call it inside the transaction that
  * made the change, so the event exists exactly when the change does.
  * `data` may be a function: it is called only when some webhook listens (an
- * email step builds its webhook data for nobody otherwise; issue 10).
+ * email step builds its webhook data for nobody otherwise).
  * Returns the delivery ids.
  */
 export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown> | (() => Record<string, unknown>)): string[] {

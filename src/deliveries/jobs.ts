@@ -44,7 +44,7 @@ import { cancelPendingOf, deliveryRow, insertAttempt, scheduledAttempts, setDeli
 export type { DeliveryRow };
 import { randomAlnum } from '../http/format.js';
 
-/** standardwebhooks, loaded with the first signed delivery (issue 10: start-up). */
+/** standardwebhooks, loaded with the first signed delivery (start-up speed). */
 const Webhook = lazy(() => requirePackage<{ Webhook: typeof WebhookType }>('standardwebhooks').Webhook);
 
 // HTTP attempts: with the real clock a slow endpoint must not hold up other jobs.
@@ -137,7 +137,7 @@ interface AttemptResult {
  * reading no more of the stream than that needs; then cancels the body and
  * aborts the request (`drop`), so the connection is closed and a receiver
  * answering a huge or endless body costs at most one excerpt of memory
- * (issue 13, defect 2). A body that breaks off keeps what was read. Never throws.
+ * (a receiver's answer is read only up to the excerpt kept). A body that breaks off keeps what was read. Never throws.
  */
 async function readExcerpt(res: Response, drop: AbortController): Promise<string> {
   if (!res.body) return '';
@@ -202,7 +202,7 @@ async function post(ctx: Emulator, endpoint: string, headers: Record<string, str
  * `jobId`: the job running it, ended (`scheduler.complete`) in the
  * transaction that records the attempt, so a crash while the request is
  * under way re-runs the attempt after the restart (same `svix-id`: receivers
- * dedupe) and a crash after it never repeats it (issue 13, defect 1).
+ * dedupe) and a crash after it never repeats it (crash safety: a stop in the middle repeats nothing and loses nothing).
  * Emits `'delivery'` on `ctx.bus` with the delivery id once recorded.
  */
 export async function deliver(ctx: Emulator, deliveryId: string, opts: { replay?: boolean; jobId?: number } = {}): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The deliveries' tables (owned here, issue 9): `webhook_deliveries` (one
+ * The deliveries' tables (owned here: no other room names them): `webhook_deliveries` (one
  * row per event per subscribed webhook; `id` = the `svix-id`, `msg_…`) and
  * `webhook_attempts` (one row per HTTP attempt): their migrations, and the
  * reads the webhooks resource's `webhooks.events` operations and the admin

@@ -1,5 +1,5 @@
 /**
- * The seeded generator behind a fault rule's `probability` (issue 11: "drawn
+ * The seeded generator behind a fault rule's `probability` ("drawn
  * from a generator seeded by the rule's own `seed`, so runs repeat").
  * mulberry32: a small, well-known 32-bit generator (Tommy Ettinger's; the
  * same one test/http/robustness.test.ts seeds its cases with). Good enough

@@ -1,6 +1,6 @@
 /**
- * Fault rules: their shapes and how an input becomes a rule (issue 11
- * part 2; spec `spec/paths/admin-faults.yaml`, schemas `FaultInput` and
+ * Fault rules: their shapes and how an input becomes a rule (README "Fault
+ * injection"; spec `spec/paths/admin-faults.yaml`, schemas `FaultInput` and
  * `FaultRule`). Pure: no store, no clock; `store.ts` keeps the rules and
  * fires them.
  *
@@ -88,7 +88,7 @@ export interface FaultRule {
   fired: number;
 }
 
-/** The SMTP codes an SMTP rule may answer with (issue 11), and the text each gets by default (RFC 5321 §4.2.2 wording). */
+/** The SMTP codes an SMTP rule may answer with, and the text each gets by default (RFC 5321 §4.2.2 wording). */
 export const SMTP_CODES: Readonly<Record<number, string>> = {
   421: 'Service not available, closing transmission channel',
   450: 'Requested mail action not taken: mailbox unavailable',

@@ -1,5 +1,5 @@
 /**
- * The fault-injection step of the request pipeline (issue 11 part 2; listed
+ * The fault-injection step of the request pipeline (listed
  * in `buildApp`, src/app.ts, between rate limiting and validation).
  */
 import type { Emulator } from '../context.js';

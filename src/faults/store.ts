@@ -1,5 +1,5 @@
 /**
- * The fault rules of one emulator (issue 11 part 2), kept in memory as
+ * The fault rules of one emulator, kept in memory as
  * `ctx.faults`: added by `POST /_emulator/faults`, `emu.faults.add()` or
  * the `--faults` file (`config.faults`, the start rules), fired by the
  * request pipeline (src/app.ts, after authentication), the SMTP relay
@@ -40,7 +40,7 @@ interface Live {
 /**
  * The operations of the document and the `FaultInput` validator. The
  * validator is compiled when the first rule is checked, not at start-up
- * (compiling it was ~70 ms of every first `startServer()`; issue 10).
+ * (compiling it was ~70 ms of every first `startServer()`).
  */
 async function specParts(): Promise<{ operations: Operation[]; validate: () => ValidateFunction }> {
   const { operations } = await loadSpec();

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { lazy, requirePackage } from '../lazy.js';
 
-/** mime-types (mime-db's 200 KB table), loaded on the first lookup (issue 10). */
+/** mime-types (mime-db's 200 KB table), loaded on the first lookup. */
 const mimeTypes = lazy(() => requirePackage<typeof import('mime-types')>('mime-types'));
 
 /**
@@ -66,7 +66,7 @@ export function replyToList(v: string | string[] | null | undefined): string[] |
  * `mime-types` (the table express itself uses), `application/octet-stream`
  * when the name has no extension or an unknown one. The one table for
  * attachments sent (POST /emails without `content_type`) and received
- * (POST /_emulator/inbound); issue 9 item 8.
+ * (POST /_emulator/inbound); one implementation, shared.
  */
 export function contentTypeOf(filename: string | null | undefined): string {
   const ext = filename ? extname(filename) : '';

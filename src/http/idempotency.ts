@@ -19,7 +19,7 @@ import { Reply, type OpRequest } from '../module.js';
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 /**
- * The table, owned here (issue 9): listed with the other tables of no
+ * The table, owned here: listed with the other tables of no
  * resource by the teams module (src/state/teams.ts); version 401 from when
  * the emails module listed it.
  */

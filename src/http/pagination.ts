@@ -135,7 +135,7 @@ export type TeamPager<Row> = <Item>(
 
 /**
  * `paginateTeam` bound to one table, so the table's name stays in the
- * owner's `store.ts` (issue 9: only the owner names its tables) and its
+ * owner's `store.ts` (only the owner names its tables) and its
  * handlers page it without naming it: `export const pageTopics =
  * teamPager<TopicRow>('topics')`.
  */

@@ -1,5 +1,5 @@
 /**
- * The request pipeline, step by step (issue 9; Prism's idea of named
+ * The request pipeline, step by step (Prism's idea of named
  * stages). `src/app.ts` lists the steps of every operation in order:
  *
  * | step | does | fails with |
@@ -122,7 +122,7 @@ export function readRawBody(op: Operation): Middleware | null {
 /**
  * Read upload (multipart operations): the `file` field to a temp file
  * (multer). A step after authentication, rate limiting and fault injection,
- * so a refused request never stores its file (issue 13, defect 3); a
+ * so a refused request never stores its file (a refused or finished upload leaves no file behind); a
  * malformed body (no boundary, truncated) is the client's fault, 400 like
  * malformed JSON; multer's own limits reach `renderError`.
  */

@@ -73,7 +73,7 @@ function tighten(node: any, seen = new Set<any>()): void {
 }
 
 async function build(file: string, report: string): Promise<ReferenceCheck> {
-  // Development only: the YAML parser and the dereferencer load when the check is asked for (start-up speed, issue 10).
+  // Development only: the YAML parser and the dereferencer load when the check is asked for (start-up speed).
   const { default: YAML } = await import('yaml');
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const document = (await $RefParser.dereference(YAML.parse(fs.readFileSync(file, 'utf8')))) as Document;

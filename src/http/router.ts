@@ -2,7 +2,7 @@
  * Routing: which operation of `spec/openapi.yaml` a request is for, with its
  * path parameters (find-my-way, the radix-tree router of fastify; one lookup
  * per request whatever the number of operations). The rules are express's
- * defaults, which the emulator followed before (issue 10 replaced express's
+ * defaults, which the emulator followed before (one lookup instead of express's
  * linear route list): paths match ignoring case (parameters keep theirs), a
  * trailing slash is ignored, `HEAD` is served by the `GET` operation, path
  * parameters are percent-decoded.
@@ -24,7 +24,7 @@ export interface Router {
   knowsPath(path: string): boolean;
 }
 
-/** Routers by the operations list they were built from: built once per process, shared by every app (a later `startServer()` costs no routing tree; issue 10). */
+/** Routers by the operations list they were built from: built once per process, shared by every app (a later `startServer()` costs no routing tree). */
 const built = new WeakMap<readonly Operation[], Router>();
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Files stored from multipart uploads (contact import CSVs; issue 13,
- * defect 3): named `UPLOAD_PREFIX` + 32 hex digits in `config.uploadDir`.
+ * Files stored from multipart uploads (contact import CSVs; a refused
+ * or finished upload leaves no file): named `UPLOAD_PREFIX` + 32 hex digits in `config.uploadDir`.
  * Paths kept in the database come back through snapshots, so the emulator
  * reads or deletes a stored path only when its name has that form: a
  * snapshot naming another file can neither read nor delete it.

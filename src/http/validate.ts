@@ -30,7 +30,7 @@ function makeAjv(coerce: boolean, allErrors = false): Ajv2020 {
   return ajv;
 }
 
-// ajv is loaded and set up on the first validation, not at start-up (issue 10).
+// ajv is loaded and set up on the first validation, not at start-up.
 const paramAjv = lazy(() => makeAjv(true));
 const bodyAjv = lazy(() => makeAjv(false));
 const responseAjv = lazy(() => makeAjv(false, true));

@@ -1,5 +1,5 @@
 /**
- * From an SMTP transaction to the body of `POST /emails` (issue 11 "SMTP,
+ * From an SMTP transaction to the body of `POST /emails` ("SMTP,
  * exactly as the service's SMTP relay"): the message is parsed with
  * `postal-mime` (the parser of src/resources/receiving/mime.ts), the
  * recipients come from the envelope.
@@ -20,7 +20,7 @@ import { lazy, requirePackage } from '../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import type { SendEmailInput } from '../resources/emails/service.js';
 
-/** postal-mime, loaded on first use (start-up speed, issue 10). */
+/** postal-mime, loaded on first use (start-up speed). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
 
 /** The SMTP envelope: `MAIL FROM` (null for `<>`) and the `RCPT TO` addresses, in order. */

@@ -1,5 +1,5 @@
 /**
- * The SMTP relay (issue 11; DESIGN.md "Contracts being added": SMTP), as the
+ * The SMTP relay (DESIGN.md "Contracts being added": SMTP), as the
  * service's `smtp.resend.com`: username `resend`, password an API key of a
  * team, and each accepted message sent by `sendEmail`, the function behind
  * `POST /emails` (src/resources/emails/send.ts), so every rule, the
@@ -37,7 +37,7 @@ import { checkEmailQuota, recipientCount } from '../resources/usage/service.js';
 import { toSendInput } from './message.js';
 import type { SmtpStage } from '../faults/rules.js';
 
-/** The SMTP username the service takes (issue 11; the service's SMTP docs). */
+/** The SMTP username the service takes (the service's SMTP docs). */
 export const SMTP_USERNAME = 'resend';
 
 /**
@@ -61,7 +61,7 @@ export class SmtpReply extends Error {
 /**
  * Runs at the start of each stage, before the emulator acts on it; throwing
  * (or rejecting with) an `SmtpReply` answers the stage with it. Here the
- * SMTP fault rules fire (src/faults/, issue 11 part 2): the rules for the
+ * SMTP fault rules fire (src/faults/): the rules for the
  * stage and the session's team (`session.user`, the authenticated caller,
  * from the `mail` stage on) may delay the stage (`latency_ms`, wall time)
  * and answer it with their code and text. Synchronous when no rule fires.
@@ -166,7 +166,7 @@ export async function startSmtp(ctx: Emulator, host: string, port: number, certi
     disableReverseLookup: true,
     size: MAX_MESSAGE_BYTES,
     logger: false,
-    // A silent client is dropped (421) instead of holding its connection (issue 13).
+    // A silent client is dropped (421) instead of holding its connection.
     socketTimeout: ctx.config.timeouts.smtpSocketMs,
     onConnect(session, callback) {
       passes(ctx, 'connect', session, callback, () => callback());

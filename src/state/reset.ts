@@ -10,7 +10,7 @@ import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 /**
  * Empties every table, then runs each module's `seed` (`ctx.modules`, in
  * order) with `fixtures`; one transaction. Then deletes the stored uploads
- * no row refers to any more (issue 13, defect 3), and puts the fault rules
+ * no row refers to any more (a refused or finished upload leaves no file behind), and puts the fault rules
  * back to the start rules (`ctx.faults.restore()`; a start rule that no
  * longer fits is a warning, or with `strictFaults` (start-up) thrown).
  * Emits `reset` on the bus.

@@ -255,7 +255,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
       loadRows(ctx.db, known, tables);
       // A job running when the snapshot was taken runs again, as after a restart (its run here ended with the old state).
       ctx.scheduler.recover();
-      // A pending job no handler runs would fail when due: refused now (issue 9), like at start-up.
+      // A pending job no handler runs would fail when due: refused now, like at start-up.
       const unknown = ctx.scheduler.unknownPendingTypes();
       if (unknown.length) {
         throw new ApiError(422, 'validation_error', `Invalid snapshot: pending jobs of unknown type ${unknown.map((u) => `\`${u.type}\``).join(', ')}.`);

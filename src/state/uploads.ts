@@ -1,7 +1,7 @@
 /**
  * Stored uploads (contact-import CSVs, src/http/uploads.ts) after the rows
  * are replaced wholesale: a reset or a snapshot import deletes the files no
- * row refers to any more (issue 13, defect 3). Each module names the files
+ * row refers to any more (a refused or finished upload leaves no file behind). Each module names the files
  * its rows still need (`uploads` of `ctx.modules`).
  */
 import type { Emulator } from '../context.js';

@@ -85,7 +85,7 @@ function openError(file: string, err: unknown): unknown {
  * WAL mode and locked for this connection alone (`locking_mode = EXCLUSIVE`
  * plus a write at open, held until close; the OS drops the lock when the
  * process dies, even by kill -9), so two emulators never write one file
- * (issue 13). `db.transaction(fn)` returns a plain function (no `.immediate`
+ *. `db.transaction(fn)` returns a plain function (no `.immediate`
  * and friends) that runs `fn` in a transaction, nested ones as savepoints.
  * `db.prepare(sql)` returns one cached statement per SQL text, so
  * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
@@ -115,7 +115,7 @@ export function openDatabase(file = ':memory:'): DB {
   keepAlive.push(db, statements);
   // One transaction wrapper per connection: better-sqlite3's `transaction(fn)` builds five wrappers and their
   // properties on every call, which code calling `db.transaction(() => …)()` per request paid each time (~3 % of
-  // POST /emails, issue 10). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
+  // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
   const inTransaction = db.transaction((run: () => unknown) => run());
   db.transaction = ((fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => inTransaction(() => fn(...args))) as unknown as DB['transaction'];
   // exec, not pragma(): pragma() makes an uncached statement (see keepAlive).

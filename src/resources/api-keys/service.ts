@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the api-keys resource (issue 9): the key store
+ * What other rooms may use of the api-keys resource (they import this file, never its store): the key store
  * the request pipeline and the SMTP relay authenticate with (`ctx.keys`,
  * wired in src/server.ts), new keys for the admin API, and `--api-key` on a
  * stored state.

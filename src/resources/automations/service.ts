@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the automations resource (issue 9): everything another
+ * What other rooms may use of the automations resource (they import this file, never its store): everything another
  * room imports from automations comes through this file.
  */
 export { listRuns, runStepRows } from './store.js';

@@ -174,14 +174,14 @@ export function automationShape(row: AutomationRow) {
   };
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const AUTOMATION_LIST_COLUMNS = 'seq, id, name, status, created_at, updated_at';
 
 export function automationListItem(row: AutomationRow) {
   return { id: row.id, name: row.name, status: row.status, created_at: apiTime(row.created_at), updated_at: apiTime(row.updated_at) };
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const RUN_LIST_COLUMNS = 'seq, id, status, started_at, completed_at, created_at';
 
 export function runListItem(r: RunRow) {

@@ -93,7 +93,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
 
 /**
  * The sending rules of POST /emails applied to a broadcast when it is sent
- * (issue 13, defect 9; README "Broadcasts"): its `from` must be a verified
+ * (README "Broadcasts": a broadcast obeys the sending rules of POST /emails): its `from` must be a verified
  * domain of the team, or `@resend.dev` with only the team owner and
  * `@resend.dev` addresses among the segment's subscribed contacts. Throws the
  * same 403 `validation_error` as POST /emails (`checkSender`), so a broadcast

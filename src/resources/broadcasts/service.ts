@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the broadcasts resource (issue 9): everything another
+ * What other rooms may use of the broadcasts resource (they import this file, never its store): everything another
  * room imports from broadcasts comes through this file.
  */
 export { listBroadcasts } from './store.js';

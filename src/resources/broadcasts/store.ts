@@ -82,8 +82,8 @@ export const migrations = [
   },
   {
     // broadcast_emails repeated emails.broadcast_id; its one own fact, the
-    // contact, now lives on the email row (emails migration 402; issue 9
-    // item 8). Copied over for stores made before, then the table goes.
+    // contact, now lives on the email row (emails migration 402: one fact, one
+    // place). Copied over for stores made before, then the table goes.
     version: 1002,
     name: 'broadcast_emails_to_emails_contact_id',
     sql: `UPDATE emails SET contact_id = (SELECT be.contact_id FROM broadcast_emails be WHERE be.email_id = emails.id ORDER BY be.seq LIMIT 1)
@@ -92,7 +92,7 @@ export const migrations = [
   },
 ];
 
-/** The columns its list items read (a page selects only these, not the html and text; issue 10). */
+/** The columns its list items read (a page selects only these, not the html and text: a list reads only what it shows). */
 export const BROADCAST_LIST_COLUMNS = 'id, name, segment_id, status, created_at, scheduled_at, sent_at';
 
 /** The list item (interface-spec "Broadcast (list item)"; no `topic_id`, API-FACTS §8 #15). */

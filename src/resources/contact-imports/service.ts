@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the contact-imports resource (issue 9). No other room
+ * What other rooms may use of the contact-imports resource (they import this file, never its store). No other room
  * needs anything from it today; what one comes to need is exported here,
  * never imported from the resource's other files.
  */

@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the contact-properties resource (issue 9): everything another
+ * What other rooms may use of the contact-properties resource (they import this file, never its store): everything another
  * room imports from contact-properties comes through this file.
  */
 export { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from './store.js';

@@ -50,7 +50,7 @@ export function toProperty(row: PropertyRow) {
   return { object: 'contact_property', id: row.id, key: row.key, type: row.type, fallback_value: fallbackOf(row), created_at: apiTime(row.created_at) };
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const PROPERTY_LIST_COLUMNS = 'id, key, type, fallback_value, created_at';
 
 /** The list item shape (no `object`). */

@@ -1,5 +1,5 @@
 /**
- * The contacts resource's tables (owned here, issue 9): `contacts`, and a
+ * The contacts resource's tables (owned here: no other room names them): `contacts`, and a
  * contact's memberships of segments (`contact_segments`) and explicit topic
  * choices (`contact_topics`, without one a contact follows the topic's
  * `default_subscription`); contact rows and their API shapes (API-FACTS
@@ -80,7 +80,7 @@ export const migrations: Migration[] = [
     // A segment's memberships in membership order (`segmentContactsPage`, a broadcast's batches; the newest
     // membership): one range scan on (segment_id, seq). The index it replaces, (segment_id, contact_id), made
     // each batch read every membership of the segment and sort them, so a broadcast cost quadratic time in its
-    // segment's size (issue 10: 100,000 contacts took 76 s). Lookups by contact and segment use the UNIQUE index.
+    // segment's size (100,000 contacts took 76 s). Lookups by contact and segment use the UNIQUE index.
     version: 602,
     name: 'contact_segments_by_seq',
     sql: `DROP INDEX IF EXISTS contact_segments_segment;
@@ -137,7 +137,7 @@ export function toContactItem(row: ContactRow) {
   return { id: row.id, created_at: apiTime(row.created_at), email: row.email, unsubscribed: row.unsubscribed === 1, first_name: row.first_name, last_name: row.last_name };
 }
 
-/** The columns `toContactItem` and `toSegmentContactItem` read (a page selects only these, not the properties; issue 10). */
+/** The columns `toContactItem` and `toSegmentContactItem` read (a page selects only these, not the properties: a list reads only what it shows). */
 export const CONTACT_LIST_COLUMNS = 'id, created_at, email, unsubscribed, first_name, last_name';
 
 /** GET /segments/{id}/contacts item: `{id, email, first_name, last_name, created_at, unsubscribed}` (REC:CON-list-*). */
@@ -299,7 +299,7 @@ export function lastMembershipSeq(ctx: Emulator, segmentId: string): number {
  * One page of a segment's contacts in membership order: memberships with
  * `afterSeq < seq <= untilSeq`, at most `limit`, each with its `seq` (the
  * cursor of the next page). One index range scan, whatever the segment's
- * size (issue 10: a broadcast keeps a cursor, not a list, in its job).
+ * size (a broadcast keeps a cursor, not a list, in its job).
  */
 export function segmentContactsPage(
   ctx: Emulator,

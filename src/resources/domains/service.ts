@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the domains resource (issue 9): lookups by id
+ * What other rooms may use of the domains resource (they import this file, never its store): lookups by id
  * and name, the receiving team of a name, and the shapes the admin dashboard
  * shows. The tables stay in `store.ts`.
  */

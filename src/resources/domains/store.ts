@@ -1,5 +1,5 @@
 /**
- * The `domains` and `domain_claims` tables (owned here, issue 9): their
+ * The `domains` and `domain_claims` tables (owned here: no other room names them): their
  * migration, the SQL on them, the rows' API shapes and their events.
  */
 import type { Emulator } from '../../context.js';
@@ -125,7 +125,7 @@ export function toDomain(row: DomainRow) {
   };
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const DOMAIN_LIST_COLUMNS = 'id, name, status, created_at, region, capabilities';
 
 /** The list item shape (interface-spec "Domain": id, name, status, created_at, region, capabilities). */

@@ -101,7 +101,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {
-  // The items' JSON comes from the emails store's cache of their unchanging parts (issue 10).
+  // The items' JSON comes from the emails store's cache of their unchanging parts.
   const page = pageEmails(ctx.db, req, { defaultLimit: 20, columns: LIST_PAGE_COLUMNS, map: (r: EmailRow) => r });
   return new JsonText(`{"object":"list","has_more":${page.has_more},"data":${listItemsJson(ctx, page.data)}}`);
 }

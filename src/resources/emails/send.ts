@@ -67,7 +67,7 @@ export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
  * must be a verified domain of the team. `recipients`: addresses as given
  * (`Name <a@b>` allowed). Returns the sending domain's id (null for
  * `resend.dev`). Throws 403 `validation_error` with the service's messages.
- * Also applied by broadcasts when they are sent (issue 13, defect 9).
+ * Also applied by broadcasts when they are sent (a broadcast obeys the sending rules of POST /emails).
  */
 export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, recipients: readonly string[]): string | null {
   if (fromDomain === 'resend.dev') {
@@ -94,7 +94,7 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
  * parameters with a token or quoted-string value; printable ASCII only). A
  * value outside it would break the attachment's download (`ERR_INVALID_CHAR`)
  * and its MIME rendering, so POST /emails refuses it with 422
- * `invalid_attachment` (API-FACTS §2, the attachment error; issue 13 defect 4).
+ * `invalid_attachment` (API-FACTS §2, the attachment error; downloads need a clean type).
  */
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
 

@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the emails resource (issue 9): everything another
+ * What other rooms may use of the emails resource (they import this file, never its store): everything another
  * room imports from emails comes through this file.
  */
 export { attachmentsOf, eventsOf, headersOf, list, loadEmail, simulateEngagement, tagsOf, type AttachmentRow, type EmailRow } from './store.js';

@@ -69,7 +69,7 @@ export const emailsMigration = {
  * Migration 402: `emails.contact_id`, the contact a broadcast email went to
  * (null for every other email). It replaces the broadcasts module's
  * `broadcast_emails` table, which repeated `emails.broadcast_id` only to
- * carry this id (issue 9 item 8); migration 1002 of broadcasts copies the
+ * carry this id (one writer of the table); migration 1002 of broadcasts copies the
  * ids over and drops that table.
  */
 export const emailContactMigration = {
@@ -83,7 +83,7 @@ export const emailContactMigration = {
  * JSON array `emails.events` (`EmailEvent`s, oldest first), and the
  * `email_events` table goes. Three rows per delivered email, each with its
  * email id and team id, in two indexes, were ~630 of the ~1,100 bytes a
- * stored email cost (issue 10, "Memory per stored email ≤ 1 KB"); the
+ * stored email cost (README "Benchmarks": ≤ 1 KB a stored email); the
  * array costs ~100. Events of older stores are copied over in order.
  */
 export const emailEventsColumnMigration = {
@@ -140,7 +140,7 @@ const HEAD_COLUMNS = `seq, id, team_id, message_id, from_addr, to_addrs, cc, bcc
 export type NewEmailRow = Omit<EmailRow, 'seq'>;
 
 /**
- * The one `INSERT INTO emails` (issue 9 item 8): writes a row as given
+ * The one `INSERT INTO emails` (one writer of the table): writes a row as given
  * (address lists, tags and headers already JSON text; times in emulated ms).
  * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Returns the
  * row as stored (so a caller need not read it back). Throws the SQLite error
@@ -205,7 +205,7 @@ export function loadEmail(ctx: Emulator, id: string): EmailRow | undefined {
 
 /**
  * The row by id without its bodies (any team), or undefined: the lifecycle
- * jobs' read (a broadcast's 100,000 emails read it twice each; issue 10).
+ * jobs' read (a broadcast's 100,000 emails read it twice each).
  */
 export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined {
   return ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id = ?`).get(id) as EmailHead | undefined;
@@ -264,7 +264,7 @@ export const LIST_PAGE_COLUMNS = 'id, last_event, scheduled_at';
 /**
  * How many list items' unchanging parts are kept per store (FIFO), about
  * 0.4 KB each: a suite listing the newest emails again and again reads
- * them from here (issue 10: reading and serializing the 11 columns of 100
+ * them from here (reading and serializing the 11 columns of 100
  * rows was ~60 % of GET /emails).
  */
 const LIST_ITEM_CACHE_SIZE = 5_000;

@@ -62,7 +62,7 @@ export function insertEvent(ctx: Emulator, teamId: string, e: { id?: string; nam
   return ctx.db.prepare('SELECT * FROM events WHERE id = ?').get(id) as EventRow;
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const EVENT_LIST_COLUMNS = 'id, name, schema, created_at, updated_at';
 
 export function eventItem(r: EventRow) {

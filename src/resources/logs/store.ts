@@ -62,8 +62,8 @@ const LOG_PRUNE_EVERY = 500;
  * once by POST /api-keys; only its sha256 is kept), a webhook's
  * `signing_secret` / `previous_signing_secret`, and OAuth-style secrets.
  * Their string values are stored as `REDACTED` in the request log, so GET
- * /logs/{id}, snapshots and the SQLite file never hold them (issue 13 defect
- * 5; the service's logs do not show secrets either). README "Request logs".
+ * /logs/{id}, snapshots and the SQLite file never hold them (secrets stay
+ * secret; the service's logs do not show secrets either). README "Request logs".
  */
 const SECRET_FIELDS = new Set(['token', 'signing_secret', 'previous_signing_secret', 'client_secret', 'access_token', 'refresh_token', 'password', 'code_verifier']);
 

@@ -10,7 +10,7 @@ import type { Address, Mailbox } from 'postal-mime';
 import { errors } from '../../http/errors.js';
 import { contentTypeOf } from '../../http/format.js';
 
-/** postal-mime, loaded on first use (start-up speed, issue 10). */
+/** postal-mime, loaded on first use (start-up speed). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
 
 /** An attachment of `POST /_emulator/inbound` JSON (`content` base64, a byte array, or a Buffer as JSON). */
@@ -215,7 +215,7 @@ export function buildMime(input: InboundJson, dateMs: number): string {
  * instead of what a parse of `buildMime`'s output gives back: a MIME parser
  * reads an inline `text/plain` / `text/html` part (an attachment with a
  * `content_id`, or `content_disposition: "inline"`) as more body text, so
- * such attachments would be lost (issue 13, defect 8: nothing given may be
+ * such attachments would be lost (nothing given may be
  * lost). Same defaults as `buildMime`: content type from the file name,
  * `inline` when a `content_id` is given; the content type is stored without
  * parameters and lower-cased, and `<…>` around a content id dropped, as the

@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the receiving resource (issue 9).
+ * What other rooms may use of the receiving resource (they import this file, never its store).
  */
 export { receiveMessage, type ReceivedCopy } from './receive.js';
 export { buildMime, givenParts, parseAddressField, type InboundJson } from './mime.js';

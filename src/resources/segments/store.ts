@@ -22,7 +22,7 @@ export const migrations: Migration[] = [
       created_at INTEGER NOT NULL
     );
     CREATE INDEX segments_team ON segments (team_id, seq);`,
-    // contact_segments was created here too until it moved to its owner, contacts (issue 9).
+    // contact_segments was created here too until it moved to its owner, contacts.
   },
 ];
 
@@ -35,7 +35,7 @@ export interface SegmentRow {
   created_at: number;
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const SEGMENT_LIST_COLUMNS = 'id, name, created_at';
 
 /** The list item `{id, name, created_at}` (no `object`, SPEC). */

@@ -46,7 +46,7 @@ export interface SuppressionRow {
   created_at: number;
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const SUPPRESSION_LIST_COLUMNS = 'id, email, origin, source_id, created_at';
 
 /** List item shape: `{id, email, origin, source_id, created_at}` (SDK `SuppressionListEntry`). */

@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the templates resource (issue 9): everything another
+ * What other rooms may use of the templates resource (they import this file, never its store): everything another
  * room imports from templates comes through this file.
  */
 export { fillPlaceholders, renderTemplate, resolvePublishedTemplate, UNKNOWN_PLACEHOLDER } from './render.js';

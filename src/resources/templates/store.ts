@@ -269,7 +269,7 @@ export function templateShape(ctx: Emulator, row: TemplateRow) {
   };
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const TEMPLATE_LIST_COLUMNS = 'id, name, published_version_id, published_at, created_at, updated_at, alias';
 
 /** The list item shape (API-FACTS §5.11). */

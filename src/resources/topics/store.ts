@@ -25,7 +25,7 @@ export const migrations: Migration[] = [
       created_at INTEGER NOT NULL
     );
     CREATE INDEX topics_team ON topics (team_id, seq);`,
-    // contact_topics was created here too until it moved to its owner, contacts (issue 9).
+    // contact_topics was created here too until it moved to its owner, contacts.
   },
   {
     version: 701,
@@ -51,7 +51,7 @@ export interface TopicRow {
   updated_at: number | null;
 }
 
-/** The columns its list items read (a page selects only these; issue 10). */
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const TOPIC_LIST_COLUMNS = 'id, name, description, default_subscription, visibility, created_at';
 
 /** The list item shape `{id, name, description, default_subscription, visibility, created_at}`. */

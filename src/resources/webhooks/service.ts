@@ -1,5 +1,5 @@
 /**
- * What other rooms may use of the webhooks resource (issue 9): the
+ * What other rooms may use of the webhooks resource (they import this file, never its store): the
  * deliveries (src/deliveries/) find who gets an event and read the endpoint
  * and secrets of each attempt through `webhookDirectory`, handed to them
  * as `ctx.webhooks`.
