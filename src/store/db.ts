@@ -85,7 +85,7 @@ function openError(file: string, err: unknown): unknown {
  * WAL mode and locked for this connection alone (`locking_mode = EXCLUSIVE`
  * plus a write at open, held until close; the OS drops the lock when the
  * process dies, even by kill -9), so two emulators never write one file
- *. `db.transaction(fn)` returns a plain function (no `.immediate`
+ * at once. `db.transaction(fn)` returns a plain function (no `.immediate`
  * and friends) that runs `fn` in a transaction, nested ones as savepoints.
  * `db.prepare(sql)` returns one cached statement per SQL text, so
  * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
