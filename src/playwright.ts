@@ -35,8 +35,9 @@
  * A thin adapter over src/testing/ (shared with `/vitest` and `/jest`).
  */
 import { test as base, expect as baseExpect, type ExpectMatcherState, type Fixtures, type MatcherReturnType } from '@playwright/test';
-import { startServer, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
+import { interceptResendApi, startServer, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 import { localConnection, remoteConnection, type EmulatorConnection } from './testing/connection.js';
+import type { UseEmulatorOptions } from './testing/use-emulator.js';
 import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
 
 /** The emulator a test gets: see `EmulatorConnection` (url, apiKey, emails, webhookDeliveries, waitForEmail, code, link, reset, server). */
@@ -44,8 +45,14 @@ export interface PlaywrightEmulator extends EmulatorConnection {}
 
 /** Worker-scoped fixtures and options. */
 export interface EmulatorWorkerFixtures {
-  /** Option: `startServer` options of the worker's own emulator (default `{}`: manual clock, in-memory store, free port). */
-  emulatorOptions: StartServerOptions;
+  /**
+   * Option: `startServer` options of the worker's own emulator (default
+   * `{}`: manual clock, in-memory store, free port), and
+   * `interceptResendApi: true` to route the worker process's requests to
+   * `https://api.resend.com` into it (for an app started in-process by a
+   * worker fixture whose code hard-codes the URL; undone when the worker ends).
+   */
+  emulatorOptions: UseEmulatorOptions;
   /**
    * Option: base URL of an emulator already running; empty starts one per
    * worker. Default: env `EMULATOR_URL`, else `RESEND_BASE_URL`, else empty.
@@ -71,7 +78,10 @@ export const emulatorFixtures: Fixtures<EmulatorTestFixtures, EmulatorWorkerFixt
         await use(remoteConnection(emulatorUrl, { adminToken: process.env.EMULATOR_ADMIN_TOKEN, apiKey: process.env.RESEND_API_KEY }));
         return;
       }
-      const server = await startServer(emulatorOptions);
+      const { interceptResendApi: intercept, ...options } = emulatorOptions;
+      const server = await startServer(options);
+      // Ended with the emulator: close() restores the interception.
+      if (intercept) interceptResendApi(server);
       try {
         await use(localConnection(server));
       } finally {
@@ -135,4 +145,4 @@ export const expect = baseExpect.extend(emulatorMatchers);
 export { localConnection, remoteConnection } from './testing/connection.js';
 export type { EmulatorConnection, WaitOptions, RemoteOptions } from './testing/connection.js';
 export type { WebhookFilter } from './testing/matchers.js';
-export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions };
+export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, UseEmulatorOptions };

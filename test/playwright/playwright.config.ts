@@ -7,7 +7,9 @@
  *   emulator through `RESEND_BASE_URL` in its `webServer.env`, and the tests
  *   reach the same emulator through the `emulatorUrl` option;
  * - project `in-process` (magic-link.spec.ts): each worker's own emulator,
- *   and the app started as a worker fixture with its URL.
+ *   and the app started as a worker fixture with its URL;
+ * - project `intercepted` (intercept.spec.ts): the worker's own emulator
+ *   intercepting `https://api.resend.com` (`emulatorOptions`).
  *
  * The browser is the npm Chromium of `@sparticuz/chromium`, unpacked by the
  * caller: `CHROMIUM_LAUNCH` holds `{ executablePath, args }`. Ports come in
@@ -68,5 +70,6 @@ export default defineConfig<EmulatorTestFixtures, EmulatorWorkerFixtures>({
   projects: [
     { name: 'webServer', testMatch: 'signup.spec.ts', use: { baseURL: appUrl, emulatorUrl } },
     { name: 'in-process', testMatch: 'magic-link.spec.ts', use: { emulatorUrl: '' } },
+    { name: 'intercepted', testMatch: 'intercept.spec.ts', use: { emulatorUrl: '', emulatorOptions: { interceptResendApi: true } } },
   ],
 });

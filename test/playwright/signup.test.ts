@@ -101,10 +101,11 @@ describe('resend-emulator/playwright under @playwright/test, in the npm Chromium
     expect(outcomes(run.report!), run.out).toEqual([
       'in-process › signs in by clicking the link in the email → passed',
       'in-process › starts from the fixtures; a failing matcher lists the closest emails, as the Vitest matcher does → passed',
+      'intercepted › a hard-coded https://api.resend.com call lands in the worker emulator → passed',
       'webServer › a wrong code is refused → passed',
       'webServer › signs up with the code the app emailed → passed',
     ]);
-    expect(run.report!.stats).toMatchObject({ expected: 4, unexpected: 0, skipped: 0, flaky: 0 });
+    expect(run.report!.stats).toMatchObject({ expected: 5, unexpected: 0, skipped: 0, flaky: 0 });
     expect(run.report!.errors).toEqual([]);
     expect(run.code, run.out).toBe(0);
   });

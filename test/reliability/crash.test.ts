@@ -131,7 +131,11 @@ describe('crash and shutdown safety (built CLI, --db file)', () => {
         }
       };
       const writers = Array.from({ length: 8 }, (_, w) => writer(w));
-      await new Promise((r) => setTimeout(r, 1_000 + round * 200));
+      // Killed once this round has had at least 20 emails and 20 contacts acknowledged (and the writers keep going):
+      // a count, not a time, so a slow machine still kills mid-stream with enough writes behind it.
+      const [e0, c0] = [emails.size, contacts.size];
+      await until('20 acknowledged emails and contacts this round', 30_000, async () => emails.size - e0 >= 20 && contacts.size - c0 >= 20);
+      await new Promise((r) => setTimeout(r, round * 100));
       s.proc.kill('SIGKILL');
       await new Promise((r) => s.proc.once('exit', r));
       dead = true;
