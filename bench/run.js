@@ -73,7 +73,7 @@ async function runScript(script) {
 function inProcessStart() {
   return runScript(`
     const t0 = performance.now();
-    const { startServer, createApp } = await import(${JSON.stringify(new URL('../dist/src/index.js', import.meta.url).href)});
+    const { startServer, createApp } = await import(${JSON.stringify(new URL('../dist/index.mjs', import.meta.url).href)});
     const first = await startServer({ logLevel: 'error' });
     const firstMs = performance.now() - t0;
     await first.close();
@@ -148,7 +148,7 @@ if (process.argv.includes('--startup')) {
 }
 
 // --- throughput ---------------------------------------------------------------
-const { startServer } = await import('../dist/src/index.js');
+const { startServer } = await import('../dist/index.mjs');
 const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error' });
 const auth = { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' };
 const email = { from: 'Bench <bench@example.com>', to: ['delivered@resend.dev'], subject: 'Bench', html: '<p>Hello <a href="https://example.com">there</a></p>' };

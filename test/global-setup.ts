@@ -23,7 +23,7 @@ export default function setup(): () => void {
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build-spec.mjs')], { stdio: 'inherit' });
   // bin/emulator.js runs the bundled CLI (dist/cli.mjs): bundled again from the dist/ just built.
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle-cli.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'resend-emulator-test-'));
   const previous = process.env.TMPDIR;

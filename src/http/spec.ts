@@ -90,7 +90,7 @@ export function specDir(): string {
  * Where `npm run build` writes the dereferenced document as JSON
  * (`scripts/build-spec.mjs`): `dist/openapi.json`, two folders above the
  * compiled `dist/src/http/spec.js`, or beside the bundled CLI `dist/cli.mjs`
- * (scripts/bundle-cli.mjs). From `src/` (tests) it does not exist, so edits
+ * (scripts/bundle.mjs). From `src/` (tests) it does not exist, so edits
  * of `spec/` apply at once there.
  */
 export function prebuiltSpecFile(): string {
