@@ -106,7 +106,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
   const guardAdmin = adminGuard(ctx);
 
-  const router = routerOf(operations);
+  // The route table is built by the process's first request (once per process, ~25 ms of find-my-way), not at start.
+  const router = lazy(() => routerOf(operations));
   const routes: Route[] = operations.map((op) => {
     const validators = lazyValidators(op);
     const steps: Step[] = [
@@ -158,8 +159,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
     const target = normalized(url);
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
-    const match = router.find(req.method, path);
-    if (!match) throw router.knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
+    const match = router().find(req.method, path);
+    if (!match) throw router().knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
     const route = routes[match.index];
     if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
     const call: Call = {

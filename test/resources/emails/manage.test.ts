@@ -53,6 +53,9 @@ describe('listing, sharing and metrics', () => {
   });
 
   it('counts events in /emails/metrics, with totals and breakdowns', async () => {
+    // From a minute past the next full hour, so every event below falls in one hourly period (a run at 12:59:58 split them).
+    const now = t.emu.clock.now().getTime();
+    await t.emu.clock.advance(3_600_000 - (now % 3_600_000) + 60_000);
     const a = await send({ to: 'delivered@resend.dev' });
     await send({ to: 'bounced@resend.dev' });
     await t.emu.clock.advance('5s');
