@@ -116,7 +116,7 @@ export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
  */
 export function readRawBody(op: Operation): Middleware | null {
   const types = op.body?.rawMediaTypes;
-  return types ? onFirstUse(() => express.raw({ type: types, limit: JSON_BODY_LIMIT }) as Middleware) : null;
+  return types ? (express.raw({ type: types, limit: JSON_BODY_LIMIT }) as Middleware) : null;
 }
 
 /**
