@@ -25,7 +25,7 @@
  *   second line pointing at `emulator start --help`.
  */
 import fs from 'node:fs';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { defaultConfig, run, type ListenFailure } from './server.js';
 import { loadFixtures } from './state/fixtures.js';
@@ -93,149 +93,162 @@ function listenError(err: ListenFailure, host: string, port: number, smtpPort: n
   }
 }
 
-/** Runs the CLI with `argv` (default: the process's). Resolves when the command has started. */
+/** The flags of `emulator start` (every one also read from `EMULATOR_<FLAG>`). */
+const startOptions = (y: Argv) =>
+  y
+    .option('port', { type: 'number', default: 4400, describe: 'Port to listen on (0 picks a free one)' })
+    .option('smtp-port', { type: 'number', default: 2587, describe: 'Port of the SMTP relay (user resend, password an API key; 0 picks a free one)' })
+    .option('smtp', { type: 'boolean', default: true, describe: 'Run the SMTP relay (--no-smtp turns it off)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Host to bind (0.0.0.0 inside Docker)' })
+    .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
+    .option('fixtures', { type: 'string', describe: 'Fixtures JSON to seed (default: bundled fixtures/default.json)' })
+    .option('api-key', { type: 'string', describe: "Token of the default team's full-access key" })
+    .option('clock', { choices: ['real', 'manual'] as const, default: 'real' as const, describe: 'Emulated clock mode' })
+    .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })
+    .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
+    .option('admin-token', { type: 'string', describe: 'Require this token (Authorization: Bearer) on the admin API /_emulator/* but health; the inbox page asks for it' })
+    .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
+    .option('mount-path', { type: 'string', describe: 'Serve the API under this path prefix (e.g. /resend, behind a proxy that keeps it): the SDK baseUrl is http://HOST:PORT/resend' })
+    .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
+    .option('plan', { choices: PLAN_NAMES, describe: "Count usage against this plan's quotas (429 over them; default: unlimited)" })
+    .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
+    .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
+    // EMULATOR_URL is where clients reach an emulator (resend-emulator/playwright reads it, README
+    // "End-to-end with Playwright"), often set in the same environment that starts this one: not a flag.
+    .option('url', { type: 'string', hidden: true, describe: 'EMULATOR_URL, read by clients; ignored here' })
+    .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
+    .option('tls', {
+      type: 'boolean',
+      default: false,
+      describe: 'Also serve HTTPS as api.resend.com, signed by a local CA (`emulator ca` names it); SMTP then offers STARTTLS',
+    })
+    .option('https-port', { type: 'number', default: 4443, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
+    .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
+    .check(checkNumbers);
+
+/** The flags of `emulator ca`. */
+const caOptions = (y: Argv) =>
+  y
+    .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: as `emulator start`)' })
+    .option('db', { type: 'string', default: ':memory:', describe: 'The --db of `emulator start` (the default folder is beside it)' })
+    .option('public-url', { type: 'string', describe: 'The --public-url of `emulator start` (its host is one of the names the CA permits)' })
+    .option('pem', { type: 'boolean', default: false, describe: "Print the CA certificate's PEM instead of its path" })
+    // The environment of `emulator start` (EMULATOR_PORT, ... as the Docker image sets them) is no error here.
+    .strict(false);
+
+type StartArgs = Awaited<ReturnType<typeof startOptions>['argv']>;
+type CaArgs = Awaited<ReturnType<typeof caOptions>['argv']>;
+
+/** `emulator start`: reads the fixtures and faults files, starts the listeners, prints where they are, and closes on SIGINT/SIGTERM. Throws a CliError on a bad file or a listener that cannot bind. */
+async function start(args: StartArgs): Promise<void> {
+  if (args.fixtures !== undefined) {
+    // Read once up front, so a bad file fails before a --db file is created.
+    let fx: unknown;
+    try {
+      fx = loadFixtures(args.fixtures);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+    if (fx === null || typeof fx !== 'object' || Array.isArray(fx)) {
+      throw new CliError(`cannot read fixtures ${args.fixtures}: not a JSON object`);
+    }
+  }
+  let faults: FaultInput[] | undefined;
+  if (args.faults !== undefined) {
+    // Read and checked up front too, so a bad file fails before anything is opened.
+    let list: unknown;
+    try {
+      list = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
+    } catch (err) {
+      throw new CliError(`cannot read faults ${args.faults}: ${(err as Error).message}`);
+    }
+    try {
+      await checkFaultInputs(list);
+    } catch (err) {
+      throw new CliError(`--faults ${args.faults}: ${(err as Error).message}`);
+    }
+    faults = list as FaultInput[];
+  }
+  const config = defaultConfig({
+    db: args.db,
+    fixtures: args.fixtures,
+    apiKey: args['api-key'],
+    clock: args.clock,
+    webhooks: args.webhooks,
+    webhookTimeoutMs: args['webhook-timeout'],
+    rateLimit: args['rate-limit'],
+    plan: args.plan,
+    publicUrl: args['public-url'],
+    mountPath: args['mount-path'],
+    adminToken: args['admin-token'],
+    logLevel: args['log-level'],
+    validateResponses: args['validate-responses'],
+    faults,
+    // yargs reads EMULATOR_TLS=1 (the Docker image's documented form) as false: 1/yes/on count as on too.
+    tls: args.tls || /^(1|true|yes|on)$/i.test(process.env.EMULATOR_TLS ?? ''),
+    httpsPort: args['https-port'],
+    tlsDir: args['tls-dir'],
+  });
+  const smtpPort = args.smtp === false ? null : args['smtp-port'];
+  let r: Awaited<ReturnType<typeof run>>;
+  try {
+    r = await run(config, args.host, args.port, smtpPort);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === 'EFAULTRULE') throw new CliError(`--faults ${args.faults}: ${(err as Error).message.replace(/^fault rule/, 'rule')}`);
+    throw listenError(err as ListenFailure, args.host, args.port, smtpPort, args['https-port']);
+  }
+  process.stdout.write(
+    `resend-emulator listening on ${r.url}\n` +
+      `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
+      `Inbox: ${r.url}/_emulator/${config.adminToken ? ' (admin token required)' : ''}\n` +
+      (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)${r.httpsUrl ? ', STARTTLS offered' : ''}\n` : '') +
+      (r.httpsUrl ? `HTTPS: ${r.httpsUrl} (as api.resend.com; trust the CA ${r.caCertPath})\n` : '') +
+      (faults ? `Faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${args.faults} (GET /_emulator/faults)\n` : ''),
+  );
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    r.ctx.log('info', `${signal} received, closing`);
+    r.close().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`close failed: ${err}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** `emulator ca`: creates the local CA of `--tls` if needed; prints its certificate's path, or its PEM with `--pem`. */
+async function ca(args: CaArgs): Promise<void> {
+  const { ensureCa, serverNames, defaultTlsDir } = await import('./tls/ca.js');
+  let made: Awaited<ReturnType<typeof ensureCa>>;
+  try {
+    made = await ensureCa(args['tls-dir'] ?? defaultTlsDir(args.db), serverNames(args['public-url']), (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
+  } catch (err) {
+    throw new CliError(`cannot create the CA: ${(err as Error).message}`);
+  }
+  process.stdout.write(args.pem ? made.certPem : `${made.certPath}\n`);
+}
+
+/** The part of yargs' internals that renders a command's help text ahead of need (not in its typings). */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+}
+
+/**
+ * Runs the CLI with `argv` (default: the process's). Resolves when the
+ * command has started.
+ */
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
-  await yargs(argv)
+  const cli = yargs(argv)
     .scriptName('emulator')
     .env('EMULATOR')
-    .command(
-      'start',
-      'Start the Resend API emulator',
-      (y) =>
-        y
-          .option('port', { type: 'number', default: 4400, describe: 'Port to listen on (0 picks a free one)' })
-          .option('smtp-port', { type: 'number', default: 2587, describe: 'Port of the SMTP relay (user resend, password an API key; 0 picks a free one)' })
-          .option('smtp', { type: 'boolean', default: true, describe: 'Run the SMTP relay (--no-smtp turns it off)' })
-          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Host to bind (0.0.0.0 inside Docker)' })
-          .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
-          .option('fixtures', { type: 'string', describe: 'Fixtures JSON to seed (default: bundled fixtures/default.json)' })
-          .option('api-key', { type: 'string', describe: "Token of the default team's full-access key" })
-          .option('clock', { choices: ['real', 'manual'] as const, default: 'real' as const, describe: 'Emulated clock mode' })
-          .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })
-          .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
-          .option('admin-token', { type: 'string', describe: 'Require this token (Authorization: Bearer) on the admin API /_emulator/* but health; the inbox page asks for it' })
-          .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
-          .option('mount-path', { type: 'string', describe: 'Serve the API under this path prefix (e.g. /resend, behind a proxy that keeps it): the SDK baseUrl is http://HOST:PORT/resend' })
-          .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
-          .option('plan', { choices: PLAN_NAMES, describe: "Count usage against this plan's quotas (429 over them; default: unlimited)" })
-          .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
-          .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
-          // EMULATOR_URL is where clients reach an emulator (resend-emulator/playwright reads it, README
-          // "End-to-end with Playwright"), often set in the same environment that starts this one: not a flag.
-          .option('url', { type: 'string', hidden: true, describe: 'EMULATOR_URL, read by clients; ignored here' })
-          .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
-          .option('tls', {
-            type: 'boolean',
-            default: false,
-            describe: 'Also serve HTTPS as api.resend.com, signed by a local CA (`emulator ca` names it); SMTP then offers STARTTLS',
-          })
-          .option('https-port', { type: 'number', default: 4443, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
-          .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
-          .check(checkNumbers),
-      async (args) => {
-        if (args.fixtures !== undefined) {
-          // Read once up front, so a bad file fails before a --db file is created.
-          let fx: unknown;
-          try {
-            fx = loadFixtures(args.fixtures);
-          } catch (err) {
-            throw new CliError((err as Error).message);
-          }
-          if (fx === null || typeof fx !== 'object' || Array.isArray(fx)) {
-            throw new CliError(`cannot read fixtures ${args.fixtures}: not a JSON object`);
-          }
-        }
-        let faults: FaultInput[] | undefined;
-        if (args.faults !== undefined) {
-          // Read and checked up front too, so a bad file fails before anything is opened.
-          let list: unknown;
-          try {
-            list = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
-          } catch (err) {
-            throw new CliError(`cannot read faults ${args.faults}: ${(err as Error).message}`);
-          }
-          try {
-            await checkFaultInputs(list);
-          } catch (err) {
-            throw new CliError(`--faults ${args.faults}: ${(err as Error).message}`);
-          }
-          faults = list as FaultInput[];
-        }
-        const config = defaultConfig({
-          db: args.db,
-          fixtures: args.fixtures,
-          apiKey: args['api-key'],
-          clock: args.clock,
-          webhooks: args.webhooks,
-          webhookTimeoutMs: args['webhook-timeout'],
-          rateLimit: args['rate-limit'],
-          plan: args.plan,
-          publicUrl: args['public-url'],
-          mountPath: args['mount-path'],
-          adminToken: args['admin-token'],
-          logLevel: args['log-level'],
-          validateResponses: args['validate-responses'],
-          faults,
-          // yargs reads EMULATOR_TLS=1 (the Docker image's documented form) as false: 1/yes/on count as on too.
-          tls: args.tls || /^(1|true|yes|on)$/i.test(process.env.EMULATOR_TLS ?? ''),
-          httpsPort: args['https-port'],
-          tlsDir: args['tls-dir'],
-        });
-        const smtpPort = args.smtp === false ? null : args['smtp-port'];
-        let r: Awaited<ReturnType<typeof run>>;
-        try {
-          r = await run(config, args.host, args.port, smtpPort);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException)?.code === 'EFAULTRULE') throw new CliError(`--faults ${args.faults}: ${(err as Error).message.replace(/^fault rule/, 'rule')}`);
-          throw listenError(err as ListenFailure, args.host, args.port, smtpPort, args['https-port']);
-        }
-        process.stdout.write(
-          `resend-emulator listening on ${r.url}\n` +
-            `API key: ${r.apiKey ?? '(none: the fixtures define no default key)'}\n` +
-            `Inbox: ${r.url}/_emulator/${config.adminToken ? ' (admin token required)' : ''}\n` +
-            (r.smtpUrl ? `SMTP: ${r.smtpUrl} (user resend, password: the API key)${r.httpsUrl ? ', STARTTLS offered' : ''}\n` : '') +
-            (r.httpsUrl ? `HTTPS: ${r.httpsUrl} (as api.resend.com; trust the CA ${r.caCertPath})\n` : '') +
-            (faults ? `Faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${args.faults} (GET /_emulator/faults)\n` : ''),
-        );
-        let closing = false;
-        const stop = (signal: string) => {
-          if (closing) return;
-          closing = true;
-          r.ctx.log('info', `${signal} received, closing`);
-          r.close().then(
-            () => process.exit(0),
-            (err) => {
-              process.stderr.write(`close failed: ${err}\n`);
-              process.exit(1);
-            },
-          );
-        };
-        process.on('SIGINT', () => stop('SIGINT'));
-        process.on('SIGTERM', () => stop('SIGTERM'));
-      },
-    )
-    .command(
-      'ca',
-      'Create the local CA of --tls if needed and print its certificate path (--pem: the certificate)',
-      (y) =>
-        y
-          .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: as `emulator start`)' })
-          .option('db', { type: 'string', default: ':memory:', describe: 'The --db of `emulator start` (the default folder is beside it)' })
-          .option('public-url', { type: 'string', describe: 'The --public-url of `emulator start` (its host is one of the names the CA permits)' })
-          .option('pem', { type: 'boolean', default: false, describe: "Print the CA certificate's PEM instead of its path" })
-          // The environment of `emulator start` (EMULATOR_PORT, ... as the Docker image sets them) is no error here.
-          .strict(false),
-      async (args) => {
-        const { ensureCa, serverNames, defaultTlsDir } = await import('./tls/ca.js');
-        let ca: Awaited<ReturnType<typeof ensureCa>>;
-        try {
-          ca = await ensureCa(args['tls-dir'] ?? defaultTlsDir(args.db), serverNames(args['public-url']), (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
-        } catch (err) {
-          throw new CliError(`cannot create the CA: ${(err as Error).message}`);
-        }
-        process.stdout.write(args.pem ? ca.certPem : `${ca.certPath}\n`);
-      },
-    )
+    .command('start', 'Start the Resend API emulator', startOptions, start)
+    .command('ca', 'Create the local CA of --tls if needed and print its certificate path (--pem: the certificate)', caOptions, ca)
     .demandCommand(1, 'Name a command: start, ca')
     .strict()
     .help()
@@ -246,6 +259,13 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       if (err instanceof CliError) throw err;
       if (err && !msg) throw err;
       throw new CliError(`${msg ?? err?.message}\n${USAGE_HINT}`);
-    })
-    .parseAsync();
+    });
+  // When a command's handler runs, yargs renders and caches the command's whole
+  // help text for a later showHelp(): ~25 ms of measuring strings at every
+  // `emulator start` by a CPU profile, for a text nothing here shows
+  // (showHelpOnFail(false); --help prints before any handler runs). Angular's
+  // CLI skips it the same way (angular/angular-cli#34087).
+  const usage = (cli as unknown as YargsInternals).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
+  await cli.parseAsync();
 }
