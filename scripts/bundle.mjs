@@ -2,7 +2,9 @@
 // ~220 of ours (module loading was most of `import('resend-emulator')` +
 // the first `startServer()`, by a CPU profile):
 // - the CLI: dist/src/cli.js and everything it imports, the packages
-//   included, into one file, dist/cli.mjs, which bin/emulator.js runs;
+//   included, into dist/cli.mjs, which bin/emulator.js runs; what it imports
+//   dynamically (TLS, the SMTP relay, the reference check) goes into
+//   dist/cli-chunk-*.mjs, read only by the starts that use it;
 // - the package's entries (`.`, `/vitest`, `/jest`, `/playwright`):
 //   dist/index.mjs, dist/vitest.mjs, dist/jest.mjs, dist/playwright.mjs and
 //   the chunks they share (dist/chunk-*.mjs, so the entries share one copy
