@@ -180,6 +180,17 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   return app;
 }
 
+/**
+ * Builds the process's route table now (once per process; later calls cost
+ * nothing). A listening server calls it right after it starts listening, so
+ * that the table is built while its first client connects, not by that
+ * client's first request (~15-25 ms of find-my-way, by a CPU profile of
+ * `emulator start`).
+ */
+export async function buildRouteTable(): Promise<void> {
+  routerOf((await loadSpec()).operations);
+}
+
 /** The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails` is `/emails`. */
 function normalized(url: string): string {
   return url.charCodeAt(1) === 47 /* / */ && url.charCodeAt(0) === 47 ? url.replace(/^\/+/, '/') : url;

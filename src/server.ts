@@ -15,9 +15,9 @@ import { registerJobs } from './clock/jobs.js';
 import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
 import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
-import { buildApp, type EmulatorApp } from './app.js';
+import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
-import { migrate, openDatabase } from './store/db.js';
+import { migrate, openDatabase, openMigratedMemoryStore } from './store/db.js';
 import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
 import { resetState } from './state/reset.js';
 import { referencedUploads } from './state/uploads.js';
@@ -102,7 +102,8 @@ export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp'
  * fixtures cannot be read or do not fit the store (then the store is closed).
  */
 export async function prepare(config: EmulatorConfig): Promise<Prepared> {
-  const db = openDatabase(config.db);
+  const migrations = modules.flatMap((m) => m.migrations ?? []);
+  const db = config.db === ':memory:' ? openMigratedMemoryStore(migrations) : openDatabase(config.db);
   const clock = new Clock(config.clock);
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -118,7 +119,8 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
   try {
     fixtures = loadFixtures(config.fixtures);
     ctx = { ...base, faults: await createFaultStore(base, config.faults ?? []) };
-    migrate(db, modules.flatMap((m) => m.migrations ?? []));
+    // A file store is migrated here (an in-memory one already is).
+    migrate(db, migrations);
     registerJobs(ctx, modules.flatMap((m) => m.jobs ?? []));
     // Jobs a stopped process left running run again (crash safety: a stop in the middle repeats nothing and loses nothing).
     const recovered = scheduler.recover();
@@ -126,7 +128,8 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
     // The start rules (`--faults`) go in once the store has its teams (the reset puts them back each time).
     if (!hasTeams(db)) {
       try {
-        resetState(ctx, fixtures, { strictFaults: true });
+        // A new in-memory store has nothing to delete first.
+        resetState(ctx, fixtures, { strictFaults: true, empty: config.db === ':memory:' });
       } catch (err) {
         if ((err as { code?: string }).code === 'EFAULTRULE') throw err;
         throw new Error(`fixtures ${config.fixtures} do not fit the store: ${(err as Error).message}`);
@@ -297,6 +300,8 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const httpsUrl = tls ? `https://${shownHost}:${tls.port}${mountPath}` : null;
   config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   config.listening = true;
+  // Requests are coming: the route table is built next, while the first client connects (see buildRouteTable).
+  setImmediate(() => void buildRouteTable());
   let closed = false;
   return {
     ...prepared,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type EmulatorServer } from '../../src/index.js';
-import { DatabaseInUseError } from '../../src/store/db.js';
+import { DatabaseInUseError, migrate, openMigratedMemoryStore } from '../../src/store/db.js';
 
 describe('store file lock', () => {
   const dirs: string[] = [];
@@ -36,5 +36,41 @@ describe('store file lock', () => {
     servers.push(second);
     const list = await (await fetch(`${second.url}/contacts`, { headers: { authorization: `Bearer ${second.apiKey}` } })).json() as { data: { email: string }[] };
     expect(list.data.map((c) => c.email)).toContain('lock@example.net');
+  });
+});
+
+describe('in-memory stores made from the migrated image', () => {
+  const migrations = [
+    { version: 1, name: 'things', sql: 'CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL); CREATE INDEX things_n ON things (n);' },
+    { version: 2, name: 'more', sql: 'CREATE TABLE more (id TEXT PRIMARY KEY REFERENCES things (id))' },
+  ];
+
+  it('a later store has the first one\'s schema and migrations, and rows of its own', () => {
+    const first = openMigratedMemoryStore(migrations);
+    first.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('a', 1);
+    const second = openMigratedMemoryStore(migrations);
+    const schema = (db: typeof first) => db.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY name`).all();
+    expect(schema(second)).toEqual(schema(first));
+    expect(second.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    // A copy of the image taken before any row: the first store's row is not in it, nor is the second's in the first.
+    expect(second.prepare('SELECT COUNT(*) AS n FROM things').get()).toEqual({ n: 0 });
+    second.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('b', 2);
+    expect(first.prepare('SELECT id FROM things').all()).toEqual([{ id: 'a' }]);
+    // The connection settings of openDatabase hold on the copy too (foreign keys on).
+    expect(() => second.prepare('INSERT INTO more (id) VALUES (?)').run('nope')).toThrow(/FOREIGN KEY/);
+    // migrate() finds nothing to do on it.
+    migrate(second, migrations);
+    expect(second.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()).toEqual({ n: 2 });
+    first.close();
+    second.close();
+  });
+
+  it('another set of migrations gets its own image', () => {
+    const a = openMigratedMemoryStore(migrations.slice(0, 1));
+    const b = openMigratedMemoryStore(migrations);
+    expect(a.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'more'`).get()).toBeUndefined();
+    expect(b.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'more'`).get()).toEqual({ name: 'more' });
+    a.close();
+    b.close();
   });
 });
