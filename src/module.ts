@@ -18,11 +18,13 @@ import type { AnyJobDefinition } from './clock/jobs.js';
 export type { Auth } from './context.js';
 
 /**
- * The node request as the body readers leave it: `body` (parsed JSON, a
- * raw Buffer, multipart fields; undefined when none was read) and `file`
- * (a multipart upload on disk, multer's shape).
+ * The node request as the app leaves it: `body` (parsed JSON, a raw Buffer,
+ * multipart fields; undefined when none was read), `file` (a multipart
+ * upload on disk, multer's shape) and `baseUrl`, the path the app is
+ * mounted at (express's own: `/resend` under `parent.use('/resend', app)`,
+ * `''` when not mounted).
  */
-export type RawRequest = IncomingMessage & { body?: unknown; file?: Express.Multer.File };
+export type RawRequest = IncomingMessage & { body?: unknown; file?: Express.Multer.File; baseUrl?: string };
 
 /** A validated request. `params`/`query` are coerced to their schema types. */
 export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>> {

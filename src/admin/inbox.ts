@@ -28,7 +28,7 @@ export const SSE_PING_MS = 15_000;
 
 /** The page for a request: its `<base href>` is the admin API's root under the mount path (express's `req.baseUrl`). */
 function page(_ctx: Emulator, req: Req<'admin/inbox'>) {
-  const mountPath = (req.raw as { baseUrl?: string }).baseUrl ?? '';
+  const mountPath = req.raw.baseUrl ?? '';
   const html = inboxPage().replace('%BASE%', `${mountPath}/_emulator/`).replace('%ADMIN_COOKIE%', ADMIN_COOKIE);
   return new Reply(200, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY' }, 'text/html; charset=utf-8');
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
-import { JsonText } from '../../module.js';
+import { JsonText, Reply } from '../../module.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
@@ -27,11 +27,15 @@ export const SHARE_MAX_MS = 48 * 3_600_000;
 export const DOWNLOAD_URL_TTL_MS = 3_600_000;
 
 /**
- * Sets the quota headers of `--plan` (usage's `quotaHeaders`: the emails used
- * so far today and this month) on a send's reply; none without a plan.
+ * A send's answer (`result`: the body, or the `Reply` of an idempotent
+ * replay) with the quota headers of `--plan` (usage's `quotaHeaders`: the
+ * emails used so far today and this month); `result` as it is without a plan.
  */
-function setQuotaHeaders(ctx: Emulator, req: { auth: { teamId: string } | null; response?: { setHeader(name: string, value: string): unknown } }): void {
-  for (const [name, value] of Object.entries(quotaHeaders(ctx, req.auth!.teamId))) req.response?.setHeader(name, value);
+function withQuotaHeaders(ctx: Emulator, teamId: string, result: unknown): unknown {
+  const headers = quotaHeaders(ctx, teamId);
+  if (Object.keys(headers).length === 0) return result;
+  if (result instanceof Reply) return new Reply(result.status, result.body, { ...result.headers, ...headers }, result.contentType);
+  return new Reply(200, result, headers);
 }
 
 function send(ctx: Emulator, req: Req<'emails/send'>) {
@@ -40,8 +44,7 @@ function send(ctx: Emulator, req: Req<'emails/send'>) {
     checkEmailQuota(ctx, req.auth!.teamId, recipientCount(req.body));
     return sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api' });
   });
-  setQuotaHeaders(ctx, req);
-  return result;
+  return withQuotaHeaders(ctx, req.auth!.teamId, result);
 }
 
 let itemValidator: Promise<ValidateFunction> | null = null;
@@ -96,8 +99,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
     })();
     return { data, errors: errs };
   });
-  setQuotaHeaders(ctx, req);
-  return result;
+  return withQuotaHeaders(ctx, req.auth!.teamId, result);
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {

@@ -73,6 +73,20 @@ describe('GET /usage without a plan (the default)', () => {
 describe('--plan free', () => {
   const t = useEmulator({ plan: 'free', smtpPort: 0 });
 
+  it('an idempotent replay answers the first body with the quota headers of now (the replay sends nothing)', async () => {
+    await toStartOfDay(t);
+    const body = email(recipients(3, 'idem'));
+    const first = await t.api.post('/emails').set('Idempotency-Key', 'quota-replay').send(body);
+    expect(first.status).toBe(200);
+    expect(first.headers['x-resend-daily-quota']).toBe('3');
+    await t.api.post('/emails').send(email(recipients(2, 'other')));
+    const replay = await t.api.post('/emails').set('Idempotency-Key', 'quota-replay').send(body);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers['x-resend-daily-quota']).toBe('5');
+    expect(replay.headers['x-resend-monthly-quota']).toBe('5');
+  });
+
   it('refuses the 101st recipient of an emulated day with 429 daily_quota_exceeded, and takes email again after midnight', async () => {
     await toStartOfDay(t);
     const first = await t.api.post('/emails').send(email(recipients(50, 'a')));
