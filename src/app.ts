@@ -106,7 +106,7 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
   const guardAdmin = adminGuard(ctx);
 
-  // The route table is built by the process's first request (once per process, ~25 ms of find-my-way), not at start.
+  // The route table is built once per process, by buildRouteTable (a listening server, right after it starts) or the first request, not at start.
   const router = lazy(() => routerOf(operations));
   const routes: Route[] = operations.map((op) => {
     const validators = lazyValidators(op);
