@@ -221,7 +221,7 @@ async function clockAndResets(emu) {
  * the pause (lifecycle jobs, webhook deliveries and retries, each with a
  * socket for a few seconds): a leak stays in every sample, that work comes
  * and goes. (One sample at 3 s let a 60 s run fail on 25 -> 29 descriptors,
- * sockets of deliveries.) The verdict compares the checkpoint once warm
+ * all the extra ones sockets.) The verdict compares the checkpoint once warm
  * with the one at the end, so both are measured alike.
  */
 const QUIET_MS = 6_000;
