@@ -220,9 +220,10 @@ async function clockAndResets(emu) {
  * kept. The emulators run on the real clock, so their own work goes on in
  * the pause (lifecycle jobs, webhook deliveries and retries, each with a
  * socket for a few seconds): a leak stays in every sample, that work comes
- * and goes. (One sample at 3 s let a 60 s run fail on 25 -> 29 descriptors,
- * all the extra ones sockets.) The verdict compares the checkpoint once warm
- * with the one at the end, so both are measured alike.
+ * and goes. (One sample at 3 s let a 60 s run fail on 25 -> 29 descriptors;
+ * in runs traced since, what came and went were sockets.) The verdict
+ * compares the checkpoint once warm with the one at the end, so both are
+ * measured alike.
  */
 const QUIET_MS = 6_000;
 const QUIET_SAMPLES = 3;
