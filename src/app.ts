@@ -108,10 +108,25 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
 
   // The route table is built once per process, by buildRouteTable (a listening server, right after it starts) or the first request, not at start.
   const router = lazy(() => routerOf(operations));
+  // True once the app is mounted in another express app (`parent.use('/prefix', app)`; the `mount` event below).
+  let mounted = false;
+  /**
+   * When the app is mounted or listens on no port of its own (`createApp`),
+   * the base of handed-out URLs follows the latest admitted call (its Host
+   * and the mount path): set once the caller is authenticated, so a request
+   * refused or unrouted, with any Host, changes nothing.
+   */
+  const followRequestBase: Step = ({ req }) => {
+    if ((mounted || !ctx.config.listening) && !ctx.config.publicUrl && req.headers.host) {
+      // The app's requests are express's (`protocol` honours `trust proxy`).
+      ctx.config.baseUrl = `${(req as unknown as Request).protocol}://${req.headers.host}${req.baseUrl ?? ''}`;
+    }
+  };
   const routes: Route[] = operations.map((op) => {
     const validators = lazyValidators(op);
     const steps: Step[] = [
       authenticateCaller(ctx),
+      followRequestBase,
       limitRate(rateLimit),
       // Steps between authentication and validation see `call.auth`, not yet a validated request.
       injectFault(ctx),
@@ -129,21 +144,12 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   // Answers carry what the service's do: no `X-Powered-By`, no ETag of ours on JSON.
   app.disable('x-powered-by');
   app.disable('etag');
-  // True once the app is mounted in another express app (`parent.use('/prefix', app)`).
-  let mounted = false;
   app.on('mount', () => {
     mounted = true;
   });
 
-  /**
-   * Admit: the admin guard (403/401 before any body is read); when the app
-   * is mounted or listens on no port of its own (`createApp`), the base of
-   * handed-out URLs follows the request (its Host and the mount path).
-   */
+  /** Admit: the admin guard (403/401 before any body is read). */
   const admitRequest: RequestHandler = (req, _res, next) => {
-    if ((mounted || !ctx.config.listening) && !ctx.config.publicUrl && req.headers.host) {
-      ctx.config.baseUrl = `${req.protocol}://${req.headers.host}${req.baseUrl}`;
-    }
     guardAdmin(req, pathOf(normalized(req.url)));
     next();
   };

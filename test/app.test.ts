@@ -58,12 +58,13 @@ describe('createApp(): the express app and the helpers, no port', () => {
     expect(missing.body).toEqual({ statusCode: 404, message: expect.any(String), name: 'not_found' });
     const noKey = await request(emu.app).post('/emails').send(email);
     expect(noKey.status).toBe(401);
-    expect(noKey.body.name).toBe('missing_api_key');
+    expect(noKey.body).toEqual({ statusCode: 401, message: expect.any(String), name: 'missing_api_key' });
     const malformed = await request(emu.app).post('/emails').set('Authorization', `Bearer ${emu.apiKey}`).set('Content-Type', 'application/json').send('{"from":');
     expect(malformed.status).toBe(400);
     expect(malformed.body.name).toBe('validation_error');
     const wrongMethod = await request(emu.app).put('/emails');
     expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body).toEqual({ statusCode: 405, message: expect.any(String), name: 'method_not_allowed' });
     expect(missing.headers['x-powered-by']).toBeUndefined();
   });
 
@@ -72,6 +73,23 @@ describe('createApp(): the express app and the helpers, no port', () => {
     const sent = await request(emu.app).post('/emails').set('Authorization', `Bearer ${emu.apiKey}`).set('Host', 'emulator.test:8080').send(email);
     const share = await request(emu.app).post(`/emails/${sent.body.id}/share`).set('Authorization', `Bearer ${emu.apiKey}`).set('Host', 'emulator.test:8080').send({});
     expect(share.body.url).toMatch(/^http:\/\/emulator\.test:8080\/_emulator\/emails\//);
+  });
+
+  it('a request refused or unrouted, whatever its Host, does not move the origin of handed-out URLs', async () => {
+    const emu = await app();
+    const auth = `Bearer ${emu.apiKey}`;
+    const sent = await request(emu.app).post('/emails').set('Authorization', auth).set('Host', 'emulator.test:8080').send(email);
+    expect((await request(emu.app).get('/nope').set('Host', 'evil.example')).status).toBe(404);
+    expect((await request(emu.app).get('/emails').set('Host', 'evil.example')).status).toBe(401);
+    expect((await request(emu.app).get('/emails').set('Authorization', 'Bearer re_wrong').set('Host', 'evil.example')).status).toBe(403);
+    const share = await request(emu.app).post(`/emails/${sent.body.id}/share`).set('Authorization', auth).set('Host', 'emulator.test:8080').send({});
+    expect(share.body.url).toMatch(/^http:\/\/emulator\.test:8080\//);
+    // The download URL of an attachment is built from the same base, with no request of its own Host behind it.
+    const withFile = await request(emu.app).post('/emails').set('Authorization', auth).set('Host', 'emulator.test:8080')
+      .send({ ...email, attachments: [{ filename: 'a.txt', content: Buffer.from('hi').toString('base64') }] });
+    await request(emu.app).get('/nope').set('Host', 'evil.example');
+    const attachments = await request(emu.app).get(`/emails/${withFile.body.id}/attachments`).set('Authorization', auth).set('Host', 'emulator.test:8080');
+    expect(attachments.body.data[0].download_url).toMatch(/^http:\/\/emulator\.test:8080\//);
   });
 });
 
