@@ -120,7 +120,7 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
     fixtures = loadFixtures(config.fixtures);
     ctx = { ...base, faults: await createFaultStore(base, config.faults ?? []) };
     // A file store is migrated here (an in-memory one already is).
-    migrate(db, migrations);
+    if (config.db !== ':memory:') migrate(db, migrations);
     registerJobs(ctx, modules.flatMap((m) => m.jobs ?? []));
     // Jobs a stopped process left running run again (crash safety: a stop in the middle repeats nothing and loses nothing).
     const recovered = scheduler.recover();

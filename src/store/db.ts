@@ -93,14 +93,12 @@ function openError(file: string, err: unknown): unknown {
  * `DatabaseInUseError` at once when another connection holds the file,
  * `DatabaseStartError` for a file that is not a database or cannot be
  * opened for writing (nothing written to it), or the driver's error.
- * With `image` (bytes of `db.serialize()`), the store is a new in-memory copy
- * of that image and `file` is `:memory:`.
  */
-export function openDatabase(file = ':memory:', image?: Buffer): DB {
+export function openDatabase(file = ':memory:'): DB {
   // timeout 0: a file held elsewhere fails at once instead of after the 5 s busy wait.
   let db: DB;
   try {
-    db = new Database(image ?? file, { timeout: 0 });
+    db = new Database(file, { timeout: 0 });
   } catch (err) {
     throw openError(file, err);
   }
@@ -181,24 +179,64 @@ export function migrate(db: DB, migrations: Migration[]): void {
   if (version !== null && version !== stamped) db.exec(`PRAGMA user_version = ${version}`);
 }
 
-/** Images (`db.serialize()`) of an empty in-memory store with a set of migrations applied, by that set. */
-const migratedImages = new Map<string, Buffer>();
+/**
+ * An empty store's schema after a set of migrations, to be replayed: the
+ * schema's statements in creation order (`sqlite_master`, SQLite's own
+ * objects left out: it makes them again), the rows the migrations wrote
+ * (`schema_migrations`) and `PRAGMA user_version`.
+ */
+interface MigratedSchema {
+  sql: string;
+  rows: { insert: string; values: unknown[][] }[];
+  userVersion: number;
+}
+
+/** The migrated schema of each set of migrations run in this process, by that set. */
+const migratedSchemas = new Map<string, MigratedSchema>();
+
+/** What `replayMigrated` needs to make `db`'s schema and rows again. */
+function migratedSchemaOf(db: DB): MigratedSchema {
+  const objects = db
+    .prepare(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+    .all() as { type: string; name: string; sql: string }[];
+  const rows: MigratedSchema['rows'] = [];
+  for (const { name } of objects.filter((o) => o.type === 'table')) {
+    const values = db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
+    if (!values.length) continue;
+    const width = values[0].length;
+    rows.push({ insert: `INSERT INTO "${name}" VALUES (${Array(width).fill('?').join(', ')})`, values });
+  }
+  return { sql: objects.map((o) => `${o.sql};`).join('\n'), rows, userVersion: (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version };
+}
 
 /**
  * A new in-memory store with `migrations` applied: what `openDatabase()`
  * then `migrate(db, migrations)` give. The first call for a set of
- * migrations runs them and keeps an image of the result; later calls open a
- * copy of that image (SQLite's deserialize). Creating the schema was most
- * of a later `startServer()` (~5 ms of its ~10, by a CPU profile of 400
- * starts); a copy costs ~0.1 ms. Throws as `migrate` does.
+ * migrations runs them and keeps the resulting schema; later calls replay
+ * it in one transaction (the final CREATE statements, not the history of
+ * ALTERs and copies). Running the migrations was most of a later
+ * `startServer()` (~5 ms of its ~10, by a CPU profile of 400 starts). A
+ * copy of a serialized image would be faster still (~0.1 ms), but SQLite's
+ * deserialize caps such a store at 1 GiB, where a plain `:memory:` store has
+ * no cap. Throws as `migrate` does.
  */
 export function openMigratedMemoryStore(migrations: Migration[]): DB {
   const key = migrations.map((m) => `${m.version} ${m.name}`).sort().join('\n');
-  const image = migratedImages.get(key);
-  if (image) return openDatabase(':memory:', image);
   const db = openDatabase(':memory:');
-  migrate(db, migrations);
-  migratedImages.set(key, db.serialize());
+  const schema = migratedSchemas.get(key);
+  if (!schema) {
+    migrate(db, migrations);
+    migratedSchemas.set(key, migratedSchemaOf(db));
+    return db;
+  }
+  db.transaction(() => {
+    db.exec(schema.sql);
+    for (const { insert, values } of schema.rows) {
+      const stmt = db.prepare(insert);
+      for (const v of values) stmt.run(...v);
+    }
+  })();
+  db.exec(`PRAGMA user_version = ${schema.userVersion}`);
   return db;
 }
 

@@ -39,7 +39,7 @@ describe('store file lock', () => {
   });
 });
 
-describe('in-memory stores made from the migrated image', () => {
+describe('in-memory stores made from the migrated schema', () => {
   const migrations = [
     { version: 1, name: 'things', sql: 'CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL); CREATE INDEX things_n ON things (n);' },
     { version: 2, name: 'more', sql: 'CREATE TABLE more (id TEXT PRIMARY KEY REFERENCES things (id))' },
@@ -52,7 +52,7 @@ describe('in-memory stores made from the migrated image', () => {
     const schema = (db: typeof first) => db.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY name`).all();
     expect(schema(second)).toEqual(schema(first));
     expect(second.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
-    // A copy of the image taken before any row: the first store's row is not in it, nor is the second's in the first.
+    // The schema replayed, not the first store's rows: its row is not in the second, nor the second's in it.
     expect(second.prepare('SELECT COUNT(*) AS n FROM things').get()).toEqual({ n: 0 });
     second.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('b', 2);
     expect(first.prepare('SELECT id FROM things').all()).toEqual([{ id: 'a' }]);
@@ -65,7 +65,7 @@ describe('in-memory stores made from the migrated image', () => {
     second.close();
   });
 
-  it('another set of migrations gets its own image', () => {
+  it('another set of migrations gets its own schema', () => {
     const a = openMigratedMemoryStore(migrations.slice(0, 1));
     const b = openMigratedMemoryStore(migrations);
     expect(a.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'more'`).get()).toBeUndefined();
