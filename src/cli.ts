@@ -184,8 +184,7 @@ async function start(args: StartArgs): Promise<void> {
     logLevel: args['log-level'],
     validateResponses: args['validate-responses'],
     faults,
-    // yargs reads EMULATOR_TLS=1 (the Docker image's documented form) as false: 1/yes/on count as on too.
-    tls: args.tls || /^(1|true|yes|on)$/i.test(process.env.EMULATOR_TLS ?? ''),
+    tls: args.tls,
     httpsPort: args['https-port'],
     tlsDir: args['tls-dir'],
   });
@@ -234,6 +233,25 @@ async function ca(args: CaArgs): Promise<void> {
   process.stdout.write(args.pem ? made.certPem : `${made.certPath}\n`);
 }
 
+/** The boolean flags (of every command), each also read from `EMULATOR_<FLAG>`. */
+const BOOLEAN_FLAGS = ['smtp', 'tls', 'validate-responses', 'pem'];
+
+/**
+ * yargs reads a boolean flag's environment variable as on only when it is
+ * `true`: `EMULATOR_TLS=1` (the Docker image's documented form) or
+ * `EMULATOR_SMTP=1` read as off. Rewrites `1`/`yes`/`on` to `true` and
+ * `0`/`no`/`off` to `false` (any case) in `env`, before yargs reads it.
+ */
+function spellEnvBooleans(env: NodeJS.ProcessEnv): void {
+  for (const flag of BOOLEAN_FLAGS) {
+    const name = `EMULATOR_${flag.toUpperCase().replace(/-/g, '_')}`;
+    const value = env[name]?.trim();
+    if (value === undefined) continue;
+    if (/^(1|yes|on)$/i.test(value)) env[name] = 'true';
+    else if (/^(0|no|off)$/i.test(value)) env[name] = 'false';
+  }
+}
+
 /** The part of yargs' internals that renders a command's help text ahead of need (not in its typings). */
 interface YargsInternals {
   getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
@@ -244,6 +262,7 @@ interface YargsInternals {
  * command has started.
  */
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  spellEnvBooleans(process.env);
   const cli = yargs(argv)
     .scriptName('emulator')
     .env('EMULATOR')

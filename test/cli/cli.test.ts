@@ -172,6 +172,15 @@ describe('emulator start (built binary)', () => {
     expect(help.stdout).toContain('--smtp');
   });
 
+  it('boolean flags read 1/yes/on and 0/no/off from the environment (EMULATOR_SMTP=1 keeps SMTP on, EMULATOR_SMTP=off turns it off)', async () => {
+    const on = await start(['--port', '0'], { EMULATOR_SMTP: '1' });
+    running.push(on.proc);
+    expect(on.out()).toMatch(/^SMTP: smtp:\/\/127\.0\.0\.1:\d+/m);
+    const off = await start(['--port', '0'], { EMULATOR_SMTP: 'off' });
+    running.push(off.proc);
+    expect(off.out()).not.toContain('SMTP:');
+  });
+
   it('an SMTP port in use: one line naming the port and --smtp-port, exit 1', async () => {
     const busy = http.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
