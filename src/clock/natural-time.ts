@@ -17,6 +17,7 @@
  *   next Friday.
  */
 import { lazy, requirePackage } from '../lazy.js';
+import { parseDuration } from './clock.js';
 
 const chrono = lazy(() => requirePackage<typeof import('chrono-node')>('chrono-node'));
 
@@ -34,4 +35,22 @@ export function parseNaturalTime(text: string, nowMs: number): number | null {
   if (r.index !== 0 || r.text.length !== input.length) return null;
   const ms = r.date().getTime();
   return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * Reads a `scheduled_at` of an email or a broadcast: an ISO 8601 date or
+ * date-time (`2026-08-05T11:52:01.858Z`; a space also accepted for `T`), a
+ * duration (`in 1 min`, `in 2 hours`: `parseDuration`), or natural language
+ * (`tomorrow at 9am`, `Friday at 3pm ET`: `parseNaturalTime`), on the
+ * emulated clock at `nowMs`. Returns ms since the epoch, or null when the
+ * text is none of these. Each caller answers null with its own 422.
+ */
+export function readScheduledAt(input: string, nowMs: number): number | null {
+  const text = input.trim();
+  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)?$/i.test(text)) {
+    const at = Date.parse(text.replace(' ', 'T').replace(/\s+/g, ''));
+    return Number.isNaN(at) ? null : at;
+  }
+  const ms = parseDuration(text);
+  return ms !== null ? nowMs + ms : parseNaturalTime(text, nowMs);
 }

@@ -22,8 +22,7 @@ import type { Job } from '../../clock/scheduler.js';
 import { defineJob } from '../../clock/jobs.js';
 import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
-import { parseDuration } from '../../clock/clock.js';
-import { parseNaturalTime } from '../../clock/natural-time.js';
+import { readScheduledAt } from '../../clock/natural-time.js';
 import { checkContactsQuota } from '../usage/service.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
@@ -43,22 +42,13 @@ export const broadcastStartJob = defineJob('broadcasts.start', runStart);
 export const broadcastDeliverJob = defineJob('broadcasts.deliver', runDeliver);
 
 /**
- * Reads `scheduled_at`: an ISO 8601 date-time (`2026-08-05T11:52:01.858Z`) or
- * natural language (`in 1 hour`, `in 2 days`, SDK docs; `tomorrow at 9am`,
- * `Friday at 3pm ET`: `parseNaturalTime`, src/clock/natural-time.ts). Returns emulated ms.
- * Throws 422 `validation_error` when it is neither.
+ * Reads `scheduled_at` (`readScheduledAt`: ISO 8601 or natural language, on
+ * the emulated clock; the same rules as an email's). Returns emulated ms.
+ * Throws 422 `validation_error` when unreadable.
  */
 export function parseScheduledAt(input: string, nowMs: number): number {
-  const text = input.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
-    const ms = Date.parse(text);
-    if (!Number.isNaN(ms)) return ms;
-  } else {
-    const ms = parseDuration(text);
-    if (ms !== null) return nowMs + ms;
-    const at = parseNaturalTime(text, nowMs);
-    if (at !== null) return at;
-  }
+  const at = readScheduledAt(input, nowMs);
+  if (at !== null) return at;
   throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
 }
 

@@ -25,8 +25,7 @@ import type { SchemaOf } from '../../http/document-types.js';
 import { htmlToText } from './text.js';
 import type { Emulator } from '../../context.js';
 import { domainNameOf, senderDomain } from '../domains/service.js';
-import { parseDuration } from '../../clock/clock.js';
-import { parseNaturalTime } from '../../clock/natural-time.js';
+import { readScheduledAt } from '../../clock/natural-time.js';
 import { DELAYS } from '../../clock/delays.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contentTypeOf, newId } from '../../http/format.js';
@@ -121,22 +120,12 @@ const invalidAddress = (field: string) =>
   errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
 
 /**
- * Reads `scheduled_at`: ISO 8601 (`2026-01-01T10:00:00Z`, a space also
- * accepted for `T`) or natural language (`in 1 min`, `in 2 hours`, read by
- * `parseDuration`; `tomorrow at 9am`, `Friday at 3pm ET`, `next day at 9am
- * PST`, read by `parseNaturalTime` on the emulated clock). Returns emulated ms. Throws 422 `validation_error` when
- * unreadable or more than 30 days after `nowMs`.
+ * Reads `scheduled_at` (`readScheduledAt`: ISO 8601 or natural language, on
+ * the emulated clock). Returns emulated ms. Throws 422 `validation_error`
+ * when unreadable or more than 30 days after `nowMs`.
  */
 export function parseScheduledAt(input: string, nowMs: number): number {
-  const text = input.trim();
-  let at: number | null = null;
-  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)?$/i.test(text)) {
-    const t = Date.parse(text.replace(' ', 'T').replace(/\s+/g, ''));
-    if (!Number.isNaN(t)) at = t;
-  } else {
-    const ms = parseDuration(text);
-    at = ms !== null ? nowMs + ms : parseNaturalTime(text, nowMs);
-  }
+  const at = readScheduledAt(input, nowMs);
   if (at === null) {
     throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
   }

@@ -236,6 +236,13 @@ describe('broadcasts: send and cancel', () => {
     expect(b.scheduled_at).toBe(`${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 23)}000+00`);
   });
 
+  it('reads a date followed by words as an email does (`2026-08-05 at 9am` style, chrono on the emulated clock)', async () => {
+    const day = new Date(t.emu.clock.now().getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const res = await t.api.post(`/broadcasts/${DRAFT_BROADCAST}/send`).send({ scheduled_at: `${day} at 9am` });
+    expect(res.status).toBe(200);
+    expect((await getBroadcast(t, DRAFT_BROADCAST)).scheduled_at).toBe(`${day} 09:00:00.000000+00`);
+  });
+
   it('rejects an unreadable scheduled_at (422 validation_error) and leaves the draft alone', async () => {
     const res = await t.api.post(`/broadcasts/${DRAFT_BROADCAST}/send`).send({ scheduled_at: 'next blue moon' });
     expect(res.status).toBe(422);
