@@ -302,7 +302,7 @@ export class Scheduler {
     this.log(`${storeFullText(which, this.db.name, 'the upload folder')}${job ? `: job ${job.id} (${job.type}) stays pending` : ''}; jobs wait until space frees (${(err as Error)?.message ?? err})`);
   }
 
-  /** Whether a store-full episode ended: the next run of jobs went through. */
+  /** A store-full episode ended: a run of jobs committed (called only after one did). */
   private storeHasSpace(): void {
     if (this.fullSince === null) return;
     this.fullSince = null;
@@ -402,6 +402,9 @@ export class Scheduler {
      * ~15 % less). Ends at the first asynchronous job (returned,
      * to run outside any transaction), when none is due, or after SLICE_MS.
      */
+    // Whether a slice ran a job and committed: only then has the store shown it has space.
+    let committed = false;
+    let ranInSlice = false;
     const runSlice = this.db.transaction((): Row | 'done' | 'yield' => {
       for (;;) {
         if (performance.now() - sliceStart >= SLICE_MS) return 'yield';
@@ -410,6 +413,7 @@ export class Scheduler {
         if (this.asyncTypes.has(row.type)) return row;
         const started = begin(row);
         if (!started) continue;
+        ranInSlice = true;
         try {
           runSync(started.handler, started.job);
         } catch (err) {
@@ -421,12 +425,14 @@ export class Scheduler {
     });
     for (;;) {
       let next: ReturnType<typeof runSlice>;
+      ranInSlice = false;
       try {
         next = runSlice();
       } catch (err) {
         if (fullStore(err)) this.storeFull(err);
         throw err;
       }
+      if (ranInSlice) committed = true;
       if (next === 'done') break;
       if (next === 'yield') {
         // Runs in slices: after SLICE_MS of jobs, waiting requests are served before the next job.
@@ -442,12 +448,17 @@ export class Scheduler {
       let full: unknown = null;
       const run = Promise.resolve()
         .then(() => handler(job))
-        .then(() => this.complete(row.id))
+        .then(() => {
+          this.complete(row.id);
+          this.storeHasSpace();
+        })
         .catch((err) => {
           if (!fullStore(err)) return this.fail(row, err, 'running');
           // The machine's fault: the job runs again once space frees (its outcome was rolled back).
           this.storeFull(err, row);
           this.repend(row.id);
+          // A detached job ends after its run did, which armed no timer for it (it was running): arm one now.
+          this.kick();
           full = err;
         });
       if (this.clock.mode === 'real' && this.detached.has(row.type)) {
@@ -458,7 +469,8 @@ export class Scheduler {
       await run;
       if (full) throw full;
     }
-    this.storeHasSpace();
+    // Not on a run that committed nothing (none due, or only detached jobs still running): the store may still be full.
+    if (committed) this.storeHasSpace();
     return fired;
   }
 

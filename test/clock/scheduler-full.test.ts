@@ -82,4 +82,24 @@ describe('jobs on a full store', () => {
     expect(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get()).toBe(1);
     await scheduler.stop();
   });
+
+  it('real clock: a detached job that cannot write its outcome is one episode in the log, not "space again" and "full" at every retry', async () => {
+    const { db, scheduler, logs, full, free, status } = setup('real');
+    let tries = 0;
+    scheduler.register('deliver', async () => {
+      tries++;
+      await new Promise((r) => setImmediate(r));
+      db.prepare('INSERT INTO blobs VALUES (?)').run(Buffer.alloc(64 * 1024));
+    }, { detachInRealMode: true });
+    full();
+    scheduler.start();
+    scheduler.schedule('deliver', {});
+    while (tries < 2 || status()[0] !== 'pending') await new Promise((r) => setTimeout(r, 20)); // the background retry, in real time
+    expect(logs).toEqual([expect.stringContaining(': job 1 (deliver) stays pending; jobs wait until space frees')]);
+    free();
+    while (status().length) await new Promise((r) => setTimeout(r, 20));
+    expect(logs.at(-1)).toBe('the store has space again: jobs run');
+    expect(logs).toHaveLength(2);
+    await scheduler.stop();
+  });
 });
