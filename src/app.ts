@@ -163,14 +163,13 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   const dispatchOperation = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const url = req.url;
     const target = normalized(url);
-    const q = target.indexOf('?');
-    const path = q < 0 ? target : target.slice(0, q);
+    const path = pathOf(target);
     const match = router().find(req.method, path);
     if (!match) throw router().knowsPath(path) ? errors.methodNotAllowed() : errors.routeNotFound();
     const route = routes[match.index];
     if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
     const call: Call = {
-      op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: q < 0 ? '' : target.slice(q + 1),
+      op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: target.slice(path.length + 1),
       auth: null, params: {}, query: {}, body: undefined,
     };
     await runCall(call, route.steps, onError, next);

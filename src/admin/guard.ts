@@ -134,6 +134,9 @@ function checkAdminRequest(ctx: Emulator, req: Pick<IncomingMessage, 'method' | 
   if (!given.some((t) => sameToken(t, token))) throw new ApiError(401, 'invalid_admin_token', 'The admin token is invalid.');
 }
 
+/** `/_emulator` and the paths under it, in any case. */
+const ADMIN_PATH = /^\/_emulator(\/|$)/i;
+
 /**
  * The admin guard of the request pipeline (src/app.ts), before any body is
  * read: for a `/_emulator` path (`path` without query string; routing
@@ -142,8 +145,8 @@ function checkAdminRequest(ctx: Emulator, req: Pick<IncomingMessage, 'method' | 
  */
 export function adminGuard(ctx: Emulator): (req: Pick<IncomingMessage, 'method' | 'headers'>, path: string) => void {
   return (req, rawPath) => {
-    const path = rawPath.toLowerCase();
-    if (path !== '/_emulator' && !path.startsWith('/_emulator/')) return;
-    checkAdminRequest(ctx, req, path);
+    // Every request passes here: only an admin path is lowercased.
+    if (!ADMIN_PATH.test(rawPath)) return;
+    checkAdminRequest(ctx, req, rawPath.toLowerCase());
   };
 }
