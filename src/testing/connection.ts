@@ -10,6 +10,7 @@
  * listens for the email: nothing polls in a loop.
  */
 import { assertEmailFilter, EMAIL_FILTER_KEYS } from '../admin/emails.js';
+import { DELIVERY_FILTER_KEYS } from '../deliveries/inspect.js';
 import type { DeliveryFilter, EmailFilter, EmulatorServer, SentEmail, WebhookDelivery } from '../index.js';
 
 /** `{ timeout }` of the waiting calls: wall-clock ms, default `DEFAULT_TIMEOUT_MS`. */
@@ -153,7 +154,7 @@ export function remoteConnection(baseUrl: string, options: RemoteOptions = {}): 
     server: null,
     emails: async (filter = {}) => (await call<{ data: SentEmail[] }>('GET', '/_emulator/emails', filterQuery(filter)))!.data,
     webhookDeliveries: async (filter = {}) =>
-      (await call<{ data: WebhookDelivery[] }>('GET', '/_emulator/webhook-deliveries', { team_id: filter.team_id, webhook_id: filter.webhook_id, event_type: filter.event_type, status: filter.status }))!.data,
+      (await call<{ data: WebhookDelivery[] }>('GET', '/_emulator/webhook-deliveries', Object.fromEntries(DELIVERY_FILTER_KEYS.map((k) => [k, filter[k]]))))!.data,
     waitForEmail,
     ...withCodeAndLink(waitForEmail),
     reset: async () => {

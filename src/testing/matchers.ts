@@ -6,7 +6,7 @@
  * here; each entry registers these results with its own `expect.extend`.
  */
 import type { EmailFilter, SentEmail } from '../index.js';
-import type { DeliveryFilter, WebhookDelivery } from '../deliveries/inspect.js';
+import { DELIVERY_FILTER_KEYS, type DeliveryFilter, type WebhookDelivery } from '../deliveries/inspect.js';
 
 /**
  * Filter of `toHaveDeliveredWebhook`: the `DeliveryFilter` fields (exact;
@@ -67,7 +67,7 @@ export function emailDifferences(email: SentEmail, filter: EmailFilter): Differe
 /** How `delivery` differs from `filter` (`equals`: the test framework's equality, for `data`). Empty: it matches. */
 export function deliveryDifferences(delivery: WebhookDelivery, filter: WebhookFilter, equals: Equals): Difference[] {
   const out: Difference[] = [];
-  for (const key of ['event_type', 'status', 'webhook_id', 'team_id'] as const) {
+  for (const key of DELIVERY_FILTER_KEYS) {
     if (filter[key] !== undefined && delivery[key] !== filter[key]) out.push(`${key}: ${show(delivery[key])}, expected ${show(filter[key])}`);
   }
   for (const [key, want] of Object.entries(filter.data ?? {})) {
