@@ -35,7 +35,7 @@
  * A thin adapter over src/testing/ (shared with `/vitest` and `/jest`).
  */
 import { test as base, expect as baseExpect, type ExpectMatcherState, type Fixtures, type MatcherReturnType } from '@playwright/test';
-import { interceptResendApi, startServer, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
+import { interceptResendApi, startServer, WaitTimeoutError, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 import { localConnection, remoteConnection, type EmulatorConnection } from './testing/connection.js';
 import type { UseEmulatorOptions } from './testing/use-emulator.js';
 import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
@@ -117,7 +117,7 @@ export const emulatorMatchers = {
     if (!this.isNot && this.timeout > 0 && typeof r.waitForEmail === 'function') {
       const { q: _q, ...fields } = filter;
       await r.waitForEmail(fields, { timeout: this.timeout }).catch((err: Error) => {
-        if (!err.message.startsWith('waitForEmail: no email matched')) throw err;
+        if (!(err instanceof WaitTimeoutError)) throw err;
       });
     }
     return { ...sentEmailResult(await r.emails(), filter), name: 'toHaveSentEmail' };
@@ -142,7 +142,7 @@ export const test = base.extend<EmulatorTestFixtures, EmulatorWorkerFixtures>(em
 /** `@playwright/test`'s `expect` with `toHaveSentEmail` and `toHaveDeliveredWebhook`. */
 export const expect = baseExpect.extend(emulatorMatchers);
 
-export { localConnection, remoteConnection } from './testing/connection.js';
+export { localConnection, remoteConnection, DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './testing/connection.js';
 export type { EmulatorConnection, WaitOptions, RemoteOptions } from './testing/connection.js';
 export type { WebhookFilter } from './testing/matchers.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, UseEmulatorOptions };

@@ -11,6 +11,7 @@
  */
 import { assertEmailFilter, EMAIL_FILTER_KEYS } from '../admin/emails.js';
 import { DELIVERY_FILTER_KEYS } from '../deliveries/inspect.js';
+import { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from '../wait.js';
 import type { DeliveryFilter, EmailFilter, EmulatorServer, SentEmail, WebhookDelivery } from '../index.js';
 
 /** `{ timeout }` of the waiting calls: wall-clock ms, default `DEFAULT_TIMEOUT_MS`. */
@@ -18,8 +19,7 @@ export interface WaitOptions {
   timeout?: number;
 }
 
-/** How long `waitForEmail`, `code` and `link` wait by default, ms (as `EmulatorServer.waitForEmail`). */
-export const DEFAULT_TIMEOUT_MS = 5000;
+export { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from '../wait.js';
 
 /** The longest `wait` the admin API takes, ms (spec/paths/admin-emails.yaml `wait`: maximum 300000). */
 const MAX_WAIT_MS = 300_000;
@@ -36,7 +36,7 @@ export interface EmulatorConnection {
   emails(filter?: EmailFilter): Promise<SentEmail[]>;
   /** Recorded webhook deliveries, oldest first (see `EmulatorServer.webhookDeliveries`). */
   webhookDeliveries(filter?: DeliveryFilter): Promise<WebhookDelivery[]>;
-  /** The newest email matching `filter`, as soon as one exists; rejects with an Error after `timeout` ms (default 5000). */
+  /** The newest email matching `filter`, as soon as one exists; rejects with a `WaitTimeoutError` after `timeout` ms (default `DEFAULT_TIMEOUT_MS`). */
   waitForEmail(filter?: EmailFilter, options?: WaitOptions): Promise<SentEmail>;
   /** The first one-time code (`SentEmail.codes[0]`) of the newest matching email, waited for as `waitForEmail`; rejects when that email has none. */
   code(filter?: EmailFilter, options?: WaitOptions): Promise<string>;
@@ -86,7 +86,7 @@ function withCodeAndLink(waitForEmail: EmulatorConnection['waitForEmail']): Pick
 
 /** A connection to an emulator this process started (`startServer()`). */
 export function localConnection(server: EmulatorServer): EmulatorConnection {
-  const waitForEmail: EmulatorConnection['waitForEmail'] = (filter, options) => server.waitForEmail(filter, { timeout: options?.timeout ?? DEFAULT_TIMEOUT_MS });
+  const waitForEmail: EmulatorConnection['waitForEmail'] = (filter, options) => server.waitForEmail(filter, options);
   return {
     url: server.url,
     apiKey: server.apiKey,
@@ -144,7 +144,7 @@ export function remoteConnection(baseUrl: string, options: RemoteOptions = {}): 
   const waitForEmail: EmulatorConnection['waitForEmail'] = async (filter = {}, opts) => {
     const timeout = Math.min(Math.max(0, opts?.timeout ?? DEFAULT_TIMEOUT_MS), MAX_WAIT_MS);
     const found = await call<SentEmail>('GET', '/_emulator/emails/latest', { ...filterQuery(filter), wait: timeout > 0 ? String(Math.ceil(timeout)) : undefined }, timeout, true);
-    if (!found) throw new Error(`waitForEmail: no email matched ${JSON.stringify(filter)} within ${timeout} ms`);
+    if (!found) throw new WaitTimeoutError(filter, timeout);
     return found;
   };
 
