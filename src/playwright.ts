@@ -35,9 +35,9 @@
  * A thin adapter over src/testing/ (shared with `/vitest` and `/jest`).
  */
 import { test as base, expect as baseExpect, type ExpectMatcherState, type Fixtures, type MatcherReturnType } from '@playwright/test';
-import { interceptResendApi, startServer, WaitTimeoutError, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
+import { interceptResendApi, WaitTimeoutError, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 import { localConnection, remoteConnection, type EmulatorConnection } from './testing/connection.js';
-import type { UseEmulatorOptions } from './testing/use-emulator.js';
+import { startEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
 
 /** The emulator a test gets: see `EmulatorConnection` (url, apiKey, emails, webhookDeliveries, waitForEmail, code, link, reset, server). */
@@ -51,6 +51,8 @@ export interface EmulatorWorkerFixtures {
    * `interceptResendApi: true` to route the worker process's requests to
    * `https://api.resend.com` into it (for an app started in-process by a
    * worker fixture whose code hard-codes the URL; undone when the worker ends).
+   * With `emulatorUrl` set, only `interceptResendApi` applies: the requests
+   * are forwarded to that running emulator (`interceptResendApi({ url })`).
    */
   emulatorOptions: UseEmulatorOptions;
   /**
@@ -75,13 +77,17 @@ export const emulatorFixtures: Fixtures<EmulatorTestFixtures, EmulatorWorkerFixt
   workerEmulator: [
     async ({ emulatorOptions, emulatorUrl }, use) => {
       if (emulatorUrl) {
-        await use(remoteConnection(emulatorUrl, { adminToken: process.env.EMULATOR_ADMIN_TOKEN, apiKey: process.env.RESEND_API_KEY }));
+        // The worker's requests to https://api.resend.com are forwarded to the running emulator until the worker ends.
+        const interception = emulatorOptions.interceptResendApi ? interceptResendApi({ url: emulatorUrl }) : null;
+        try {
+          await use(remoteConnection(emulatorUrl, { adminToken: process.env.EMULATOR_ADMIN_TOKEN, apiKey: process.env.RESEND_API_KEY }));
+        } finally {
+          interception?.restore();
+        }
         return;
       }
-      const { interceptResendApi: intercept, ...options } = emulatorOptions;
-      const server = await startServer(options);
-      // Ended with the emulator: close() restores the interception.
-      if (intercept) interceptResendApi(server);
+      // Ended with the emulator: close() restores an interception.
+      const server = await startEmulator(emulatorOptions);
       try {
         await use(localConnection(server));
       } finally {

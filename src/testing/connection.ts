@@ -76,8 +76,8 @@ export function linkOf(email: SentEmail, pattern?: string | RegExp, filter: Emai
   return found;
 }
 
-/** `code` and `link` over any `waitForEmail`. */
-function withCodeAndLink(waitForEmail: EmulatorConnection['waitForEmail']): Pick<EmulatorConnection, 'code' | 'link'> {
+/** `code` and `link` over any `waitForEmail` (a connection's, or `useEmulator()`'s): both wait as it does, then read the email with `codeOf` / `linkOf`. */
+export function withCodeAndLink(waitForEmail: EmulatorConnection['waitForEmail']): Pick<EmulatorConnection, 'code' | 'link'> {
   return {
     code: async (filter = {}, options) => codeOf(await waitForEmail(filter, options), filter),
     link: async (filter = {}, pattern, options) => linkOf(await waitForEmail(filter, options), pattern, filter),
