@@ -38,7 +38,7 @@ import { test as base, expect as baseExpect, type ExpectMatcherState, type Fixtu
 import { interceptResendApi, WaitTimeoutError, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 import { localConnection, remoteConnection, type EmulatorConnection } from './testing/connection.js';
 import { startEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
-import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
+import { assertEmulatorLike, deliveredWebhookResult, readSentEmails, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
 
 /** The emulator a test gets: see `EmulatorConnection` (url, apiKey, emails, webhookDeliveries, waitForEmail, code, link, reset, server). */
 export interface PlaywrightEmulator extends EmulatorConnection {}
@@ -104,7 +104,7 @@ export const emulatorFixtures: Fixtures<EmulatorTestFixtures, EmulatorWorkerFixt
 
 /** What the matchers accept: the `emulator` fixture, an `EmulatorServer`, or anything with these methods (sync or async). */
 type Readable = {
-  emails(): SentEmail[] | Promise<SentEmail[]>;
+  emails(filter?: EmailFilter): SentEmail[] | Promise<SentEmail[]>;
   webhookDeliveries(): WebhookDelivery[] | Promise<WebhookDelivery[]>;
   waitForEmail?(filter: EmailFilter, options: { timeout: number }): Promise<SentEmail>;
 };
@@ -112,8 +112,9 @@ type Readable = {
 /** The matchers, for `expect.extend(emulatorMatchers)` on an `expect` of your own. */
 export const emulatorMatchers = {
   /**
-   * Passes when the emulator sent an email matching `filter` (`EmailFilter`
-   * rules, as the Vitest matcher). Waits up to the expect timeout for one
+   * Passes when the emulator's `emails(filter)` finds an email
+   * (`EmailFilter` rules, `q` included, as the Vitest matcher; an unknown
+   * key rejects with its TypeError). Waits up to the expect timeout for one
    * (a single `wait` long-poll); `.not` checks at once. The failure lists
    * the closest emails and how each differs.
    */
@@ -121,12 +122,11 @@ export const emulatorMatchers = {
     assertEmulatorLike(received, 'toHaveSentEmail');
     const r = received as Readable;
     if (!this.isNot && this.timeout > 0 && typeof r.waitForEmail === 'function') {
-      const { q: _q, ...fields } = filter;
-      await r.waitForEmail(fields, { timeout: this.timeout }).catch((err: Error) => {
+      await r.waitForEmail(filter, { timeout: this.timeout }).catch((err: unknown) => {
         if (!(err instanceof WaitTimeoutError)) throw err;
       });
     }
-    return { ...sentEmailResult(await r.emails(), filter), name: 'toHaveSentEmail' };
+    return { ...sentEmailResult(await readSentEmails((f) => r.emails(f), filter), filter), name: 'toHaveSentEmail' };
   },
   /**
    * Passes when the emulator recorded a webhook delivery matching `filter`
