@@ -21,6 +21,7 @@ import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './del
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
 import type { FaultInput, FaultRule } from './faults/rules.js';
 import { inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './resources/inboxes/service.js';
+import { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
@@ -33,6 +34,7 @@ export type { EmulatorApp } from './app.js';
 export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
 export type { InboxThreadFilter, InboxThreadView } from './resources/inboxes/service.js';
 export { interceptResendApi, type InterceptTarget, type ResendApiInterception } from './intercept.js';
+export { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
 
 /** Options of `startServer` (DESIGN.md "Programmatic"). */
 export interface StartServerOptions {
@@ -157,8 +159,9 @@ export interface EmulatorInstance {
   emails(filter?: EmailFilter): SentEmail[];
   /**
    * Resolves with the newest email matching `filter` as soon as one exists
-   * (at once if one already does). Rejects with an Error after `timeout`
-   * ms of wall-clock time (default 5000) or if the emulator closes first.
+   * (at once if one already does). Rejects with a `WaitTimeoutError` after
+   * `timeout` ms of wall-clock time (default `DEFAULT_TIMEOUT_MS`, 5000) or
+   * if the emulator closes first; with a TypeError for a bad filter.
    */
   waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
   /**
@@ -237,9 +240,9 @@ function instanceOf(r: Prepared): EmulatorInstance {
     emails: (filter) => listEmails(r.ctx, filter),
     inboxThreads: (filter) => inboxThreadViews(r.ctx, filter),
     waitForEmail: async (filter = {}, opts = {}) => {
-      const timeout = opts.timeout ?? 5000;
+      const timeout = opts.timeout ?? DEFAULT_TIMEOUT_MS;
       const found = await waitForMatch(r.ctx, filter, timeout);
-      if (!found) throw new Error(`waitForEmail: no email matched ${JSON.stringify(filter)} within ${timeout} ms`);
+      if (!found) throw new WaitTimeoutError(filter, timeout);
       return found;
     },
     close: () => r.close(),

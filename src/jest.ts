@@ -23,7 +23,6 @@
  * and `/playwright`): same members, same messages.
  */
 import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
-import type { EmailFilter } from './index.js';
 import { emulatorMatcherSet, type EmulatorMatchers } from './testing/matchers.js';
 import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 

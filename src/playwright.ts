@@ -35,10 +35,10 @@
  * A thin adapter over src/testing/ (shared with `/vitest` and `/jest`).
  */
 import { test as base, expect as baseExpect, type ExpectMatcherState, type Fixtures, type MatcherReturnType } from '@playwright/test';
-import { interceptResendApi, startServer, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
+import { interceptResendApi, WaitTimeoutError, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 import { localConnection, remoteConnection, type EmulatorConnection } from './testing/connection.js';
-import type { UseEmulatorOptions } from './testing/use-emulator.js';
-import { assertEmulatorLike, deliveredWebhookResult, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
+import { startEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
+import { assertEmulatorLike, deliveredWebhookResult, readSentEmails, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
 
 /** The emulator a test gets: see `EmulatorConnection` (url, apiKey, emails, webhookDeliveries, waitForEmail, code, link, reset, server). */
 export interface PlaywrightEmulator extends EmulatorConnection {}
@@ -51,6 +51,8 @@ export interface EmulatorWorkerFixtures {
    * `interceptResendApi: true` to route the worker process's requests to
    * `https://api.resend.com` into it (for an app started in-process by a
    * worker fixture whose code hard-codes the URL; undone when the worker ends).
+   * With `emulatorUrl` set, only `interceptResendApi` applies: the requests
+   * are forwarded to that running emulator (`interceptResendApi({ url })`).
    */
   emulatorOptions: UseEmulatorOptions;
   /**
@@ -75,13 +77,17 @@ export const emulatorFixtures: Fixtures<EmulatorTestFixtures, EmulatorWorkerFixt
   workerEmulator: [
     async ({ emulatorOptions, emulatorUrl }, use) => {
       if (emulatorUrl) {
-        await use(remoteConnection(emulatorUrl, { adminToken: process.env.EMULATOR_ADMIN_TOKEN, apiKey: process.env.RESEND_API_KEY }));
+        // The worker's requests to https://api.resend.com are forwarded to the running emulator until the worker ends.
+        const interception = emulatorOptions.interceptResendApi ? interceptResendApi({ url: emulatorUrl }) : null;
+        try {
+          await use(remoteConnection(emulatorUrl, { adminToken: process.env.EMULATOR_ADMIN_TOKEN, apiKey: process.env.RESEND_API_KEY }));
+        } finally {
+          interception?.restore();
+        }
         return;
       }
-      const { interceptResendApi: intercept, ...options } = emulatorOptions;
-      const server = await startServer(options);
-      // Ended with the emulator: close() restores the interception.
-      if (intercept) interceptResendApi(server);
+      // Ended with the emulator: close() restores an interception.
+      const server = await startEmulator(emulatorOptions);
       try {
         await use(localConnection(server));
       } finally {
@@ -98,7 +104,7 @@ export const emulatorFixtures: Fixtures<EmulatorTestFixtures, EmulatorWorkerFixt
 
 /** What the matchers accept: the `emulator` fixture, an `EmulatorServer`, or anything with these methods (sync or async). */
 type Readable = {
-  emails(): SentEmail[] | Promise<SentEmail[]>;
+  emails(filter?: EmailFilter): SentEmail[] | Promise<SentEmail[]>;
   webhookDeliveries(): WebhookDelivery[] | Promise<WebhookDelivery[]>;
   waitForEmail?(filter: EmailFilter, options: { timeout: number }): Promise<SentEmail>;
 };
@@ -106,8 +112,9 @@ type Readable = {
 /** The matchers, for `expect.extend(emulatorMatchers)` on an `expect` of your own. */
 export const emulatorMatchers = {
   /**
-   * Passes when the emulator sent an email matching `filter` (`EmailFilter`
-   * rules, as the Vitest matcher). Waits up to the expect timeout for one
+   * Passes when the emulator's `emails(filter)` finds an email
+   * (`EmailFilter` rules, `q` included, as the Vitest matcher; an unknown
+   * key rejects with its TypeError). Waits up to the expect timeout for one
    * (a single `wait` long-poll); `.not` checks at once. The failure lists
    * the closest emails and how each differs.
    */
@@ -115,12 +122,11 @@ export const emulatorMatchers = {
     assertEmulatorLike(received, 'toHaveSentEmail');
     const r = received as Readable;
     if (!this.isNot && this.timeout > 0 && typeof r.waitForEmail === 'function') {
-      const { q: _q, ...fields } = filter;
-      await r.waitForEmail(fields, { timeout: this.timeout }).catch((err: Error) => {
-        if (!err.message.startsWith('waitForEmail: no email matched')) throw err;
+      await r.waitForEmail(filter, { timeout: this.timeout }).catch((err: unknown) => {
+        if (!(err instanceof WaitTimeoutError)) throw err;
       });
     }
-    return { ...sentEmailResult(await r.emails(), filter), name: 'toHaveSentEmail' };
+    return { ...sentEmailResult(await readSentEmails((f) => r.emails(f), filter), filter), name: 'toHaveSentEmail' };
   },
   /**
    * Passes when the emulator recorded a webhook delivery matching `filter`
@@ -142,7 +148,7 @@ export const test = base.extend<EmulatorTestFixtures, EmulatorWorkerFixtures>(em
 /** `@playwright/test`'s `expect` with `toHaveSentEmail` and `toHaveDeliveredWebhook`. */
 export const expect = baseExpect.extend(emulatorMatchers);
 
-export { localConnection, remoteConnection } from './testing/connection.js';
+export { localConnection, remoteConnection, DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './testing/connection.js';
 export type { EmulatorConnection, WaitOptions, RemoteOptions } from './testing/connection.js';
 export type { WebhookFilter } from './testing/matchers.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, UseEmulatorOptions };

@@ -21,7 +21,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { emulatorMatcherSet, type EmulatorMatchers } from './testing/matchers.js';
 import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
-import type { EmailFilter } from './index.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
 export interface VitestEmulator extends TestFileEmulator {}

@@ -60,6 +60,9 @@ export interface DeliveryFilter {
   status?: string;
 }
 
+/** The keys of `DeliveryFilter`, in the order failure messages list them (src/testing/matchers.ts). */
+export const DELIVERY_FILTER_KEYS = ['event_type', 'status', 'webhook_id', 'team_id'] as const;
+
 function toDelivery(r: any, attempts: any[]): WebhookDelivery {
   const last = attempts[attempts.length - 1];
   return {
@@ -92,7 +95,7 @@ function toDelivery(r: any, attempts: any[]): WebhookDelivery {
 export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): WebhookDelivery[] {
   const where: string[] = [];
   const params: string[] = [];
-  for (const key of ['team_id', 'webhook_id', 'event_type', 'status'] as const) {
+  for (const key of DELIVERY_FILTER_KEYS) {
     if (filter[key] !== undefined) {
       where.push(`${key} = ?`);
       params.push(String(filter[key]));

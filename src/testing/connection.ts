@@ -10,6 +10,8 @@
  * listens for the email: nothing polls in a loop.
  */
 import { assertEmailFilter, EMAIL_FILTER_KEYS } from '../admin/emails.js';
+import { DELIVERY_FILTER_KEYS } from '../deliveries/inspect.js';
+import { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from '../wait.js';
 import type { DeliveryFilter, EmailFilter, EmulatorServer, SentEmail, WebhookDelivery } from '../index.js';
 
 /** `{ timeout }` of the waiting calls: wall-clock ms, default `DEFAULT_TIMEOUT_MS`. */
@@ -17,8 +19,7 @@ export interface WaitOptions {
   timeout?: number;
 }
 
-/** How long `waitForEmail`, `code` and `link` wait by default, ms (as `EmulatorServer.waitForEmail`). */
-export const DEFAULT_TIMEOUT_MS = 5000;
+export { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from '../wait.js';
 
 /** The longest `wait` the admin API takes, ms (spec/paths/admin-emails.yaml `wait`: maximum 300000). */
 const MAX_WAIT_MS = 300_000;
@@ -35,7 +36,7 @@ export interface EmulatorConnection {
   emails(filter?: EmailFilter): Promise<SentEmail[]>;
   /** Recorded webhook deliveries, oldest first (see `EmulatorServer.webhookDeliveries`). */
   webhookDeliveries(filter?: DeliveryFilter): Promise<WebhookDelivery[]>;
-  /** The newest email matching `filter`, as soon as one exists; rejects with an Error after `timeout` ms (default 5000). */
+  /** The newest email matching `filter`, as soon as one exists; rejects with a `WaitTimeoutError` after `timeout` ms (default `DEFAULT_TIMEOUT_MS`). */
   waitForEmail(filter?: EmailFilter, options?: WaitOptions): Promise<SentEmail>;
   /** The first one-time code (`SentEmail.codes[0]`) of the newest matching email, waited for as `waitForEmail`; rejects when that email has none. */
   code(filter?: EmailFilter, options?: WaitOptions): Promise<string>;
@@ -75,8 +76,8 @@ export function linkOf(email: SentEmail, pattern?: string | RegExp, filter: Emai
   return found;
 }
 
-/** `code` and `link` over any `waitForEmail`. */
-function withCodeAndLink(waitForEmail: EmulatorConnection['waitForEmail']): Pick<EmulatorConnection, 'code' | 'link'> {
+/** `code` and `link` over any `waitForEmail` (a connection's, or `useEmulator()`'s): both wait as it does, then read the email with `codeOf` / `linkOf`. */
+export function withCodeAndLink(waitForEmail: EmulatorConnection['waitForEmail']): Pick<EmulatorConnection, 'code' | 'link'> {
   return {
     code: async (filter = {}, options) => codeOf(await waitForEmail(filter, options), filter),
     link: async (filter = {}, pattern, options) => linkOf(await waitForEmail(filter, options), pattern, filter),
@@ -85,7 +86,7 @@ function withCodeAndLink(waitForEmail: EmulatorConnection['waitForEmail']): Pick
 
 /** A connection to an emulator this process started (`startServer()`). */
 export function localConnection(server: EmulatorServer): EmulatorConnection {
-  const waitForEmail: EmulatorConnection['waitForEmail'] = (filter, options) => server.waitForEmail(filter, { timeout: options?.timeout ?? DEFAULT_TIMEOUT_MS });
+  const waitForEmail: EmulatorConnection['waitForEmail'] = (filter, options) => server.waitForEmail(filter, options);
   return {
     url: server.url,
     apiKey: server.apiKey,
@@ -143,7 +144,7 @@ export function remoteConnection(baseUrl: string, options: RemoteOptions = {}): 
   const waitForEmail: EmulatorConnection['waitForEmail'] = async (filter = {}, opts) => {
     const timeout = Math.min(Math.max(0, opts?.timeout ?? DEFAULT_TIMEOUT_MS), MAX_WAIT_MS);
     const found = await call<SentEmail>('GET', '/_emulator/emails/latest', { ...filterQuery(filter), wait: timeout > 0 ? String(Math.ceil(timeout)) : undefined }, timeout, true);
-    if (!found) throw new Error(`waitForEmail: no email matched ${JSON.stringify(filter)} within ${timeout} ms`);
+    if (!found) throw new WaitTimeoutError(filter, timeout);
     return found;
   };
 
@@ -153,7 +154,7 @@ export function remoteConnection(baseUrl: string, options: RemoteOptions = {}): 
     server: null,
     emails: async (filter = {}) => (await call<{ data: SentEmail[] }>('GET', '/_emulator/emails', filterQuery(filter)))!.data,
     webhookDeliveries: async (filter = {}) =>
-      (await call<{ data: WebhookDelivery[] }>('GET', '/_emulator/webhook-deliveries', { team_id: filter.team_id, webhook_id: filter.webhook_id, event_type: filter.event_type, status: filter.status }))!.data,
+      (await call<{ data: WebhookDelivery[] }>('GET', '/_emulator/webhook-deliveries', Object.fromEntries(DELIVERY_FILTER_KEYS.map((k) => [k, filter[k]]))))!.data,
     waitForEmail,
     ...withCodeAndLink(waitForEmail),
     reset: async () => {

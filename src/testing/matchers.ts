@@ -6,7 +6,7 @@
  * here; each entry registers these results with its own `expect.extend`.
  */
 import type { EmailFilter, SentEmail } from '../index.js';
-import type { DeliveryFilter, WebhookDelivery } from '../deliveries/inspect.js';
+import { DELIVERY_FILTER_KEYS, type DeliveryFilter, type WebhookDelivery } from '../deliveries/inspect.js';
 
 /**
  * Filter of `toHaveDeliveredWebhook`: the `DeliveryFilter` fields (exact;
@@ -19,8 +19,8 @@ export interface WebhookFilter extends DeliveryFilter {
   data?: Record<string, unknown>;
 }
 
-/** Anything whose emails and deliveries can be read at once: an `EmulatorServer`, or what `useEmulator()` returns. */
-export type Inspectable = { emails(): SentEmail[]; webhookDeliveries(): WebhookDelivery[] };
+/** Anything whose emails (by `EmailFilter`) and deliveries can be read at once: an `EmulatorServer`, or what `useEmulator()` returns. */
+export type Inspectable = { emails(filter?: EmailFilter): SentEmail[]; webhookDeliveries(): WebhookDelivery[] };
 
 /** What a matcher hands back to its framework: jest's, vitest's and Playwright's `expect.extend` all take this shape. */
 export interface MatcherResult {
@@ -42,7 +42,10 @@ const contains = (haystack: string, needle: string) => haystack.toLowerCase().in
  * How `email` differs from `filter`, with `EmailFilter`'s rules
  * (src/admin/emails.ts): `to` a case-insensitive substring of any of
  * to/cc/bcc, `from` and `subject` case-insensitive substrings, `tag` a
- * `name` or `name:value`, `team_id` and `last_event` exact. Empty: it matches.
+ * `name` or `name:value`, `team_id` and `last_event` exact. Empty: no field
+ * differs. `q` (the search language) is not judged here: the matchers
+ * decide with the emulator's own `emails(filter)` and use this only to
+ * explain a failure.
  */
 export function emailDifferences(email: SentEmail, filter: EmailFilter): Difference[] {
   const out: Difference[] = [];
@@ -67,7 +70,7 @@ export function emailDifferences(email: SentEmail, filter: EmailFilter): Differe
 /** How `delivery` differs from `filter` (`equals`: the test framework's equality, for `data`). Empty: it matches. */
 export function deliveryDifferences(delivery: WebhookDelivery, filter: WebhookFilter, equals: Equals): Difference[] {
   const out: Difference[] = [];
-  for (const key of ['event_type', 'status', 'webhook_id', 'team_id'] as const) {
+  for (const key of DELIVERY_FILTER_KEYS) {
     if (filter[key] !== undefined && delivery[key] !== filter[key]) out.push(`${key}: ${show(delivery[key])}, expected ${show(filter[key])}`);
   }
   for (const [key, want] of Object.entries(filter.data ?? {})) {
@@ -106,14 +109,47 @@ export function assertEmulatorLike(received: unknown, matcher: string): void {
 }
 
 /**
- * `toHaveSentEmail` over the sent emails `all` (newest first): passes when
- * one matches `filter` (`EmailFilter` rules, all fields ANDed). The failure
- * lists the closest emails and how each differs; under `.not`, the emails
- * that match.
+ * What `toHaveSentEmail` reads through the emulator's own `emails()`:
+ * `matching` = `emails(filter)` (its rules: `q` compiled by its search, an
+ * unknown key a TypeError); when none matches, `all` = `emails()` and, for
+ * a filter with `q`, `matchingQ` = `emails({ q })`, to explain the failure.
  */
-export function sentEmailResult(all: SentEmail[], filter: EmailFilter = {}): MatcherResult {
-  const matching = all.filter((e) => emailDifferences(e, filter).length === 0);
+export interface SentEmailReading {
+  matching: SentEmail[];
+  all: SentEmail[];
+  matchingQ?: SentEmail[];
+}
+
+/**
+ * Reads what `sentEmailResult` needs through `emails` (sync, or async as
+ * over the admin API); `all` and `matchingQ` only when nothing matches.
+ * Throws (rejects) whatever `emails(filter)` throws for a bad filter.
+ */
+export function readSentEmails(emails: (filter?: EmailFilter) => SentEmail[], filter: EmailFilter): SentEmailReading;
+export function readSentEmails(emails: (filter?: EmailFilter) => SentEmail[] | Promise<SentEmail[]>, filter: EmailFilter): SentEmailReading | Promise<SentEmailReading>;
+export function readSentEmails(emails: (filter?: EmailFilter) => SentEmail[] | Promise<SentEmail[]>, filter: EmailFilter): SentEmailReading | Promise<SentEmailReading> {
+  const first = emails(filter);
+  const rest = (matching: SentEmail[]): SentEmailReading | Promise<SentEmailReading> => {
+    if (matching.length > 0) return { matching, all: [] };
+    const all = emails();
+    const matchingQ = filter.q === undefined ? undefined : emails({ q: filter.q });
+    if (all instanceof Promise || matchingQ instanceof Promise) return Promise.all([all, matchingQ]).then(([a, q]) => ({ matching, all: a, matchingQ: q }));
+    return { matching, all, matchingQ };
+  };
+  return first instanceof Promise ? first.then(rest) : rest(first);
+}
+
+/**
+ * `toHaveSentEmail` over what `readSentEmails` read: passes when the
+ * emulator's `emails(filter)` found one (`EmailFilter` rules, `q`
+ * included, all fields ANDed). The failure lists the closest of all the
+ * sent emails (newest first) and how each differs; under `.not`, the
+ * emails that match.
+ */
+export function sentEmailResult({ matching, all, matchingQ }: SentEmailReading, filter: EmailFilter = {}): MatcherResult {
   const want = `an email matching ${show(filter)}`;
+  const inQ = matchingQ && new Set(matchingQ.map((e) => e.id));
+  const differences = (e: SentEmail) => [...emailDifferences(e, filter), ...(inQ && !inQ.has(e.id) ? [`q: the search ${show(filter.q)} does not find it`] : [])];
   return {
     pass: matching.length > 0,
     message: () => {
@@ -121,7 +157,7 @@ export function sentEmailResult(all: SentEmail[], filter: EmailFilter = {}): Mat
         return `expected no email matching ${show(filter)}, but ${plural(matching.length, 'email matches', 'emails match')}:\n${matching.slice(0, CLOSEST).map((e, n) => `  ${n + 1}. ${emailLabel(e)}`).join('\n')}`;
       }
       if (all.length === 0) return `expected ${want}, but no email was sent`;
-      return `expected ${want}, but none of the ${plural(all.length, 'sent email', 'sent emails')} matches. Closest:\n${closest(all, (e) => emailDifferences(e, filter), emailLabel)}`;
+      return `expected ${want}, but none of the ${plural(all.length, 'sent email', 'sent emails')} matches. Closest:\n${closest(all, differences, emailLabel)}`;
     },
   };
 }
@@ -158,7 +194,7 @@ export function structuralEquals(a: unknown, b: unknown): boolean {
 
 /** The matchers every entry registers on `expect` (`R`: what the framework's assertion returns). */
 export interface EmulatorMatchers<R = unknown> {
-  /** The emulator sent an email matching `filter` (`EmailFilter`: `to`, `from`, `subject`, `tag`, `team_id`, `last_event`). */
+  /** The emulator sent an email matching `filter` (`EmailFilter`: `to`, `from`, `subject`, `tag`, `team_id`, `last_event`, `q`), as its `emails(filter)` finds them. */
   toHaveSentEmail(filter?: EmailFilter): R;
   /** The emulator recorded a webhook delivery matching `filter` (`event_type`, `status`, `webhook_id`, `team_id`, `data`). */
   toHaveDeliveredWebhook(filter?: WebhookFilter): R;
@@ -167,8 +203,9 @@ export interface EmulatorMatchers<R = unknown> {
 /**
  * The two matchers as `expect.extend` takes them, for the frameworks whose
  * matcher context has `equals` (Vitest, Jest): `toHaveSentEmail(filter)`
- * passes when the emulator sent at least one email matching `filter`
- * (`EmailFilter` rules, ANDed); `toHaveDeliveredWebhook(filter)` when it
+ * passes when the emulator's `emails(filter)` finds at least one email
+ * (`EmailFilter` rules, ANDed, `q` included; an unknown key throws its
+ * TypeError); `toHaveDeliveredWebhook(filter)` when it
  * recorded a delivery matching `filter` (`data` compared with the
  * framework's equality, so asymmetric matchers work). A failure lists the
  * closest emails (deliveries) and how each differs; under `.not`, the ones
@@ -177,7 +214,8 @@ export interface EmulatorMatchers<R = unknown> {
 export const emulatorMatcherSet = {
   toHaveSentEmail(this: { equals: Equals }, received: unknown, filter: EmailFilter = {}): MatcherResult {
     assertEmulatorLike(received, 'toHaveSentEmail');
-    return sentEmailResult((received as Inspectable).emails(), filter);
+    const r = received as Inspectable;
+    return sentEmailResult(readSentEmails((f) => r.emails(f), filter), filter);
   },
   toHaveDeliveredWebhook(this: { equals: Equals }, received: unknown, filter: WebhookFilter = {}): MatcherResult {
     assertEmulatorLike(received, 'toHaveDeliveredWebhook');

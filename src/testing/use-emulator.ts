@@ -9,7 +9,7 @@
  */
 import { Resend } from 'resend';
 import { interceptResendApi, startServer, type DeliveryFilter, type EmailFilter, type EmulatorServer, type InboxThreadFilter, type InboxThreadView, type SentEmail, type StartServerOptions, type WebhookDelivery } from '../index.js';
-import { codeOf, linkOf, type WaitOptions } from './connection.js';
+import { withCodeAndLink, type WaitOptions } from './connection.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
 export interface TestFileEmulator {
@@ -52,6 +52,25 @@ export interface UseEmulatorOptions extends StartServerOptions {
   interceptResendApi?: boolean;
 }
 
+/**
+ * Starts the emulator every entry's own-emulator path starts
+ * (`useEmulatorWith`, the Playwright worker fixture): `startServer` with
+ * `options` less `interceptResendApi`, then, when that is true,
+ * `interceptResendApi(server)`, which the server's `close()` ends. Throws
+ * as `startServer` does; a failed interception closes the server first.
+ */
+export async function startEmulator(options: UseEmulatorOptions = {}): Promise<EmulatorServer> {
+  const { interceptResendApi: intercept, ...serverOptions } = options;
+  const server = await startServer(serverOptions);
+  try {
+    if (intercept) interceptResendApi(server);
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  return server;
+}
+
 /** A framework's lifecycle hooks, as `vitest` and `@jest/globals` export them. */
 export interface Hooks {
   beforeAll(fn: () => Promise<void>): void;
@@ -65,7 +84,6 @@ export interface Hooks {
  * `beforeAll` ran throws an Error saying so.
  */
 export function useEmulatorWith(hooks: Hooks, options: UseEmulatorOptions = {}): TestFileEmulator {
-  const { interceptResendApi: intercept, ...serverOptions } = options;
   let server: EmulatorServer | undefined;
   let resend: Resend | undefined;
   const running = (): EmulatorServer => {
@@ -73,10 +91,9 @@ export function useEmulatorWith(hooks: Hooks, options: UseEmulatorOptions = {}):
     return server;
   };
   hooks.beforeAll(async () => {
-    server = await startServer(serverOptions);
+    // An interception (`interceptResendApi: true`) ends with close() in afterAll.
+    server = await startEmulator(options);
     resend = new Resend(server.apiKey, { baseUrl: server.url });
-    // Ended by close() in afterAll.
-    if (intercept) interceptResendApi(server);
   });
   hooks.beforeEach(async () => {
     await server?.reset();
@@ -96,8 +113,7 @@ export function useEmulatorWith(hooks: Hooks, options: UseEmulatorOptions = {}):
     get faults() { return running().faults; },
     emails: (filter) => running().emails(filter),
     waitForEmail,
-    code: async (filter = {}, opts) => codeOf(await waitForEmail(filter, opts), filter),
-    link: async (filter = {}, pattern, opts) => linkOf(await waitForEmail(filter, opts), pattern, filter),
+    ...withCodeAndLink(waitForEmail),
     webhookDeliveries: (filter) => running().webhookDeliveries(filter),
     inboxThreads: (filter) => running().inboxThreads(filter),
     reset: () => running().reset(),

@@ -3,9 +3,10 @@
  * starts it): native ESM, as a user of this ESM package runs Jest (`node
  * --experimental-vm-modules`, no transform for the `.mjs` test files).
  * `moduleNameMapper` stands in for an installed package: here
- * `resend-emulator/*` is this repository's own build (dist/src/*.js, built
- * by test/global-setup.ts), where a user's project resolves it from
- * node_modules and needs no mapping.
+ * `resend-emulator` and `resend-emulator/*` are this repository's own
+ * bundles, the files package.json `exports` names (dist/index.mjs,
+ * dist/jest.mjs, ..., built by test/global-setup.ts), where a user's
+ * project resolves them from node_modules and needs no mapping.
  * @type {import('jest').Config}
  */
 export default {
@@ -13,6 +14,6 @@ export default {
   testMatch: ['<rootDir>/suite/**/*.test.mjs'],
   transform: {},
   testEnvironment: 'node',
-  moduleNameMapper: { '^resend-emulator/(.*)$': '<rootDir>/../../dist/src/$1.js' },
+  moduleNameMapper: { '^resend-emulator$': '<rootDir>/../../dist/index.mjs', '^resend-emulator/(.*)$': '<rootDir>/../../dist/$1.mjs' },
   maxWorkers: 1,
 };

@@ -1,12 +1,15 @@
 /**
- * Project `intercepted`: the worker's own emulator started with
- * `emulatorOptions: { interceptResendApi: true }`, so code in the worker
- * that calls `https://api.resend.com` itself (here a plain `fetch`, as
- * Auth.js's provider does) reaches it in-process.
+ * Projects `intercepted` and `intercepted-remote`: `emulatorOptions: {
+ * interceptResendApi: true }`, so code in the worker that calls
+ * `https://api.resend.com` itself (here a plain `fetch`, as Auth.js's
+ * provider does) reaches the emulator: the worker's own in-process, or
+ * (`intercepted-remote`, `emulatorUrl` set) the running `webServer` one,
+ * forwarded to its URL.
  */
 import { test, expect } from 'resend-emulator/playwright';
 
 test('a hard-coded https://api.resend.com call lands in the worker emulator', async ({ emulator }) => {
+  expect(emulator.server === null).toBe(test.info().project.name === 'intercepted-remote');
   const res = await fetch('https://api.resend.com/emails', {
     method: 'POST',
     headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },

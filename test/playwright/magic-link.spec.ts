@@ -5,7 +5,7 @@
  * worker-scoped fixture started with its URL; the `emulator` fixture
  * resets it before each test.
  */
-import { expect as baseExpect, test as base } from 'resend-emulator/playwright';
+import { expect, test as base } from 'resend-emulator/playwright';
 import { startApp } from './app/server.mjs';
 
 const test = base.extend<{}, { appUrl: string }>({
@@ -18,7 +18,6 @@ const test = base.extend<{}, { appUrl: string }>({
     { scope: 'worker' },
   ],
 });
-const expect = baseExpect;
 
 test('signs in by clicking the link in the email', async ({ page, emulator, appUrl }) => {
   expect(emulator.server).not.toBeNull();
@@ -51,4 +50,8 @@ test('starts from the fixtures; a failing matcher lists the closest emails, as t
   expect(error.message).toMatch(/1\. \S+ "Your Acme sign-up code" from "Acme <onboarding@example.com>" to \["grace@example.net"\] \(queued\)\n {5}- subject: "Your Acme sign-up code" does not contain "sign-in link"/);
   await expect(emulator.code({ to: 'nobody@example.net' }, { timeout: 100 })).rejects.toThrow('waitForEmail: no email matched {"to":"nobody@example.net"} within 100 ms');
   await expect(emulator.link({ to: 'grace@example.net' })).rejects.toThrow(/has no link; its links: \[\]/);
+  // The filter goes to the emulator's emails(): a misspelt key is its TypeError, not a pass.
+  await expect(expect(emulator).toHaveSentEmail({ subjct: 'x' } as never)).rejects.toThrow(TypeError);
+  await expect(expect(emulator).toHaveSentEmail({ subjct: 'x' } as never)).rejects.toThrow('unknown email filter key "subjct" (did you mean "subject"?)');
+  await expect(emulator).not.toHaveSentEmail({ to: 'grace@example.net', q: 'has:attachment' });
 });

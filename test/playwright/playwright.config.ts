@@ -9,7 +9,10 @@
  * - project `in-process` (magic-link.spec.ts): each worker's own emulator,
  *   and the app started as a worker fixture with its URL;
  * - project `intercepted` (intercept.spec.ts): the worker's own emulator
- *   intercepting `https://api.resend.com` (`emulatorOptions`).
+ *   intercepting `https://api.resend.com` (`emulatorOptions`);
+ * - project `intercepted-remote` (intercept.spec.ts again): the same
+ *   option with `emulatorUrl` set, so the worker's requests to
+ *   `https://api.resend.com` are forwarded to the `webServer` emulator.
  *
  * The browser is the npm Chromium of `@sparticuz/chromium`, unpacked by the
  * caller: `CHROMIUM_LAUNCH` holds `{ executablePath, args }`. Ports come in
@@ -71,5 +74,6 @@ export default defineConfig<EmulatorTestFixtures, EmulatorWorkerFixtures>({
     { name: 'webServer', testMatch: 'signup.spec.ts', use: { baseURL: appUrl, emulatorUrl } },
     { name: 'in-process', testMatch: 'magic-link.spec.ts', use: { emulatorUrl: '' } },
     { name: 'intercepted', testMatch: 'intercept.spec.ts', use: { emulatorUrl: '', emulatorOptions: { interceptResendApi: true } } },
+    { name: 'intercepted-remote', testMatch: 'intercept.spec.ts', use: { emulatorUrl, emulatorOptions: { interceptResendApi: true } } },
   ],
 });

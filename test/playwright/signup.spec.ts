@@ -23,6 +23,9 @@ test('signs up with the code the app emailed', async ({ page, emulator }) => {
 
   await expect(emulator).toHaveSentEmail({ to: email, from: 'onboarding@example.com', subject: 'Your Acme sign-up code' });
   await expect(emulator).not.toHaveSentEmail({ to: email, subject: 'sign-in link' });
+  // `q` is searched by the running emulator (the admin API's `q`), for the wait and the verdict alike.
+  await expect(emulator).toHaveSentEmail({ to: email, q: 'subject:"sign-up code" -has:attachment' });
+  await expect(emulator).not.toHaveSentEmail({ to: email, q: 'has:attachment' });
   await expect(emulator).not.toHaveDeliveredWebhook({ event_type: 'email.bounced' });
   expect(emulator.server).toBeNull();
   expect(emulator.url).toBe(process.env.EMULATOR_URL);

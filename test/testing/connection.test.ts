@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import { startServer, type EmulatorServer } from '../../src/index.js';
-import { localConnection, remoteConnection, type EmulatorConnection } from '../../src/testing/connection.js';
+import { DEFAULT_TIMEOUT_MS, localConnection, remoteConnection, WaitTimeoutError, type EmulatorConnection } from '../../src/testing/connection.js';
+import { WaitTimeoutError as CoreWaitTimeoutError, DEFAULT_TIMEOUT_MS as CORE_DEFAULT_TIMEOUT_MS } from '../../src/index.js';
 import { structuralEquals } from '../../src/testing/matchers.js';
 
 let server: EmulatorServer;
@@ -62,6 +63,12 @@ describe.each([
     const id = await send('late@example.net', 'Late', '<p>hi</p>');
     await expect(waiting).resolves.toMatchObject({ id, subject: 'Late' });
     await expect(conn.waitForEmail({ to: 'nobody@example.net' }, { timeout: 50 })).rejects.toThrow('waitForEmail: no email matched {"to":"nobody@example.net"} within 50 ms');
+    // One error class for a timeout, in-process or over the admin API: what the Playwright matcher checks with instanceof.
+    const timedOut = await conn.waitForEmail({ to: 'nobody@example.net' }, { timeout: 20 }).catch((err: unknown) => err);
+    expect(timedOut).toBeInstanceOf(WaitTimeoutError);
+    expect(timedOut).toMatchObject({ name: 'WaitTimeoutError', timeoutMs: 20, filter: { to: 'nobody@example.net' } });
+    // Any other failure is not one.
+    await expect(conn.waitForEmail({ subjct: 'x' } as never, { timeout: 20 }).catch((err: unknown) => err)).resolves.not.toBeInstanceOf(WaitTimeoutError);
   });
 
   it('code and link read the newest matching email, or say why not', async () => {
@@ -97,6 +104,14 @@ describe('remoteConnection', () => {
     const url = closed.url;
     await closed.close();
     await expect(remoteConnection(url).emails()).rejects.toThrow(`cannot reach the emulator at ${url} (EMULATOR_URL / RESEND_BASE_URL)`);
+  });
+});
+
+describe('WaitTimeoutError and DEFAULT_TIMEOUT_MS', () => {
+  it('are the same ones from the main entry and the testing core', () => {
+    expect(WaitTimeoutError).toBe(CoreWaitTimeoutError);
+    expect(DEFAULT_TIMEOUT_MS).toBe(CORE_DEFAULT_TIMEOUT_MS);
+    expect(DEFAULT_TIMEOUT_MS).toBe(5000);
   });
 });
 

@@ -87,6 +87,22 @@ describe('toHaveSentEmail', () => {
     expect(message).toMatch(/^expected no email matching \{"to":"ada"\}, but 1 email matches:\n {2}1\. \S+ "Welcome"/);
   });
 
+  it("decides with the emulator's own emails(filter): q is searched, an unknown key throws its TypeError", async () => {
+    await send('ada@example.net', 'Welcome to Acme');
+    expect(emu.emails().length).toBeGreaterThanOrEqual(3);
+    // No attachment anywhere: the search finds nothing, so neither does the matcher.
+    expect(emu.emails({ q: 'has:attachment nosuchword' })).toEqual([]);
+    expect(emu).not.toHaveSentEmail({ q: 'has:attachment' });
+    expect(emu).not.toHaveSentEmail({ q: 'has:attachment nosuchword' });
+    expect(emu).toHaveSentEmail({ to: 'ada@example.net', q: 'subject:"welcome to" -has:attachment' });
+    const message = failure(() => expect(emu).toHaveSentEmail({ to: 'ada@example.net', q: 'has:attachment' }));
+    expect(message).toContain('expected an email matching {"to":"ada@example.net","q":"has:attachment"}, but none of the');
+    expect(message).toMatch(/1\. \S+ "Welcome to Acme" [^\n]*\n {5}- q: the search "has:attachment" does not find it/);
+    expect(() => expect(emu).toHaveSentEmail({ subjct: 'x' } as never)).toThrow(TypeError);
+    expect(() => expect(emu).toHaveSentEmail({ subjct: 'x' } as never)).toThrow('unknown email filter key "subjct" (did you mean "subject"?)');
+    expect(() => expect(emu).not.toHaveSentEmail({ subjct: 'x' } as never)).toThrow(TypeError);
+  });
+
   it('rejects something that is not the emulator', () => {
     expect(() => expect({}).toHaveSentEmail()).toThrow('toHaveSentEmail: expected the emulator');
   });
