@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { registerJobs } from './clock/jobs.js';
-import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
+import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type ServerTimeouts } from './context.js';
 import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
@@ -60,6 +60,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     baseUrl: '',
     uploadDir: os.tmpdir(),
     timeouts: DEFAULT_TIMEOUTS,
+    httpsPort: DEFAULT_HTTPS_PORT,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
 }

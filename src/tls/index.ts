@@ -11,9 +11,6 @@ import { startHttps } from './https.js';
 
 export { defaultTlsDir } from './ca.js';
 
-/** Default `--https-port`. */
-export const DEFAULT_HTTPS_PORT = 4443;
-
 /** A running `--tls` side. */
 export interface TlsListener {
   /** Bound HTTPS port. */
@@ -29,7 +26,7 @@ export interface TlsListener {
  * Loads or creates the CA in `config.tlsDir` (default `defaultTlsDir`),
  * signs a certificate for `api.resend.com`, `localhost`, `127.0.0.1`, `::1`
  * and the `config.publicUrl` host, and serves `app` over HTTPS on
- * `host:config.httpsPort` (default 4443; 0 a free port) with the HTTP
+ * `host:config.httpsPort` (0 a free port) with the HTTP
  * listener's `options` (src/server.ts `run`). `notice` gets the
  * one-line notice of a new CA. Rejects when the folder cannot be written or
  * the port bound (the bind error).
@@ -38,6 +35,6 @@ export async function startTls(app: RequestListener, host: string, config: Emula
   const names = serverNames(config.publicUrl);
   const ca = await ensureCa(config.tlsDir ?? defaultTlsDir(config.db), names, notice);
   const certificate = await issueServerCertificate(ca, names);
-  const listener = await startHttps(app, host, config.httpsPort ?? DEFAULT_HTTPS_PORT, certificate, options);
+  const listener = await startHttps(app, host, config.httpsPort, certificate, options);
   return { port: listener.port, caCertPath: ca.certPath, certificate, close: () => listener.close() };
 }
