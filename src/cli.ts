@@ -225,10 +225,10 @@ async function start(args: StartArgs): Promise<void> {
 
 /** `emulator ca`: creates the local CA of `--tls` if needed; prints its certificate's path, or its PEM with `--pem`. */
 async function ca(args: CaArgs): Promise<void> {
-  const { ensureCa, serverNames, defaultTlsDir } = await import('./tls/ca.js');
-  let made: Awaited<ReturnType<typeof ensureCa>>;
+  const { ensureConfiguredCa } = await import('./tls/ca.js');
+  let made: Awaited<ReturnType<typeof ensureConfiguredCa>>;
   try {
-    made = await ensureCa(args['tls-dir'] ?? defaultTlsDir(args.db), serverNames(args['public-url']), (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
+    made = await ensureConfiguredCa({ tlsDir: args['tls-dir'], db: args.db, publicUrl: args['public-url'] }, (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
   } catch (err) {
     throw new CliError(`cannot create the CA: ${(err as Error).message}`);
   }

@@ -32,6 +32,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { GeneralName, GeneralSubtree, GeneralSubtrees, NameConstraints, id_ce_nameConstraints } from '@peculiar/asn1-x509';
+import type { EmulatorConfig } from '../context.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -260,6 +261,15 @@ export async function ensureCa(dir: string, names: string[], notice: (line: stri
     const key = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(made.keyPem), ALG, false, ['sign']);
     return { certPem: made.certPem, certPath, cert, key, permitted: permittedNames(cert), created: true };
   });
+}
+
+/**
+ * `ensureCa` as `--tls` and `emulator ca` configure it: in `tlsDir`
+ * (default `defaultTlsDir(db)`), for the names of `serverNames(publicUrl)`.
+ * Throws as `ensureCa` does.
+ */
+export function ensureConfiguredCa(config: Pick<EmulatorConfig, 'tlsDir' | 'db' | 'publicUrl'>, notice?: (line: string) => void): Promise<LocalCa> {
+  return ensureCa(config.tlsDir ?? defaultTlsDir(config.db), serverNames(config.publicUrl), notice);
 }
 
 /**

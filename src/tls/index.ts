@@ -6,7 +6,7 @@
  */
 import type { RequestListener, ServerOptions } from 'node:http';
 import type { EmulatorConfig } from '../context.js';
-import { defaultTlsDir, ensureCa, issueServerCertificate, serverNames, type ServerCertificate } from './ca.js';
+import { ensureConfiguredCa, issueServerCertificate, serverNames, type ServerCertificate } from './ca.js';
 import { startHttps } from './https.js';
 
 export { defaultTlsDir } from './ca.js';
@@ -32,9 +32,8 @@ export interface TlsListener {
  * the port bound (the bind error).
  */
 export async function startTls(app: RequestListener, host: string, config: EmulatorConfig, options: ServerOptions, notice: (line: string) => void): Promise<TlsListener> {
-  const names = serverNames(config.publicUrl);
-  const ca = await ensureCa(config.tlsDir ?? defaultTlsDir(config.db), names, notice);
-  const certificate = await issueServerCertificate(ca, names);
+  const ca = await ensureConfiguredCa(config, notice);
+  const certificate = await issueServerCertificate(ca, serverNames(config.publicUrl));
   const listener = await startHttps(app, host, config.httpsPort, certificate, options);
   return { port: listener.port, caCertPath: ca.certPath, certificate, close: () => listener.close() };
 }
