@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { defaultConfig, run, type ListenFailure } from './server.js';
+import { DEFAULT_HTTPS_PORT } from './context.js';
 import { loadFixtures } from './state/fixtures.js';
 import { checkFaultInputs } from './faults/store.js';
 import type { FaultInput } from './faults/rules.js';
@@ -122,7 +123,7 @@ const startOptions = (y: Argv) =>
       default: false,
       describe: 'Also serve HTTPS as api.resend.com, signed by a local CA (`emulator ca` names it); SMTP then offers STARTTLS',
     })
-    .option('https-port', { type: 'number', default: 4443, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
+    .option('https-port', { type: 'number', default: DEFAULT_HTTPS_PORT, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
     .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
     .check(checkNumbers);
 
@@ -223,10 +224,10 @@ async function start(args: StartArgs): Promise<void> {
 
 /** `emulator ca`: creates the local CA of `--tls` if needed; prints its certificate's path, or its PEM with `--pem`. */
 async function ca(args: CaArgs): Promise<void> {
-  const { ensureCa, serverNames, defaultTlsDir } = await import('./tls/ca.js');
-  let made: Awaited<ReturnType<typeof ensureCa>>;
+  const { ensureConfiguredCa } = await import('./tls/ca.js');
+  let made: Awaited<ReturnType<typeof ensureConfiguredCa>>;
   try {
-    made = await ensureCa(args['tls-dir'] ?? defaultTlsDir(args.db), serverNames(args['public-url']), (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
+    made = await ensureConfiguredCa({ tlsDir: args['tls-dir'], db: args.db, publicUrl: args['public-url'] }, (line) => process.stderr.write(`[resend-emulator] ${line}\n`));
   } catch (err) {
     throw new CliError(`cannot create the CA: ${(err as Error).message}`);
   }

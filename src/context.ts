@@ -9,6 +9,12 @@ import type { Scheduler } from './clock/scheduler.js';
 import type { FaultInput, Faults } from './faults/rules.js';
 
 /**
+ * Default port of the HTTPS listener of `--tls` (`--https-port`). Here, not
+ * in src/tls/, so the CLI reads it without loading the certificate libraries.
+ */
+export const DEFAULT_HTTPS_PORT = 4443;
+
+/**
  * How long the listeners wait for a slow or silent client (ms; slow
  * clients cannot hold connections). Defaults: `DEFAULT_TIMEOUTS` in src/server.ts.
  * Internal: tests shorten them; no flag sets them.
@@ -97,8 +103,8 @@ export interface EmulatorConfig {
    * signed by a local name-constrained CA (src/tls/; `--tls`). Default off.
    */
   tls?: boolean;
-  /** Port of the HTTPS listener when `tls` is on (default 4443; 0 a free one). */
-  httpsPort?: number;
+  /** Port of the HTTPS listener when `tls` is on (default `DEFAULT_HTTPS_PORT`; 0 a free one). */
+  httpsPort: number;
   /** Folder of the local CA (`ca.pem`, `ca-key.pem`); default: beside the `--db` file, or the user's cache folder. */
   tlsDir?: string;
 }

@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { registerJobs } from './clock/jobs.js';
-import type { Emulator, EmulatorConfig, ServerTimeouts } from './context.js';
+import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type ServerTimeouts } from './context.js';
 import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
@@ -27,6 +27,7 @@ import { webhookDirectory } from './resources/webhooks/service.js';
 import type { SmtpListener } from './smtp/server.js';
 import type { TlsListener } from './tls/index.js';
 import { createFaultStore } from './faults/store.js';
+import { listen } from './listen.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug'];
 
@@ -59,6 +60,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     baseUrl: '',
     uploadDir: os.tmpdir(),
     timeouts: DEFAULT_TIMEOUTS,
+    httpsPort: DEFAULT_HTTPS_PORT,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
 }
@@ -218,9 +220,11 @@ function mountedApp(app: EmulatorApp, mountPath: string): EmulatorApp {
  * request (the same app with the swap skipped: ~125 µs). Born with those
  * prototypes, express's call finds the prototype already set and changes
  * nothing. A class that extends node's own is what the `IncomingMessage` /
- * `ServerResponse` options of `http.createServer` are for. Only the
- * emulator's own listener; an app mounted in a user's server keeps the
- * usual objects.
+ * `ServerResponse` options of `http.createServer` (and
+ * `https.createServer`) are for. Only the emulator's own listeners (HTTP,
+ * and HTTPS with `--tls`); an app mounted in a user's server keeps the
+ * usual objects. Called once per app: a second call would leave the first
+ * listener's classes off the app's prototypes.
  */
 function bornWithAppPrototypes(app: EmulatorApp): Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
   class AppRequest extends http.IncomingMessage {}
@@ -249,21 +253,14 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const t = config.timeouts;
   const mountPath = normalizeMountPath(config.mountPath);
   const listener = mountPath ? mountedApp(app, mountPath) : app;
-  const server = http.createServer(
-    {
-      headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs,
-      ...bornWithAppPrototypes(listener),
-    },
-    listener,
-  );
+  // The HTTPS listener of `--tls` takes the same options (timeouts, and requests born with the app's prototypes).
+  const serverOptions: http.ServerOptions = {
+    headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs,
+    ...bornWithAppPrototypes(listener),
+  };
+  const server = http.createServer(serverOptions, listener);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, port, host);
   } catch (err) {
     await prepared.close();
     throw Object.assign(err as ListenFailure, { listener: 'http' });
@@ -273,7 +270,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
     try {
       // Loaded only with TLS on (the certificate libraries are not needed otherwise).
       const { startTls } = await import('./tls/index.js');
-      tls = await startTls(listener, host, config, (line) => ctx.log('warn', line));
+      tls = await startTls(listener, host, config, serverOptions, (line) => ctx.log('warn', line));
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await prepared.close();

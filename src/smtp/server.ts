@@ -155,7 +155,7 @@ export async function sendSmtpMessage(ctx: Emulator, auth: Auth, raw: Buffer, en
  */
 export async function startSmtp(ctx: Emulator, host: string, port: number, certificate?: { cert: string; key: string }): Promise<SmtpListener> {
   // With `--tls`, STARTTLS is offered with the emulator's certificate; without it, not at all.
-  const starttls = certificate ? { cert: certificate.cert, key: certificate.key } : { disabledCommands: ['STARTTLS'], hideSTARTTLS: true };
+  const starttls = certificate ?? { disabledCommands: ['STARTTLS'], hideSTARTTLS: true };
   const server = new SMTPServer({
     ...starttls,
     name: 'resend-emulator',

@@ -32,6 +32,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { GeneralName, GeneralSubtree, GeneralSubtrees, NameConstraints, id_ce_nameConstraints } from '@peculiar/asn1-x509';
+import type { EmulatorConfig } from '../context.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -141,7 +142,8 @@ function randomSerial(): string {
   return Buffer.from(bytes).toString('hex');
 }
 
-async function createCa(names: string[], nowMs: number): Promise<{ certPem: string; keyPem: string }> {
+/** A new CA for `names`: its certificate (parsed and PEM) and private key (the CryptoKey and its PKCS#8 PEM). */
+async function createCa(names: string[], nowMs: number): Promise<{ cert: x509.X509Certificate; certPem: string; key: CryptoKey; keyPem: string }> {
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
   const constraints = new NameConstraints({
     permittedSubtrees: new GeneralSubtrees(
@@ -167,7 +169,7 @@ async function createCa(names: string[], nowMs: number): Promise<{ certPem: stri
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  return { certPem: cert.toString('pem'), keyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
+  return { cert, certPem: cert.toString('pem'), key: keys.privateKey, keyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
 }
 
 /** Writes a file atomically (temp file + rename) with `mode`. */
@@ -256,10 +258,17 @@ export async function ensureCa(dir: string, names: string[], notice: (line: stri
     writeFileAtomic(certPath, made.certPem, 0o644);
     const trustAgain = again.reason === 'created' ? '' : ' again';
     notice(`TLS: new local CA ${again.reason}: ${certPath} (trust it${trustAgain}: README "Code that calls api.resend.com directly")`);
-    const cert = new x509.X509Certificate(made.certPem);
-    const key = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(made.keyPem), ALG, false, ['sign']);
-    return { certPem: made.certPem, certPath, cert, key, permitted: permittedNames(cert), created: true };
+    return { certPem: made.certPem, certPath, cert: made.cert, key: made.key, permitted: permittedNames(made.cert), created: true };
   });
+}
+
+/**
+ * `ensureCa` as `--tls` and `emulator ca` configure it: in `tlsDir`
+ * (default `defaultTlsDir(db)`), for the names of `serverNames(publicUrl)`.
+ * Throws as `ensureCa` does.
+ */
+export function ensureConfiguredCa(config: Pick<EmulatorConfig, 'tlsDir' | 'db' | 'publicUrl'>, notice?: (line: string) => void): Promise<LocalCa> {
+  return ensureCa(config.tlsDir ?? defaultTlsDir(config.db), serverNames(config.publicUrl), notice);
 }
 
 /**

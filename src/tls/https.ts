@@ -6,9 +6,9 @@
  * directly").
  */
 import https from 'node:https';
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerTimeouts } from '../context.js';
+import { listen } from '../listen.js';
 import type { ServerCertificate } from './ca.js';
 
 /** A bound HTTPS listener. */
@@ -22,29 +22,15 @@ export interface HttpsListener {
 
 /**
  * Listens on `host:port` (`port` 0 picks a free one) with `certificate`,
- * the listener timeouts of the HTTP server (`timeouts`, ms), TLS 1.2 or
- * newer. Rejects with the bind error (`EADDRINUSE`, `EACCES`, ...).
+ * TLS 1.2 or newer, and `options`: those of the HTTP listener (its
+ * timeouts, and its `IncomingMessage` / `ServerResponse` classes, which
+ * spare express its per-request prototype change: src/server.ts
+ * `bornWithAppPrototypes`). Rejects with the bind error (`EADDRINUSE`,
+ * `EACCES`, ...).
  */
-export async function startHttps(app: RequestListener, host: string, port: number, certificate: ServerCertificate, timeouts: ServerTimeouts): Promise<HttpsListener> {
-  const server = https.createServer(
-    {
-      cert: certificate.cert,
-      key: certificate.key,
-      minVersion: 'TLSv1.2',
-      headersTimeout: timeouts.headersMs,
-      requestTimeout: timeouts.requestMs,
-      keepAliveTimeout: timeouts.keepAliveMs,
-      connectionsCheckingInterval: timeouts.checkIntervalMs,
-    },
-    app,
-  );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+export async function startHttps(app: RequestListener, host: string, port: number, certificate: ServerCertificate, options: ServerOptions): Promise<HttpsListener> {
+  const server = https.createServer({ ...options, cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' }, app);
+  await listen(server, port, host);
   let closed: Promise<void> | null = null;
   return {
     server,

@@ -4,15 +4,12 @@
  * src/server.ts only when TLS is on (the certificate libraries are not
  * needed otherwise; start-up speed).
  */
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerOptions } from 'node:http';
 import type { EmulatorConfig } from '../context.js';
-import { defaultTlsDir, ensureCa, issueServerCertificate, serverNames, type ServerCertificate } from './ca.js';
+import { ensureConfiguredCa, issueServerCertificate, serverNames, type ServerCertificate } from './ca.js';
 import { startHttps } from './https.js';
 
 export { defaultTlsDir } from './ca.js';
-
-/** Default `--https-port`. */
-export const DEFAULT_HTTPS_PORT = 4443;
 
 /** A running `--tls` side. */
 export interface TlsListener {
@@ -29,14 +26,14 @@ export interface TlsListener {
  * Loads or creates the CA in `config.tlsDir` (default `defaultTlsDir`),
  * signs a certificate for `api.resend.com`, `localhost`, `127.0.0.1`, `::1`
  * and the `config.publicUrl` host, and serves `app` over HTTPS on
- * `host:config.httpsPort` (default 4443; 0 a free port). `notice` gets the
+ * `host:config.httpsPort` (0 a free port) with the HTTP
+ * listener's `options` (src/server.ts `run`). `notice` gets the
  * one-line notice of a new CA. Rejects when the folder cannot be written or
  * the port bound (the bind error).
  */
-export async function startTls(app: RequestListener, host: string, config: EmulatorConfig, notice: (line: string) => void): Promise<TlsListener> {
-  const names = serverNames(config.publicUrl);
-  const ca = await ensureCa(config.tlsDir ?? defaultTlsDir(config.db), names, notice);
-  const certificate = await issueServerCertificate(ca, names);
-  const listener = await startHttps(app, host, config.httpsPort ?? DEFAULT_HTTPS_PORT, certificate, config.timeouts);
+export async function startTls(app: RequestListener, host: string, config: EmulatorConfig, options: ServerOptions, notice: (line: string) => void): Promise<TlsListener> {
+  const ca = await ensureConfiguredCa(config, notice);
+  const certificate = await issueServerCertificate(ca, serverNames(config.publicUrl));
+  const listener = await startHttps(app, host, config.httpsPort, certificate, options);
   return { port: listener.port, caCertPath: ca.certPath, certificate, close: () => listener.close() };
 }

@@ -1,12 +1,13 @@
 /**
  * The local CA of `--tls` (src/tls/ca.ts): files and modes, a critical Name
  * Constraints extension with only the emulator's names, reuse, a new CA for
- * a `--public-url` host outside them, and Node's TLS refusing a certificate
+ * a `--public-url` host outside them, for an expiry within a day or for
+ * unreadable files, and Node's TLS refusing a certificate
  * the CA signs for any other name.
  */
 // @peculiar/x509 (read here too) needs the Reflect metadata API loaded first, as src/tls/ca.ts does.
 import 'reflect-metadata';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,6 +112,44 @@ describe('local CA', () => {
     // The key on disk signs certificates the certificate on disk verifies.
     const leaf = await issueServerCertificate(await ensureCa(dir, serverNames()), serverNames());
     expect(await handshake(leaf, fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8'), 'localhost')).toEqual({ ok: true });
+  });
+
+  it('is replaced when it expires within a day (kept until then), with a notice', async () => {
+    const dir = tempDir();
+    const first = await ensureCa(dir, serverNames());
+    const notices: string[] = [];
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const day = 86_400_000;
+      // Valid for CA_VALIDITY_DAYS from a minute before it was made: a day and a half left, then half a day.
+      vi.setSystemTime(Date.now() + (CA_VALIDITY_DAYS - 1.5) * day);
+      const kept = await ensureCa(dir, serverNames(), (l) => notices.push(l));
+      expect(kept.created).toBe(false);
+      expect(notices).toEqual([]);
+      vi.setSystemTime(Date.now() + day);
+      const renewed = await ensureCa(dir, serverNames(), (l) => notices.push(l));
+      expect(renewed.created).toBe(true);
+      expect(renewed.certPem).not.toBe(first.certPem);
+      expect(renewed.cert.notAfter.getTime()).toBeGreaterThan(Date.now() + (CA_VALIDITY_DAYS - 1) * day);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toMatch(/replaced \(the old one expired on /);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is replaced when its files cannot be read (a ca.pem that is no certificate)', async () => {
+    const dir = tempDir();
+    await ensureCa(dir, serverNames());
+    fs.writeFileSync(path.join(dir, 'ca.pem'), 'not a certificate\n');
+    const notices: string[] = [];
+    const ca = await ensureCa(dir, serverNames(), (l) => notices.push(l));
+    expect(ca.created).toBe(true);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/replaced \(the old files could not be read\)/);
+    // The new files are a working pair: a certificate it signs verifies against the ca.pem on disk.
+    const leaf = await issueServerCertificate(ca, serverNames());
+    expect(await handshake(leaf, fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8'), 'api.resend.com')).toEqual({ ok: true });
   });
 
   it('defaults its folder beside a --db file, or in the user cache folder for :memory:', () => {

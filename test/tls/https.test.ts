@@ -3,16 +3,21 @@
  * chain verifies in a separate Node process that trusts the CA only through
  * `NODE_EXTRA_CA_CERTS` and reaches it as `api.resend.com` (resolved to
  * 127.0.0.1 by `--import`ed resolve-api-resend.mjs); the SMTP relay offers
- * STARTTLS with the same certificate; close() closes the listener.
+ * STARTTLS with the same certificate; the listener has the HTTP one's
+ * options (timeouts, requests born with the app's prototypes); close()
+ * closes the listener.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { startServer, type EmulatorServer } from '../../src/index.js';
+import { DEFAULT_TIMEOUTS } from '../../src/server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -121,7 +126,6 @@ describe('HTTPS listener lifecycle', () => {
     try {
       const emu = await startServer({ tls: true, httpsPort: 0, tlsDir: path.join(dir, 'tls') });
       const ca = fs.readFileSync(emu.caCertPath!, 'utf8');
-      const { default: https } = await import('node:https');
       const status = (url: string) =>
         new Promise<number | string>((resolve) => {
           https.get(`${url}/_emulator/health`, { ca, servername: 'localhost', agent: false }, (res) => {
@@ -134,6 +138,40 @@ describe('HTTPS listener lifecycle', () => {
       await emu.close();
       expect(await status(url)).toBe('ECONNREFUSED');
     } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('HTTPS listener options', () => {
+  it("are the HTTP listener's: its timeouts, and requests born with the app's prototypes (express's methods before express runs)", async () => {
+    const created = vi.spyOn(https, 'createServer');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-https-'));
+    try {
+      const emu = await startServer({ tls: true, httpsPort: 0, tlsDir: path.join(dir, 'tls') });
+      try {
+        expect(created).toHaveBeenCalledTimes(1);
+        const server = created.mock.results[0].value as https.Server;
+        expect(server.headersTimeout).toBe(DEFAULT_TIMEOUTS.headersMs);
+        expect(server.requestTimeout).toBe(DEFAULT_TIMEOUTS.requestMs);
+        expect(server.keepAliveTimeout).toBe(DEFAULT_TIMEOUTS.keepAliveMs);
+        // Seen ahead of the app: a plain IncomingMessage would have no `get` until express swapped its prototype.
+        const seen: string[] = [];
+        server.prependListener('request', (req: IncomingMessage) => seen.push(typeof (req as { get?: unknown }).get));
+        const ca = fs.readFileSync(emu.caCertPath!, 'utf8');
+        const status = await new Promise<number>((resolve, reject) => {
+          https.get(`${emu.httpsUrl}/_emulator/health`, { ca, servername: 'localhost', agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          }).on('error', reject);
+        });
+        expect(status).toBe(200);
+        expect(seen).toEqual(['function']);
+      } finally {
+        await emu.close();
+      }
+    } finally {
+      created.mockRestore();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,8 +1,10 @@
 /**
  * `interceptResendApi` (src/intercept.ts): requests to https://api.resend.com
  * through global fetch, node:https and the official SDK with no baseUrl
- * reach the emulator in-process (no port, no certificate) or at its `url`;
- * every other host is untouched; restore() and close() undo it.
+ * reach the emulator in-process (no port, no certificate) or at its `url`
+ * (unreachable: a network error in the caller); every other host, and
+ * api.resend.com on another port or over http, is untouched; restore() and
+ * close() undo it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
@@ -106,6 +108,39 @@ describe('interceptResendApi', () => {
     } finally {
       await new Promise((resolve) => other.close(resolve));
     }
+  });
+
+  it('fails in the caller as a network error when the url cannot be reached', async () => {
+    // Port 1 on the loopback: nothing listens, the connection is refused at once.
+    interception = interceptResendApi({ url: 'http://127.0.0.1:1' });
+    await expect(fetch('https://api.resend.com/domains', { headers: { authorization: `Bearer ${emu.apiKey}` } })).rejects.toThrow(TypeError);
+    await expect(httpsJson('GET', 'https://api.resend.com/domains', { authorization: `Bearer ${emu.apiKey}` })).rejects.toThrow();
+  });
+
+  it('catches only https on port 443: api.resend.com on another port or over http goes out to the network', async () => {
+    let served = 0;
+    interception = interceptResendApi({
+      app: (_req, res) => {
+        served++;
+        res.end('{}');
+      },
+    });
+    // No network in tests: the name lookup of a request that goes out fails with this error.
+    const offline = (_host: string, _options: unknown, callback: (err: Error) => void) => callback(Object.assign(new Error('no lookups in tests'), { code: 'ETESTLOOKUP' }));
+    const status = (url: string) =>
+      new Promise<number>((resolve, reject) => {
+        (url.startsWith('https:') ? https : http).get(url, { lookup: offline as never, agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        }).on('error', reject);
+      });
+    await expect(status('https://api.resend.com:4443/domains')).rejects.toMatchObject({ code: 'ETESTLOOKUP' });
+    await expect(status('http://api.resend.com/domains')).rejects.toMatchObject({ code: 'ETESTLOOKUP' });
+    expect(served).toBe(0);
+    // The same request to https on 443 (by default or by name) is caught, and never looked up.
+    expect(await status('https://api.resend.com/domains')).toBe(200);
+    expect(await status('https://api.resend.com:443/domains')).toBe(200);
+    expect(served).toBe(2);
   });
 
   it('restore() and the emulator close() put fetch and node:http(s) back', async () => {
