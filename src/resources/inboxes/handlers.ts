@@ -84,6 +84,7 @@ import {
   setThreadRead,
   threadLabels,
   threadMessages,
+  threadsMatching,
   unsentReplyDraft,
   updateDraft,
   updateInbox,
@@ -284,11 +285,11 @@ function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
     return query.must.every((w) => hay.includes(w)) && !query.not.some((w) => hay.includes(w));
   };
   const matched = new Map<string, string>();
-  for (const t of pageThreads(ctx.db, inbox.id, filter, {}, (t) => t).data) {
+  for (const t of threadsMatching(ctx, inbox.id, filter)) {
     const hit = threadMessages(ctx, t.id).filter(matches).pop();
     if (hit) matched.set(t.id, hit.id);
   }
-  // Every thread of the inbox is read above only to find the matches; the page itself pages as the list does.
+  // Every matching thread (up to the 10 000 cap) is read above only to find the matches; the page itself pages as the list does.
   return pageThreads(ctx.db, inbox.id, { ...filter, ids: [...matched.keys()] }, req.query, (t) => ({ ...toThreadItem(ctx, t), matched_email_id: matched.get(t.id) ?? null }));
 }
 

@@ -399,11 +399,8 @@ export interface ThreadFilter {
   ids?: string[];
 }
 
-/**
- * A page of the inbox's threads, most recently active first. A thread in
- * `inbox` with an outbound email also matches `sent` (INBOXES-FACTS §6.3).
- */
-export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, query: PageQuery, map: (r: ThreadRow) => Item): ListEnvelope<Item> {
+/** The SQL condition and bind values of a thread filter. A thread in `inbox` with an outbound email also matches `sent` (INBOXES-FACTS §6.3). */
+function threadWhere(inboxId: string, f: ThreadFilter): { where: string; params: unknown[] } {
   const conds = ['inbox_id = ?'];
   const params: unknown[] = [inboxId];
   const folderConds = [`folder IN (${f.folders.map(() => '?').join(', ')})`];
@@ -423,7 +420,21 @@ export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, quer
     conds.push(f.ids.length ? `id IN (${f.ids.map(() => '?').join(', ')})` : '0');
     params.push(...f.ids);
   }
-  return paginate(db, { table: 'inbox_threads', where: conds.join(' AND '), params, query, defaultLimit: 20, map });
+  return { where: conds.join(' AND '), params };
+}
+
+/** A page of the inbox's threads matching `f`, most recently active first. */
+export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, query: PageQuery, map: (r: ThreadRow) => Item): ListEnvelope<Item> {
+  return paginate(db, { table: 'inbox_threads', ...threadWhere(inboxId, f), query, defaultLimit: 20, map });
+}
+
+/** Most threads a search looks at (INBOXES-FACTS §6.9: "cap 10 000 threads"). */
+export const SEARCH_CAP = 10_000;
+
+/** Every thread of the inbox matching `f` (unpaged, at most `SEARCH_CAP`), most recently active first: what a search reads. */
+export function threadsMatching(ctx: Emulator, inboxId: string, f: ThreadFilter): ThreadRow[] {
+  const { where, params } = threadWhere(inboxId, f);
+  return ctx.db.prepare(`SELECT * FROM inbox_threads WHERE ${where} ORDER BY seq DESC LIMIT ?`).all(...params, SEARCH_CAP) as ThreadRow[];
 }
 
 /** Every thread of an inbox, most recently active first (dashboard, `emu`). */
