@@ -198,6 +198,29 @@ describe('SDK: resend.inboxes', () => {
     expect((await resend.inboxes.threads.labels.add({ inboxId, threadId: invoice.id, labels: [urgent.data!.id] })).error).toMatchObject({ statusCode: 404, message: `Label "${urgent.data!.id}" not found.` });
   });
 
+  it('search: -word excludes, from matches name or address, matched_email_id names the email, every criterion must match one email', async () => {
+    const resend = sdk();
+    const { data: inbox } = await resend.inboxes.create({ emailAddress: 'finder@example.com' });
+    const inboxId = inbox!.id;
+    const carol = await postJson(t, { from: 'carol@sender.test', to: 'finder@example.com', subject: 'Invoice 42', text: 'Please pay the invoice.', message_id: '<inv@sender.test>' });
+    await postJson(t, { from: 'dave@sender.test', to: 'finder@example.com', subject: 'Lunch', text: 'Pizza?' });
+    const [lunch, invoice] = (await resend.inboxes.threads.list({ inboxId })).data!.data;
+    expect([lunch.subject, invoice.subject]).toEqual(['Lunch', 'Invoice 42']);
+    const ids = async (opts: Record<string, unknown>) => {
+      const r = await resend.inboxes.threads.search({ inboxId, ...opts } as Parameters<typeof resend.inboxes.threads.search>[0]);
+      expect(r.error).toBeNull();
+      return r.data!.data;
+    };
+    expect((await ids({ query: '-lunch' })).map((x) => x.id)).toEqual([invoice.id]);
+    expect((await ids({ from: ['dave'] })).map((x) => x.id)).toEqual([lunch.id]);
+    expect((await ids({ query: 'invoice' })).map((x) => x.matched_email_id)).toEqual([carol.body.id]);
+    // A reply from erin joins the invoice thread: "erin" and "invoice" now match different emails of it, never one.
+    await postJson(t, { from: 'erin@sender.test', to: 'finder@example.com', subject: 'Re: Invoice 42', text: 'Paid.', headers: { 'In-Reply-To': '<inv@sender.test>' } });
+    expect((await resend.inboxes.threads.emails.list({ inboxId, threadId: invoice.id })).data!.data).toHaveLength(2);
+    expect(await ids({ query: 'paid', from: ['carol'] })).toEqual([]);
+    expect((await ids({ query: 'paid', from: ['erin'] })).map((x) => x.id)).toEqual([invoice.id]);
+  });
+
   it('drafts: create, list, get, update, send (joins sent), remove; agent settings', async () => {
     const resend = sdk();
     const { data: inbox } = await resend.inboxes.create({ emailAddress: 'sales@example.com', fromName: 'Sales' });
