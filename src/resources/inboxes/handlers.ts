@@ -29,12 +29,14 @@ import { capabilitiesOf, domainIdByName, findTeamDomain } from '../domains/servi
 import { parseAddress } from '../emails/service.js';
 import {
   bare,
+  checkAttachmentFile,
   checkAttachments,
   checkCustomHeaders,
   emitSent,
   prefixed,
   replyRecipients,
   sendFromInbox,
+  storedAttachment,
   MAX_CONTENT_BYTES,
   type AttachmentInput,
 } from './mail.js';
@@ -543,17 +545,12 @@ function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>) {
 
 // --- drafts ---
 
-/** Draft attachments as stored: `content` decoded for its size; a `path` one is recorded, never fetched (size 0). */
+/** Draft attachments as stored (`storedAttachment`): each file checked as on a reply (`checkAttachmentFile`), at most 25 MB of `content` in all (INBOXES-FACTS §6.5). */
 function draftAttachments(list: AttachmentInput[]): StoredAttachment[] {
   let bytes = 0;
-  const out = list.map((a) => {
-    const size = a.content !== undefined ? Buffer.from(a.content, 'base64').length : 0;
-    if (a.content !== undefined && size === 0) throw new ApiError(422, 'invalid_attachment', `The attachment \`${a.filename ?? 'file'}\` is empty.`);
-    bytes += size;
-    return { id: newId(), filename: a.filename ?? (a.path ? a.path.split(/[?#]/)[0].split('/').pop() || null : null), size, content_type: a.content_type ?? 'application/octet-stream', content: a.content ?? null, path: a.path ?? null };
-  });
+  for (const a of list) bytes += checkAttachmentFile(a);
   if (bytes > MAX_CONTENT_BYTES) throw errors.validation('The files on a draft can total at most 25 MB.', 422);
-  return out;
+  return list.map(storedAttachment);
 }
 
 const nonEmpty = (d: Pick<DraftRow, 'to_addrs' | 'cc' | 'bcc' | 'subject' | 'html' | 'text' | 'attachments'>): boolean =>

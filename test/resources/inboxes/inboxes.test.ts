@@ -195,6 +195,23 @@ describe('inboxes', () => {
     expect((await t.api.post(`/inboxes/${inbox}/drafts/${noTo.body.id}/send`)).status).toBe(422);
   });
 
+  it('draft attachments: a path is checked as on a reply (422), the content type comes from the file name', async () => {
+    const inbox = await makeInbox(t, 'files@example.com');
+    const local = await t.api.post(`/inboxes/${inbox}/drafts`).send({ to: 'a@sender.test', attachments: [{ path: 'http://localhost/x.pdf' }] });
+    expect(local.body).toEqual({ statusCode: 422, name: 'invalid_attachment', message: 'An attachment `path` must be an `http` or `https` URL that does not point to `localhost`, `127.0.0.1` or `0.0.0.0`.' });
+    const d = await t.api.post(`/inboxes/${inbox}/drafts`).send({ to: 'a@sender.test', attachments: [{ filename: 'report.pdf', content: b64('%PDF') }] });
+    expect(d.status).toBe(201);
+    const later = await t.api.patch(`/inboxes/${inbox}/drafts/${d.body.id}`).send({ attachments: [{ path: 'ftp://example.org/x.pdf' }] });
+    expect(later.body).toEqual(local.body);
+    expect((await t.api.get(`/inboxes/${inbox}/drafts/${d.body.id}`)).body.attachments).toEqual([{ id: expect.any(String), filename: 'report.pdf', content_type: 'application/pdf', size: 4 }]);
+    const sent = await t.api.post(`/inboxes/${inbox}/drafts/${d.body.id}/send`);
+    expect(sent.status).toBe(200);
+    const [thread] = await threadsOf(t, inbox, '?folders=sent');
+    const email = (await t.api.get(`/inboxes/${inbox}/threads/${thread.id}/emails`)).body.data[0];
+    expect(email.attachments).toEqual([{ id: expect.any(String), filename: 'report.pdf', size: 4 }]);
+    expect((await t.api.get(`/emails/${sent.body.id}/attachments`)).body.data).toEqual([expect.objectContaining({ filename: 'report.pdf', content_type: 'application/pdf' })]);
+  });
+
   it('a thread in trash for 30 days of emulated time is deleted; moving it out keeps it', async () => {
     const inbox = await makeInbox(t, 'trash@example.com');
     await postJson(t, { from: 'a@sender.test', to: 'trash@example.com', subject: 'One', text: 'x' });
