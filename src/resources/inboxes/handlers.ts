@@ -207,13 +207,23 @@ function remove(ctx: Emulator, req: Req<'inboxes/remove'>) {
 // --- threads ---
 
 const FOLDER_SET = new Set(['inbox', 'archive', 'spam', 'sent', 'trash']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The `folders`, `labels` and `read` filters of a thread list (INBOXES-FACTS §6.3, §7). */
+/**
+ * The `folders`, `labels` and `read` filters of a thread list (INBOXES-FACTS §6.3, §7).
+ * Throws 422 with the documented texts: ``The `folders` value "drafts" must be one of: …``,
+ * ``The `labels` parameter must contain at most 50 label IDs, but received 60.``,
+ * ``The `labels` value "billing" must be a valid UUID.``; 404 ``Label "<id>" not found.``
+ */
 function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; labels?: string; read?: string }) {
-  const labels = q.labels ? [...new Set(q.labels.split(','))] : undefined;
+  const given = q.labels?.split(',');
+  if (given && given.length > 50) throw errors.validation(`The \`labels\` parameter must contain at most 50 label IDs, but received ${given.length}.`, 422);
+  for (const id of given ?? []) if (!UUID.test(id)) throw errors.validation(`The \`labels\` value "${id}" must be a valid UUID.`, 422);
+  const labels = given ? [...new Set(given)] : undefined;
+  const folders = q.folders ? [...new Set(q.folders.split(','))] : labels ? ['inbox', 'archive', 'sent'] : ['inbox'];
+  for (const f of folders) if (!FOLDER_SET.has(f)) throw errors.validation(`The \`folders\` value "${f}" must be one of: inbox, archive, spam, sent, trash.`, 422);
   for (const id of labels ?? []) labelOr404(ctx, inbox, id, true);
-  const folders = (q.folders ? [...new Set(q.folders.split(','))] : labels ? ['inbox', 'archive', 'sent'] : ['inbox']).filter((f) => FOLDER_SET.has(f)) as Folder[];
-  return { folders, labels, read: q.read === undefined ? undefined : q.read === 'true' };
+  return { folders: folders as Folder[], labels, read: q.read === undefined ? undefined : q.read === 'true' };
 }
 
 /**
@@ -263,6 +273,11 @@ function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
   const q = req.query;
   checkThreadCursor(ctx, inbox, q);
   const filter = threadFilter(ctx, inbox, q);
+  if (q.query !== undefined && q.query.length > 256) throw errors.validation(`The \`query\` parameter must be at most 256 characters, but received ${q.query.length}.`, 422);
+  for (const field of ['from', 'to', 'cc', 'bcc'] as const) {
+    const n = q[field]?.split(',').length ?? 0;
+    if (n > 20) throw errors.validation(`The \`${field}\` parameter must contain at most 20 values, but received ${n}.`, 422);
+  }
   const query = parseQuery(q.query ?? '');
   if (query.must.length + query.not.length > 32) {
     throw errors.validation(`The \`query\` parameter must contain at most 32 words, but received ${query.must.length + query.not.length}.`, 422);

@@ -43,8 +43,17 @@ describe('inboxes', () => {
 
     const inbox = await makeInbox(t);
     const folder = await t.api.get(`/inboxes/${inbox}/threads?folders=inbox,drafts`);
-    expect(folder.status).toBe(422);
-    expect(folder.body.message).toContain('folders');
+    expect(folder.body).toEqual({ statusCode: 422, name: 'validation_error', message: 'The `folders` value "drafts" must be one of: inbox, archive, spam, sent, trash.' });
+    const v = (message: string) => ({ statusCode: 422, name: 'validation_error', message });
+    const longQuery = await t.api.get(`/inboxes/${inbox}/threads/search?query=${'q'.repeat(300)}`);
+    expect(longQuery.body).toEqual(v('The `query` parameter must be at most 256 characters, but received 300.'));
+    const many = await t.api.get(`/inboxes/${inbox}/threads/search?from=${Array.from({ length: 25 }, (_, i) => `a${i}`).join(',')}`);
+    expect(many.body).toEqual(v('The `from` parameter must contain at most 20 values, but received 25.'));
+    const notUuid = await t.api.get(`/inboxes/${inbox}/threads?labels=billing`);
+    expect(notUuid.body).toEqual(v('The `labels` value "billing" must be a valid UUID.'));
+    const uuids = Array.from({ length: 60 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
+    const sixty = await t.api.get(`/inboxes/${inbox}/threads/search?labels=${uuids}`);
+    expect(sixty.body).toEqual(v('The `labels` parameter must contain at most 50 label IDs, but received 60.'));
     const read = await t.api.get(`/inboxes/${inbox}/threads?read=yes`);
     expect(read.body).toMatchObject({ statusCode: 422, message: 'The `read` parameter must be `true` or `false`.' });
     const move = await t.api.patch(`/inboxes/${inbox}/threads/00000000-0000-4000-8000-000000000000`).send({ folder: 'sent' });
