@@ -633,15 +633,11 @@ function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>) {
 function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
-  // The unsent reply draft an email already has is answered 200, outside the idempotency record (INBOXES-FACTS §3.6).
-  const thread = b.thread_id !== undefined && b.reply_to_email_id !== undefined ? findThread(ctx, inbox.id, b.thread_id) : undefined;
-  const existing = thread ? unsentReplyDraft(ctx, inbox.id, thread.id, b.reply_to_email_id!) : undefined;
-  if (existing) return new Reply(200, { object: 'inbox_draft', id: existing.id });
-  const body = withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
-    const { draft } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
-    return { object: 'inbox_draft', id: draft.id };
+  // An email's existing unsent reply draft is answered 200, a new draft 201 (INBOXES-FACTS §3.6); a replay answers the recorded one.
+  return withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
+    const { draft, existing } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
+    return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
   });
-  return body instanceof Reply ? body : new Reply(201, body);
 }
 
 function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {

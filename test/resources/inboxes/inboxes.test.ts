@@ -204,6 +204,25 @@ describe('inboxes', () => {
     expect((await t.api.post(`/inboxes/${inbox}/drafts/${noTo.body.id}/send`)).status).toBe(422);
   });
 
+  it('drafts/create under an Idempotency-Key: a replay answers the recorded status (201 new, 200 existing), another body 409', async () => {
+    const inbox = await makeInbox(t, 'keyed@example.com');
+    const rec2 = await postJson(t, { from: 'Ann <ann@sender.test>', to: 'keyed@example.com', subject: 'Q2', text: 'y' });
+    const [thread2] = await threadsOf(t, inbox);
+    const keyed = { thread_id: thread2.id, reply_to_email_id: rec2.body.id, text: 'Keyed' };
+    const k1 = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k').send(keyed);
+    expect(k1.status).toBe(201);
+    const replay = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k').send(keyed);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(k1.body);
+    const otherBody = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k').send({ ...keyed, text: 'Changed' });
+    expect(otherBody.status).toBe(409);
+    expect(otherBody.body.name).toBe('invalid_idempotent_request');
+    const existingKeyed = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k2').send(keyed);
+    expect(existingKeyed.status).toBe(200);
+    const existingReplay = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k2').send(keyed);
+    expect([existingReplay.status, existingReplay.body]).toEqual([200, k1.body]);
+  });
+
   it('draft attachments: a path is checked as on a reply (422), the content type comes from the file name', async () => {
     const inbox = await makeInbox(t, 'files@example.com');
     const local = await t.api.post(`/inboxes/${inbox}/drafts`).send({ to: 'a@sender.test', attachments: [{ path: 'http://localhost/x.pdf' }] });
