@@ -26,9 +26,8 @@ import { DELAYS } from '../../clock/delays.js';
 import { purgeThreadJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
 import { capabilitiesOf, domainIdByName, findTeamDomain } from '../domains/service.js';
-import { parseAddress } from '../emails/service.js';
+import { asList, bareAddress, parseAddress } from '../emails/service.js';
 import {
-  bare,
   checkAttachmentFile,
   checkAttachments,
   checkCustomHeaders,
@@ -41,6 +40,7 @@ import {
   type AttachmentInput,
 } from './mail.js';
 import {
+  agentSettings,
   attachmentsOfDraft,
   attachmentsOfMessage,
   emitInboxEvent,
@@ -64,7 +64,6 @@ import {
   deleteDraft,
   deleteInbox,
   deleteLabel,
-  findAgent,
   findDraft,
   findInbox,
   findInboxMessage,
@@ -102,9 +101,6 @@ import {
 
 /** The domain of forwarding addresses (`receiving_address`, INBOXES-FACTS §10.7). */
 export const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
-
-/** One address or several, as a list. */
-const asList = (v: string | string[] | null | undefined): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
 const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
 
@@ -176,7 +172,7 @@ function create(ctx: Emulator, req: Req<'inboxes/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'inboxes/list'>) {
-  return pageInboxes(ctx.db, teamOf(req), req.query, (r) => toInboxItem(ctx, r));
+  return pageInboxes(ctx.db, req, { defaultLimit: 20, map: (r) => toInboxItem(ctx, r) });
 }
 
 function get(ctx: Emulator, req: Req<'inboxes/get'>) {
@@ -387,9 +383,9 @@ function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>) {
 
 /** Unique by bare address (case-insensitive), without the inbox's own address; first spelling kept. */
 function uniqueRecipients(list: string[], exclude: string[] = []): string[] {
-  const seen = new Set(exclude.map(bare));
+  const seen = new Set(exclude.map(bareAddress));
   return list.filter((a) => {
-    const k = bare(a);
+    const k = bareAddress(a);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -716,12 +712,6 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
 }
 
 // --- agent ---
-
-/** The agent settings (SDK `InboxAgentSettings`); never configured: `null`, `null`, `[]`. */
-export function agentSettings(ctx: Emulator, inbox: InboxRow) {
-  const a = findAgent(ctx, inbox.id);
-  return { object: 'inbox_agent' as const, instructions: a?.instructions ?? null, tone: (a?.tone ?? null) as never, actions: a ? (JSON.parse(a.actions) as never[]) : [] };
-}
 
 function agentGet(ctx: Emulator, req: Req<'inboxes/agent/get'>) {
   return agentSettings(ctx, inboxOr404(ctx, teamOf(req), req.params.inbox));

@@ -14,7 +14,7 @@
 import type { Emulator } from '../../context.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contentTypeOf, newId } from '../../http/format.js';
-import { loadEmail, parseAddress, sendEmail, type SendEmailInput } from '../emails/service.js';
+import { loadEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { emitInboxEvent, threadEventData, toEventEmail, type InboxEventSource } from './shapes.js';
 import {
   findInboxMessage,
@@ -302,11 +302,6 @@ export function replyRecipients(m: MessageRow): string[] {
 export function prefixed(prefix: 'Re:' | 'Fwd:', subject: string | null): string {
   const s = subject ?? '';
   return s.toLowerCase().startsWith(prefix.toLowerCase()) ? s : `${prefix} ${s}`.trim();
-}
-
-/** Bare, lower-case address of `Name <a@b>` or `a@b`. */
-export function bare(a: string): string {
-  return (parseAddress(a)?.address ?? a.trim()).toLowerCase();
 }
 
 /** Folders a thread can be moved to by the API (SDK `MOVE_THREAD_FOLDERS`). */

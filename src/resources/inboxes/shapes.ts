@@ -7,11 +7,12 @@
 import type { Emulator } from '../../context.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { isoTime } from '../../http/format.js';
+import type { SchemaOf } from '../../http/document-types.js';
+import { list } from '../emails/service.js';
 import {
   findThread,
   findAgent,
   inboxCounts,
-  list,
   listDrafts,
   listInboxes,
   listLabels,
@@ -261,13 +262,27 @@ export type InboxThreadView = ReturnType<typeof inboxThreadViews>[number];
  */
 export function inboxesDashboard(ctx: Emulator, teamId: string) {
   return listInboxes(ctx, teamId).map((inbox) => {
-    const agent = findAgent(ctx, inbox.id);
+    const { instructions, tone, actions } = agentSettings(ctx, inbox);
     return {
       ...toInboxDetail(ctx, inbox),
       labels: listLabels(ctx, inbox.id).map(toLabel),
-      agent: { instructions: agent?.instructions ?? null, tone: agent?.tone ?? null, actions: agent ? (JSON.parse(agent.actions) as string[]) : [] },
+      agent: { instructions, tone, actions },
       threads: listThreads(ctx, inbox.id).map((t) => ({ ...toThreadItem(ctx, t), assignee_email: t.assignee_email, emails: threadMessages(ctx, t.id).map(toMessage) })),
       draft_list: listDrafts(ctx, inbox.id).map(toDraft),
     };
   });
+}
+
+/** SDK `InboxAgentSettings` (spec `InboxAgentSettings`). */
+export type AgentSettings = SchemaOf<'InboxAgentSettings'>;
+
+/** The agent settings (SDK `InboxAgentSettings`); never configured: `null`, `null`, `[]` (INBOXES-FACTS §3.7). */
+export function agentSettings(ctx: Emulator, inbox: InboxRow): AgentSettings {
+  const a = findAgent(ctx, inbox.id);
+  return {
+    object: 'inbox_agent',
+    instructions: a?.instructions ?? null,
+    tone: (a?.tone ?? null) as AgentSettings['tone'],
+    actions: a ? (JSON.parse(a.actions) as AgentSettings['actions']) : [],
+  };
 }

@@ -13,8 +13,8 @@
  */
 import type { Emulator } from '../../context.js';
 import type { DB, Migration } from '../../store/db.js';
-import { fromJson, newId } from '../../http/format.js';
-import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+import { newId } from '../../http/format.js';
+import { paginate, teamPager, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 
 /** The inboxes tables' schema steps (range 1600-1699 in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -269,10 +269,8 @@ export function deleteInbox(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM inboxes WHERE id = ?').run(id);
 }
 
-/** A page of the team's inboxes, newest first. */
-export function pageInboxes<Item>(db: DB, teamId: string, query: PageQuery, map: (r: InboxRow) => Item): ListEnvelope<Item> {
-  return paginate(db, { table: 'inboxes', where: 'team_id = ?', params: [teamId], query, defaultLimit: 20, map });
-}
+/** A page of the request team's inboxes, newest first. */
+export const pageInboxes = teamPager<InboxRow>('inboxes');
 
 /** Every inbox of a team (or of all teams), oldest first: the dashboard and `emu` helpers. */
 export function listInboxes(ctx: Emulator, teamId?: string): InboxRow[] {
@@ -552,6 +550,3 @@ export function pageDrafts<Item>(db: DB, inboxId: string, query: PageQuery, map:
 export function listDrafts(ctx: Emulator, inboxId: string): DraftRow[] {
   return ctx.db.prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? ORDER BY seq DESC').all(inboxId) as DraftRow[];
 }
-
-/** A JSON array column. */
-export const list = (text: string | null): string[] => fromJson<string[]>(text) ?? [];

@@ -329,6 +329,14 @@ describe('inboxes', () => {
     expect(unknownThread.status).toBe(404);
     const missing = await t.anon.post('/_emulator/inboxes/nobody@example.com/agent-actions').send({ action: 'archive', thread_id: thread.id });
     expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Inbox not found.' });
+    const missingThread = await t.anon.put('/_emulator/inboxes/nobody@example.com/threads/00000000-0000-4000-8000-000000000000/assignment').send({ assignee_email: null });
+    expect(missingThread.body).toEqual(missing.body);
+
+    await postJson(t, { from: 'x@sender.test', to: 'agent@example.com', subject: 'Fwd: Report', text: 'x' });
+    const [fwdThread] = await threadsOf(t, inbox);
+    await t.api.patch(`/inboxes/${inbox}/agent`).send({ actions: ['forward_thread'] });
+    const fwd = await t.anon.post(`/_emulator/inboxes/${inbox}/agent-actions`).send({ action: 'forward_thread', thread_id: fwdThread.id, to: 'boss@sender.test', text: 'fyi' });
+    expect((await t.api.get(`/inboxes/${inbox}/drafts/${fwd.body.draft_id}`)).body).toMatchObject({ type: 'standalone', subject: 'Fwd: Report', to: ['boss@sender.test'] });
   });
 
   it("the dashboard view lists a team's inboxes with threads, labels, agent and drafts", async () => {
