@@ -82,9 +82,8 @@ export function threadLabelList(ctx: Emulator, threadId: string) {
   return { object: 'list' as const, data: threadLabels(ctx, threadId).map(toThreadLabel) };
 }
 
-/** SDK `InboxThreadSummary`. `read`: every email read. */
-export function toThreadSummary(ctx: Emulator, t: ThreadRow) {
-  const messages = threadMessages(ctx, t.id);
+/** SDK `InboxThreadSummary`. `read`: every email read. `messages`: the thread's emails oldest first, when the caller has read them. */
+export function toThreadSummary(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
   return {
     object: 'inbox_thread' as const,
     id: t.id,
@@ -97,10 +96,10 @@ export function toThreadSummary(ctx: Emulator, t: ThreadRow) {
 
 /**
  * SDK `InboxThread` (list item): `from/to/cc/bcc` and `received_at` of the
- * most recent email (INBOXES-FACTS §6.2).
+ * most recent email (INBOXES-FACTS §6.2). `messages`: the thread's emails
+ * oldest first, when the caller has read them.
  */
-export function toThreadItem(ctx: Emulator, t: ThreadRow) {
-  const messages = threadMessages(ctx, t.id);
+export function toThreadItem(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
   const last = messages[messages.length - 1];
   return {
     id: t.id,
@@ -240,14 +239,17 @@ export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) 
   return listInboxes(ctx, filter.team_id)
     .filter((i) => want === undefined || i.id === filter.inbox || i.email_address.toLowerCase() === want)
     .flatMap((inbox) =>
-      listThreads(ctx, inbox.id).map((t) => ({
-        inbox_id: inbox.id,
-        inbox_address: inbox.email_address,
-        team_id: inbox.team_id,
-        ...toThreadSummary(ctx, t),
-        assignee_email: t.assignee_email,
-        emails: threadMessages(ctx, t.id).map(toMessage),
-      })),
+      listThreads(ctx, inbox.id).map((t) => {
+        const messages = threadMessages(ctx, t.id);
+        return {
+          inbox_id: inbox.id,
+          inbox_address: inbox.email_address,
+          team_id: inbox.team_id,
+          ...toThreadSummary(ctx, t, messages),
+          assignee_email: t.assignee_email,
+          emails: messages.map(toMessage),
+        };
+      }),
     );
 }
 
@@ -267,7 +269,10 @@ export function inboxesDashboard(ctx: Emulator, teamId: string) {
       ...toInboxDetail(ctx, inbox),
       labels: listLabels(ctx, inbox.id).map(toLabel),
       agent: { instructions, tone, actions },
-      threads: listThreads(ctx, inbox.id).map((t) => ({ ...toThreadItem(ctx, t), assignee_email: t.assignee_email, emails: threadMessages(ctx, t.id).map(toMessage) })),
+      threads: listThreads(ctx, inbox.id).map((t) => {
+        const messages = threadMessages(ctx, t.id);
+        return { ...toThreadItem(ctx, t, messages), assignee_email: t.assignee_email, emails: messages.map(toMessage) };
+      }),
       draft_list: listDrafts(ctx, inbox.id).map(toDraft),
     };
   });
