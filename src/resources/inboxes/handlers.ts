@@ -100,7 +100,7 @@ import {
 } from './store.js';
 
 /** The domain of forwarding addresses (`receiving_address`, INBOXES-FACTS §10.7). */
-export const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
+const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
 
 const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
 
@@ -168,7 +168,7 @@ function create(ctx: Emulator, req: Req<'inboxes/create'>) {
     });
     emitInboxEvent(ctx, row, 'inbox.created', 'api', () => ({ inbox: toInboxDetail(ctx, row) }));
   })();
-  return new Reply(201, { object: 'inbox', id });
+  return { object: 'inbox', id };
 }
 
 function list(ctx: Emulator, req: Req<'inboxes/list'>) {
@@ -228,9 +228,9 @@ function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; lab
  * `GET /inboxes/:id/threads/search` with `start_date`.`` (`end_date` for `before`).
  */
 function checkThreadCursor(ctx: Emulator, inbox: InboxRow, q: { after?: string; before?: string }): void {
+  if (q.after !== undefined && q.before !== undefined) return; // both: the pagination error
   for (const [which, bound] of [['after', 'start_date'], ['before', 'end_date']] as const) {
     const id = q[which];
-    if (id !== undefined && q.after !== undefined && q.before !== undefined) return; // both: the pagination error
     if (id !== undefined && !findThread(ctx, inbox.id, id)) {
       throw errors.validation(`The \`${which}\` parameter must be a thread ID. To filter by date, use \`GET /inboxes/:id/threads/search\` with \`${bound}\`.`, 422);
     }
@@ -532,7 +532,7 @@ function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>) {
   if (listLabels(ctx, inbox.id).length >= MAX_LABELS) throw errors.validation(`An inbox can have at most ${MAX_LABELS} labels.`, 422);
   const id = newId();
   insertLabel(ctx, { id, inbox_id: inbox.id, name: b.name, color: b.color ?? randomColor(), created_at: ctx.clock.nowMs() });
-  return new Reply(201, { object: 'inbox_label', id });
+  return { object: 'inbox_label', id };
 }
 
 function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>) {

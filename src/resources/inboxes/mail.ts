@@ -52,7 +52,7 @@ export interface InboundMessage {
 }
 
 /** `<a@b>` message ids in a header value, in order. */
-export function messageIdsIn(value: string | undefined | null): string[] {
+function messageIdsIn(value: string | undefined | null): string[] {
   if (!value) return [];
   return value.match(/<[^<>\s]+>/g) ?? [];
 }
@@ -89,7 +89,6 @@ export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[]
   const references = messageIdsIn(m.headers['references']);
   const attachments: StoredAttachment[] = m.attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, content_type: a.contentType, content: a.content, path: null }));
   for (const inbox of inboxes.values()) {
-    if (findInboxMessage(ctx, inbox.id, m.emailId)) continue;
     let threadId = threadRepliedTo(ctx, inbox.id, inReplyTo, references);
     let created = false;
     if (threadId === undefined) {
