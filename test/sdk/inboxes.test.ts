@@ -318,8 +318,14 @@ describe('SDK: resend.inboxes', () => {
         case 'inbox.thread.created':
           expect(ev.data.source).toBe('system');
           break;
+        case 'inbox.draft.created':
+        case 'inbox.draft.updated':
+        case 'inbox.draft.deleted':
+          expect(ev.data.source).toBe('api');
+          expect([draft.data!.id, scratch.data!.id]).toContain(ev.data.draft_id);
+          break;
         default:
-          expect(ev.type.startsWith('inbox.')).toBe(true);
+          expect(ev.data.inbox_id).toBe(inboxId);
       }
     }
     expect([...seen.keys()].sort()).toEqual([...INBOX_EVENTS].sort());
@@ -332,5 +338,12 @@ describe('SDK: resend.inboxes', () => {
     expect(seen.get('inbox.thread.assigned').data).toMatchObject({ source: 'agent', assignee_email: 'owner@example.com', previous_assignee_email: null });
     expect(seen.get('inbox.thread.unassigned').data).toMatchObject({ previous_assignee_email: 'owner@example.com' });
     expect(seen.get('inbox.deleted').data).toEqual({ source: 'api', inbox_id: inboxId });
+    // The send raises inbox.draft.sent, then inbox.email.sent for the same email (INBOXES-FACTS §6.5).
+    const order = emu.server.webhookDeliveries({ webhook_id: hook!.id }).map((d) => d.payload);
+    const sentAt = order.findIndex((p) => p.type === 'inbox.draft.sent');
+    const emailSentAt = order.findIndex((p) => p.type === 'inbox.email.sent');
+    expect(sentAt).toBeGreaterThanOrEqual(0);
+    expect(emailSentAt).toBeGreaterThan(sentAt);
+    expect(order[emailSentAt].data.email_id).toBe(order[sentAt].data.email_id);
   });
 });

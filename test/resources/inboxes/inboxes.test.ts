@@ -240,6 +240,31 @@ describe('inboxes', () => {
     expect((await t.api.get(`/emails/${sent.body.id}/attachments`)).body.data).toEqual([expect.objectContaining({ filename: 'report.pdf', content_type: 'application/pdf' })]);
   });
 
+  it('one labels.updated event per label; deleting a label takes it off threads with no event; no mail lands after the inbox is deleted', async () => {
+    const inbox = await makeInbox(t, 'tags@example.com');
+    await postJson(t, { from: 'a@sender.test', to: 'tags@example.com', subject: 'Tagged', text: 'x' });
+    const [thread] = await threadsOf(t, inbox);
+    await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/hook', events: ['inbox.thread.labels.updated', 'inbox.email.received', 'inbox.thread.created'] });
+    const a = (await t.api.post(`/inboxes/${inbox}/labels`).send({ name: 'A' })).body.id;
+    const b = (await t.api.post(`/inboxes/${inbox}/labels`).send({ name: 'B' })).body.id;
+    await t.api.post(`/inboxes/${inbox}/threads/${thread.id}/labels`).send({ labels: [a, b] });
+    await t.api.post(`/inboxes/${inbox}/threads/${thread.id}/labels`).send({ labels: [a] });
+    const events = () => t.emu.webhookDeliveries({ event_type: 'inbox.thread.labels.updated' }).map((d) => d.payload.data);
+    expect(events().map((d) => [d.added.map((l: any) => l.id), d.removed])).toEqual([[[a], []], [[b], []]]);
+    expect((await t.api.delete(`/inboxes/${inbox}/labels/${a}`)).status).toBe(200);
+    expect((await t.api.get(`/inboxes/${inbox}/threads/${thread.id}`)).body.labels.map((l: any) => l.id)).toEqual([b]);
+    expect(events()).toHaveLength(2);
+
+    await t.api.delete(`/inboxes/${inbox}`);
+    const after = await postJson(t, { from: 'a@sender.test', to: 'tags@example.com', subject: 'Late', text: 'y' });
+    expect(after.status).toBe(201);
+    expect((await t.api.get(`/emails/receiving/${after.body.id}`)).status).toBe(200);
+    expect(t.emu.webhookDeliveries().filter((d) => d.event_type !== 'inbox.thread.labels.updated')).toEqual([]);
+    expect(t.emu.inboxThreads().filter((x) => x.inbox_address === 'tags@example.com')).toEqual([]);
+    const again = await makeInbox(t, 'tags@example.com');
+    expect(await threadsOf(t, again, '?folders=inbox,archive,spam,sent,trash')).toEqual([]);
+  });
+
   it('a thread in trash for 30 days of emulated time is deleted; moving it out keeps it', async () => {
     const inbox = await makeInbox(t, 'trash@example.com');
     await postJson(t, { from: 'a@sender.test', to: 'trash@example.com', subject: 'One', text: 'x' });
