@@ -325,7 +325,7 @@ describe('SDK: resend.inboxes', () => {
           expect([draft.data!.id, scratch.data!.id]).toContain(ev.data.draft_id);
           break;
         default:
-          expect(ev.data.inbox_id).toBe(inboxId);
+          expect(data.inbox_id).toBe(inboxId);
       }
     }
     expect([...seen.keys()].sort()).toEqual([...INBOX_EVENTS].sort());
