@@ -7,23 +7,25 @@
  * | admin/dashboard-inboxes | `GET /_emulator/teams/{team_id}/inboxes`: the dashboard's Inboxes view: each inbox with labels, agent settings, threads (folders, labels, assignee, emails) and drafts; unknown team → 404 `Team not found` |
  */
 import type { Emulator } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, errors } from '../http/errors.js';
 import type { ResourceModule } from '../module.js';
 import type { Req } from '../http/document-types.js';
-import { errors } from '../http/errors.js';
 import { teamExists } from '../state/teams.js';
-import { assignFromDashboard, findAnyInbox, inboxesDashboard, performAgentAction, type AgentActionInput } from '../resources/inboxes/service.js';
+import { assignFromDashboard, findAnyInbox, inboxesDashboard, performAgentAction, type InboxRow } from '../resources/inboxes/service.js';
+
+/** The inbox (any team) named by id or address, or 404 `Inbox not found.` (INBOXES-FACTS §7). */
+function inboxOr404(ctx: Emulator, idOrEmail: string): InboxRow {
+  const inbox = findAnyInbox(ctx, idOrEmail);
+  if (!inbox) throw new ApiError(404, 'not_found', 'Inbox not found.');
+  return inbox;
+}
 
 function agentAction(ctx: Emulator, req: Req<'admin/inbox-agent-action'>) {
-  const inbox = findAnyInbox(ctx, req.params.inbox);
-  if (!inbox) throw new ApiError(404, 'not_found', 'Inbox not found.');
-  return performAgentAction(ctx, inbox, req.body as AgentActionInput);
+  return performAgentAction(ctx, inboxOr404(ctx, req.params.inbox), req.body);
 }
 
 function assignment(ctx: Emulator, req: Req<'admin/inbox-thread-assignment'>) {
-  const inbox = findAnyInbox(ctx, req.params.inbox);
-  if (!inbox) throw new ApiError(404, 'not_found', 'Inbox not found.');
-  return assignFromDashboard(ctx, inbox, req.params.thread_id, req.body.assignee_email, req.body.assigned_by_email ?? null);
+  return assignFromDashboard(ctx, inboxOr404(ctx, req.params.inbox), req.params.thread_id, req.body.assignee_email, req.body.assigned_by_email ?? null);
 }
 
 function dashboard(ctx: Emulator, req: Req<'admin/dashboard-inboxes'>) {

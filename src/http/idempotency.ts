@@ -1,5 +1,6 @@
 /**
  * `Idempotency-Key` for POST /emails and /emails/batch (API-FACTS §1, §2.1;
+ * also the inboxes' reply, forward, draft create and draft send, INBOXES-FACTS §1;
  * D:dashboard/emails/idempotency-keys):
  * - header absent → the request runs normally;
  * - empty or over 256 characters → 400 `invalid_idempotency_key`;
@@ -60,9 +61,13 @@ export function idempotencyKeyOf(req: Pick<OpRequest, 'headers'>): string | null
 }
 
 /**
- * Runs `run` (synchronous, returns the success body sent with `status`)
- * under the request's idempotency key, per the rules above. `scope` names the
- * operation (e.g. `emails/send`). Throws what `run` throws, plus the two
+ * Runs `run` (synchronous) under the request's idempotency key, per the
+ * rules above. `run` returns the success body, sent with `status`, or a
+ * `Reply` when the status depends on the outcome (e.g. 200 for an existing
+ * draft, 201 for a new one): its status and body are recorded (not its
+ * headers) and a replay answers them. `scope` names the operation (e.g.
+ * `emails/send`). Returns what `run` returned, or on a replay a `Reply` with
+ * the recorded status and body. Throws what `run` throws, plus the two
  * errors above.
  */
 export function withIdempotency(ctx: Emulator, req: OpRequest, scope: string, status: number, run: () => unknown): unknown {
@@ -82,10 +87,11 @@ export function withIdempotency(ctx: Emulator, req: OpRequest, scope: string, st
   }
   return ctx.db.transaction(() => {
     if (row) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(row.seq);
-    const body = run();
+    const result = run();
+    const [recorded, body] = result instanceof Reply ? [result.status, result.body] : [status, result];
     ctx.db
       .prepare('INSERT INTO idempotency_keys (team_id, scope, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(teamId, scope, key, hash, status, JSON.stringify(body), now);
-    return body;
+      .run(teamId, scope, key, hash, recorded, JSON.stringify(body), now);
+    return result;
   })();
 }

@@ -198,6 +198,29 @@ describe('SDK: resend.inboxes', () => {
     expect((await resend.inboxes.threads.labels.add({ inboxId, threadId: invoice.id, labels: [urgent.data!.id] })).error).toMatchObject({ statusCode: 404, message: `Label "${urgent.data!.id}" not found.` });
   });
 
+  it('search: -word excludes, from matches name or address, matched_email_id names the email, every criterion must match one email', async () => {
+    const resend = sdk();
+    const { data: inbox } = await resend.inboxes.create({ emailAddress: 'finder@example.com' });
+    const inboxId = inbox!.id;
+    const carol = await postJson(t, { from: 'carol@sender.test', to: 'finder@example.com', subject: 'Invoice 42', text: 'Please pay the invoice.', message_id: '<inv@sender.test>' });
+    await postJson(t, { from: 'dave@sender.test', to: 'finder@example.com', subject: 'Lunch', text: 'Pizza?' });
+    const [lunch, invoice] = (await resend.inboxes.threads.list({ inboxId })).data!.data;
+    expect([lunch.subject, invoice.subject]).toEqual(['Lunch', 'Invoice 42']);
+    const ids = async (opts: Record<string, unknown>) => {
+      const r = await resend.inboxes.threads.search({ inboxId, ...opts } as Parameters<typeof resend.inboxes.threads.search>[0]);
+      expect(r.error).toBeNull();
+      return r.data!.data;
+    };
+    expect((await ids({ query: '-lunch' })).map((x) => x.id)).toEqual([invoice.id]);
+    expect((await ids({ from: ['dave'] })).map((x) => x.id)).toEqual([lunch.id]);
+    expect((await ids({ query: 'invoice' })).map((x) => x.matched_email_id)).toEqual([carol.body.id]);
+    // A reply from erin joins the invoice thread: "erin" and "invoice" now match different emails of it, never one.
+    await postJson(t, { from: 'erin@sender.test', to: 'finder@example.com', subject: 'Re: Invoice 42', text: 'Paid.', headers: { 'In-Reply-To': '<inv@sender.test>' } });
+    expect((await resend.inboxes.threads.emails.list({ inboxId, threadId: invoice.id })).data!.data).toHaveLength(2);
+    expect(await ids({ query: 'paid', from: ['carol'] })).toEqual([]);
+    expect((await ids({ query: 'paid', from: ['erin'] })).map((x) => x.id)).toEqual([invoice.id]);
+  });
+
   it('drafts: create, list, get, update, send (joins sent), remove; agent settings', async () => {
     const resend = sdk();
     const { data: inbox } = await resend.inboxes.create({ emailAddress: 'sales@example.com', fromName: 'Sales' });
@@ -295,8 +318,14 @@ describe('SDK: resend.inboxes', () => {
         case 'inbox.thread.created':
           expect(ev.data.source).toBe('system');
           break;
+        case 'inbox.draft.created':
+        case 'inbox.draft.updated':
+        case 'inbox.draft.deleted':
+          expect(ev.data.source).toBe('api');
+          expect([draft.data!.id, scratch.data!.id]).toContain(ev.data.draft_id);
+          break;
         default:
-          expect(ev.type.startsWith('inbox.')).toBe(true);
+          expect(data.inbox_id).toBe(inboxId);
       }
     }
     expect([...seen.keys()].sort()).toEqual([...INBOX_EVENTS].sort());
@@ -309,5 +338,12 @@ describe('SDK: resend.inboxes', () => {
     expect(seen.get('inbox.thread.assigned').data).toMatchObject({ source: 'agent', assignee_email: 'owner@example.com', previous_assignee_email: null });
     expect(seen.get('inbox.thread.unassigned').data).toMatchObject({ previous_assignee_email: 'owner@example.com' });
     expect(seen.get('inbox.deleted').data).toEqual({ source: 'api', inbox_id: inboxId });
+    // The send raises inbox.draft.sent, then inbox.email.sent for the same email (INBOXES-FACTS §6.5).
+    const order = emu.server.webhookDeliveries({ webhook_id: hook!.id }).map((d) => d.payload);
+    const sentAt = order.findIndex((p) => p.type === 'inbox.draft.sent');
+    const emailSentAt = order.findIndex((p) => p.type === 'inbox.email.sent');
+    expect(sentAt).toBeGreaterThanOrEqual(0);
+    expect(emailSentAt).toBeGreaterThan(sentAt);
+    expect(order[emailSentAt].data.email_id).toBe(order[sentAt].data.email_id);
   });
 });

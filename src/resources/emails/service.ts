@@ -6,6 +6,6 @@ export { attachmentsOf, eventsOf, headersOf, list, loadEmail, simulateEngagement
 export { FAILABLE, simulateDeliveryProblem } from './jobs.js';
 export { checkSender, sendEmail, type SendEmailInput } from './send.js';
 export { emailsOfBroadcast } from './store.js';
-export { parseAddress } from './addresses.js';
+export { asList, bareAddress, parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';
 export { countSentRecipients } from './store.js';

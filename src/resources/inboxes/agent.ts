@@ -14,8 +14,10 @@
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
-import { addLabelsToThread, agentSettings, createDraft, moveThread, threadOr404 } from './handlers.js';
-import { emitInboxEvent, threadEventData, toThreadSummary, type InboxEventSource } from './shapes.js';
+import type { Req } from '../../http/document-types.js';
+import { addLabelsToThread, createDraft, moveThread, threadOr404 } from './handlers.js';
+import { prefixed } from './mail.js';
+import { agentSettings, emitInboxEvent, threadEventData, toThreadSummary, type InboxEventSource } from './shapes.js';
 import { findThread, setThreadAssignee, type InboxRow, type ThreadRow } from './store.js';
 
 /**
@@ -51,19 +53,8 @@ export function assignFromDashboard(ctx: Emulator, inbox: InboxRow, threadId: st
   return { ...toThreadSummary(ctx, now), assignee_email: now.assignee_email };
 }
 
-/** What the admin hook takes (spec/paths/admin-inboxes.yaml `AgentActionBody`). */
-export interface AgentActionInput {
-  action: 'draft_reply' | 'forward_thread' | 'add_labels' | 'assign_thread' | 'mark_as_spam' | 'archive' | 'move_to_trash';
-  thread_id: string;
-  email_id?: string;
-  to?: string | string[];
-  subject?: string;
-  text?: string;
-  html?: string;
-  labels?: string[];
-  assignee_email?: string | null;
-  assigned_by_email?: string | null;
-}
+/** What the admin hook takes (spec/paths/admin-inboxes.yaml, `admin/inbox-agent-action` body). */
+export type AgentActionInput = Req<'admin/inbox-agent-action'>['body'];
 
 /**
  * Performs one agent action in one transaction. Returns `{object: "inbox_agent_action", action, thread, draft_id}`.
@@ -72,7 +63,7 @@ export interface AgentActionInput {
  */
 export function performAgentAction(ctx: Emulator, inbox: InboxRow, input: AgentActionInput) {
   const settings = agentSettings(ctx, inbox);
-  if (!(settings.actions as string[]).includes(input.action)) {
+  if (!settings.actions.includes(input.action)) {
     throw errors.validation(`The \`${input.action}\` action is not enabled in this inbox's agent settings (\`actions\`).`, 422);
   }
   const thread = threadOr404(ctx, inbox, input.thread_id);
@@ -86,7 +77,7 @@ export function performAgentAction(ctx: Emulator, inbox: InboxRow, input: AgentA
       }
       case 'forward_thread': {
         if (!input.to) throw errors.missingField('to');
-        draftId = createDraft(ctx, inbox, { to: input.to, subject: input.subject ?? `Fwd: ${thread.subject ?? ''}`.trim(), text: input.text, html: input.html }, 'agent').draft.id;
+        draftId = createDraft(ctx, inbox, { to: input.to, subject: input.subject ?? prefixed('Fwd:', thread.subject), text: input.text, html: input.html }, 'agent').draft.id;
         break;
       }
       case 'add_labels': {

@@ -26,19 +26,21 @@ import { DELAYS } from '../../clock/delays.js';
 import { purgeThreadJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
 import { capabilitiesOf, domainIdByName, findTeamDomain } from '../domains/service.js';
-import { parseAddress } from '../emails/service.js';
+import { asList, bareAddress, parseAddress } from '../emails/service.js';
 import {
-  bare,
+  checkAttachmentFile,
   checkAttachments,
   checkCustomHeaders,
   emitSent,
   prefixed,
   replyRecipients,
   sendFromInbox,
+  storedAttachment,
   MAX_CONTENT_BYTES,
   type AttachmentInput,
 } from './mail.js';
 import {
+  agentSettings,
   attachmentsOfDraft,
   attachmentsOfMessage,
   emitInboxEvent,
@@ -62,7 +64,6 @@ import {
   deleteDraft,
   deleteInbox,
   deleteLabel,
-  findAgent,
   findDraft,
   findInbox,
   findInboxMessage,
@@ -84,6 +85,7 @@ import {
   setThreadRead,
   threadLabels,
   threadMessages,
+  threadsMatching,
   unsentReplyDraft,
   updateDraft,
   updateInbox,
@@ -98,10 +100,7 @@ import {
 } from './store.js';
 
 /** The domain of forwarding addresses (`receiving_address`, INBOXES-FACTS §10.7). */
-export const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
-
-/** One address or several, as a list. */
-const asList = (v: string | string[] | null | undefined): string[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
 
 const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
 
@@ -169,11 +168,11 @@ function create(ctx: Emulator, req: Req<'inboxes/create'>) {
     });
     emitInboxEvent(ctx, row, 'inbox.created', 'api', () => ({ inbox: toInboxDetail(ctx, row) }));
   })();
-  return new Reply(201, { object: 'inbox', id });
+  return { object: 'inbox', id };
 }
 
 function list(ctx: Emulator, req: Req<'inboxes/list'>) {
-  return pageInboxes(ctx.db, teamOf(req), req.query, (r) => toInboxItem(ctx, r));
+  return pageInboxes(ctx.db, req, { defaultLimit: 20, map: (r) => toInboxItem(ctx, r) });
 }
 
 function get(ctx: Emulator, req: Req<'inboxes/get'>) {
@@ -204,13 +203,23 @@ function remove(ctx: Emulator, req: Req<'inboxes/remove'>) {
 // --- threads ---
 
 const FOLDER_SET = new Set(['inbox', 'archive', 'spam', 'sent', 'trash']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The `folders`, `labels` and `read` filters of a thread list (INBOXES-FACTS §6.3, §7). */
+/**
+ * The `folders`, `labels` and `read` filters of a thread list (INBOXES-FACTS §6.3, §7).
+ * Throws 422 with the documented texts: ``The `folders` value "drafts" must be one of: …``,
+ * ``The `labels` parameter must contain at most 50 label IDs, but received 60.``,
+ * ``The `labels` value "billing" must be a valid UUID.``; 404 ``Label "<id>" not found.``
+ */
 function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; labels?: string; read?: string }) {
-  const labels = q.labels ? [...new Set(q.labels.split(','))] : undefined;
+  const given = q.labels?.split(',');
+  if (given && given.length > 50) throw errors.validation(`The \`labels\` parameter must contain at most 50 label IDs, but received ${given.length}.`, 422);
+  for (const id of given ?? []) if (!UUID.test(id)) throw errors.validation(`The \`labels\` value "${id}" must be a valid UUID.`, 422);
+  const labels = given ? [...new Set(given)] : undefined;
+  const folders = q.folders ? [...new Set(q.folders.split(','))] : labels ? ['inbox', 'archive', 'sent'] : ['inbox'];
+  for (const f of folders) if (!FOLDER_SET.has(f)) throw errors.validation(`The \`folders\` value "${f}" must be one of: inbox, archive, spam, sent, trash.`, 422);
   for (const id of labels ?? []) labelOr404(ctx, inbox, id, true);
-  const folders = (q.folders ? [...new Set(q.folders.split(','))] : labels ? ['inbox', 'archive', 'sent'] : ['inbox']).filter((f) => FOLDER_SET.has(f)) as Folder[];
-  return { folders, labels, read: q.read === undefined ? undefined : q.read === 'true' };
+  return { folders: folders as Folder[], labels, read: q.read === undefined ? undefined : q.read === 'true' };
 }
 
 /**
@@ -219,9 +228,9 @@ function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; lab
  * `GET /inboxes/:id/threads/search` with `start_date`.`` (`end_date` for `before`).
  */
 function checkThreadCursor(ctx: Emulator, inbox: InboxRow, q: { after?: string; before?: string }): void {
+  if (q.after !== undefined && q.before !== undefined) return; // both: the pagination error
   for (const [which, bound] of [['after', 'start_date'], ['before', 'end_date']] as const) {
     const id = q[which];
-    if (id !== undefined && q.after !== undefined && q.before !== undefined) return; // both: the pagination error
     if (id !== undefined && !findThread(ctx, inbox.id, id)) {
       throw errors.validation(`The \`${which}\` parameter must be a thread ID. To filter by date, use \`GET /inboxes/:id/threads/search\` with \`${bound}\`.`, 422);
     }
@@ -260,6 +269,11 @@ function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
   const q = req.query;
   checkThreadCursor(ctx, inbox, q);
   const filter = threadFilter(ctx, inbox, q);
+  if (q.query !== undefined && q.query.length > 256) throw errors.validation(`The \`query\` parameter must be at most 256 characters, but received ${q.query.length}.`, 422);
+  for (const field of ['from', 'to', 'cc', 'bcc'] as const) {
+    const n = q[field]?.split(',').length ?? 0;
+    if (n > 20) throw errors.validation(`The \`${field}\` parameter must contain at most 20 values, but received ${n}.`, 422);
+  }
   const query = parseQuery(q.query ?? '');
   if (query.must.length + query.not.length > 32) {
     throw errors.validation(`The \`query\` parameter must contain at most 32 words, but received ${query.must.length + query.not.length}.`, 422);
@@ -284,11 +298,11 @@ function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
     return query.must.every((w) => hay.includes(w)) && !query.not.some((w) => hay.includes(w));
   };
   const matched = new Map<string, string>();
-  for (const t of pageThreads(ctx.db, inbox.id, filter, {}, (t) => t).data) {
+  for (const t of threadsMatching(ctx, inbox.id, filter)) {
     const hit = threadMessages(ctx, t.id).filter(matches).pop();
     if (hit) matched.set(t.id, hit.id);
   }
-  // Every thread of the inbox is read above only to find the matches; the page itself pages as the list does.
+  // Every matching thread (up to the 10 000 cap) is read above only to find the matches; the page itself pages as the list does.
   return pageThreads(ctx.db, inbox.id, { ...filter, ids: [...matched.keys()] }, req.query, (t) => ({ ...toThreadItem(ctx, t), matched_email_id: matched.get(t.id) ?? null }));
 }
 
@@ -369,9 +383,9 @@ function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>) {
 
 /** Unique by bare address (case-insensitive), without the inbox's own address; first spelling kept. */
 function uniqueRecipients(list: string[], exclude: string[] = []): string[] {
-  const seen = new Set(exclude.map(bare));
+  const seen = new Set(exclude.map(bareAddress));
   return list.filter((a) => {
-    const k = bare(a);
+    const k = bareAddress(a);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -518,7 +532,7 @@ function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>) {
   if (listLabels(ctx, inbox.id).length >= MAX_LABELS) throw errors.validation(`An inbox can have at most ${MAX_LABELS} labels.`, 422);
   const id = newId();
   insertLabel(ctx, { id, inbox_id: inbox.id, name: b.name, color: b.color ?? randomColor(), created_at: ctx.clock.nowMs() });
-  return new Reply(201, { object: 'inbox_label', id });
+  return { object: 'inbox_label', id };
 }
 
 function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>) {
@@ -542,17 +556,12 @@ function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>) {
 
 // --- drafts ---
 
-/** Draft attachments as stored: `content` decoded for its size; a `path` one is recorded, never fetched (size 0). */
+/** Draft attachments as stored (`storedAttachment`): each file checked as on a reply (`checkAttachmentFile`), at most 25 MB of `content` in all (INBOXES-FACTS §6.5). */
 function draftAttachments(list: AttachmentInput[]): StoredAttachment[] {
   let bytes = 0;
-  const out = list.map((a) => {
-    const size = a.content !== undefined ? Buffer.from(a.content, 'base64').length : 0;
-    if (a.content !== undefined && size === 0) throw new ApiError(422, 'invalid_attachment', `The attachment \`${a.filename ?? 'file'}\` is empty.`);
-    bytes += size;
-    return { id: newId(), filename: a.filename ?? (a.path ? a.path.split(/[?#]/)[0].split('/').pop() || null : null), size, content_type: a.content_type ?? 'application/octet-stream', content: a.content ?? null, path: a.path ?? null };
-  });
+  for (const a of list) bytes += checkAttachmentFile(a);
   if (bytes > MAX_CONTENT_BYTES) throw errors.validation('The files on a draft can total at most 25 MB.', 422);
-  return out;
+  return list.map(storedAttachment);
 }
 
 const nonEmpty = (d: Pick<DraftRow, 'to_addrs' | 'cc' | 'bcc' | 'subject' | 'html' | 'text' | 'attachments'>): boolean =>
@@ -620,15 +629,11 @@ function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>) {
 function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
-  // The unsent reply draft an email already has is answered 200, outside the idempotency record (INBOXES-FACTS §3.6).
-  const thread = b.thread_id !== undefined && b.reply_to_email_id !== undefined ? findThread(ctx, inbox.id, b.thread_id) : undefined;
-  const existing = thread ? unsentReplyDraft(ctx, inbox.id, thread.id, b.reply_to_email_id!) : undefined;
-  if (existing) return new Reply(200, { object: 'inbox_draft', id: existing.id });
-  const body = withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
-    const { draft } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
-    return { object: 'inbox_draft', id: draft.id };
+  // An email's existing unsent reply draft is answered 200, a new draft 201 (INBOXES-FACTS §3.6); a replay answers the recorded one.
+  return withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
+    const { draft, existing } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
+    return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
   });
-  return body instanceof Reply ? body : new Reply(201, body);
 }
 
 function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {
@@ -707,12 +712,6 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
 }
 
 // --- agent ---
-
-/** The agent settings (SDK `InboxAgentSettings`); never configured: `null`, `null`, `[]`. */
-export function agentSettings(ctx: Emulator, inbox: InboxRow) {
-  const a = findAgent(ctx, inbox.id);
-  return { object: 'inbox_agent' as const, instructions: a?.instructions ?? null, tone: (a?.tone ?? null) as never, actions: a ? (JSON.parse(a.actions) as never[]) : [] };
-}
 
 function agentGet(ctx: Emulator, req: Req<'inboxes/agent/get'>) {
   return agentSettings(ctx, inboxOr404(ctx, teamOf(req), req.params.inbox));

@@ -13,8 +13,8 @@
  */
 import type { Emulator } from '../../context.js';
 import { ApiError, errors } from '../../http/errors.js';
-import { newId } from '../../http/format.js';
-import { loadEmail, parseAddress, sendEmail, type SendEmailInput } from '../emails/service.js';
+import { contentTypeOf, newId } from '../../http/format.js';
+import { loadEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { emitInboxEvent, threadEventData, toEventEmail, type InboxEventSource } from './shapes.js';
 import {
   findInboxMessage,
@@ -52,7 +52,7 @@ export interface InboundMessage {
 }
 
 /** `<a@b>` message ids in a header value, in order. */
-export function messageIdsIn(value: string | undefined | null): string[] {
+function messageIdsIn(value: string | undefined | null): string[] {
   if (!value) return [];
   return value.match(/<[^<>\s]+>/g) ?? [];
 }
@@ -89,7 +89,6 @@ export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[]
   const references = messageIdsIn(m.headers['references']);
   const attachments: StoredAttachment[] = m.attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, content_type: a.contentType, content: a.content, path: null }));
   for (const inbox of inboxes.values()) {
-    if (findInboxMessage(ctx, inbox.id, m.emailId)) continue;
     let threadId = threadRepliedTo(ctx, inbox.id, inReplyTo, references);
     let created = false;
     if (threadId === undefined) {
@@ -155,32 +154,59 @@ export interface AttachmentInput {
 }
 
 /**
- * Checks attachments against the SDK's limits: at most 10 files, at most
- * 25 MB of decoded `content`; an empty file, or a `path` that is not an
- * `http(s)` URL or points to `localhost`, `127.0.0.1` or `0.0.0.0` → 422.
- * Throws 422 `validation_error` naming `attachments`.
+ * Checks one file (SDK JSDoc of `attachments`): empty `content` → 422
+ * `invalid_attachment`; a `path` that is not an `http(s)` URL or points to
+ * `localhost`, `127.0.0.1`, `0.0.0.0` or `[::1]` → 422 `invalid_attachment`.
+ * Returns its decoded `content` bytes (0 for a `path`).
+ */
+export function checkAttachmentFile(a: AttachmentInput): number {
+  if (a.content !== undefined) {
+    const n = Buffer.from(a.content, 'base64').length;
+    if (n === 0) throw new ApiError(422, 'invalid_attachment', `The attachment \`${a.filename ?? 'file'}\` is empty.`);
+    return n;
+  }
+  if (a.path !== undefined) {
+    let url: URL | null = null;
+    try {
+      url = new URL(a.path);
+    } catch {
+      url = null;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || ['localhost', '127.0.0.1', '0.0.0.0', '[::1]'].includes(url.hostname)) {
+      throw new ApiError(422, 'invalid_attachment', 'An attachment `path` must be an `http` or `https` URL that does not point to `localhost`, `127.0.0.1` or `0.0.0.0`.');
+    }
+  }
+  return 0;
+}
+
+/**
+ * Checks the attachments of a reply or forward against the SDK's limits: at
+ * most 10 files, each file as `checkAttachmentFile`, at most 25 MB of
+ * decoded `content`. Throws 422 `validation_error` naming `attachments`.
  */
 export function checkAttachments(list: AttachmentInput[]): void {
   if (list.length > MAX_FILES) throw errors.validation(`The \`attachments\` field can have at most ${MAX_FILES} files, but received ${list.length}.`, 422);
   let bytes = 0;
-  for (const a of list) {
-    if (a.content !== undefined) {
-      const n = Buffer.from(a.content, 'base64').length;
-      if (n === 0) throw new ApiError(422, 'invalid_attachment', `The attachment \`${a.filename ?? 'file'}\` is empty.`);
-      bytes += n;
-    } else if (a.path !== undefined) {
-      let url: URL | null = null;
-      try {
-        url = new URL(a.path);
-      } catch {
-        url = null;
-      }
-      if (!url || !/^https?:$/.test(url.protocol) || ['localhost', '127.0.0.1', '0.0.0.0', '[::1]'].includes(url.hostname)) {
-        throw new ApiError(422, 'invalid_attachment', 'An attachment `path` must be an `http` or `https` URL that does not point to `localhost`, `127.0.0.1` or `0.0.0.0`.');
-      }
-    }
-  }
+  for (const a of list) bytes += checkAttachmentFile(a);
   if (bytes > MAX_CONTENT_BYTES) throw errors.validation('The `attachments` field can have at most 25 MB of `content`.', 422);
+}
+
+/**
+ * An attachment as stored on a thread email or a draft: `filename` as given,
+ * else the last segment of its `path`; `size` the decoded `content` bytes
+ * (null for a `path`, never fetched); `content_type` as given, else from the
+ * file name (`contentTypeOf`, as POST /emails does).
+ */
+export function storedAttachment(a: AttachmentInput): StoredAttachment {
+  const filename = a.filename ?? (a.path ? a.path.split(/[?#]/)[0].split('/').pop() || null : null);
+  return {
+    id: newId(),
+    filename,
+    size: a.content !== undefined ? Buffer.from(a.content, 'base64').length : null,
+    content_type: a.content_type ?? contentTypeOf(filename),
+    content: a.content ?? null,
+    path: a.path ?? null,
+  };
 }
 
 /** The address mail from the inbox is sent from: `"from_name <address>"` when `from_name` is set (INBOXES-FACTS §6.5). */
@@ -245,14 +271,7 @@ export function sendFromInbox(ctx: Emulator, inbox: InboxRow, msg: OutboundMessa
     insertThread(ctx, { id: threadId, inbox_id: inbox.id, subject: msg.subject, folder: 'sent', created_at: now });
     created = true;
   }
-  const attachments: StoredAttachment[] = msg.attachments.map((a) => ({
-    id: newId(),
-    filename: a.filename ?? null,
-    size: a.content !== undefined ? Buffer.from(a.content, 'base64').length : null,
-    content_type: a.content_type ?? 'application/octet-stream',
-    content: a.content ?? null,
-    path: a.path ?? null,
-  }));
+  const attachments = msg.attachments.map(storedAttachment);
   insertMessage(ctx, {
     id, inbox_id: inbox.id, thread_id: threadId, direction: 'outbound', from_addr: sent.from_addr,
     to_addrs: JSON.stringify(msg.to), cc: JSON.stringify(msg.cc), bcc: JSON.stringify(msg.bcc), reply_to: '[]',
@@ -282,11 +301,6 @@ export function replyRecipients(m: MessageRow): string[] {
 export function prefixed(prefix: 'Re:' | 'Fwd:', subject: string | null): string {
   const s = subject ?? '';
   return s.toLowerCase().startsWith(prefix.toLowerCase()) ? s : `${prefix} ${s}`.trim();
-}
-
-/** Bare, lower-case address of `Name <a@b>` or `a@b`. */
-export function bare(a: string): string {
-  return (parseAddress(a)?.address ?? a.trim()).toLowerCase();
 }
 
 /** Folders a thread can be moved to by the API (SDK `MOVE_THREAD_FOLDERS`). */

@@ -3,8 +3,7 @@
  * files received mail with `fileInbound`; the admin API reads inboxes and
  * acts as the agent.
  */
-export { fileInbound, messageIdsIn, type InboundMessage } from './mail.js';
-export { findAnyInbox, inboxesForReceivingAddress, listDrafts, listInboxes, listThreads, threadMessages, type InboxRow, type ThreadRow } from './store.js';
-export { FORWARDING_DOMAIN } from './handlers.js';
-export { assignFromDashboard, performAgentAction, type AgentActionInput } from './agent.js';
+export { fileInbound } from './mail.js';
+export { findAnyInbox, inboxesForReceivingAddress, type InboxRow } from './store.js';
+export { assignFromDashboard, performAgentAction } from './agent.js';
 export { inboxesDashboard, inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './shapes.js';

@@ -7,11 +7,12 @@
 import type { Emulator } from '../../context.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { isoTime } from '../../http/format.js';
+import type { SchemaOf } from '../../http/document-types.js';
+import { list } from '../emails/service.js';
 import {
   findThread,
   findAgent,
   inboxCounts,
-  list,
   listDrafts,
   listInboxes,
   listLabels,
@@ -81,9 +82,8 @@ export function threadLabelList(ctx: Emulator, threadId: string) {
   return { object: 'list' as const, data: threadLabels(ctx, threadId).map(toThreadLabel) };
 }
 
-/** SDK `InboxThreadSummary`. `read`: every email read. */
-export function toThreadSummary(ctx: Emulator, t: ThreadRow) {
-  const messages = threadMessages(ctx, t.id);
+/** SDK `InboxThreadSummary`. `read`: every email read. `messages`: the thread's emails oldest first, when the caller has read them. */
+export function toThreadSummary(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
   return {
     object: 'inbox_thread' as const,
     id: t.id,
@@ -96,10 +96,10 @@ export function toThreadSummary(ctx: Emulator, t: ThreadRow) {
 
 /**
  * SDK `InboxThread` (list item): `from/to/cc/bcc` and `received_at` of the
- * most recent email (INBOXES-FACTS §6.2).
+ * most recent email (INBOXES-FACTS §6.2). `messages`: the thread's emails
+ * oldest first, when the caller has read them.
  */
-export function toThreadItem(ctx: Emulator, t: ThreadRow) {
-  const messages = threadMessages(ctx, t.id);
+export function toThreadItem(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
   const last = messages[messages.length - 1];
   return {
     id: t.id,
@@ -239,14 +239,17 @@ export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) 
   return listInboxes(ctx, filter.team_id)
     .filter((i) => want === undefined || i.id === filter.inbox || i.email_address.toLowerCase() === want)
     .flatMap((inbox) =>
-      listThreads(ctx, inbox.id).map((t) => ({
-        inbox_id: inbox.id,
-        inbox_address: inbox.email_address,
-        team_id: inbox.team_id,
-        ...toThreadSummary(ctx, t),
-        assignee_email: t.assignee_email,
-        emails: threadMessages(ctx, t.id).map(toMessage),
-      })),
+      listThreads(ctx, inbox.id).map((t) => {
+        const messages = threadMessages(ctx, t.id);
+        return {
+          inbox_id: inbox.id,
+          inbox_address: inbox.email_address,
+          team_id: inbox.team_id,
+          ...toThreadSummary(ctx, t, messages),
+          assignee_email: t.assignee_email,
+          emails: messages.map(toMessage),
+        };
+      }),
     );
 }
 
@@ -261,13 +264,30 @@ export type InboxThreadView = ReturnType<typeof inboxThreadViews>[number];
  */
 export function inboxesDashboard(ctx: Emulator, teamId: string) {
   return listInboxes(ctx, teamId).map((inbox) => {
-    const agent = findAgent(ctx, inbox.id);
+    const { instructions, tone, actions } = agentSettings(ctx, inbox);
     return {
       ...toInboxDetail(ctx, inbox),
       labels: listLabels(ctx, inbox.id).map(toLabel),
-      agent: { instructions: agent?.instructions ?? null, tone: agent?.tone ?? null, actions: agent ? (JSON.parse(agent.actions) as string[]) : [] },
-      threads: listThreads(ctx, inbox.id).map((t) => ({ ...toThreadItem(ctx, t), assignee_email: t.assignee_email, emails: threadMessages(ctx, t.id).map(toMessage) })),
+      agent: { instructions, tone, actions },
+      threads: listThreads(ctx, inbox.id).map((t) => {
+        const messages = threadMessages(ctx, t.id);
+        return { ...toThreadItem(ctx, t, messages), assignee_email: t.assignee_email, emails: messages.map(toMessage) };
+      }),
       draft_list: listDrafts(ctx, inbox.id).map(toDraft),
     };
   });
+}
+
+/** SDK `InboxAgentSettings` (spec `InboxAgentSettings`). */
+export type AgentSettings = SchemaOf<'InboxAgentSettings'>;
+
+/** The agent settings (SDK `InboxAgentSettings`); never configured: `null`, `null`, `[]` (INBOXES-FACTS §3.7). */
+export function agentSettings(ctx: Emulator, inbox: InboxRow): AgentSettings {
+  const a = findAgent(ctx, inbox.id);
+  return {
+    object: 'inbox_agent',
+    instructions: a?.instructions ?? null,
+    tone: (a?.tone ?? null) as AgentSettings['tone'],
+    actions: a ? (JSON.parse(a.actions) as AgentSettings['actions']) : [],
+  };
 }

@@ -13,8 +13,8 @@
  */
 import type { Emulator } from '../../context.js';
 import type { DB, Migration } from '../../store/db.js';
-import { fromJson, newId } from '../../http/format.js';
-import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+import { newId } from '../../http/format.js';
+import { paginate, teamPager, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 
 /** The inboxes tables' schema steps (range 1600-1699 in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -269,10 +269,8 @@ export function deleteInbox(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM inboxes WHERE id = ?').run(id);
 }
 
-/** A page of the team's inboxes, newest first. */
-export function pageInboxes<Item>(db: DB, teamId: string, query: PageQuery, map: (r: InboxRow) => Item): ListEnvelope<Item> {
-  return paginate(db, { table: 'inboxes', where: 'team_id = ?', params: [teamId], query, defaultLimit: 20, map });
-}
+/** A page of the request team's inboxes, newest first. */
+export const pageInboxes = teamPager<InboxRow>('inboxes');
 
 /** Every inbox of a team (or of all teams), oldest first: the dashboard and `emu` helpers. */
 export function listInboxes(ctx: Emulator, teamId?: string): InboxRow[] {
@@ -399,11 +397,8 @@ export interface ThreadFilter {
   ids?: string[];
 }
 
-/**
- * A page of the inbox's threads, most recently active first. A thread in
- * `inbox` with an outbound email also matches `sent` (INBOXES-FACTS §6.3).
- */
-export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, query: PageQuery, map: (r: ThreadRow) => Item): ListEnvelope<Item> {
+/** The SQL condition and bind values of a thread filter. A thread in `inbox` with an outbound email also matches `sent` (INBOXES-FACTS §6.3). */
+function threadWhere(inboxId: string, f: ThreadFilter): { where: string; params: unknown[] } {
   const conds = ['inbox_id = ?'];
   const params: unknown[] = [inboxId];
   const folderConds = [`folder IN (${f.folders.map(() => '?').join(', ')})`];
@@ -423,7 +418,21 @@ export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, quer
     conds.push(f.ids.length ? `id IN (${f.ids.map(() => '?').join(', ')})` : '0');
     params.push(...f.ids);
   }
-  return paginate(db, { table: 'inbox_threads', where: conds.join(' AND '), params, query, defaultLimit: 20, map });
+  return { where: conds.join(' AND '), params };
+}
+
+/** A page of the inbox's threads matching `f`, most recently active first. */
+export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, query: PageQuery, map: (r: ThreadRow) => Item): ListEnvelope<Item> {
+  return paginate(db, { table: 'inbox_threads', ...threadWhere(inboxId, f), query, defaultLimit: 20, map });
+}
+
+/** Most threads a search looks at (INBOXES-FACTS §6.9: "cap 10 000 threads"). */
+export const SEARCH_CAP = 10_000;
+
+/** Every thread of the inbox matching `f` (unpaged, at most `SEARCH_CAP`), most recently active first: what a search reads. */
+export function threadsMatching(ctx: Emulator, inboxId: string, f: ThreadFilter): ThreadRow[] {
+  const { where, params } = threadWhere(inboxId, f);
+  return ctx.db.prepare(`SELECT * FROM inbox_threads WHERE ${where} ORDER BY seq DESC LIMIT ?`).all(...params, SEARCH_CAP) as ThreadRow[];
 }
 
 /** Every thread of an inbox, most recently active first (dashboard, `emu`). */
@@ -541,6 +550,3 @@ export function pageDrafts<Item>(db: DB, inboxId: string, query: PageQuery, map:
 export function listDrafts(ctx: Emulator, inboxId: string): DraftRow[] {
   return ctx.db.prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? ORDER BY seq DESC').all(inboxId) as DraftRow[];
 }
-
-/** A JSON array column. */
-export const list = (text: string | null): string[] => fromJson<string[]>(text) ?? [];

@@ -43,8 +43,17 @@ describe('inboxes', () => {
 
     const inbox = await makeInbox(t);
     const folder = await t.api.get(`/inboxes/${inbox}/threads?folders=inbox,drafts`);
-    expect(folder.status).toBe(422);
-    expect(folder.body.message).toContain('folders');
+    expect(folder.body).toEqual({ statusCode: 422, name: 'validation_error', message: 'The `folders` value "drafts" must be one of: inbox, archive, spam, sent, trash.' });
+    const v = (message: string) => ({ statusCode: 422, name: 'validation_error', message });
+    const longQuery = await t.api.get(`/inboxes/${inbox}/threads/search?query=${'q'.repeat(300)}`);
+    expect(longQuery.body).toEqual(v('The `query` parameter must be at most 256 characters, but received 300.'));
+    const many = await t.api.get(`/inboxes/${inbox}/threads/search?from=${Array.from({ length: 25 }, (_, i) => `a${i}`).join(',')}`);
+    expect(many.body).toEqual(v('The `from` parameter must contain at most 20 values, but received 25.'));
+    const notUuid = await t.api.get(`/inboxes/${inbox}/threads?labels=billing`);
+    expect(notUuid.body).toEqual(v('The `labels` value "billing" must be a valid UUID.'));
+    const uuids = Array.from({ length: 60 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
+    const sixty = await t.api.get(`/inboxes/${inbox}/threads/search?labels=${uuids}`);
+    expect(sixty.body).toEqual(v('The `labels` parameter must contain at most 50 label IDs, but received 60.'));
     const read = await t.api.get(`/inboxes/${inbox}/threads?read=yes`);
     expect(read.body).toMatchObject({ statusCode: 422, message: 'The `read` parameter must be `true` or `false`.' });
     const move = await t.api.patch(`/inboxes/${inbox}/threads/00000000-0000-4000-8000-000000000000`).send({ folder: 'sent' });
@@ -195,6 +204,67 @@ describe('inboxes', () => {
     expect((await t.api.post(`/inboxes/${inbox}/drafts/${noTo.body.id}/send`)).status).toBe(422);
   });
 
+  it('drafts/create under an Idempotency-Key: a replay answers the recorded status (201 new, 200 existing), another body 409', async () => {
+    const inbox = await makeInbox(t, 'keyed@example.com');
+    const rec2 = await postJson(t, { from: 'Ann <ann@sender.test>', to: 'keyed@example.com', subject: 'Q2', text: 'y' });
+    const [thread2] = await threadsOf(t, inbox);
+    const keyed = { thread_id: thread2.id, reply_to_email_id: rec2.body.id, text: 'Keyed' };
+    const k1 = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k').send(keyed);
+    expect(k1.status).toBe(201);
+    const replay = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k').send(keyed);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(k1.body);
+    const otherBody = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k').send({ ...keyed, text: 'Changed' });
+    expect(otherBody.status).toBe(409);
+    expect(otherBody.body.name).toBe('invalid_idempotent_request');
+    const existingKeyed = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k2').send(keyed);
+    expect(existingKeyed.status).toBe(200);
+    const existingReplay = await t.api.post(`/inboxes/${inbox}/drafts`).set('Idempotency-Key', 'draft-k2').send(keyed);
+    expect([existingReplay.status, existingReplay.body]).toEqual([200, k1.body]);
+  });
+
+  it('draft attachments: a path is checked as on a reply (422), the content type comes from the file name', async () => {
+    const inbox = await makeInbox(t, 'files@example.com');
+    const local = await t.api.post(`/inboxes/${inbox}/drafts`).send({ to: 'a@sender.test', attachments: [{ path: 'http://localhost/x.pdf' }] });
+    expect(local.body).toEqual({ statusCode: 422, name: 'invalid_attachment', message: 'An attachment `path` must be an `http` or `https` URL that does not point to `localhost`, `127.0.0.1` or `0.0.0.0`.' });
+    const d = await t.api.post(`/inboxes/${inbox}/drafts`).send({ to: 'a@sender.test', attachments: [{ filename: 'report.pdf', content: b64('%PDF') }] });
+    expect(d.status).toBe(201);
+    const later = await t.api.patch(`/inboxes/${inbox}/drafts/${d.body.id}`).send({ attachments: [{ path: 'ftp://example.org/x.pdf' }] });
+    expect(later.body).toEqual(local.body);
+    expect((await t.api.get(`/inboxes/${inbox}/drafts/${d.body.id}`)).body.attachments).toEqual([{ id: expect.any(String), filename: 'report.pdf', content_type: 'application/pdf', size: 4 }]);
+    const sent = await t.api.post(`/inboxes/${inbox}/drafts/${d.body.id}/send`);
+    expect(sent.status).toBe(200);
+    const [thread] = await threadsOf(t, inbox, '?folders=sent');
+    const email = (await t.api.get(`/inboxes/${inbox}/threads/${thread.id}/emails`)).body.data[0];
+    expect(email.attachments).toEqual([{ id: expect.any(String), filename: 'report.pdf', size: 4 }]);
+    expect((await t.api.get(`/emails/${sent.body.id}/attachments`)).body.data).toEqual([expect.objectContaining({ filename: 'report.pdf', content_type: 'application/pdf' })]);
+  });
+
+  it('one labels.updated event per label; deleting a label takes it off threads with no event; no mail lands after the inbox is deleted', async () => {
+    const inbox = await makeInbox(t, 'tags@example.com');
+    await postJson(t, { from: 'a@sender.test', to: 'tags@example.com', subject: 'Tagged', text: 'x' });
+    const [thread] = await threadsOf(t, inbox);
+    await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/hook', events: ['inbox.thread.labels.updated', 'inbox.email.received', 'inbox.thread.created'] });
+    const a = (await t.api.post(`/inboxes/${inbox}/labels`).send({ name: 'A' })).body.id;
+    const b = (await t.api.post(`/inboxes/${inbox}/labels`).send({ name: 'B' })).body.id;
+    await t.api.post(`/inboxes/${inbox}/threads/${thread.id}/labels`).send({ labels: [a, b] });
+    await t.api.post(`/inboxes/${inbox}/threads/${thread.id}/labels`).send({ labels: [a] });
+    const events = () => t.emu.webhookDeliveries({ event_type: 'inbox.thread.labels.updated' }).map((d) => d.payload.data);
+    expect(events().map((d) => [d.added.map((l: any) => l.id), d.removed])).toEqual([[[a], []], [[b], []]]);
+    expect((await t.api.delete(`/inboxes/${inbox}/labels/${a}`)).status).toBe(200);
+    expect((await t.api.get(`/inboxes/${inbox}/threads/${thread.id}`)).body.labels.map((l: any) => l.id)).toEqual([b]);
+    expect(events()).toHaveLength(2);
+
+    await t.api.delete(`/inboxes/${inbox}`);
+    const after = await postJson(t, { from: 'a@sender.test', to: 'tags@example.com', subject: 'Late', text: 'y' });
+    expect(after.status).toBe(201);
+    expect((await t.api.get(`/emails/receiving/${after.body.id}`)).status).toBe(200);
+    expect(t.emu.webhookDeliveries().filter((d) => d.event_type !== 'inbox.thread.labels.updated')).toEqual([]);
+    expect(t.emu.inboxThreads().filter((x) => x.inbox_address === 'tags@example.com')).toEqual([]);
+    const again = await makeInbox(t, 'tags@example.com');
+    expect(await threadsOf(t, again, '?folders=inbox,archive,spam,sent,trash')).toEqual([]);
+  });
+
   it('a thread in trash for 30 days of emulated time is deleted; moving it out keeps it', async () => {
     const inbox = await makeInbox(t, 'trash@example.com');
     await postJson(t, { from: 'a@sender.test', to: 'trash@example.com', subject: 'One', text: 'x' });
@@ -230,9 +300,23 @@ describe('inboxes', () => {
     expect(both.status).toBe(422);
     expect(both.body.message).toContain('either the `after` or `before`');
     const emails = (await t.api.get(`/inboxes/${inbox}/threads/${all[0].id}/emails?limit=1`)).body;
-    expect(emails).toMatchObject({ has_more: true, data: [{ text: expect.stringContaining('a') }] });
+    expect(emails).toMatchObject({ has_more: true, data: [{ text: 'a' }] });
     const older = (await t.api.get(`/inboxes/${inbox}/threads/${all[0].id}/emails?before=${emails.data[0].id}`)).body;
     expect(older).toEqual({ object: 'list', has_more: false, data: [] });
+  });
+
+  it('search looks at every thread, not only the first page of 20', async () => {
+    const inbox = await makeInbox(t, 'many@example.com');
+    await postJson(t, { from: 'x@sender.test', to: 'many@example.com', subject: 'Oldest', text: 'the needle is here' });
+    for (let i = 0; i < 25; i++) await postJson(t, { from: 'x@sender.test', to: 'many@example.com', subject: `Hay ${i}`, text: 'hay' });
+    const all = (await t.api.get(`/inboxes/${inbox}/threads?limit=100`)).body.data;
+    expect(all).toHaveLength(26);
+    const hit = await t.api.get(`/inboxes/${inbox}/threads/search?query=needle`);
+    expect(hit.status).toBe(200);
+    expect(hit.body.data.map((x: any) => x.subject)).toEqual(['Oldest']);
+    const hay = (await t.api.get(`/inboxes/${inbox}/threads/search?query=hay`)).body;
+    expect(hay).toMatchObject({ has_more: true });
+    expect(hay.data).toHaveLength(20);
   });
 
   it('reset puts back the fixtures inbox; a snapshot carries the inbox tables; emu.inboxThreads() reads threads', async () => {
@@ -270,6 +354,14 @@ describe('inboxes', () => {
     expect(unknownThread.status).toBe(404);
     const missing = await t.anon.post('/_emulator/inboxes/nobody@example.com/agent-actions').send({ action: 'archive', thread_id: thread.id });
     expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Inbox not found.' });
+    const missingThread = await t.anon.put('/_emulator/inboxes/nobody@example.com/threads/00000000-0000-4000-8000-000000000000/assignment').send({ assignee_email: null });
+    expect(missingThread.body).toEqual(missing.body);
+
+    await postJson(t, { from: 'x@sender.test', to: 'agent@example.com', subject: 'Fwd: Report', text: 'x' });
+    const [fwdThread] = await threadsOf(t, inbox);
+    await t.api.patch(`/inboxes/${inbox}/agent`).send({ actions: ['forward_thread'] });
+    const fwd = await t.anon.post(`/_emulator/inboxes/${inbox}/agent-actions`).send({ action: 'forward_thread', thread_id: fwdThread.id, to: 'boss@sender.test', text: 'fyi' });
+    expect((await t.api.get(`/inboxes/${inbox}/drafts/${fwd.body.draft_id}`)).body).toMatchObject({ type: 'standalone', subject: 'Fwd: Report', to: ['boss@sender.test'] });
   });
 
   it("the dashboard view lists a team's inboxes with threads, labels, agent and drafts", async () => {
