@@ -19,7 +19,7 @@ module.exports = {
       comment:
         'The ground floor (the module contract src/module.ts, the context src/context.ts, the store src/store/, the clock and scheduler src/clock/) imports no room above it: no HTTP, resource, admin, deliveries, state, SMTP or server code (issue 9).',
       from: { path: '^src/(module\\.ts|context\\.ts|store/|clock/)' },
-      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest|jest|playwright|modules)\.ts$|^src/testing/' },
+      to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest|jest|playwright|modules)\\.ts$|^src/testing/' },
     },
     {
       name: 'http-imports-no-room',

@@ -188,7 +188,7 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
  * A `--mount-path` as the listener uses it: `''` for none (or `/`), else
  * one leading slash and no trailing one (`resend/` → `/resend`).
  */
-export function normalizeMountPath(mountPath: string | undefined): string {
+function normalizeMountPath(mountPath: string | undefined): string {
   const trimmed = (mountPath ?? '').replace(/^\/+|\/+$/g, '');
   return trimmed ? `/${trimmed}` : '';
 }

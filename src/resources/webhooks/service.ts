@@ -7,7 +7,7 @@
 import type { WebhookDirectory } from '../../context.js';
 import { findWebhook, subscribedWebhookIds } from './store.js';
 
-export { findWebhook, subscribedWebhookIds, type WebhookRow } from './store.js';
+export { findWebhook, type WebhookRow } from './store.js';
 
 /** The endpoints as the deliveries read them through the context (`ctx.webhooks`). */
 export const webhookDirectory: WebhookDirectory = { find: findWebhook, subscribed: subscribedWebhookIds };
