@@ -181,6 +181,20 @@ describe('emulator start (built binary)', () => {
     expect(off.out()).not.toContain('SMTP:');
   });
 
+  it('--mount-path (and EMULATOR_MOUNT_PATH) serves the API under the prefix; the banner URL carries it; other paths are 404 not_found', async () => {
+    for (const [args, env] of [[['--mount-path', '/resend'], {}], [[], { EMULATOR_MOUNT_PATH: 'resend/' }]] as const) {
+      const s = await start(['--port', '0', ...args], env);
+      running.push(s.proc);
+      expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/resend$/);
+      expect((await fetch(`${s.url}/_emulator/health`)).status).toBe(200);
+      const domains = await fetch(`${s.url}/domains`, { headers: { authorization: `Bearer ${s.key}` } });
+      expect(domains.status).toBe(200);
+      const outside = await fetch(`${new URL(s.url).origin}/domains`, { headers: { authorization: `Bearer ${s.key}` } });
+      expect(outside.status).toBe(404);
+      expect(await outside.json()).toEqual({ statusCode: 404, message: expect.any(String), name: 'not_found' });
+    }
+  });
+
   it('an SMTP port in use: one line naming the port and --smtp-port, exit 1', async () => {
     const busy = http.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
