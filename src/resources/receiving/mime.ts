@@ -9,6 +9,8 @@ import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import { errors } from '../../http/errors.js';
 import { contentTypeOf } from '../../http/format.js';
+// The bytes of `content` in the forms POST /emails takes (base64, byte values, a Buffer as JSON), decoded as a send decodes them.
+import { attachmentBytes } from '../emails/service.js';
 
 /** postal-mime, loaded on first use (start-up speed). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
@@ -20,17 +22,6 @@ export interface InboundJsonAttachment {
   content_type?: string;
   content_id?: string;
   content_disposition?: 'inline' | 'attachment';
-}
-
-/**
- * The bytes of an inbound JSON attachment's `content`, in the forms POST
- * /emails takes (the spec has checked the shape): base64, an array of byte
- * values, or a Node Buffer as `JSON.stringify` writes it.
- */
-function contentBytes(content: InboundJsonAttachment['content']): Buffer {
-  if (Array.isArray(content)) return Buffer.from(content);
-  if (typeof content === 'object') return Buffer.from(content.data);
-  return Buffer.from(content, 'base64');
 }
 
 /** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml). */
@@ -194,7 +185,7 @@ export function buildMime(input: InboundJson, dateMs: number): string {
   const atts = input.attachments ?? [];
   if (atts.length) {
     const parts = atts.map((a) => {
-      const bytes = contentBytes(a.content);
+      const bytes = attachmentBytes(a.content);
       const type = a.content_type ?? contentTypeOf(a.filename);
       const disposition = a.content_disposition ?? (a.content_id ? 'inline' : 'attachment');
       const head = [
@@ -230,7 +221,7 @@ export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'te
       contentType: (a.content_type ?? contentTypeOf(a.filename)).split(';')[0].trim().toLowerCase(),
       contentId: a.content_id ? a.content_id.replace(/^<|>$/g, '') : null,
       disposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
-      content: contentBytes(a.content),
+      content: attachmentBytes(a.content),
     })),
   };
 }
