@@ -36,7 +36,8 @@ import { compileOperation, toApiError, type OperationValidators } from './valida
 import type { Operation } from './spec.js';
 import type { ReferenceCheck } from './reference-check.js';
 import { lazy } from '../lazy.js';
-import { isStoreFull, storeFullError } from './store-full.js';
+import { storeFullError } from './store-full.js';
+import { fullStore, isStoreFull } from '../store/full.js';
 
 /** A middleware made on its first call (its package loads then). */
 function onFirstUse(make: () => Middleware): Middleware {
@@ -325,6 +326,7 @@ export async function runCall(call: Call, steps: readonly Step[], onError: reado
 export function renderError(ctx: Emulator): ErrorRenderer {
   return (err: any, req, res) => {
     let apiErr: ApiError;
+    const full = fullStore(err);
     if (err instanceof ApiError) apiErr = err;
     else if (err?.type === 'entity.parse.failed') apiErr = errors.validation(`The request body is not valid JSON: ${err.message}`, 400);
     else if (err?.type === 'entity.too.large') apiErr = errors.payloadTooLarge(JSON_BODY_LIMIT);
@@ -332,7 +334,7 @@ export function renderError(ctx: Emulator): ErrorRenderer {
       apiErr = err.code === 'LIMIT_FILE_SIZE'
         ? errors.payloadTooLarge('200MB')
         : errors.validation(`Invalid multipart body: ${err.message}${err.field ? ` (field \`${err.field}\`)` : ''}.`, 422);
-    } else if (isStoreFull(err)) apiErr = storeFullError(ctx, err, `${req.method} ${req.url}`)!;
+    } else if (full) apiErr = storeFullError(ctx, full, err, `${req.method} ${req.url}`);
     else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
       apiErr = errors.validation(String(err.message ?? 'Invalid request.'), err.status);
     } else {

@@ -8,23 +8,19 @@
  * Logged as one line (no stack): the store and the refused request.
  */
 import type { Emulator } from '../context.js';
-import { fullStore, storeFullText } from '../store/full.js';
+import { storeFullText, type FullStore } from '../store/full.js';
 import { ApiError } from './errors.js';
 
 /**
- * The 507 answer for `err` when it is a full store (`SQLITE_FULL`, `ENOSPC`,
- * `EDQUOT`), else null. Logs one `error` line naming the store, the cause
- * and `what` (e.g. `POST /emails`). Message: ``the emulator's store
- * /data/x.db is full (SQLITE_FULL: database or disk is full); nothing was
- * written: free space on its disk and retry``.
+ * The 507 answer for `err`, a full store (`which`, from `fullStore(err)`:
+ * `SQLITE_FULL`, `ENOSPC`, `EDQUOT`). Logs one `error` line naming the
+ * store, the cause and `what` (e.g. `POST /emails`). Message: ``the
+ * emulator's store /data/x.db is full (SQLITE_FULL: database or disk is
+ * full); nothing was written: free space on its disk and retry``.
  */
-export function storeFullError(ctx: Emulator, err: unknown, what: string): ApiError | null {
-  const which = fullStore(err);
-  if (!which) return null;
+export function storeFullError(ctx: Emulator, which: FullStore, err: unknown, what: string): ApiError {
   const e = err as { code: string; message?: string };
   const text = `${storeFullText(which, ctx.config.db, ctx.config.uploadDir)} (${e.code}: ${String(e.message ?? '').split('\n')[0]})`;
   ctx.log('error', `${text}; ${what} answered 507, nothing was written`);
   return new ApiError(507, 'insufficient_storage', `${text}; nothing was written: free space on its disk and retry.`);
 }
-
-export { isStoreFull } from '../store/full.js';

@@ -8,7 +8,7 @@
  * write succeeds once space frees (https://sqlite.org/rescode.html#full).
  *
  * The HTTP answer (507 `insufficient_storage`) is made in
- * src/http/store-full.ts; the scheduler and the SMTP relay use `isStoreFull`
+ * src/http/store-full.ts; the scheduler and the SMTP relay use `fullStore`
  * to leave a job pending / answer 452 instead of failing.
  */
 

@@ -185,7 +185,7 @@ describe('a full store', () => {
     const csv = Buffer.from(`email,first_name\n${rows}\n`); // ~520 KB
     if (!mounted) {
       // No mount here: the answer to the upload step's ENOSPC, as the pipeline renders it.
-      const err = storeFullError(emu.ctx, Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 'POST /contacts/imports');
+      const err = storeFullError(emu.ctx, 'uploads', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 'POST /contacts/imports');
       expect(err?.toJSON()).toEqual({ statusCode: 507, name: 'insufficient_storage', message: expect.stringContaining(`the emulator's upload folder ${uploads} is full (ENOSPC: `) });
       return;
     }
