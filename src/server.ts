@@ -224,7 +224,10 @@ function mountedApp(app: EmulatorApp, mountPath: string): EmulatorApp {
  * `https.createServer`) are for. Only the emulator's own listeners (HTTP,
  * and HTTPS with `--tls`); an app mounted in a user's server keeps the
  * usual objects. Called once per app: a second call would leave the first
- * listener's classes off the app's prototypes.
+ * listener's classes off the app's prototypes. With `--mount-path` the
+ * listener is the parent of `mountedApp`: the mounted app still swaps to its
+ * own prototypes on every request, so there it saves nothing (serving the
+ * prefix without a parent app would).
  */
 function bornWithAppPrototypes(app: EmulatorApp): Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
   class AppRequest extends http.IncomingMessage {}
