@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Prints README's endpoint table from spec/openapi.yaml and the handlers in
+// Prints docs/endpoints.md's endpoint table from spec/openapi.yaml and the handlers in
 // dist/ (run `npm run build` first): `node scripts/endpoint-table.mjs`.
-// With --check, exits 1 if README.md's table differs from it.
+// With --check, exits 1 if docs/endpoints.md's table differs from it.
 import fs from 'node:fs';
 import { loadSpec } from '../dist/src/http/spec.js';
 import { modules } from '../dist/src/modules.js';
@@ -14,14 +14,14 @@ const rows = operations
   .map((o) => `| ${o.method} | \`${o.path}\` | \`${o.operationId}\` | ${handled.has(o.operationId) ? 'served' : 'not yet'} |`);
 const table = ['| method | path | operationId | status |', '|---|---|---|---|', ...rows].join('\n');
 if (process.argv.includes('--check')) {
-  const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const readme = fs.readFileSync(new URL('../docs/endpoints.md', import.meta.url), 'utf8');
   const m = /<!-- endpoints:start -->\n?([\s\S]*?)\n?<!-- endpoints:end -->/.exec(readme);
   if (!m || m[1].trim() !== table.trim()) {
-    console.error('README.md endpoint table is out of date: run `npm run docs:endpoints`');
+    console.error('docs/endpoints.md endpoint table is out of date: run `npm run docs:endpoints`');
     process.exit(1);
   }
 } else if (process.argv.includes('--write')) {
-  const file = new URL('../README.md', import.meta.url);
+  const file = new URL('../docs/endpoints.md', import.meta.url);
   const readme = fs.readFileSync(file, 'utf8');
   fs.writeFileSync(file, readme.replace(/<!-- endpoints:start -->[\s\S]*?<!-- endpoints:end -->/, `<!-- endpoints:start -->\n${table}\n<!-- endpoints:end -->`));
 } else {

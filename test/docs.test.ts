@@ -1,9 +1,10 @@
 /**
- * The README's endpoint table matches spec/openapi.yaml, and every operation
+ * docs/endpoints.md's endpoint table matches spec/openapi.yaml, and every operation
  * of the document has a handler (a route without a handler would answer 501).
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../src/http/spec.js';
@@ -29,7 +30,40 @@ describe('documentation and coverage of the spec', () => {
     }
   });
 
-  it("README's endpoint table is up to date (npm run docs:endpoints)", () => {
+  it("docs/endpoints.md's endpoint table is up to date (npm run docs:endpoints)", () => {
     expect(() => execFileSync(process.execPath, [path.join(root, 'scripts', 'endpoint-table.mjs'), '--check'], { cwd: root, stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+/** GitHub's heading anchor: lower case, punctuation dropped but `-` and `_`, spaces to `-`. */
+function anchorOf(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings, outside code fences. */
+function anchorsIn(text: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const m = !fenced && /^#{1,6} (.*)$/.exec(line);
+    if (m) anchors.add(anchorOf(m[1]));
+  }
+  return anchors;
+}
+
+describe('README and docs/ links', () => {
+  const pages = ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  it.each(pages)('every relative link of %s resolves, anchors included', (page) => {
+    const text = fs.readFileSync(path.join(root, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
+      const [file, anchor] = target.split('#');
+      const resolved = file ? path.resolve(path.dirname(path.join(root, page)), file) : path.join(root, page);
+      if (!fs.existsSync(resolved)) { broken.push(target); continue; }
+      if (anchor && resolved.endsWith('.md') && !anchorsIn(fs.readFileSync(resolved, 'utf8')).has(anchor)) broken.push(target);
+    }
+    expect(broken).toEqual([]);
   });
 });
