@@ -147,7 +147,7 @@ export class OperationIndex {
       throw errors.validation(`The \`operation\` \`${t}\` is part of the admin API (\`/_emulator\`), which faults never touch.`, 422);
     }
     throw errors.validation(
-      `Unknown \`operation\` \`${t}\`: give an operationId such as \`emails/send\`, or \`METHOD /path\` such as \`POST /emails\`, as in README's endpoint table.`,
+      `Unknown \`operation\` \`${t}\`: give an operationId such as \`emails/send\`, or \`METHOD /path\` such as \`POST /emails\`, as in docs/endpoints.md's endpoint table.`,
       422,
     );
   }

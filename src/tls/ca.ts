@@ -1,7 +1,7 @@
 /**
  * The emulator's local certificate authority and the server certificate it
  * signs, for code that calls `https://api.resend.com` with no setting to
- * change the URL (README "Code that calls api.resend.com directly").
+ * change the URL (docs/https-and-interception.md).
  *
  * A user adds this CA to a trust store, so a leaked key must not let anyone
  * impersonate every site to them: the CA carries a critical Name Constraints
@@ -257,7 +257,7 @@ export async function ensureCa(dir: string, names: string[], notice: (line: stri
     writeFileAtomic(path.join(dir, CA_KEY_FILE), made.keyPem, 0o600);
     writeFileAtomic(certPath, made.certPem, 0o644);
     const trustAgain = again.reason === 'created' ? '' : ' again';
-    notice(`TLS: new local CA ${again.reason}: ${certPath} (trust it${trustAgain}: README "Code that calls api.resend.com directly")`);
+    notice(`TLS: new local CA ${again.reason}: ${certPath} (trust it${trustAgain}: docs/https-and-interception.md)`);
     return { certPem: made.certPem, certPath, cert: made.cert, key: made.key, permitted: permittedNames(made.cert), created: true };
   });
 }

@@ -289,7 +289,7 @@ describe('emulator start (built binary)', () => {
     const obj = write('object.json', '{"status": 500}');
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', obj]), `--faults ${obj}: not a JSON array of rules`);
     const rule = write('rule.json', '[{"status": 500}, {"operation": "emails/sned"}]');
-    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', rule, '--db', db]), `--faults ${rule}: rule 2: Unknown \`operation\` \`emails/sned\`: give an operationId such as \`emails/send\`, or \`METHOD /path\` such as \`POST /emails\`, as in README's endpoint table.`);
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', rule, '--db', db]), `--faults ${rule}: rule 2: Unknown \`operation\` \`emails/sned\`: give an operationId such as \`emails/send\`, or \`METHOD /path\` such as \`POST /emails\`, as in docs/endpoints.md's endpoint table.`);
     expect(fs.existsSync(db)).toBe(false);
     const team = write('team.json', '[{"team_id": "00000000-0000-4000-8000-000000000000"}]');
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--faults', team]), `--faults ${team}: rule 1: The \`team_id\` \`00000000-0000-4000-8000-000000000000\` names no team.`);
