@@ -129,8 +129,12 @@ describe('HTTPS listener (tls: true)', () => {
     const sentOverHttps = await new Promise<string[]>((resolve, reject) => {
       const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(emu.httpsUrl!).port), servername: 'api.resend.com', rejectUnauthorized: false }, () => {
         const subjects: string[] = [];
-        // getPeerX509Certificate has no chain; getPeerCertificate(true) links the sent certificates through issuerCertificate.
-        for (let c = socket.getPeerCertificate(true); c && c.raw; c = c.issuerCertificate === c ? (undefined as never) : c.issuerCertificate) subjects.push(new X509Certificate(c.raw).subject);
+        // getPeerCertificate(true) links the certificates the server sent through issuerCertificate (a self-issued one links to itself).
+        let c: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+        while (c?.raw) {
+          subjects.push(new X509Certificate(c.raw).subject);
+          c = c.issuerCertificate === c ? undefined : c.issuerCertificate;
+        }
         socket.end();
         resolve(subjects);
       });
@@ -188,7 +192,8 @@ describe('HTTPS listener (tls: true)', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  });
+    // A JVM start, keytool and a compile of TlsProbe.java: seconds, more on a busy machine.
+  }, 90_000);
 });
 
 describe('HTTPS listener lifecycle', () => {
