@@ -100,12 +100,12 @@ export interface EmulatorConfig {
   uploadDir: string;
   /**
    * Also serve the app over HTTPS, as `api.resend.com`, with a certificate
-   * signed by a local name-constrained CA (src/tls/; `--tls`). Default off.
+   * signed by a local CA's name-constrained intermediate (src/tls/; `--tls`). Default off.
    */
   tls?: boolean;
   /** Port of the HTTPS listener when `tls` is on (default `DEFAULT_HTTPS_PORT`; 0 a free one). */
   httpsPort: number;
-  /** Folder of the local CA (`ca.pem`, `ca-key.pem`); default: beside the `--db` file, or the user's cache folder. */
+  /** Folder of the local CA (`ca.pem`, `intermediate.pem`, `intermediate-key.pem`); default: beside the `--db` file, or the user's cache folder. */
   tlsDir?: string;
 }
 

@@ -97,13 +97,13 @@ export interface StartServerOptions {
   /**
    * Also serve the API over HTTPS (`httpsUrl`) with a certificate for
    * `api.resend.com`, `localhost`, `127.0.0.1`, `::1` and the `publicUrl`
-   * host, signed by a local name-constrained CA kept in `tlsDir` (README
-   * "Code that calls api.resend.com directly"; CLI `--tls`). Default off.
+   * host, signed by the name-constrained intermediate of a local CA kept in
+   * `tlsDir` (docs/https-and-interception.md; CLI `--tls`). Default off.
    */
   tls?: boolean;
   /** Port of the HTTPS listener with `tls` (default 0 here: a free one; the CLI's default is 4443). */
   httpsPort?: number;
-  /** Folder of the local CA (`ca.pem`, and `ca-key.pem` mode 0600); default beside `db`, or the user's cache folder for `:memory:`. */
+  /** Folder of the local CA (`ca.pem` the root, `intermediate.pem`, and `intermediate-key.pem` mode 0600); default beside `db`, or the user's cache folder for `:memory:`. */
   tlsDir?: string;
 }
 
@@ -186,7 +186,7 @@ export interface EmulatorServer extends EmulatorInstance {
   smtpPort: number | null;
   /** e.g. `https://127.0.0.1:54322` with `tls`, else null. */
   httpsUrl: string | null;
-  /** Path of the local CA certificate (`ca.pem`) with `tls`, else null: what a client trusts. */
+  /** Path of the local root CA certificate (`ca.pem`) with `tls`, else null: what a client trusts. */
   caCertPath: string | null;
 }
 

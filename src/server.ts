@@ -91,7 +91,7 @@ export interface Running extends Prepared {
   smtpUrl: string | null;
   /** `https://HOST:PORT` of the HTTPS listener (`config.tls`), or null when it is off. */
   httpsUrl: string | null;
-  /** Path of the local CA certificate that signs the HTTPS one (`config.tls`), or null. */
+  /** Path of the local root CA certificate (`config.tls`): what a client trusts; its intermediate signs the HTTPS one. Or null. */
   caCertPath: string | null;
 }
 

@@ -150,8 +150,9 @@ export async function sendSmtpMessage(ctx: Emulator, auth: Auth, raw: Buffer, en
 
 /**
  * Starts the relay on `host:port` (`port` 0 picks a free one), offering
- * STARTTLS with `certificate` (PEM) when given. Rejects with
- * the listener's error (`EADDRINUSE`, `EACCES`, ...) when it cannot bind.
+ * STARTTLS with `certificate` (PEM; `cert` the chain, leaf then
+ * intermediate) when given. Rejects with the listener's error
+ * (`EADDRINUSE`, `EACCES`, ...) when it cannot bind.
  */
 export async function startSmtp(ctx: Emulator, host: string, port: number, certificate?: { cert: string; key: string }): Promise<SmtpListener> {
   // With `--tls`, STARTTLS is offered with the emulator's certificate; without it, not at all.

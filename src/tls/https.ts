@@ -1,9 +1,9 @@
 /**
  * The HTTPS listener of `--tls`: the same request listener as the HTTP one,
- * with the server certificate of `ca.ts`, so `https://api.resend.com` (name
- * resolved to the emulator by /etc/hosts or a docker network alias) reaches
- * the same app, state and clock (README "Code that calls api.resend.com
- * directly").
+ * with the server certificate of `ca.ts` (sent with the intermediate CA), so
+ * `https://api.resend.com` (name resolved to the emulator by /etc/hosts or a
+ * docker network alias) reaches the same app, state and clock
+ * (docs/https-and-interception.md).
  */
 import https from 'node:https';
 import type { RequestListener, ServerOptions } from 'node:http';
@@ -21,7 +21,8 @@ export interface HttpsListener {
 }
 
 /**
- * Listens on `host:port` (`port` 0 picks a free one) with `certificate`,
+ * Listens on `host:port` (`port` 0 picks a free one) with `certificate`
+ * (its `cert` is the chain: leaf, then intermediate),
  * TLS 1.2 or newer, and `options`: those of the HTTP listener (its
  * timeouts, and its `IncomingMessage` / `ServerResponse` classes, which
  * spare express its per-request prototype change: src/server.ts

@@ -1,6 +1,7 @@
 /**
- * `--tls` as a whole: the CA in the TLS folder, a fresh server certificate
- * for the names the emulator serves, and the HTTPS listener. Loaded by
+ * `--tls` as a whole: the CA in the TLS folder (a root users trust and the
+ * intermediate that signs), a fresh server certificate for the names the
+ * emulator serves, and the HTTPS listener. Loaded by
  * src/server.ts only when TLS is on (the certificate libraries are not
  * needed otherwise; start-up speed).
  */
@@ -15,16 +16,16 @@ export { defaultTlsDir } from './ca.js';
 export interface TlsListener {
   /** Bound HTTPS port. */
   port: number;
-  /** Path of the CA certificate users trust (`ca.pem` in the TLS folder). */
+  /** Path of the root CA certificate users trust (`ca.pem` in the TLS folder). */
   caCertPath: string;
-  /** The server certificate and key (PEM, in memory), also used for SMTP STARTTLS. */
+  /** The server certificate chain (leaf, then intermediate) and key (PEM, in memory), also used for SMTP STARTTLS. */
   certificate: ServerCertificate;
   close(): Promise<void>;
 }
 
 /**
  * Loads or creates the CA in `config.tlsDir` (default `defaultTlsDir`),
- * signs a certificate for `api.resend.com`, `localhost`, `127.0.0.1`, `::1`
+ * signs with its intermediate a certificate for `api.resend.com`, `localhost`, `127.0.0.1`, `::1`
  * and the `config.publicUrl` host, and serves `app` over HTTPS on
  * `host:config.httpsPort` (0 a free port) with the HTTP
  * listener's `options` (src/server.ts `run`). `notice` gets the

@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expectOneLineFailure, runToExit, start, stop } from './process.js';
+import { writeOldLayout } from '../tls/old-layout.js';
 
 /** GET `url` with node:https trusting only `ca` as `servername`; resolves with the status. */
 function getStatus(url: string, ca: string, servername: string): Promise<number> {
@@ -41,13 +42,28 @@ describe('emulator start --tls, emulator ca', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(`${path.join(dir, 'ca.pem')}\n`);
     expect(first.stderr).toMatch(/new local CA created/);
-    expect(fs.statSync(path.join(dir, 'ca-key.pem')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dir, 'intermediate-key.pem')).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(dir, 'ca-key.pem'))).toBe(false); // the root's key is never kept
     const pem = await runToExit(['ca', '--pem'], { EMULATOR_TLS_DIR: dir });
     expect(pem.code).toBe(0);
     expect(pem.stdout).toBe(fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8'));
     expect(pem.stdout).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
     expect(pem.stdout + pem.stderr).not.toMatch(/PRIVATE KEY/);
     expect(pem.stderr).toBe(''); // the same CA: no notice
+  });
+
+  it('replaces a --tls-dir of the old layout (the CA key on disk) once, with one notice line: trust the new ca.pem', async () => {
+    const dir = path.join(tempDir(), 'tls');
+    const oldPem = await writeOldLayout(dir);
+    const first = await runToExit(['ca', '--tls-dir', dir]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(`${path.join(dir, 'ca.pem')}\n`);
+    expect(first.stderr.trim().split('\n')).toEqual([expect.stringMatching(/new local CA replaced \(the old one kept its key on disk, ca-key\.pem; .*\): .*ca\.pem \(trust it again: /)]);
+    expect(fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8')).not.toBe(oldPem);
+    expect(fs.readdirSync(dir).sort()).toEqual(['ca.pem', 'intermediate-key.pem', 'intermediate.pem']);
+    const s = await start(['--port', '0', '--tls', '--https-port', '0', '--tls-dir', dir]);
+    running.push(s.proc);
+    expect(s.out()).not.toMatch(/new local CA/); // once
   });
 
   it('--tls serves HTTPS on --https-port with a certificate the CA named by `emulator ca` verifies; the banner says so', async () => {

@@ -2,8 +2,11 @@
  * `startServer({ tls: true })` (the CLI's `--tls`): the HTTPS listener's
  * chain verifies in a separate Node process that trusts the CA only through
  * `NODE_EXTRA_CA_CERTS` and reaches it as `api.resend.com` (resolved to
- * 127.0.0.1 by `--import`ed resolve-api-resend.mjs); the SMTP relay offers
- * STARTTLS with the same certificate; the listener has the HTTP one's
+ * 127.0.0.1 by `--import`ed resolve-api-resend.mjs); the listener and the
+ * SMTP relay's STARTTLS send the intermediate with the leaf; every TLS stack
+ * on the machine (Node, OpenSSL, curl, Java: tls-clients.ts) accepts the
+ * emulator through `ca.pem` alone and refuses a certificate for another name
+ * signed with the only CA key on disk; the listener has the HTTP one's
  * options (timeouts, requests born with the app's prototypes); close()
  * closes the listener.
  */
@@ -16,8 +19,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
+import { webcrypto } from 'node:crypto';
+// @peculiar/x509 (read here too) needs the Reflect metadata API loaded first, as src/tls/ca.ts does.
+import 'reflect-metadata';
+import { PemConverter, X509Certificate } from '@peculiar/x509';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import { DEFAULT_TIMEOUTS } from '../../src/server.js';
+import { issueServerCertificate, type LocalCa } from '../../src/tls/ca.js';
+import { findJdk, onPath, tlsClients, type Target } from './tls-clients.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -79,8 +90,8 @@ describe('HTTPS listener (tls: true)', () => {
     expect(trusted).toEqual({ fetch: 200, https: 200, domains: expect.arrayContaining(['example.com']) });
   });
 
-  it("keeps the CA's key out of snapshots", async () => {
-    const key = fs.readFileSync(path.join(dir, 'tls', 'ca-key.pem'), 'utf8');
+  it("keeps the intermediate CA's key out of snapshots", async () => {
+    const key = fs.readFileSync(path.join(dir, 'tls', 'intermediate-key.pem'), 'utf8');
     const keyBody = key.split('\n')[1];
     const snapshot = await (await fetch(`${emu.url}/_emulator/snapshot`)).text();
     expect(snapshot.length).toBeGreaterThan(100);
@@ -110,6 +121,79 @@ describe('HTTPS listener (tls: true)', () => {
     const got = await emu.waitForEmail({ subject: 'Over STARTTLS' });
     expect(got.to).toEqual(['delivered@resend.dev']);
   });
+
+  it('sends the intermediate with the leaf, on HTTPS and after STARTTLS', async () => {
+    const intermediate = new X509Certificate(fs.readFileSync(path.join(dir, 'tls', 'intermediate.pem'), 'utf8'));
+    const root = new X509Certificate(fs.readFileSync(emu.caCertPath!, 'utf8'));
+    // The chain as the peer sent it, without any trust: leaf, then the intermediate, never the root.
+    const sentOverHttps = await new Promise<string[]>((resolve, reject) => {
+      const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(emu.httpsUrl!).port), servername: 'api.resend.com', rejectUnauthorized: false }, () => {
+        const subjects: string[] = [];
+        // getPeerCertificate(true) links the certificates the server sent through issuerCertificate (a self-issued one links to itself).
+        let c: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+        while (c?.raw) {
+          subjects.push(new X509Certificate(c.raw).subject);
+          c = c.issuerCertificate === c ? undefined : c.issuerCertificate;
+        }
+        socket.end();
+        resolve(subjects);
+      });
+      socket.on('error', reject);
+    });
+    expect(sentOverHttps).toEqual(['CN=api.resend.com', intermediate.subject]);
+    expect(intermediate.issuer).toBe(root.subject);
+
+    // STARTTLS: a client that trusts the root alone can only verify the leaf if the relay sent the intermediate.
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: emu.smtpPort!,
+      secure: false,
+      requireTLS: true,
+      auth: { user: 'resend', pass: emu.apiKey },
+      tls: { ca: root.toString('pem'), servername: 'localhost' },
+    });
+    await expect(transport.verify()).resolves.toBe(true);
+    transport.close();
+  });
+
+  it('is accepted through ca.pem alone by every TLS stack on the machine, and a certificate for example.org signed with the only CA key on disk is refused by each', async () => {
+    const tlsDir = path.join(dir, 'tls');
+    // The only private key in the folder is the intermediate's: the root's was never written.
+    const keyFiles = fs.readdirSync(tlsDir).filter((f) => fs.readFileSync(path.join(tlsDir, f), 'utf8').includes('PRIVATE KEY'));
+    expect(keyFiles).toEqual(['intermediate-key.pem']);
+    const intermediatePem = fs.readFileSync(path.join(tlsDir, 'intermediate.pem'), 'utf8');
+    const key = await webcrypto.subtle.importKey('pkcs8', PemConverter.decodeFirst(fs.readFileSync(path.join(tlsDir, 'intermediate-key.pem'), 'utf8')), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+    const fromDisk = { intermediate: new X509Certificate(intermediatePem), intermediatePem, key } as LocalCa;
+    const forged = await issueServerCertificate(fromDisk, ['example.org']);
+    const server = https.createServer({ cert: forged.cert, key: forged.key }, (_req, res) => res.end('not the emulator'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = Number(new URL(emu.httpsUrl!).port);
+      const targets: Target[] = [
+        { name: 'api.resend.com', port, path: '/_emulator/health' },
+        { name: 'localhost', port, path: '/_emulator/health' },
+        { name: 'example.org', port: (server.address() as AddressInfo).port, path: '/' },
+      ];
+      const clients = tlsClients();
+      const verdicts = Object.fromEntries(await Promise.all(clients.map(async (c) => [c.stack, await c.get(emu.caCertPath!, targets)] as const)));
+      // Which stacks were checked: Node and OpenSSL everywhere; curl and Java wherever they are installed (a JDK found
+      // from JAVA_HOME or the real path of javac, as the docs tell users to find it).
+      expect(Object.keys(verdicts)).toEqual(['node', 'openssl', ...(onPath('curl') ? ['curl'] : []), ...(findJdk() ? ['java'] : [])]);
+      const refusal = {
+        node: /^refused: permitted subtree violation$/,
+        openssl: /^refused: verify error:num=47:permitted subtree violation$/,
+        curl: /^refused: curl: \(60\) SSL certificate problem: permitted subtree violation/,
+        java: /^refused: .*CertPathValidatorException.*[Nn]ame constraints/,
+      };
+      for (const [stack, [viaName, viaLocalhost, other]] of Object.entries(verdicts)) {
+        expect({ stack, viaName, viaLocalhost }).toEqual({ stack, viaName: 200, viaLocalhost: 200 });
+        expect({ stack, other }).toEqual({ stack, other: expect.stringMatching(refusal[stack as keyof typeof refusal]) });
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // A JVM start, keytool and a compile of TlsProbe.java: seconds, more on a busy machine.
+  }, 90_000);
 });
 
 describe('HTTPS listener lifecycle', () => {
