@@ -97,9 +97,9 @@ function variantOf(method: string, args: unknown[]): string | null {
   return (hit ?? entry.variants.find((v: { when?: RegExp }) => !v.when)).label;
 }
 
-/** The type to check a call against (EXPECTED), or undefined for the SDK's own. */
-function expectedOf(call: SdkCall): string | undefined {
-  return EXPECTED.find((e) => e.method === call.method && (!e.when || e.when(call.args)))?.type;
+/** The EXPECTED entry a call is checked against, or undefined for the SDK's own type. */
+function expectedEntry(call: SdkCall) {
+  return EXPECTED.find((e) => e.method === call.method && (!e.when || e.when(call.args)));
 }
 
 let rx: Receiver | undefined;
@@ -405,9 +405,15 @@ describe("every SDK answer in the SDK's declared types", () => {
       method: c.method,
       variant: variantOf(c.method, c.args) ?? undefined,
       data: c.method === 'webhooks.verify' ? c.result : (c.result as { data: unknown }).data,
-      expected: expectedOf(c),
+      expected: expectedEntry(c)?.type,
     }));
     const problems = checkResponseTypes(calls);
     expect(problems.map((p) => `${p.method}${p.variant ? ` [${p.variant}]` : ''}: ${p.message}`)).toEqual([]);
+
+    // Every EXPECTED entry is used, and needed: some answer it covers fails the SDK's plain type.
+    const entryOf = log.map((c) => EXPECTED.indexOf(expectedEntry(c)!));
+    expect(EXPECTED.filter((_, n) => !entryOf.includes(n)).map((e) => e.method)).toEqual([]);
+    const plain = checkResponseTypes(calls.flatMap((c, i) => (entryOf[i] >= 0 ? [{ ...c, expected: undefined, variant: String(entryOf[i]) }] : [])));
+    expect(EXPECTED.filter((_, n) => !plain.some((p) => p.variant === String(n))).map((e) => `${e.method}: its answers pass the SDK's own type; drop the exception`)).toEqual([]);
   }, 120_000);
 });
