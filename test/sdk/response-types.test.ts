@@ -228,7 +228,9 @@ describe("every SDK answer in the SDK's declared types", () => {
     })).data!;
     await resend.emails.create({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', template: { id: 'welcome', variables: { NAME: 'Ann' } } });
     await resend.batch.send([{ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'B1', text: '1' }, { from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'B2', text: '2', tags: [{ name: 'k', value: 'v' }] }]);
-    await resend.batch.create([{ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'B3', text: '3' }, { from: 'nope', to: 'delivered@resend.dev', subject: 'B4', text: '4' }], { batchValidation: 'permissive' });
+    await resend.batch.create([{ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'B3', text: '3' }]);
+    await resend.batch.send([{ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'B4', text: '4' }, { from: 'nope', to: 'delivered@resend.dev', subject: 'B5', text: '5' }], { batchValidation: 'permissive' });
+    await resend.batch.create([{ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'B6', text: '6' }, { from: 'nope', to: 'delivered@resend.dev', subject: 'B7', text: '7' }], { batchValidation: 'permissive' });
     const later = (await resend.emails.send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'Later', text: 'x', scheduledAt: 'in 1 hour' })).data!;
     await resend.emails.update({ id: later.id, scheduledAt: 'in 2 hours' });
     await resend.emails.get(later.id);
@@ -413,7 +415,7 @@ describe("every SDK answer in the SDK's declared types", () => {
     // Every EXPECTED entry is used, and needed: some answer it covers fails the SDK's plain type.
     const entryOf = log.map((c) => EXPECTED.indexOf(expectedEntry(c)!));
     expect(EXPECTED.filter((_, n) => !entryOf.includes(n)).map((e) => e.method)).toEqual([]);
-    const plain = checkResponseTypes(calls.flatMap((c, i) => (entryOf[i] >= 0 ? [{ ...c, expected: undefined, variant: String(entryOf[i]) }] : [])));
-    expect(EXPECTED.filter((_, n) => !plain.some((p) => p.variant === String(n))).map((e) => `${e.method}: its answers pass the SDK's own type; drop the exception`)).toEqual([]);
+    const unexcepted = checkResponseTypes(calls.flatMap((c, i) => (entryOf[i] >= 0 ? [{ ...c, expected: undefined, variant: String(entryOf[i]) }] : [])));
+    expect(EXPECTED.filter((_, n) => !unexcepted.some((p) => p.variant === String(n))).map((e) => `${e.method}: its answers pass the SDK's own type; drop the exception`)).toEqual([]);
   }, 120_000);
 });
