@@ -39,7 +39,13 @@ import { METHODS, sdkMethods } from '../../scripts/sdk-coverage.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** SDK methods whose answer this test does not type-check, with the reason. */
+/**
+ * SDK methods whose answer this test does not type-check, with the reason
+ * (`'a.b.c': 'why'`). None today: every method of resend 6.38, the local
+ * `webhooks.verify` included (on every delivery the scenario raised), is
+ * called and checked. A method the SDK adds fails the test until the
+ * scenario calls it or it is listed here.
+ */
 const NOT_CHECKED: Record<string, string> = {};
 
 /**
