@@ -113,7 +113,7 @@ export const DEFAULT_RATE_LIMIT = 10;
  * null: `emails.monthly`, `contacts`, `automation_runs`, INBOXES-FACTS §8
  * "monthly is always a number"), for a limit the emulator does not have
  * (no `--plan`): 2,147,483,647, the largest 32-bit integer, so every
- * official SDK's integer type reads it (Java's `Integer`, .NET's `int`).
+ * official SDK's integer type reads it (the Java SDK reads limits as `Integer`).
  * The limits the SDK types `number | null` stay `null` (no limit).
  */
 export const NO_LIMIT = 2_147_483_647;
