@@ -60,6 +60,8 @@ describe('dashboard views', () => {
 
   it('Emails: codes and links, preview widths, the Source tab and the .eml download, search with q', async () => {
     await open(t, 'emails');
+    // Without --plan the header shows no limit (GET /usage answers null, or 2147483647 where the SDK types a number).
+    await expect.poll(() => page.locator('[data-testid="usage"]').textContent()).toMatch(/^Emails today \d+ · this month [\d,]+ · contacts [\d,]+$/);
     const seeded = await items('email').count();
     expect(seeded).toBeGreaterThan(0);
     const res = await t.api.post('/emails').send({

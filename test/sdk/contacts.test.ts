@@ -67,7 +67,7 @@ describe('SDK: contacts family', () => {
 
     const byEmail = await resend.contacts.get({ email: 'sdk+user@example.com' });
     expect(byEmail.data).toMatchObject({ object: 'contact', id, email: 'sdk+user@example.com', first_name: 'Sdk', last_name: 'User', unsubscribed: false });
-    expect(byEmail.data!.properties).toMatchObject({ tier: 'pro', company: 'your company' });
+    expect(byEmail.data!.properties).toMatchObject({ tier: { type: 'string', value: 'pro' }, company: { type: 'string', value: 'your company' } });
     expect((await resend.contacts.get(id)).data!.id).toBe(id);
 
     const upd = await resend.contacts.update({ id, firstName: 'Changed', unsubscribed: true });
@@ -172,7 +172,7 @@ describe('SDK: contacts family', () => {
     const done = await resend.contacts.imports.get(id);
     expect(done.data).toMatchObject({ object: 'contact_import', id, status: 'completed', counts: { total: 3, created: 1, updated: 0, skipped: 1, failed: 1 } });
     const imported = await resend.contacts.get({ email: 'imp1@example.com' });
-    expect(imported.data).toMatchObject({ first_name: 'One', properties: { plan_seats: 2 } });
+    expect(imported.data).toMatchObject({ first_name: 'One', properties: { plan_seats: { type: 'number', value: 2 } } });
     const list = await resend.contacts.imports.list({ status: 'completed' });
     expect(list.data!.data.map((i) => i.id)).toEqual([id]);
   });

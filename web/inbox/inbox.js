@@ -162,12 +162,14 @@
     return api('webhook-deliveries' + teamQuery()).then(function (r) { state.deliveries = r.data.slice().reverse(); });
   }
   function loadClock() { return api('clock').then(function (c) { state.clock = c; renderClock(); }); }
-  // The header's usage line (GET /_emulator/teams/{id}/usage; a limit shows only with --plan), reloaded with the views.
+  // The header's usage line (GET /_emulator/teams/{id}/usage; a limit shows only with --plan: without one a limit is
+  // null, or 2147483647 where the SDK types it `number`, src/resources/usage/service.ts NO_LIMIT), reloaded with the views.
+  var NO_LIMIT = 2147483647;
   function loadUsage() {
     if (!state.team) return Promise.resolve();
     return api('teams/' + encodeURIComponent(state.team) + '/usage').then(function (u) {
       /** @param {{ used: number, limit: number | null }} x */
-      function of(x) { return x.used.toLocaleString('en-US') + (x.limit === null ? '' : ' / ' + x.limit.toLocaleString('en-US')); }
+      function of(x) { return x.used.toLocaleString('en-US') + (x.limit === null || x.limit === NO_LIMIT ? '' : ' / ' + x.limit.toLocaleString('en-US')); }
       $('#usage').textContent = 'Emails today ' + of(u.emails.daily) + ' · this month ' + of(u.emails.monthly) + ' · contacts ' + of(u.contacts);
     }, function () { $('#usage').textContent = ''; });
   }

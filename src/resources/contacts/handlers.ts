@@ -13,17 +13,21 @@ import { pageTopics, type TopicRow } from '../topics/service.js';
 import { CONTACT_LIST_COLUMNS, CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
 import { contactRef } from './ref.js';
 import {
-  contactPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
+  typedPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
 } from './service.js';
 import type { Req, SchemaOf } from '../../http/document-types.js';
 
 /** Body of POST /contacts (and of the legacy POST, without segments/topics): `CreateContactBody` of spec/paths/contacts.yaml. */
 export type CreateBody = SchemaOf<'CreateContactBody'>;
 
-/** The single contact shape `{object, id, email, first_name, last_name, created_at, unsubscribed, properties}` (REC:CONv2-get-*). */
+/**
+ * The single contact shape `{object, id, email, first_name, last_name,
+ * created_at, unsubscribed, properties}` (REC:CONv2-get-*), `properties`
+ * each `{type, value}` (`typedPropertyValues`, the SDK's
+ * `GetContactResponseSuccess`).
+ */
 export function toContactResponse(ctx: Emulator, contact: Contact) {
-  const values = contactPropertyValues(ctx, contact.team_id, contact);
-  const properties = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+  const properties = typedPropertyValues(ctx, contact.team_id, contact);
   return {
     object: 'contact',
     id: contact.id,

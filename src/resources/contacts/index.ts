@@ -6,7 +6,7 @@
  * |---|---|
  * | contacts/create | `{email (required: 422 ``Missing `email` field.``), first_name, last_name, unsubscribed, properties, segments [{id}\|id], topics [{id, subscription}]}` → 201 `{object: "contact", id}`; an existing email (case-insensitive) → 201 with the existing id (REC), memberships added; unknown segment → 404 `Audience not found`, topic → 404 `Topic not found`, property → 422; raises `contact.created` |
  * | contacts/list | items `{id, created_at, email, unsubscribed, first_name, last_name}`, newest first; all when `limit` is omitted (REC:CONv2-list-*); `segment_id` filter (OA) |
- * | contacts/get | by id or raw email; `{object, id, email, first_name, last_name, created_at, unsubscribed, properties}`; `properties` = the team's contact properties, value or fallback, typed (nulls left out); unknown → 404 `Contact not found` |
+ * | contacts/get | by id or raw email; `{object, id, email, first_name, last_name, created_at, unsubscribed, properties}`; `properties` = per contact property of the team, `{type, value}` (the property's type; the value or the fallback; neither: key left out; SDK `GetContactResponseSuccess`); unknown → 404 `Contact not found` |
  * | contacts/update | `{email, first_name, last_name, unsubscribed, properties}` (`null` clears) → `{object: "contact", id}`; raises `contact.updated` |
  * | contacts/remove | `{object: "contact", contact: <uuid>, deleted: true}` (key `contact`, the UUID even by email, REC); unknown → 404; raises `contact.deleted` |
  * | contacts/list-segments | items `{id, name, created_at}` (membership time), newest first |

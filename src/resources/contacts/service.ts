@@ -310,6 +310,32 @@ export function contactPropertyValues(
 }
 
 
+/** One contact property value as GET /contacts/{id} answers it: `{type, value}`, typed by the property (SDK `ContactPropertyValue`). */
+export type TypedPropertyValue = { type: 'string'; value: string } | { type: 'number'; value: number };
+
+/**
+ * A contact's property values as GET /contacts/{id} (and the audience path)
+ * answers them: per key of the team's contact properties, `{type, value}`
+ * with `type` the property's (`string` | `number`) and `value` the contact's
+ * value or the property's fallback; keys with neither are left out. The
+ * shape of the SDK's `GetContactResponseSuccess.properties` (resend 6.38
+ * `ContactPropertyValue`; its unit-test mocks answer `{"country": {"type":
+ * "string", "value": "Canada"}}`; the Java SDK >= 4.19 and the PHP SDK parse
+ * it). A stored value of another type (a CSV import's `boolean` column) is
+ * given as its property's type (`String(v)`, `Number(v)`).
+ */
+export function typedPropertyValues(ctx: Emulator, teamId: string, contact: Contact): Record<string, TypedPropertyValue> {
+  const definitions = propertiesByKey(ctx, teamId);
+  const values = contactPropertyValues(ctx, teamId, contact, definitions);
+  const out: Record<string, TypedPropertyValue> = {};
+  for (const [key, def] of definitions) {
+    const v = values[key];
+    if (v === null || v === undefined) continue;
+    out[key] = def.type === 'number' ? { type: 'number', value: typeof v === 'number' ? v : Number(v) } : { type: 'string', value: String(v) };
+  }
+  return out;
+}
+
 /**
  * Sets a contact's explicit subscriptions (upsert per topic). Every topic
  * must be the team's: throws 404 `Topic not found` before writing anything.

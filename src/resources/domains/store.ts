@@ -113,14 +113,19 @@ export function recordsOf(row: DomainRow): DnsRecord[] {
   });
 }
 
-/** The single-domain shape (GET /domains/{id}, POST /domains). */
+/**
+ * The single-domain shape (GET /domains/{id}, POST /domains). Without a
+ * tracking subdomain the key `tracking_subdomain` is left out: the interface
+ * spec and the document type it `string`, the SDK `tracking_subdomain?:
+ * string` (`Domain`, resend 6.38), and the SDK's mocks omit it.
+ */
 export function toDomain(row: DomainRow) {
   return {
     object: 'domain',
     ...toDomainListItem(row),
     open_tracking: Boolean(row.open_tracking),
     click_tracking: Boolean(row.click_tracking),
-    tracking_subdomain: row.tracking_subdomain,
+    ...(row.tracking_subdomain !== null ? { tracking_subdomain: row.tracking_subdomain } : {}),
     records: recordsOf(row),
   };
 }

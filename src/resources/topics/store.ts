@@ -54,12 +54,19 @@ export interface TopicRow {
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const TOPIC_LIST_COLUMNS = 'id, name, description, default_subscription, visibility, created_at';
 
-/** The list item shape `{id, name, description, default_subscription, visibility, created_at}`. */
+/**
+ * The list item shape `{id, name, description?, default_subscription,
+ * visibility, created_at}`. A topic without a description leaves the key
+ * out: the SDK types it `description?: string` (`Topic`, resend 6.38), the
+ * document `type: string` (not required), and the SDK's mocks omit it.
+ * (`contacts.topics.list` and the `topic.*` event data keep `null`: the SDK
+ * types those `string | null`.)
+ */
 export function toTopicItem(row: TopicRow) {
   return {
     id: row.id,
     name: row.name,
-    description: row.description,
+    ...(row.description !== null ? { description: row.description } : {}),
     default_subscription: row.default_subscription,
     visibility: row.visibility,
     created_at: apiTime(row.created_at),

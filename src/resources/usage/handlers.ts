@@ -2,7 +2,7 @@
  * Handlers of /usage (INBOXES-FACTS §8):
  * | operationId | rule |
  * |---|---|
- * | usage/get | any key of the team (`sending_access` too) → the SDK's `GetUsageResponseSuccess`, counted by `usageOf` (service.ts); limits null without `--plan`; the quota headers when a plan is set |
+ * | usage/get | any key of the team (`sending_access` too) → the SDK's `GetUsageResponseSuccess`, counted by `usageOf` (service.ts); without `--plan` limits null, or `NO_LIMIT` (2147483647) where the SDK types a `number`; the quota headers when a plan is set |
  */
 import type { Emulator } from '../../context.js';
 import { Reply, type OperationHandler } from '../../module.js';

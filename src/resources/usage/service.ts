@@ -108,18 +108,29 @@ export function checkContactsQuota(ctx: Emulator, teamId: string): void {
 /** The rate limit GET /usage reports when `--rate-limit` is off: the service's documented default, 10 a second (API-FACTS "Limit values"). */
 export const DEFAULT_RATE_LIMIT = 10;
 
-/** GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8). */
+/**
+ * The `limit` GET /usage reports, where the SDK types it `number` (never
+ * null: `emails.monthly`, `contacts`, `automation_runs`, INBOXES-FACTS §8
+ * "monthly is always a number"), for a limit the emulator does not have
+ * (no `--plan`): 2,147,483,647, the largest 32-bit integer, so every
+ * official SDK's integer type reads it (the Java SDK reads limits as `Integer`).
+ * The limits the SDK types `number | null` stay `null` (no limit).
+ */
+export const NO_LIMIT = 2_147_483_647;
+
+/** GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8); limits the SDK types `number` are NO_LIMIT without a plan. */
 export function usageOf(ctx: Emulator, teamId: string) {
   const limits = planLimits(ctx);
   const w = quotaWindows(ctx.clock.nowMs());
+  const emails = emailUsage(ctx, teamId);
   return {
     object: 'usage',
-    emails: emailUsage(ctx, teamId),
-    contacts: { used: countContacts(ctx, teamId), limit: limits.contacts },
+    emails: { daily: emails.daily, monthly: { ...emails.monthly, limit: emails.monthly.limit ?? NO_LIMIT } },
+    contacts: { used: countContacts(ctx, teamId), limit: limits.contacts ?? NO_LIMIT },
     segments: { used: countSegments(ctx, teamId), limit: limits.segments },
     broadcasts: { used: countBroadcasts(ctx, teamId), limit: null },
     ai_credits: { used: 0, limit: null, next_increase_at: null },
-    automation_runs: { used: countRuns(ctx, teamId, w.monthStart), limit: limits.automationRuns, resets_at: isoTime(w.monthEnd)! },
+    automation_runs: { used: countRuns(ctx, teamId, w.monthStart), limit: limits.automationRuns ?? NO_LIMIT, resets_at: isoTime(w.monthEnd)! },
     domains: { used: countDomains(ctx, teamId), limit: limits.domains },
     rate_limit: { limit: ctx.config.rateLimit > 0 ? ctx.config.rateLimit : DEFAULT_RATE_LIMIT, duration: '1000ms' },
   };

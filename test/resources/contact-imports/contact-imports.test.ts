@@ -58,7 +58,7 @@ describe('contact imports', () => {
     await t.emu.clock.advance('2s');
     const done = (await t.api.get(`/contacts/imports/${res.body.id}`)).body;
     expect(done.counts).toMatchObject({ total: 1, created: 1, failed: 0 });
-    expect((await t.api.get('/contacts/seats@example.net')).body.properties.plan_seats).toBe(7);
+    expect((await t.api.get('/contacts/seats@example.net')).body.properties.plan_seats).toEqual({ type: 'number', value: 7 });
   });
 
   it('runs queued → in_progress → completed with upsert, typed properties, bad rows counted, segments and topics', async () => {
@@ -85,12 +85,12 @@ describe('contact imports', () => {
     expect(done.body.counts).toEqual({ total: 5, created: 2, updated: 1, skipped: 0, failed: 2 });
 
     const n1 = await t.api.get('/contacts/new1@example.com');
-    expect(n1.body).toMatchObject({ first_name: 'New', last_name: 'One', unsubscribed: false, properties: { company: 'Initech', plan_seats: 10 } });
+    expect(n1.body).toMatchObject({ first_name: 'New', last_name: 'One', unsubscribed: false, properties: { company: { type: 'string', value: 'Initech' }, plan_seats: { type: 'number', value: 10 } } });
     const n3 = await t.api.get('/contacts/new3@example.com');
-    expect(n3.body.properties).toEqual({ company: 'Quoted, Inc.', plan_seats: 3 });
+    expect(n3.body.properties).toEqual({ company: { type: 'string', value: 'Quoted, Inc.' }, plan_seats: { type: 'number', value: 3 } });
     expect((await t.api.get('/contacts/new2@example.com')).status).toBe(404); // "many" is not a number: the whole row failed
     const alice = await t.api.get(`/contacts/${ALICE}`);
-    expect(alice.body).toMatchObject({ first_name: 'Alicia', last_name: 'Martin', unsubscribed: true, properties: { company: 'Globex', plan_seats: 5 } });
+    expect(alice.body).toMatchObject({ first_name: 'Alicia', last_name: 'Martin', unsubscribed: true, properties: { company: { type: 'string', value: 'Globex' }, plan_seats: { type: 'number', value: 5 } } });
     const beta = await t.api.get(`/segments/${BETA}/contacts`);
     expect(beta.body.data.map((c: any) => c.email).sort()).toEqual(['alice@example.org', 'new1@example.com', 'new3@example.com']);
     const topics = await t.api.get('/contacts/new1@example.com/topics');
@@ -115,7 +115,7 @@ describe('contact imports', () => {
     const res = await createImport({ column_map: JSON.stringify({ email: 'Email', properties: { vip: { column: 'VIP', type: 'boolean' } } }) }, csv);
     await t.emu.clock.advance('5s');
     expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toMatchObject({ created: 1, failed: 1 });
-    expect((await t.api.get('/contacts/a@example.com')).body.properties.vip).toBe('true');
+    expect((await t.api.get('/contacts/a@example.com')).body.properties.vip).toEqual({ type: 'string', value: 'true' });
   });
 
   it('maps a column named like an existing contact property (any case) to it by default, typed by the property', async () => {
@@ -134,9 +134,9 @@ describe('contact imports', () => {
     expect(done.body.status).toBe('completed');
     expect(done.body.counts).toEqual({ total: 3, created: 1, updated: 1, skipped: 0, failed: 1 });
     const d1 = await t.api.get('/contacts/d1@example.com');
-    expect(d1.body.properties).toEqual({ company: 'Initech', plan_seats: 7 });
+    expect(d1.body.properties).toEqual({ company: { type: 'string', value: 'Initech' }, plan_seats: { type: 'number', value: 7 } });
     expect((await t.api.get('/contacts/d2@example.com')).status).toBe(404); // "lots" is not a number: the row failed
-    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ company: 'Acme', plan_seats: 12 });
+    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ company: { type: 'string', value: 'Acme' }, plan_seats: { type: 'number', value: 12 } });
   });
 
   it('an explicit column_map.properties mapping wins over the default by name', async () => {
@@ -148,7 +148,7 @@ describe('contact imports', () => {
     const res = await createImport({ column_map: JSON.stringify(map) }, csv);
     await t.emu.clock.advance('5s');
     expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toMatchObject({ created: 1, failed: 0 });
-    expect((await t.api.get('/contacts/e1@example.com')).body.properties).toEqual({ company: 'gold', plan_seats: 4 });
+    expect((await t.api.get('/contacts/e1@example.com')).body.properties).toEqual({ company: { type: 'string', value: 'gold' }, plan_seats: { type: 'number', value: 4 } });
   });
 
   it('fails the import when the mapped email column is missing', async () => {
@@ -225,8 +225,8 @@ describe('contact imports', () => {
     expect(done.body.status).toBe('completed');
     expect(done.body.counts).toEqual({ total: 1201, created: 1199, updated: 1, skipped: 0, failed: 1 });
     expect((await t.api.get('/contacts/bulk700@example.com')).status).toBe(404); // the bad row left nothing behind
-    expect((await t.api.get('/contacts/bulk3@example.com')).body.properties).toMatchObject({ plan_seats: 42 });
-    expect((await t.api.get('/contacts/bulk1199@example.com')).body.properties).toMatchObject({ plan_seats: 1199 });
+    expect((await t.api.get('/contacts/bulk3@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 42 } });
+    expect((await t.api.get('/contacts/bulk1199@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 1199 } });
     const members = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
     expect(members.n).toBe(1199);
   });

@@ -60,9 +60,9 @@ describe('contact properties', () => {
     expect(Object.keys(del.body)).toEqual(['object', 'deleted', 'id']);
     expect(del.body).toEqual({ object: 'contact_property', deleted: true, id: COMPANY });
     expect((await t.api.get(`/contact-properties/${COMPANY}`)).body).toEqual({ statusCode: 404, message: 'Contact property not found', name: 'not_found' });
-    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ plan_seats: 5 });
+    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ plan_seats: { type: 'number', value: 5 } });
     await t.api.post('/contact-properties').send({ key: 'company', type: 'string' });
-    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ plan_seats: 5 });
+    expect((await t.api.get(`/contacts/${ALICE}`)).body.properties).toEqual({ plan_seats: { type: 'number', value: 5 } });
     expect((await t.api.delete(`/contact-properties/${NIL}`)).status).toBe(404);
   });
 

@@ -138,7 +138,7 @@ describe('contacts', () => {
     const c = await t.api.post('/contacts').send({ email: 'p@example.com', properties: { test_property_for_contacts_api: 'updated value', plan_seats: 3 } });
     expect(c.status).toBe(201);
     const got = await t.api.get(`/contacts/${c.body.id}`);
-    expect(got.body.properties).toEqual({ test_property_for_contacts_api: 'updated value', plan_seats: 3, company: 'your company' });
+    expect(got.body.properties).toEqual({ test_property_for_contacts_api: { type: 'string', value: 'updated value' }, plan_seats: { type: 'number', value: 3 }, company: { type: 'string', value: 'your company' } });
     const wrongType = await t.api.patch(`/contacts/${c.body.id}`).send({ properties: { plan_seats: 'many' } });
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.message).toContain('plan_seats');
@@ -146,9 +146,9 @@ describe('contacts', () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body.name).toBe('validation_error');
     await t.api.patch(`/contacts/${c.body.id}`).send({ properties: { plan_seats: null } });
-    expect((await t.api.get(`/contacts/${c.body.id}`)).body.properties.plan_seats).toBe(1);
+    expect((await t.api.get(`/contacts/${c.body.id}`)).body.properties.plan_seats).toEqual({ type: 'number', value: 1 });
     const alice = await t.api.get(`/contacts/${ALICE}`);
-    expect(alice.body.properties).toEqual({ company: 'Acme', plan_seats: 5, test_property_for_contacts_api: 'unknown' });
+    expect(alice.body.properties).toEqual({ company: { type: 'string', value: 'Acme' }, plan_seats: { type: 'number', value: 5 }, test_property_for_contacts_api: { type: 'string', value: 'unknown' } });
   });
 
   it('raises contact.created, contact.updated and contact.deleted with the documented data', async () => {

@@ -12,6 +12,7 @@ import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
 import { createContactWith } from '../../../src/resources/contacts/service.js';
 import { postJson } from '../receiving/helpers.js';
 import { createBroadcast } from '../broadcasts/helpers.js';
+import { NO_LIMIT } from '../../../src/resources/usage/service.js';
 
 const FROM = 'Acme <hello@example.com>';
 const DAY = 86_400_000;
@@ -29,7 +30,7 @@ async function toStartOfDay(t: TestEmulator): Promise<number> {
 describe('GET /usage without a plan (the default)', () => {
   const t = useEmulator();
 
-  it("answers the SDK's GetUsageResponseSuccess with null limits, and sends carry no quota header", async () => {
+  it("answers the SDK's GetUsageResponseSuccess: nullable limits null, the ones the SDK types number 2147483647; sends carry no quota header", async () => {
     await toStartOfDay(t);
     const sent = await t.api.post('/emails').send(email(recipients(2), { cc: 'delivered+cc@resend.dev' }));
     expect(sent.status).toBe(200);
@@ -46,13 +47,13 @@ describe('GET /usage without a plan (the default)', () => {
       object: 'usage',
       emails: {
         daily: { used: 3, limit: null, sent: 3, received: 0, resets_at: tomorrow },
-        monthly: { used: expect.any(Number), limit: null, sent: expect.any(Number), received: expect.any(Number), resets_at: nextMonth },
+        monthly: { used: expect.any(Number), limit: NO_LIMIT, sent: expect.any(Number), received: expect.any(Number), resets_at: nextMonth },
       },
-      contacts: { used: expect.any(Number), limit: null },
+      contacts: { used: expect.any(Number), limit: 2_147_483_647 },
       segments: { used: expect.any(Number), limit: null },
       broadcasts: { used: expect.any(Number), limit: null },
       ai_credits: { used: 0, limit: null, next_increase_at: null },
-      automation_runs: { used: expect.any(Number), limit: null, resets_at: nextMonth },
+      automation_runs: { used: expect.any(Number), limit: NO_LIMIT, resets_at: nextMonth },
       domains: { used: 1, limit: null },
       rate_limit: { limit: 10, duration: '1000ms' },
     });
