@@ -102,7 +102,7 @@ const startOptions = (y: Argv) =>
     .option('smtp', { type: 'boolean', default: true, describe: 'Run the SMTP relay (--no-smtp turns it off)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Host to bind (0.0.0.0 inside Docker)' })
     .option('db', { type: 'string', default: ':memory:', describe: 'SQLite file, or :memory:' })
-    .option('fixtures', { type: 'string', describe: 'Fixtures JSON to seed (default: bundled fixtures/default.json)' })
+    .option('fixtures', { type: 'string', describe: 'What to seed: a bundled set, default (set up, no activity) or demo (with sent emails, a sent broadcast, an inbox thread), or a fixtures JSON file' })
     .option('api-key', { type: 'string', describe: "Token of the default team's full-access key" })
     .option('clock', { choices: ['real', 'manual'] as const, default: 'real' as const, describe: 'Emulated clock mode' })
     .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })

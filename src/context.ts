@@ -42,7 +42,7 @@ export interface EmulatorConfig {
   clock: ClockMode;
   /** `send`: POST deliveries to endpoints; `record`: only record them. */
   webhooks: 'send' | 'record';
-  /** Path of the fixtures JSON (default `fixtures/default.json`). */
+  /** Path of the fixtures JSON, or a bundled set's name (`default`, `demo`; src/state/fixtures.ts). Default: the `default` set's file. */
   fixtures: string;
   /** Replaces the default team's full-access key token, if set. */
   apiKey?: string;

@@ -54,7 +54,14 @@ export interface StartServerOptions {
   apiKey?: string;
   /** `:memory:` (default) or a SQLite file path. */
   db?: string;
-  /** Fixtures JSON path (default: the bundled `fixtures/default.json`). */
+  /**
+   * What a new store and every `reset()` are seeded with: a bundled set,
+   * `'default'` (the default: an account set up, with no sent or received
+   * email, delivery or run, so nothing seeded satisfies an assertion on
+   * what a test did) or `'demo'` (the same with some history: three sent
+   * emails, a sent broadcast, an inbox thread), or the path of a fixtures
+   * JSON of your own (docs/fixtures.md).
+   */
   fixtures?: string;
   /** `send` (default) POSTs deliveries; `record` only records them. */
   webhooks?: 'send' | 'record';

@@ -1,19 +1,55 @@
 /**
- * Fixtures: the JSON a fresh or reset store is seeded from (default
- * `fixtures/default.json`), keyed by module name; each module's `seed` reads
- * its own part (see `src/state/reset.ts`).
+ * Fixtures: the JSON a fresh or reset store is seeded from, keyed by module
+ * name; each module's `seed` reads its own part (see `src/state/reset.ts`).
+ *
+ * Two sets are bundled (docs/fixtures.md "Two bundled sets"):
+ * - `default` (`fixtures/default.json`): an account as a team has set it
+ *   up (teams, keys, domains, contacts, segments, topics, templates,
+ *   events, automations, a draft broadcast, an inbox) and no activity: no
+ *   sent or received email, no delivery, no run, no sent broadcast. What
+ *   `startServer()`, `createApp()`, the test entries and `emulator start`
+ *   seed unless told otherwise, so nothing seeded can satisfy a test's
+ *   assertion on what happened (issue 28).
+ * - `demo` (`fixtures/demo.json`): the same account with some history
+ *   (three sent emails, a sent broadcast, an inbox thread), to look around
+ *   the dashboard (`emulator start --fixtures demo`).
+ * Any other value is the path of a fixtures file of one's own.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { specDir } from '../http/spec.js';
 
-/** Path of the bundled default fixtures. */
-export function defaultFixturesPath(): string {
-  return path.join(path.dirname(specDir()), 'fixtures', 'default.json');
+/** Names of the bundled fixture sets (`fixtures/<name>.json`), usable wherever a fixtures file is. */
+export const FIXTURE_SETS = ['default', 'demo'] as const;
+
+/** A bundled fixture set's name. */
+export type FixtureSetName = (typeof FIXTURE_SETS)[number];
+
+/** Path of the bundled fixture set `name` (`fixtures/<name>.json` in the package). */
+export function fixtureSetPath(name: FixtureSetName): string {
+  return path.join(path.dirname(specDir()), 'fixtures', `${name}.json`);
 }
 
-/** Reads a fixtures file. Throws a plain Error naming the file if it is missing or not JSON. */
-export function loadFixtures(file: string): Record<string, any> {
+/** Path of the bundled default fixtures (`fixtures/default.json`: set up, no activity). */
+export function defaultFixturesPath(): string {
+  return fixtureSetPath('default');
+}
+
+/**
+ * The file `fixtures` names: a bundled set's file for `default` or `demo`
+ * (exactly those words: `./demo` is a file of that name), else `fixtures`
+ * itself, a path.
+ */
+export function resolveFixtures(fixtures: string): string {
+  return (FIXTURE_SETS as readonly string[]).includes(fixtures) ? fixtureSetPath(fixtures as FixtureSetName) : fixtures;
+}
+
+/**
+ * Reads a fixtures file, or a bundled set by name (`resolveFixtures`).
+ * Throws a plain Error naming the file if it is missing or not JSON.
+ */
+export function loadFixtures(fixtures: string): Record<string, any> {
+  const file = resolveFixtures(fixtures);
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {

@@ -58,7 +58,7 @@ describe('admin: dashboard views', () => {
 
   it('broadcasts with status and recipient counts', async () => {
     const seeded = await view('broadcasts');
-    expect(seeded.data.map((b: any) => b.name)).toContain('January newsletter');
+    expect(seeded.data.map((b: any) => [b.name, b.status])).toEqual([['February newsletter', 'draft']]);
     const seg = (await t.api.post('/segments').send({ name: 'Readers' })).body.id;
     for (const email of ['delivered+a@resend.dev', 'bounced@resend.dev']) {
       expect((await t.api.post('/contacts').send({ email, segments: [{ id: seg }] })).status).toBe(201);

@@ -82,13 +82,10 @@ describe('admin: sent emails', () => {
     await expect(t.emu.waitForEmail({ subject: 'never' }, { timeout: 100 })).rejects.toThrow(/no email matched/);
   });
 
-  it('the fixture emails go to the fixture contacts, so a wait for delivered@resend.dev waits for the test\'s own email', async () => {
-    const seeded = t.emu.emails({ team_id: FIXTURES.defaultTeamId });
-    expect(seeded.length).toBeGreaterThan(0);
-    for (const e of seeded) expect([...e.to, ...e.cc, ...e.bcc].filter((a) => a.includes('resend.dev'))).toEqual([]);
-    expect(t.emu.emails({ to: 'resend.dev' })).toEqual([]);
-    expect(t.emu.emails({ subject: 'Welcome to Acme' })[0].to).toEqual(['alice@example.org']);
-    const waiting = t.emu.waitForEmail({ to: 'delivered@resend.dev' }, { timeout: 5000 });
+  it('the default fixtures hold no sent email, so any wait waits for the test\'s own email', async () => {
+    expect(t.emu.emails()).toEqual([]);
+    await expect(t.emu.waitForEmail({ subject: 'Welcome' }, { timeout: 50 })).rejects.toThrow('waitForEmail: no email matched {"subject":"Welcome"} within 50 ms');
+    const waiting = t.emu.waitForEmail({}, { timeout: 5000 });
     const id = await send({ to: 'delivered@resend.dev', text: 'mine' });
     expect((await waiting).id).toBe(id);
   });
@@ -141,5 +138,21 @@ describe('admin: sent emails', () => {
     const email = (await t.anon.get(`/_emulator/emails/${id}`)).body;
     const dl = await t.anon.get(`/_emulator/emails/${id}/attachments/${email.attachments[0].id}`).buffer(true);
     expect([...dl.body]).toEqual([0, 1, 2, 255]);
+  });
+});
+
+describe('admin: sent emails of the demo fixtures', () => {
+  const t = useEmulator({ fixtures: 'demo' });
+
+  it('the demo emails go to the fixture contacts, so a wait for delivered@resend.dev waits for the test\'s own email', async () => {
+    const seeded = t.emu.emails({ team_id: FIXTURES.defaultTeamId });
+    expect(seeded.map((e) => e.subject)).toEqual(["What's new in January", 'Your invoice for December', 'Welcome to Acme']);
+    for (const e of seeded) expect([...e.to, ...e.cc, ...e.bcc].filter((a) => a.includes('resend.dev'))).toEqual([]);
+    expect(t.emu.emails({ to: 'resend.dev' })).toEqual([]);
+    expect(t.emu.emails({ subject: 'Welcome to Acme' })[0].to).toEqual(['alice@example.org']);
+    const waiting = t.emu.waitForEmail({ to: 'delivered@resend.dev' }, { timeout: 5000 });
+    const res = await t.api.post('/emails').send({ from: FROM, to: 'delivered@resend.dev', subject: 'Hello', text: 'mine' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await waiting).id).toBe(res.body.id);
   });
 });

@@ -56,7 +56,8 @@ async function shot(name: string) {
 const items = (kind: string) => page.locator(`[data-testid="${kind}-item"]`);
 
 describe('dashboard views', () => {
-  const t = useEmulator();
+  // The demo fixtures (`emulator start --fixtures demo`): each view shows their history, as the screenshots do.
+  const t = useEmulator({ fixtures: 'demo' });
 
   it('Emails: codes and links, preview widths, the Source tab and the .eml download, search with q', async () => {
     await open(t, 'emails');

@@ -53,7 +53,8 @@ async function failingOnceHook(t: TestEmulator, events: string[]) {
 }
 
 describe('inbox page', () => {
-  const t = useEmulator();
+  // The dashboard as one looks around it (`emulator start --fixtures demo`): the demo set's history is listed.
+  const t = useEmulator({ fixtures: 'demo' });
 
   it('shows webhook deliveries live, replays one, advances the clock and switches teams', async () => {
     const { rx } = await failingOnceHook(t, ['domain.created', 'domain.updated']);
@@ -109,7 +110,7 @@ describe('inbox page', () => {
     const { rx } = await failingOnceHook(t, ['email.sent', 'email.delivered']);
     const resend = new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
     await openInbox(t);
-    // The fixtures' sent emails of the default team are listed first.
+    // The demo fixtures' sent emails of the default team are listed first.
     await expect.poll(() => page.locator('[data-testid="email-item"]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     const initial = await page.locator('[data-testid="email-item"]').count();
 

@@ -39,6 +39,22 @@ describe('emulator start (built binary)', () => {
     expect(domains.status).toBe(200);
   });
 
+  it('seeds the default set (no sent email) unless --fixtures demo (or EMULATOR_FIXTURES=demo) asks for the demo set; a reset puts back the chosen set', async () => {
+    const emails = async (url: string) => ((await (await fetch(`${url}/_emulator/emails`)).json()) as { data: { subject: string }[] }).data.map((e) => e.subject);
+    const plain = await start(['--port', '0']);
+    running.push(plain.proc);
+    expect(await emails(plain.url)).toEqual([]);
+    const demo = await start(['--port', '0', '--fixtures', 'demo']);
+    running.push(demo.proc);
+    const history = ["What's new in January", 'Your invoice for December', 'Welcome to Acme'];
+    expect(await emails(demo.url)).toEqual(history);
+    expect((await fetch(`${demo.url}/_emulator/reset`, { method: 'POST' })).status).toBe(200);
+    expect(await emails(demo.url)).toEqual(history);
+    const env = await start([], { EMULATOR_PORT: '0', EMULATOR_FIXTURES: 'demo' });
+    running.push(env.proc);
+    expect(await emails(env.url)).toEqual(history);
+  });
+
   it('reads flags from EMULATOR_* env vars, --api-key replaces the default key', async () => {
     const s = await start([], { EMULATOR_PORT: '0', EMULATOR_API_KEY: 're_from_env', EMULATOR_CLOCK: 'manual' });
     running.push(s.proc);

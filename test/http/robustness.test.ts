@@ -393,7 +393,7 @@ const totals = { operations: 0, cases: 0, rejected: 0 };
 describe('robustness: bad input never yields a 500, a crash, an HTML page or half-written state', () => {
   for (const op of operations) {
     it(`${op.method} ${op.path} (${op.operationId})`, async () => {
-      const emu = await startServer({ validateResponses: true, webhooks: 'record' });
+      const emu = await startServer({ validateResponses: true, webhooks: 'record', fixtures: 'demo' });
       try {
         const made: Record<string, string> = {};
         if (op.path.includes('{webhook_id}')) {

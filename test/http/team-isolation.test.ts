@@ -829,7 +829,8 @@ const MIXED: { operationId: string; name: string; run: (t: TestEmulator, w: Worl
 ];
 
 describe('team isolation', () => {
-  const t = useEmulator();
+  // The demo fixtures: their sent broadcast and sent email are among the default team's resources the second team must not see.
+  const t = useEmulator({ fixtures: 'demo' });
 
   it('has a row for every operation of the document outside /_emulator', async () => {
     const { operations } = await loadSpec();

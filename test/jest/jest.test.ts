@@ -2,9 +2,9 @@
  * `resend-emulator/jest` (src/jest.ts) in a real Jest run: Jest with its
  * native ESM support (`node --experimental-vm-modules`, the way README
  * "From Jest" says to run it) runs test/jest/suite/ against the built
- * package (test/global-setup.ts builds dist/). Four tests pass (the hooks,
- * the matchers, `code` and `link`, Jest's equality in `data`); the fifth
- * fails on purpose, and its message must list the closest emails and how
+ * package (test/global-setup.ts builds dist/). Five tests pass (the hooks,
+ * the matchers, a test that sends nothing finding nothing, `code` and
+ * `link`, Jest's equality in `data`); the sixth fails on purpose, and its message must list the closest emails and how
  * each differs. Jest's temp files (its cache) go to a folder of this test's
  * own, removed afterwards.
  */
@@ -53,16 +53,17 @@ afterAll(() => {
 });
 
 describe('resend-emulator/jest under Jest (ESM)', () => {
-  it('passes the four tests that use the hooks and matchers, and fails the one that fails on purpose', () => {
+  it('passes the five tests that use the hooks and matchers, and fails the one that fails on purpose', () => {
     const results = run.report.testResults.flatMap((r) => r.assertionResults).map((a) => [a.title, a.status]);
     expect(results).toEqual([
       ['hands a running emulator; toHaveSentEmail passes for a match and .not for none', 'passed'],
       ['resets before each test', 'passed'],
+      ['a test that sends nothing finds nothing: toHaveSentEmail({ subject: "Welcome" }) fails and waitForEmail times out', 'passed'],
       ['reads the one-time code and the link of the newest matching email', 'passed'],
       ['toHaveDeliveredWebhook compares data with Jest equality', 'passed'],
       ['FAILS ON PURPOSE: toHaveSentEmail lists the closest emails', 'failed'],
     ]);
-    expect(run.report.numPassedTests).toBe(4);
+    expect(run.report.numPassedTests).toBe(5);
     expect(run.report.numFailedTests).toBe(1);
     expect(run.code).toBe(1);
   });
@@ -70,7 +71,8 @@ describe('resend-emulator/jest under Jest (ESM)', () => {
   it("the failing matcher's message lists the closest emails and how each differs, as the Vitest matcher's does", () => {
     const failed = run.report.testResults.flatMap((r) => r.assertionResults).find((a) => a.status === 'failed')!;
     const message = failed.failureMessages.join('\n');
-    expect(message).toContain('expected an email matching {"to":"bob@example.net","subject":"Welcome"}, but none of the 5 sent emails matches. Closest:');
+    // The two this test sent, nothing seeded.
+    expect(message).toContain('expected an email matching {"to":"bob@example.net","subject":"Welcome"}, but none of the 2 sent emails matches. Closest:');
     expect(message).toMatch(/1\. \S+ "Your invoice" from "Acme <hello@example.com>" to \["bob@example.net"\] \(queued\)\n {5}- subject: "Your invoice" does not contain "Welcome"/);
     expect(message).toMatch(/2\. \S+ "Welcome to Acme" [^\n]*\n {5}- to: no recipient \(to, cc, bcc\) contains "bob@example.net"; got \["ada@example.net"\]/);
     // Jest prints it too, under the test's name.

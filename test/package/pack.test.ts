@@ -227,4 +227,24 @@ describe('the packed tarball', () => {
     expect(playwright.out).toMatch(/1 passed/);
     expect(playwright.code).toBe(0);
   }, 120_000);
+  it('a Vitest test that sends nothing fails toHaveSentEmail({ subject: "Welcome" }) and its waitForEmail times out (the fixtures hold no email); the demo set is packed', async () => {
+    expect(packed.files).toContain('fixtures/demo.json');
+    write('nothing.test.ts', [
+      `import { expect, it } from 'vitest';`,
+      `import { useEmulator } from 'resend-emulator/vitest';`,
+      `const emu = useEmulator();`,
+      `it('sends a welcome email (but nothing was sent)', () => {`,
+      `  expect(emu).toHaveSentEmail({ subject: 'Welcome' });`,
+      `});`,
+      `it('waits for a welcome email (but nothing was sent)', async () => {`,
+      `  await emu.waitForEmail({ subject: 'Welcome' }, { timeout: 200 });`,
+      `});`,
+      '',
+    ].join('\n'));
+    const vitest = await run(process.execPath, [path.join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'nothing.test.ts']);
+    expect(vitest.out).toMatch(/Tests\s+2 failed \(2\)/);
+    expect(vitest.out).toContain('Error: expected an email matching {"subject":"Welcome"}, but no email was sent');
+    expect(vitest.out).toContain('WaitTimeoutError: waitForEmail: no email matched {"subject":"Welcome"} within 200 ms');
+    expect(vitest.code).toBe(1);
+  }, 90_000);
 });

@@ -5,7 +5,7 @@
  * worker-scoped fixture started with its URL; the `emulator` fixture
  * resets it before each test.
  */
-import { expect, test as base } from 'resend-emulator/playwright';
+import { expect, test as base, WaitTimeoutError } from 'resend-emulator/playwright';
 import { startApp } from './app/server.mjs';
 
 const test = base.extend<{}, { appUrl: string }>({
@@ -46,7 +46,8 @@ test('starts from the fixtures; a failing matcher lists the closest emails, as t
     () => new Error('the assertion passed'),
     (err: Error) => err,
   );
-  expect(error.message).toContain('expected an email matching {"to":"grace@example.net","subject":"sign-in link"}, but none of the 4 sent emails matches. Closest:');
+  // The one email the app sent: the fixtures hold none.
+  expect(error.message).toContain('expected an email matching {"to":"grace@example.net","subject":"sign-in link"}, but none of the 1 sent email matches. Closest:');
   expect(error.message).toMatch(/1\. \S+ "Your Acme sign-up code" from "Acme <onboarding@example.com>" to \["grace@example.net"\] \(queued\)\n {5}- subject: "Your Acme sign-up code" does not contain "sign-in link"/);
   await expect(emulator.code({ to: 'nobody@example.net' }, { timeout: 100 })).rejects.toThrow('waitForEmail: no email matched {"to":"nobody@example.net"} within 100 ms');
   await expect(emulator.link({ to: 'grace@example.net' })).rejects.toThrow(/has no link; its links: \[\]/);
@@ -55,3 +56,18 @@ test('starts from the fixtures; a failing matcher lists the closest emails, as t
   await expect(expect(emulator).toHaveSentEmail({ subjct: 'x' } as never)).rejects.toThrow('unknown email filter key "subjct" (did you mean "subject"?)');
   await expect(emulator).not.toHaveSentEmail({ to: 'grace@example.net', q: 'has:attachment' });
 });
+
+test('a test that sends nothing finds nothing: toHaveSentEmail({ subject: "Welcome" }) fails and waitForEmail times out', async ({ emulator }) => {
+  expect(await emulator.emails()).toEqual([]);
+  const error: Error = await expect.configure({ timeout: 300 })(emulator).toHaveSentEmail({ subject: 'Welcome' }).then(
+    () => new Error('the assertion passed'),
+    (err: Error) => err,
+  );
+  expect(error.message).toContain('expected an email matching {"subject":"Welcome"}, but no email was sent');
+  const waited = await emulator.waitForEmail({ subject: 'Welcome' }, { timeout: 100 }).then(() => null, (err: unknown) => err);
+  expect(waited).toBeInstanceOf(WaitTimeoutError);
+  expect((waited as Error).message).toBe('waitForEmail: no email matched {"subject":"Welcome"} within 100 ms');
+  await expect(emulator.link({ subject: 'Welcome' }, undefined, { timeout: 100 })).rejects.toThrow(WaitTimeoutError);
+  await expect(emulator).not.toHaveDeliveredWebhook();
+});
+

@@ -41,3 +41,15 @@ test('a wrong code is refused', async ({ page, emulator }) => {
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('alert')).toHaveText('Wrong code');
 });
+
+test('the emulator `emulator start` seeds holds no email: a test that sends nothing fails toHaveSentEmail({ subject: "Welcome" })', async ({ emulator }) => {
+  // The app's emails are sign-up codes; nothing seeded is a "Welcome" email (the default fixtures hold no sent email).
+  expect(await emulator.emails({ subject: 'Welcome' })).toEqual([]);
+  const error: Error = await expect.configure({ timeout: 300 })(emulator).toHaveSentEmail({ subject: 'Welcome' }).then(
+    () => new Error('the assertion passed'),
+    (err: Error) => err,
+  );
+  expect(error.message).toMatch(/^expected an email matching \{"subject":"Welcome"\}, but (no email was sent|none of the \d+ sent emails? matches)/);
+  await expect(emulator.waitForEmail({ subject: 'Welcome' }, { timeout: 200 })).rejects.toThrow('waitForEmail: no email matched {"subject":"Welcome"} within 200 ms');
+});
+

@@ -99,14 +99,16 @@ describe('resend-emulator/playwright under @playwright/test, in the npm Chromium
   it('passes the sign-up with the emailed code and the magic-link sign-in', () => {
     expect(run.report, run.out).not.toBeNull();
     expect(outcomes(run.report!), run.out).toEqual([
+      'in-process › a test that sends nothing finds nothing: toHaveSentEmail({ subject: "Welcome" }) fails and waitForEmail times out → passed',
       'in-process › signs in by clicking the link in the email → passed',
       'in-process › starts from the fixtures; a failing matcher lists the closest emails, as the Vitest matcher does → passed',
       'intercepted › a hard-coded https://api.resend.com call lands in the worker emulator → passed',
       'intercepted-remote › a hard-coded https://api.resend.com call lands in the worker emulator → passed',
       'webServer › a wrong code is refused → passed',
       'webServer › signs up with the code the app emailed → passed',
+      'webServer › the emulator `emulator start` seeds holds no email: a test that sends nothing fails toHaveSentEmail({ subject: "Welcome" }) → passed',
     ]);
-    expect(run.report!.stats).toMatchObject({ expected: 6, unexpected: 0, skipped: 0, flaky: 0 });
+    expect(run.report!.stats).toMatchObject({ expected: 8, unexpected: 0, skipped: 0, flaky: 0 });
     expect(run.report!.errors).toEqual([]);
     expect(run.code, run.out).toBe(0);
   });

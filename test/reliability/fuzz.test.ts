@@ -257,7 +257,7 @@ const requestArb: fc.Arbitrary<FuzzRequest> = fc
 describe('fuzzing from the OpenAPI documents: never 5xx, errors in the service shape, no change by a 4xx', () => {
   let emu: EmulatorServer;
   beforeAll(async () => {
-    emu = await startServer({ validateResponses: false, webhooks: 'record' });
+    emu = await startServer({ validateResponses: false, webhooks: 'record', fixtures: 'demo' });
   });
   afterAll(async () => {
     await emu?.close();

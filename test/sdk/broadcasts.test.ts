@@ -4,7 +4,7 @@ import { useEmulator } from '../../src/vitest.js';
 import { DRAFT_BROADCAST, NEWSLETTER_SEGMENT, SENT_BROADCAST } from '../resources/broadcasts/helpers.js';
 
 describe('SDK: resend.broadcasts', () => {
-  const emu = useEmulator({ validateResponses: true });
+  const emu = useEmulator({ validateResponses: true, fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
   const sdk = () => emu.resend;
 
   it('create, get, update, list, duplicate, remove', async () => {

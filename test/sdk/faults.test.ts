@@ -61,11 +61,13 @@ describe('official SDK: injected faults', () => {
     expect(batch).toMatchObject({ data: null, error: { statusCode: 500, name: 'application_error' } });
     expect(t.emu.emails({ subject: 'SDK fault probe' })).toEqual([]);
 
+    t.emu.faults.clear();
+    const probe = (await sdk().emails.send(EMAIL)).data!.id;
     const pattern = async () => {
       t.emu.faults.clear();
       t.emu.faults.add({ operation: 'emails/get', status: 500, probability: 0.5, seed: 2026 });
       const out: boolean[] = [];
-      for (let i = 0; i < 12; i++) out.push((await sdk().emails.get('a1b2c3d4-0001-4a5b-8c6d-7e8f9a0b1c2d')).error !== null);
+      for (let i = 0; i < 12; i++) out.push((await sdk().emails.get(probe)).error !== null);
       return out;
     };
     const first = await pattern();

@@ -1,9 +1,11 @@
 /**
  * `resend-emulator/vitest` (src/vitest.ts): one server per file, reset
- * before each test, the SDK client it hands out, and the two matchers with
- * their passes and their failure messages.
+ * before each test, the SDK client it hands out, the two matchers with
+ * their passes and their failure messages, and a test that sends nothing
+ * finding nothing (the fixtures hold no activity: issue 28).
  */
 import { describe, expect, it } from 'vitest';
+import { WaitTimeoutError } from '../../src/index.js';
 import { useEmulator } from '../../src/vitest.js';
 
 const emu = useEmulator({ webhooks: 'record' });
@@ -38,7 +40,7 @@ describe('useEmulator', () => {
   it('resets before each test on the same server (fixtures back, clock kept)', async () => {
     urls.add(emu.url);
     expect(urls.size).toBe(1);
-    expect(emu.emails({ to: 'ada@example.net' })).toEqual([]);
+    expect(emu.emails()).toEqual([]);
     const before = emu.clock.now().getTime();
     await emu.clock.advance('1h');
     expect(emu.clock.now().getTime() - before).toBe(3_600_000);
@@ -71,8 +73,8 @@ describe('toHaveSentEmail', () => {
     await send('ada@example.net', 'Welcome to Acme');
     await send('bob@example.net', 'Your invoice');
     const message = failure(() => expect(emu).toHaveSentEmail({ to: 'bob@example.net', subject: 'Welcome' }));
-    const sent = emu.emails().length; // the fixtures' three and these two
-    expect(message).toContain(`expected an email matching {"to":"bob@example.net","subject":"Welcome"}, but none of the ${sent} sent emails matches. Closest:`);
+    // The two this test sent, and nothing seeded.
+    expect(message).toContain('expected an email matching {"to":"bob@example.net","subject":"Welcome"}, but none of the 2 sent emails matches. Closest:');
     // Those two differ in one field each; the newest comes first.
     expect(message).toMatch(/1\. \S+ "Your invoice" from "Acme <hello@example.com>" to \["bob@example.net"\]/);
     expect(message).toContain('- subject: "Your invoice" does not contain "Welcome"');
@@ -89,7 +91,7 @@ describe('toHaveSentEmail', () => {
 
   it("decides with the emulator's own emails(filter): q is searched, an unknown key throws its TypeError", async () => {
     await send('ada@example.net', 'Welcome to Acme');
-    expect(emu.emails().length).toBeGreaterThanOrEqual(3);
+    expect(emu.emails()).toHaveLength(1);
     // No attachment anywhere: the search finds nothing, so neither does the matcher.
     expect(emu.emails({ q: 'has:attachment nosuchword' })).toEqual([]);
     expect(emu).not.toHaveSentEmail({ q: 'has:attachment' });
@@ -130,3 +132,44 @@ describe('toHaveDeliveredWebhook', () => {
       .toBe('expected a webhook delivery matching {"event_type":"email.sent"}, but no webhook delivery was recorded');
   });
 });
+
+describe('a test that sends nothing finds nothing (the fixtures hold no activity)', () => {
+  it('(a test that sends a welcome email) passes', async () => {
+    await send('ada@example.net', 'Welcome to Acme');
+    expect(emu).toHaveSentEmail({ subject: 'Welcome' });
+  });
+
+  it('the next test, which sends nothing, fails toHaveSentEmail({ subject: "Welcome" }) and its waitForEmail times out', async () => {
+    expect(emu.emails()).toEqual([]);
+    expect(() => expect(emu).toHaveSentEmail({ subject: 'Welcome' })).toThrow('expected an email matching {"subject":"Welcome"}, but no email was sent');
+    expect(() => expect(emu).toHaveSentEmail()).toThrow('expected an email matching {}, but no email was sent');
+    const waited = await emu.waitForEmail({ subject: 'Welcome' }, { timeout: 50 }).then(() => null, (err: unknown) => err);
+    expect(waited).toBeInstanceOf(WaitTimeoutError);
+    expect((waited as Error).message).toBe('waitForEmail: no email matched {"subject":"Welcome"} within 50 ms');
+    await expect(emu.code({ subject: 'Welcome' }, { timeout: 50 })).rejects.toBeInstanceOf(WaitTimeoutError);
+    await expect(emu.link({}, undefined, { timeout: 50 })).rejects.toBeInstanceOf(WaitTimeoutError);
+    expect(() => expect(emu).toHaveDeliveredWebhook()).toThrow('expected a webhook delivery matching {}, but no webhook delivery was recorded');
+    expect(emu.webhookDeliveries()).toEqual([]);
+    expect(emu.inboxThreads()).toEqual([]);
+  });
+
+  it('what a team sets up is there: the key, the verified domain, contacts, the template, the inbox', async () => {
+    expect((await emu.resend.domains.list()).data!.data.map((d) => [d.name, d.status])).toEqual([['example.com', 'verified']]);
+    expect((await emu.resend.contacts.list()).data!.data).toHaveLength(3);
+    expect((await emu.resend.templates.list()).data!.data.map((t) => t.alias)).toEqual(['welcome']);
+    expect((await emu.resend.emails.list()).data!.data).toEqual([]);
+    expect((await emu.resend.broadcasts.list()).data!.data.map((b) => b.status)).toEqual(['draft']);
+  });
+});
+
+describe('the demo fixtures, asked for', () => {
+  const demo = useEmulator({ fixtures: 'demo' });
+
+  it('hold three sent emails and an inbox thread: a matcher sees them', async () => {
+    expect(demo.emails().map((e) => e.subject)).toEqual(["What's new in January", 'Your invoice for December', 'Welcome to Acme']);
+    expect(demo).toHaveSentEmail({ subject: 'Welcome' });
+    expect(demo.inboxThreads().map((t) => t.subject)).toEqual(['Where is my order?']);
+    expect(emu.emails()).toEqual([]);
+  });
+});
+

@@ -1,7 +1,8 @@
 /**
  * Run by Jest (test/jest/jest.config.mjs), not vitest: `resend-emulator/jest`
  * in a real Jest run. The last test fails on purpose: test/jest/jest.test.ts
- * checks that its message lists the closest emails.
+ * checks that its message lists the closest emails (only this test's: the
+ * fixtures hold no sent email).
  */
 import { describe, expect, it } from '@jest/globals';
 import { useEmulator } from 'resend-emulator/jest';
@@ -24,6 +25,17 @@ describe('resend-emulator/jest', () => {
 
   it('resets before each test', () => {
     expect(emu).not.toHaveSentEmail({ to: 'ada@example.net' });
+  });
+
+  it('a test that sends nothing finds nothing: toHaveSentEmail({ subject: "Welcome" }) fails and waitForEmail times out', async () => {
+    expect(emu.emails()).toEqual([]);
+    expect(() => expect(emu).toHaveSentEmail({ subject: 'Welcome' })).toThrow('expected an email matching {"subject":"Welcome"}, but no email was sent');
+    await expect(emu.waitForEmail({ subject: 'Welcome' }, { timeout: 50 })).rejects.toMatchObject({
+      name: 'WaitTimeoutError',
+      message: 'waitForEmail: no email matched {"subject":"Welcome"} within 50 ms',
+    });
+    await expect(emu.code({ subject: 'Welcome' }, { timeout: 50 })).rejects.toMatchObject({ name: 'WaitTimeoutError' });
+    expect(() => expect(emu).toHaveDeliveredWebhook()).toThrow('but no webhook delivery was recorded');
   });
 
   it('reads the one-time code and the link of the newest matching email', async () => {

@@ -4,15 +4,10 @@ import { emailsOfBroadcast, sendEmail } from '../../../src/resources/emails/serv
 
 const FROM = 'Acme <hello@example.com>';
 
-describe('listing, sharing and metrics', () => {
-  const t = useEmulator();
-  const send = async (body: Record<string, unknown> = {}) => {
-    const res = await t.api.post('/emails').send({ from: FROM, to: 'delivered@resend.dev', subject: 'Hello', text: 'x', ...body });
-    expect(res.status).toBe(200);
-    return res.body.id as string;
-  };
+describe('listing the demo fixtures', () => {
+  const t = useEmulator({ fixtures: 'demo' });
 
-  it('lists the fixtures history of the default team (delivered and opened)', async () => {
+  it('lists the demo history of the default team (delivered and opened)', async () => {
     const res = await t.api.get('/emails');
     expect(res.status).toBe(200);
     expect(res.body.object).toBe('list');
@@ -21,6 +16,21 @@ describe('listing, sharing and metrics', () => {
     expect(res.body.data[1].cc).toEqual([FIXTURES.ownerEmail]);
     expect(res.body.data[0].cc).toBeNull();
     expect((await t.as(FIXTURES.secondTeamKey).get('/emails')).body.data).toEqual([]);
+  });
+});
+
+describe('listing, sharing and metrics', () => {
+  const t = useEmulator();
+  const send = async (body: Record<string, unknown> = {}) => {
+    const res = await t.api.post('/emails').send({ from: FROM, to: 'delivered@resend.dev', subject: 'Hello', text: 'x', ...body });
+    expect(res.status).toBe(200);
+    return res.body.id as string;
+  };
+
+  it('lists no email on the default fixtures (an account set up, no history)', async () => {
+    const res = await t.api.get('/emails');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ object: 'list', has_more: false, data: [] });
   });
 
   it('lists newest first, 20 by default, with cursors', async () => {
