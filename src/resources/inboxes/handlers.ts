@@ -7,10 +7,10 @@
  * | inboxes/create | address on a verified domain of the team that receives mail, or `forwarding: true` (then `receiving_address` is provisioned); else 422 naming `email_address`; an address already an inbox → 422; `name` defaults to the address → 201 `{object, id}`; `inbox.created` |
  * | inboxes/list, get | `Inbox` / `GetInboxResponseSuccess`; `unread` = unread threads in `inbox`, `drafts` = unsent drafts |
  * | inboxes/update | `name` and/or `from_name` (422 when neither); `inbox.updated` |
- * | inboxes/remove | deletes threads, drafts, labels, agent settings; `inbox.deleted` |
+ * | inboxes/remove | deletes threads, drafts, labels, agent settings (the received and sent emails its threads referenced stay); `inbox.deleted` |
  * | inboxes/threads/list, search | `folders` default `inbox` (`inbox,archive,sent` with `labels`); unknown label → 404 `Label "<id>" not found.`; search: every word of `query` (`"phrase"`, `-word`) and every filter must match one email; `matched_email_id` = newest matching email |
  * | inboxes/threads/get, update, remove | update: `read` marks every email, `folder` moves (`inbox.thread.folder.updated`); remove moves to `trash` (`deleted: false` when already there) |
- * | inboxes/threads/emails/* | list oldest first; reply/forward send from the inbox (mail.ts) → 201 `{id}` (the email's id) |
+ * | inboxes/threads/emails/* | each is the received or sent email with its id, read from there (thread-emails.ts); list oldest first (`paginate` with the thread's order); reply/forward send from the inbox (mail.ts) → 201 `{id}` (the email's id) |
  * | inboxes/threads/labels/* | add (1-10), set (replace), remove (no-op when absent); one `inbox.thread.labels.updated` per label changed |
  * | inboxes/labels/* | `#RRGGBB`, random when omitted; name unique in the inbox (case-insensitive), at most 100 → 422 |
  * | inboxes/drafts/* | ≥1 non-empty field; `thread_id` with `reply_to_email_id`; a second reply draft for an email returns the first (200); send → `{id}` of the email; sent draft: update 409, send 409 |
