@@ -7,8 +7,9 @@
  * (`inbox_messages`, store.ts) adds only what belongs to the inbox: the
  * thread, `read`, and when the email joined it.
  *
- * A row whose email is no longer stored is left out of every read, so the
- * thread and the emails never disagree (no operation deletes a received or
+ * A row whose email is no longer stored is not shown (not listed, 404 to
+ * get, not counted in `email_count`), so the thread and the emails never
+ * disagree (no operation deletes a received or
  * sent email today; reset and snapshot import replace every table at once).
  */
 import type { Emulator } from '../../context.js';

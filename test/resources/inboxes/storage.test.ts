@@ -97,6 +97,20 @@ describe('inbox storage: one fact, one row', () => {
     expect(await inboxTablesText(t)).not.toContain(email.id);
   });
 
+  it('a thread email whose email is not stored is not shown: not listed, 404, not counted (a snapshot without it)', async () => {
+    const inbox = await makeInbox(t, 'partial@example.com');
+    await postJson(t, { from: 'a@sender.test', to: 'partial@example.com', subject: 'Kept', text: 'one', message_id: '<k1@sender.test>' });
+    const gone = await postJson(t, { from: 'a@sender.test', to: 'partial@example.com', subject: 'Re: Kept', text: 'two', headers: { 'In-Reply-To': '<k1@sender.test>' } });
+    const snap = (await t.api.get('/_emulator/snapshot')).body;
+    snap.tables.received_emails = snap.tables.received_emails.filter((r: any) => r.id !== gone.body.id);
+    expect((await t.api.post('/_emulator/snapshot').send(snap)).status).toBe(200);
+    const [thread] = (await t.api.get(`/inboxes/${inbox}/threads`)).body.data;
+    expect(thread).toMatchObject({ subject: 'Kept', email_count: 1 });
+    expect((await t.api.get(`/inboxes/${inbox}/threads/${thread.id}/emails`)).body.data.map((e: any) => e.text)).toEqual(['one']);
+    expect((await t.api.get(`/inboxes/${inbox}/threads/${thread.id}/emails/${gone.body.id}`)).status).toBe(404);
+    expect(t.emu.inboxThreads({ inbox }).flatMap((v) => v.emails.map((e) => e.text))).toEqual(['one']);
+  });
+
   it('pages a thread\'s emails oldest first with after and before, 422 on both or an unknown cursor', async () => {
     const inbox = await makeInbox(t, 'pages@example.com');
     await postJson(t, { from: 'a@sender.test', to: 'pages@example.com', subject: 'Paged', text: 'first', message_id: '<p0@sender.test>' });
