@@ -10,6 +10,7 @@ import os from 'node:os';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { startCeilings, EXPRESS_START_SCRIPT } from './ceilings.js';
+import { inboxStorageChecks, measureInboxStorage } from './inbox-storage.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 // Throughput is measured in alternating rounds (ceiling, emulator, ceiling, ...) and the median ratio kept: single runs on a shared machine swing by 2x.
@@ -217,6 +218,8 @@ await pinger;
 const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
 await emu.close();
 await ceilings.close();
+// Inbox storage (issue 30 item 2): received emails into an inbox grow the store as the same emails to no inbox do.
+const inboxStorage = await measureInboxStorage();
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${DURATION_S} s a scenario`);
 console.table(results);
@@ -233,6 +236,7 @@ const checks = [
   [`clock advance firing ${firedJobs} jobs (ms)`, advanceMs, `≤ ${TARGETS.advance10kMs}`, advanceMs <= TARGETS.advance10kMs && firedJobs >= 10_000],
   ['longest request wait during it (ms)', longestWaitMs, `≤ ${TARGETS.waitDuringAdvanceMs}`, longestWaitMs <= TARGETS.waitDuringAdvanceMs],
   ['non-2xx answers in the emulator scenarios', non2xx + small.non2xx + big.non2xx, '= 0', non2xx + small.non2xx + big.non2xx === 0],
+  ...inboxStorageChecks(inboxStorage),
 ];
 console.table(checks.map(([target, value, goal, met]) => ({ target, value: Number(Number(value).toFixed(3)), goal, met })));
 console.log(`RSS after the loads and 100 000 keys: ${rssMb} MB`);

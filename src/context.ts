@@ -163,6 +163,32 @@ export interface WebhookDirectory {
   subscribed(ctx: Emulator, teamId: string, type: string): string[];
 }
 
+/** A stored received email as the inboxes file it: its id, subject, Message-ID (with angle brackets) and headers (lower-case name → value; `in-reply-to` and `references` are read). */
+export interface ReceivedForInbox {
+  id: string;
+  subject: string | null;
+  messageId: string | null;
+  headers: Record<string, string>;
+}
+
+/**
+ * The inboxes as the receiving resource sees them: the inboxes resource
+ * (src/resources/inboxes/service.ts implements this) reads received emails
+ * through the receiving resource's service, so receiving reaches the
+ * inboxes through the context (as src/http/ reaches the API keys) and the
+ * two rooms import each other in no circle.
+ */
+export interface InboxRouter {
+  /** The team of the inbox whose `receiving_address` is `address` (case-insensitive; forwarded mail), or null. */
+  forwardingTeamOf(ctx: Emulator, address: string): string | null;
+  /**
+   * Files a received email, just stored for `teamId`, in every inbox of the
+   * team that one of `receivedFor` addresses (threads, `inbox.*` events).
+   * Call inside the transaction that stores it. Returns the inbox ids.
+   */
+  fileReceived(ctx: Emulator, teamId: string, receivedFor: string[], email: ReceivedForInbox): string[];
+}
+
 /**
  * Notifications on `bus` (for the inbox page's server-sent events and
  * `waitForEmail`): `'email'` (email id), `'delivery'` (delivery id),
@@ -181,6 +207,8 @@ export interface Emulator {
   keys: KeyStore;
   /** The webhook endpoints, for the deliveries (src/resources/webhooks/service.ts). */
   webhooks: WebhookDirectory;
+  /** The inboxes, for the receiving resource (src/resources/inboxes/service.ts). */
+  inboxes: InboxRouter;
   /** Every module, in seeding order (`src/modules.ts`): reset seeds the fixtures through them. */
   modules: readonly SeededModule[];
 }

@@ -1,10 +1,13 @@
 /**
  * The one implementation of list pagination (interface-spec "Pagination";
  * API-FACTS §4 "Cursors", "Page size", "Order"):
- * - newest first (`ORDER BY seq DESC`, `seq` = insertion order);
+ * - newest first (`ORDER BY seq DESC`, `seq` = insertion order) unless the
+ *   list names another `order` (a column and a direction: a thread's emails
+ *   are oldest first, INBOXES-FACTS §3.3);
  * - `limit` 1..100 (checked by the spec's `limit` parameter schema);
- * - `after` = id of the last item seen → older items; `before` = id of the
- *   first item seen → newer items; the cursor item itself is excluded;
+ * - `after` = id of the last item seen → the items after it in the list's
+ *   order (older ones, newest first); `before` = id of the first item seen →
+ *   the items before it; the cursor item itself is excluded;
  * - `after` with `before` → 422 `validation_error`; an unknown cursor → 422;
  * - `limit` omitted: `defaultLimit` items, or all items when it is `null`.
  * Each page is one indexed range scan on `(team_id, seq)`, so its cost does
@@ -41,7 +44,23 @@ export interface PageOptions<Row, Item> {
   map: (row: Row) => Item;
   /** Columns to select (default `*`). */
   columns?: string;
+  /** The list's order (default `NEWEST_FIRST`). */
+  order?: PageOrder;
 }
+
+/**
+ * A list's order: a column whose values are unique and never change while
+ * the row is listed (`seq`, the insertion order, in every list), and the
+ * direction. Default `{ column: 'seq', direction: 'desc' }` (newest first).
+ */
+export interface PageOrder {
+  /** A trusted constant, never user input. */
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+/** The order of every list that names none: newest first. */
+export const NEWEST_FIRST: PageOrder = { column: 'seq', direction: 'desc' };
 
 /** Column names of a statement's result, by statement (read once). */
 const columnNames = new WeakMap<object, string[]>();
@@ -85,28 +104,35 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
     throw errors.bothCursors();
   }
   const limit = query.limit ?? opts.defaultLimit ?? null;
+  const { column, direction } = opts.order ?? NEWEST_FIRST;
   const cursorId = query.after ?? query.before;
-  let cursorSeq: number | null = null;
+  let cursorValue: unknown = null;
   if (cursorId !== undefined) {
-    const row = db.prepare(`SELECT seq FROM ${table} WHERE id = ? AND (${where})`).get(cursorId, ...params) as { seq: number } | undefined;
+    const row = db.prepare(`SELECT ${column} AS v FROM ${table} WHERE id = ? AND (${where})`).get(cursorId, ...params) as { v: unknown } | undefined;
     if (!row) {
       throw errors.unknownCursor(query.after !== undefined ? 'after' : 'before', cursorId);
     }
-    cursorSeq = row.seq;
+    cursorValue = row.v;
   }
   const cols = opts.columns ?? '*';
+  // The list's order, and the comparison that means "after the cursor" in it.
+  const forward = direction === 'asc' ? 'ASC' : 'DESC';
+  const backward = direction === 'asc' ? 'DESC' : 'ASC';
+  const afterOp = direction === 'asc' ? '>' : '<';
+  const beforeOp = direction === 'asc' ? '<' : '>';
   let rows: Row[];
   let hasMore: boolean;
   const take = limit === null ? -1 : limit + 1;
   if (query.before !== undefined) {
-    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where}) AND seq > ? ORDER BY seq ASC LIMIT ?`), [...params, cursorSeq, take]);
+    // The items just before the cursor, read walking away from it, then put back in the list's order.
+    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where}) AND ${column} ${beforeOp} ? ORDER BY ${column} ${backward} LIMIT ?`), [...params, cursorValue, take]);
     hasMore = limit !== null && rows.length > limit;
     if (hasMore) rows = rows.slice(0, limit!);
     rows.reverse();
   } else {
-    const cond = cursorSeq !== null ? ' AND seq < ?' : '';
-    const bind = cursorSeq !== null ? [...params, cursorSeq, take] : [...params, take];
-    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where})${cond} ORDER BY seq DESC LIMIT ?`), bind);
+    const cond = cursorId !== undefined ? ` AND ${column} ${afterOp} ?` : '';
+    const bind = cursorId !== undefined ? [...params, cursorValue, take] : [...params, take];
+    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where})${cond} ORDER BY ${column} ${forward} LIMIT ?`), bind);
     hasMore = limit !== null && rows.length > limit;
     if (hasMore) rows = rows.slice(0, limit!);
   }

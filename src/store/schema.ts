@@ -30,6 +30,7 @@ export const SCHEMA_ADDED: readonly (readonly number[])[] = [
   [403], // 12: an email's history in emails.events (email_events dropped)
   [602], // 13: memberships indexed by (segment_id, seq)
   [701, 1600], // 14: topics.updated_at (topic events), the inboxes tables
+  [1601], // 15: an inbox's thread emails reference the received and sent emails (issue 30: one fact, one row)
 ];
 
 /** This version's schema version: the newest entry of `SCHEMA_ADDED`. */

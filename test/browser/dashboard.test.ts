@@ -122,13 +122,15 @@ describe('dashboard views', () => {
 
   it('Received emails: new ones appear live, with content, codes and source', async () => {
     await open(t, 'received');
-    await expect.poll(() => page.locator('#list').textContent()).toContain('No email received yet');
+    // The fixtures' shared inbox email is the one received email at first (docs/inboxes.md "One fact, one row").
+    await expect.poll(() => items('received').count()).toBe(1);
+    expect(await items('received').first().textContent()).toContain('Where is my order?');
     await t.anon.post('/_emulator/inbound').send({
       from: 'Ada Lovelace <ada@sender.test>', to: 'support@example.com', subject: 'Re: ticket 4471 — reset code 558210?',
       html: '<p>Hi support, my reset code <b>558210</b> does not work.</p>', text: 'Hi support, my reset code 558210 does not work.',
       attachments: [{ filename: 'screenshot.txt', content: Buffer.from('x').toString('base64') }],
     }).expect(201);
-    await expect.poll(() => items('received').count()).toBe(1);
+    await expect.poll(() => items('received').count()).toBe(2);
     await items('received').first().click();
     expect(await page.locator('[data-testid="received-subject"]').textContent()).toBe('Re: ticket 4471 — reset code 558210?');
     expect(await page.locator('[data-testid="email-codes"] .chip').allTextContents()).toEqual(['4471', '558210']);

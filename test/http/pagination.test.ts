@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers.js';
+import { openDatabase } from '../../src/store/db.js';
+import { paginate, type PageOrder, type PageQuery } from '../../src/http/pagination.js';
 
 describe('pagination (interface-spec "Pagination")', () => {
   const t = useEmulator();
@@ -72,5 +74,28 @@ describe('pagination (interface-spec "Pagination")', () => {
     const plan = db.prepare("EXPLAIN QUERY PLAN SELECT * FROM domains WHERE (team_id = ?) AND seq < ? ORDER BY seq DESC LIMIT ?").all(teamId, 10, 11) as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX domains_team|USING INTEGER PRIMARY KEY/);
     expect(plan.map((p) => p.detail).join(' ')).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+  });
+
+  it('pages in a given order: oldest first, after → newer, before → older, cursors excluded, 422 for an unknown cursor', () => {
+    const db = openDatabase();
+    db.exec('CREATE TABLE items (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, grp TEXT NOT NULL)');
+    const ids = Array.from({ length: 7 }, (_, i) => `i${i}`);
+    for (const id of ids) db.prepare('INSERT INTO items (id, grp) VALUES (?, ?)').run(id, 'a');
+    db.prepare("INSERT INTO items (id, grp) VALUES ('other', 'b')").run();
+    const oldestFirst: PageOrder = { column: 'seq', direction: 'asc' };
+    const page = (query: PageQuery, order?: PageOrder) => {
+      const p = paginate<{ id: string }, string>(db, { table: 'items', where: 'grp = ?', params: ['a'], query, defaultLimit: 3, map: (r) => r.id, ...(order ? { order } : {}) });
+      return [p.data, p.has_more];
+    };
+    expect(page({}, oldestFirst)).toEqual([ids.slice(0, 3), true]);
+    expect(page({ after: 'i2' }, oldestFirst)).toEqual([ids.slice(3, 6), true]);
+    expect(page({ after: 'i5' }, oldestFirst)).toEqual([['i6'], false]);
+    expect(page({ before: 'i5' }, oldestFirst)).toEqual([ids.slice(2, 5), true]);
+    expect(page({ before: 'i2', limit: 5 }, oldestFirst)).toEqual([ids.slice(0, 2), false]);
+    // No order given: newest first, as every other list.
+    expect(page({})).toEqual([['i6', 'i5', 'i4'], true]);
+    expect(page({ after: 'i4' })).toEqual([['i3', 'i2', 'i1'], true]);
+    expect(() => page({ after: 'other' }, oldestFirst)).toThrow(/`after` cursor `other` does not match any item/);
+    db.close();
   });
 });

@@ -16,14 +16,12 @@
  * | emails/metrics | counts and rates over `start_date`..`end_date` (default the last 6 days), breakdown by `dimensions` (see `metrics.ts`) |
  * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `jobs.ts`.
  */
-import { htmlToText } from './text.js';
 import type { ResourceModule } from '../../module.js';
 import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailContactMigration, emailEventsColumnMigration, emailsMigration, insertEmail, messageId } from './store.js';
-import { parseAddress } from './addresses.js';
-import { domainIdByName } from '../domains/service.js';
+import { emailContactMigration, emailEventsColumnMigration, emailsMigration } from './store.js';
+import { seedEmail } from './seed.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
@@ -32,23 +30,9 @@ export const emailsModule: ResourceModule = {
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**
    * `fixtures.emails`: `[{id, team_id, from, to, subject, html?, text?, cc?, bcc?, reply_to?, tags?,
-   * created_at (ISO), events: [{type, at (ISO)}]}]`; `last_event` is the last event's type.
-   * No webhooks are raised and no jobs scheduled for them.
+   * created_at (ISO), events: [{type, at (ISO)}]}]` (`seedEmail`).
    */
-  seed(ctx, fixtures, db) {
-    const arr = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(Array.isArray(v) ? v : [v]));
-    for (const e of fixtures.emails ?? []) {
-      const created = e.created_at ? Date.parse(e.created_at) : ctx.clock.nowMs();
-      const events: { type: string; at: string }[] = e.events ?? [{ type: 'delivered', at: e.created_at }];
-      const domain = parseAddress(e.from)?.domain ?? 'example.com';
-      insertEmail(ctx, {
-        id: e.id, team_id: e.team_id, message_id: e.message_id ?? messageId(String(e.id), created, domain), from_addr: e.from,
-        to_addrs: JSON.stringify(Array.isArray(e.to) ? e.to : [e.to]), cc: arr(e.cc), bcc: arr(e.bcc), reply_to: arr(e.reply_to),
-        subject: e.subject, html: e.html ?? null, text: e.text ?? (e.html ? htmlToText(e.html) : null), headers: null,
-        tags: e.tags ? JSON.stringify(e.tags) : null, last_event: events[events.length - 1]?.type ?? 'delivered', scheduled_at: null,
-        created_at: created, source: 'api', domain_id: domainIdByName(ctx, e.team_id, domain), broadcast_id: null, template_id: null, topic_id: null, automation_run_id: null, contact_id: null,
-        events: JSON.stringify(events.map((ev) => ({ type: ev.type, at: ev.at ? Date.parse(ev.at) : created }))),
-      });
-    }
+  seed(ctx, fixtures) {
+    for (const e of fixtures.emails ?? []) seedEmail(ctx, e);
   },
 };

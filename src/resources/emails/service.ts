@@ -9,3 +9,5 @@ export { emailsOfBroadcast } from './store.js';
 export { asList, bareAddress, parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';
 export { countSentRecipients } from './store.js';
+export { attachmentMetaOfEmails, emailsByIds, type EmailWithBodies } from './store.js';
+export { seedEmail, type FixtureEmail } from './seed.js';

@@ -516,3 +516,26 @@ export function countSentRecipients(ctx: Emulator, teamId: string, sinceMs: numb
     .get(teamId, sinceMs) as { n: number };
   return row.n;
 }
+
+/** An `emails` row with or without its bodies (`emailsByIds`). */
+export type EmailWithBodies = EmailHead & { html?: string | null; text?: string | null };
+
+/**
+ * Emails by id (any team; unknown ids are left out), with `html` and `text`
+ * when `bodies`: what an inbox's thread reads of the emails it sent (one
+ * query for a page of them).
+ */
+export function emailsByIds(ctx: Emulator, ids: readonly string[], bodies: boolean): EmailWithBodies[] {
+  if (ids.length === 0) return [];
+  return ctx.db
+    .prepare(`SELECT ${HEAD_COLUMNS}${bodies ? ', html, text' : ''} FROM emails WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as EmailWithBodies[];
+}
+
+/** The attachments of these emails without their contents, each email's in the order sent. */
+export function attachmentMetaOfEmails(ctx: Emulator, emailIds: readonly string[]): Omit<AttachmentRow, 'content'>[] {
+  if (emailIds.length === 0) return [];
+  return ctx.db
+    .prepare('SELECT seq, id, email_id, team_id, filename, content_type, content_id, path, size FROM email_attachments WHERE email_id IN (SELECT value FROM json_each(?)) ORDER BY seq')
+    .all(JSON.stringify(emailIds)) as Omit<AttachmentRow, 'content'>[];
+}

@@ -7,10 +7,10 @@
  * | inboxes/create | address on a verified domain of the team that receives mail, or `forwarding: true` (then `receiving_address` is provisioned); else 422 naming `email_address`; an address already an inbox → 422; `name` defaults to the address → 201 `{object, id}`; `inbox.created` |
  * | inboxes/list, get | `Inbox` / `GetInboxResponseSuccess`; `unread` = unread threads in `inbox`, `drafts` = unsent drafts |
  * | inboxes/update | `name` and/or `from_name` (422 when neither); `inbox.updated` |
- * | inboxes/remove | deletes threads, drafts, labels, agent settings; `inbox.deleted` |
+ * | inboxes/remove | deletes threads, drafts, labels, agent settings (the received and sent emails its threads referenced stay); `inbox.deleted` |
  * | inboxes/threads/list, search | `folders` default `inbox` (`inbox,archive,sent` with `labels`); unknown label → 404 `Label "<id>" not found.`; search: every word of `query` (`"phrase"`, `-word`) and every filter must match one email; `matched_email_id` = newest matching email |
  * | inboxes/threads/get, update, remove | update: `read` marks every email, `folder` moves (`inbox.thread.folder.updated`); remove moves to `trash` (`deleted: false` when already there) |
- * | inboxes/threads/emails/* | list oldest first; reply/forward send from the inbox (mail.ts) → 201 `{id}` (the email's id) |
+ * | inboxes/threads/emails/* | each is the received or sent email with its id, read from there (thread-emails.ts); list oldest first (`paginate` with the thread's order); reply/forward send from the inbox (mail.ts) → 201 `{id}` (the email's id) |
  * | inboxes/threads/labels/* | add (1-10), set (replace), remove (no-op when absent); one `inbox.thread.labels.updated` per label changed |
  * | inboxes/labels/* | `#RRGGBB`, random when omitted; name unique in the inbox (case-insensitive), at most 100 → 422 |
  * | inboxes/drafts/* | ≥1 non-empty field; `thread_id` with `reply_to_email_id`; a second reply draft for an email returns the first (200); send → `{id}` of the email; sent draft: update 409, send 409 |
@@ -39,10 +39,10 @@ import {
   MAX_CONTENT_BYTES,
   type AttachmentInput,
 } from './mail.js';
+import { threadEmail, threadEmailFiles, threadEmails, type ThreadEmail } from './thread-emails.js';
 import {
   agentSettings,
   attachmentsOfDraft,
-  attachmentsOfMessage,
   emitInboxEvent,
   threadEventData,
   threadLabelList,
@@ -78,6 +78,7 @@ import {
   markDraftSent,
   pageDrafts,
   pageInboxes,
+  pageThreadMessages,
   pageThreads,
   removeThreadLabel,
   saveAgent,
@@ -94,7 +95,6 @@ import {
   type Folder,
   type InboxRow,
   type LabelRow,
-  type MessageRow,
   type StoredAttachment,
   type ThreadRow,
 } from './store.js';
@@ -123,8 +123,10 @@ export function threadOr404(ctx: Emulator, inbox: InboxRow, id: string): ThreadR
   return t;
 }
 
-function messageOr404(ctx: Emulator, thread: ThreadRow, id: string): MessageRow {
-  const m = findMessage(ctx, thread.id, id);
+/** The thread's email, read from the email it is (with its bodies), or 404 `Email not found.` ([GUESS] text). */
+function messageOr404(ctx: Emulator, thread: ThreadRow, id: string): ThreadEmail {
+  const row = findMessage(ctx, thread.id, id);
+  const m = row ? threadEmail(ctx, row, true) : undefined;
   if (!m) throw new ApiError(404, 'not_found', 'Email not found.');
   return m;
 }
@@ -285,21 +287,18 @@ function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
   const addr = { from: csv(q.from), to: csv(q.to), cc: csv(q.cc), bcc: csv(q.bcc) };
   const hasAttachment = q.has_attachment === undefined ? undefined : q.has_attachment === 'true';
   const anyOf = (values: string[] | undefined, list: string[]) => !values || values.some((v) => list.some((a) => a.toLowerCase().includes(v)));
-  const matches = (m: MessageRow): boolean => {
-    const to = JSON.parse(m.to_addrs) as string[];
-    const cc = JSON.parse(m.cc) as string[];
-    const bcc = JSON.parse(m.bcc) as string[];
-    const atts = attachmentsOfMessage(m);
-    if (!anyOf(addr.from, [m.from_addr]) || !anyOf(addr.to, to) || !anyOf(addr.cc, cc) || !anyOf(addr.bcc, bcc)) return false;
+  const matches = (m: ThreadEmail): boolean => {
+    const atts = m.attachments;
+    if (!anyOf(addr.from, [m.from]) || !anyOf(addr.to, m.to) || !anyOf(addr.cc, m.cc) || !anyOf(addr.bcc, m.bcc)) return false;
     if (hasAttachment !== undefined && hasAttachment !== atts.length > 0) return false;
     if (start !== undefined && m.received_at < start) return false;
     if (end !== undefined && m.received_at > end) return false;
-    const hay = [m.subject ?? '', m.text ?? '', m.html ?? '', m.from_addr, ...to, ...cc, ...bcc, ...atts.map((a) => a.filename ?? '')].join('\n').toLowerCase();
+    const hay = [m.subject ?? '', m.text ?? '', m.html ?? '', m.from, ...m.to, ...m.cc, ...m.bcc, ...atts.map((a) => a.filename ?? '')].join('\n').toLowerCase();
     return query.must.every((w) => hay.includes(w)) && !query.not.some((w) => hay.includes(w));
   };
   const matched = new Map<string, string>();
   for (const t of threadsMatching(ctx, inbox.id, filter)) {
-    const hit = threadMessages(ctx, t.id).filter(matches).pop();
+    const hit = threadEmails(ctx, threadMessages(ctx, t.id), true).filter(matches).pop();
     if (hit) matched.set(t.id, hit.id);
   }
   // Every matching thread (up to the 10 000 cap) is read above only to find the matches; the page itself pages as the list does.
@@ -349,30 +348,15 @@ function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>) {
 /**
  * A page of a thread's emails, oldest first: `after` = the last id seen →
  * the newer ones after it; `before` = the first id seen → the older ones
- * (INBOXES-FACTS §3.3). Unknown cursor → 422, both → 422 (as every list).
+ * (INBOXES-FACTS §3.3). Unknown cursor → 422, both → 422 (as every list:
+ * `paginate` with the thread's order). Each email is read from the received
+ * or sent email it is.
  */
 function emailsList(ctx: Emulator, req: Req<'inboxes/threads/emails/list'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
-  const q = req.query;
-  if (q.after !== undefined && q.before !== undefined) throw errors.bothCursors();
-  const all = threadMessages(ctx, thread.id);
-  const limit = q.limit ?? 20;
-  let items = all;
-  let hasMore: boolean;
-  const cursor = q.after ?? q.before;
-  if (cursor !== undefined) {
-    const i = all.findIndex((m) => m.id === cursor);
-    if (i < 0) throw errors.unknownCursor(q.after !== undefined ? 'after' : 'before', cursor);
-    if (q.before !== undefined) {
-      items = all.slice(Math.max(0, i - limit), i);
-      hasMore = i - limit > 0;
-      return { object: 'list', has_more: hasMore, data: items.map(toMessage) };
-    }
-    items = all.slice(i + 1);
-  }
-  hasMore = items.length > limit;
-  return { object: 'list', has_more: hasMore, data: items.slice(0, limit).map(toMessage) };
+  const page = pageThreadMessages(ctx.db, thread.id, req.query);
+  return { ...page, data: threadEmails(ctx, page.data, true).map(toMessage) };
 }
 
 function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>) {
@@ -410,8 +394,8 @@ function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
   let to = uniqueRecipients(replyRecipients(original), self);
   let cc = asList(b.cc);
   if (b.reply_all) {
-    to = uniqueRecipients([...to, ...(JSON.parse(original.to_addrs) as string[])], self);
-    cc = uniqueRecipients([...(JSON.parse(original.cc) as string[]), ...cc], [...self, ...to]);
+    to = uniqueRecipients([...to, ...original.to], self);
+    cc = uniqueRecipients([...original.cc, ...cc], [...self, ...to]);
   }
   const bcc = asList(b.bcc);
   checkRecipientCount(to, cc, bcc);
@@ -426,8 +410,8 @@ function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
 }
 
 /** The forwarded-message banner and the original's text (INBOXES-FACTS §6.6, the documented example). */
-function forwardBodies(m: MessageRow, note: { html?: string; text?: string }): { html?: string; text: string } {
-  const lines = ['---------- Forwarded message ---------', `From: ${m.from_addr}`, `Date: ${new Date(m.received_at).toUTCString()}`, `Subject: ${m.subject ?? ''}`, `To: ${(JSON.parse(m.to_addrs) as string[]).join(', ')}`];
+function forwardBodies(m: ThreadEmail, note: { html?: string; text?: string }): { html?: string; text: string } {
+  const lines = ['---------- Forwarded message ---------', `From: ${m.from}`, `Date: ${new Date(m.received_at).toUTCString()}`, `Subject: ${m.subject ?? ''}`, `To: ${m.to.join(', ')}`];
   const text = [note.text ?? '', '', ...lines, '', m.text ?? ''].join('\n').replace(/^\n+/, '');
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const original = m.html ?? esc(m.text ?? '').replace(/\n/g, '<br>');
@@ -441,7 +425,7 @@ function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
   const original = messageOr404(ctx, thread, req.params.email_id);
   const b = req.body;
   const headers = checkCustomHeaders(b.headers);
-  const originals: StoredAttachment[] = attachmentsOfMessage(original);
+  const originals = threadEmailFiles(ctx, original);
   if (originals.some((a) => a.content === null)) {
     throw new ApiError(422, 'invalid_attachment', 'An attachment of the original email was sent from a URL (`path`) and cannot be forwarded.');
   }
@@ -578,7 +562,7 @@ function checkDraftRecipients(d: Pick<DraftRow, 'to_addrs' | 'cc' | 'bcc'>): voi
 /** The draft events' `draft_id`, `draft` and (reply drafts) `thread_id`, `thread` (SDK `InboxDraftEventData`). */
 function draftEventData(ctx: Emulator, inbox: InboxRow, draft: DraftRow): Record<string, unknown> {
   const d = findDraft(ctx, inbox.id, draft.id);
-  return { ...(draft.thread_id ? threadEventData(ctx, inbox.id, draft.thread_id) : {}), draft_id: draft.id, ...(d ? { draft: toEventDraft(d) } : {}) };
+  return { ...(draft.thread_id ? threadEventData(ctx, inbox.id, draft.thread_id) : {}), draft_id: draft.id, ...(d ? { draft: toEventDraft(ctx, d) } : {}) };
 }
 
 /**
@@ -596,7 +580,7 @@ export function createDraft(
   if ((b.thread_id === undefined) !== (b.reply_to_email_id === undefined)) {
     throw errors.validation('The `thread_id` and `reply_to_email_id` fields must be given together, or neither.', 422);
   }
-  let replied: MessageRow | null = null;
+  let replied: ThreadEmail | null = null;
   if (b.thread_id !== undefined) {
     const thread = threadOr404(ctx, inbox, b.thread_id);
     replied = messageOr404(ctx, thread, b.reply_to_email_id!);
@@ -638,7 +622,7 @@ function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
 
 function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
-  return toDraft(draftOr404(ctx, inbox, req.params.draft_id));
+  return toDraft(ctx, draftOr404(ctx, inbox, req.params.draft_id));
 }
 
 const alreadySent = () => new ApiError(409, 'validation_error', 'This draft has already been sent.');
@@ -688,7 +672,8 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
     const to = draft.to_addrs === null ? [] : (JSON.parse(draft.to_addrs) as string[]);
     if (to.length === 0) throw errors.validation('The draft has no recipient: set `to` before sending it.', 422);
     const thread = draft.thread_id ? findThread(ctx, inbox.id, draft.thread_id) ?? null : null;
-    const replied = thread && draft.reply_to_email_id ? findMessage(ctx, thread.id, draft.reply_to_email_id) ?? null : null;
+    const repliedRow = thread && draft.reply_to_email_id ? findMessage(ctx, thread.id, draft.reply_to_email_id) : undefined;
+    const replied = repliedRow ? threadEmail(ctx, repliedRow, false) ?? null : null;
     const atts: AttachmentInput[] = attachmentsOfDraft(draft).map((a) => ({
       ...(a.content !== null ? { content: a.content } : { path: a.path! }), ...(a.filename ? { filename: a.filename } : {}), content_type: a.content_type,
     }));
@@ -702,7 +687,7 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
       markDraftSent(ctx, draft.id, sent.emailId, sent.threadId, ctx.clock.nowMs());
       const sentDraft = findDraft(ctx, inbox.id, draft.id)!;
       emitInboxEvent(ctx, inbox, 'inbox.draft.sent', 'api', () => ({
-        ...threadEventData(ctx, inbox.id, sent.threadId), email_id: sent.emailId, email: toEventEmail(findInboxMessage(ctx, inbox.id, sent.emailId)!), draft_id: draft.id, draft: toEventDraft(sentDraft),
+        ...threadEventData(ctx, inbox.id, sent.threadId), email_id: sent.emailId, email: toEventEmail(threadEmail(ctx, findInboxMessage(ctx, inbox.id, sent.emailId)!, false)!), draft_id: draft.id, draft: toEventDraft(ctx, sentDraft),
       }));
       emitSent(ctx, inbox, sent.threadId, sent.emailId, sent.created);
       return sent.emailId;

@@ -11,15 +11,18 @@
  * `References` (last to first); otherwise it starts a thread. Never by
  * subject.
  */
-import type { Emulator } from '../../context.js';
+import type { Emulator, InboxRouter, ReceivedForInbox } from '../../context.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { contentTypeOf, newId } from '../../http/format.js';
-import { loadEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
-import { emitInboxEvent, threadEventData, toEventEmail, type InboxEventSource } from './shapes.js';
+import { loadEmail, seedEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
+import { storeReceivedEmail } from '../receiving/service.js';
+import { emitInboxEvent, threadEventData, toEventEmail } from './shapes.js';
+import { messageIdsIn, threadEmail, type ThreadEmail } from './thread-emails.js';
 import {
   findInboxMessage,
   findThread,
   inboxesForAddress,
+  inboxesForReceivingAddress,
   insertInbox,
   insertMessage,
   insertThread,
@@ -28,34 +31,8 @@ import {
   touchThread,
   type Folder,
   type InboxRow,
-  type MessageRow,
   type StoredAttachment,
 } from './store.js';
-
-/** A received message as the receiving resource hands it over (addresses as written; attachments with base64 content). */
-export interface InboundMessage {
-  /** The received email's id (the thread email gets the same id, INBOXES-FACTS §10.1). */
-  emailId: string;
-  fromHeader: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  replyTo: string[];
-  subject: string | null;
-  /** With angle brackets. */
-  messageId: string | null;
-  /** Lower-case header name → value (`in-reply-to`, `references` are read). */
-  headers: Record<string, string>;
-  html: string | null;
-  text: string | null;
-  attachments: { id: string; filename: string | null; contentType: string; size: number; content: string }[];
-}
-
-/** `<a@b>` message ids in a header value, in order. */
-function messageIdsIn(value: string | undefined | null): string[] {
-  if (!value) return [];
-  return value.match(/<[^<>\s]+>/g) ?? [];
-}
 
 /** The thread of the inbox a message with these headers replies to, or undefined (see the top of this file). */
 function threadRepliedTo(ctx: Emulator, inboxId: string, inReplyTo: string[], references: string[]): string | undefined {
@@ -71,23 +48,24 @@ function threadRepliedTo(ctx: Emulator, inboxId: string, inReplyTo: string[], re
 }
 
 /**
- * Files a received message in every inbox of `teamId` that one of
- * `receivedFor` addresses (the inbox address or its `receiving_address`),
- * once per inbox. A new thread starts in `inbox`; a reply joins its thread,
+ * Files a received email (just stored by the receiving resource for
+ * `teamId`) in every inbox of the team that one of `receivedFor` addresses
+ * (the inbox address or its `receiving_address`), once per inbox: the
+ * thread email is that received email, by its id (INBOXES-FACTS §10.1),
+ * never a copy. A new thread starts in `inbox`; a reply joins its thread,
  * which becomes unread and returns to `inbox` from `sent` or `archive`
  * (spam and trash stay, INBOXES-FACTS §6.3). Raises `inbox.thread.created`
  * (new thread) and `inbox.email.received`, source `system`. Synchronous:
  * call it inside the transaction that stores the received email. Returns the
  * ids of the inboxes it landed in.
  */
-export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[], m: InboundMessage): string[] {
+export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[], m: ReceivedForInbox): string[] {
   const inboxes = new Map<string, InboxRow>();
   for (const a of receivedFor) for (const inbox of inboxesForAddress(ctx, teamId, a)) inboxes.set(inbox.id, inbox);
   if (inboxes.size === 0) return [];
   const now = ctx.clock.nowMs();
   const inReplyTo = messageIdsIn(m.headers['in-reply-to']);
   const references = messageIdsIn(m.headers['references']);
-  const attachments: StoredAttachment[] = m.attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, content_type: a.contentType, content: a.content, path: null }));
   for (const inbox of inboxes.values()) {
     let threadId = threadRepliedTo(ctx, inbox.id, inReplyTo, references);
     let created = false;
@@ -96,13 +74,7 @@ export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[]
       insertThread(ctx, { id: threadId, inbox_id: inbox.id, subject: m.subject, folder: 'inbox', created_at: now });
       created = true;
     }
-    const row: Omit<MessageRow, 'seq'> = {
-      id: m.emailId, inbox_id: inbox.id, thread_id: threadId, direction: 'inbound', from_addr: m.fromHeader,
-      to_addrs: JSON.stringify(m.to), cc: JSON.stringify(m.cc), bcc: JSON.stringify(m.bcc), reply_to: JSON.stringify(m.replyTo),
-      subject: m.subject, message_id: m.messageId, refs: JSON.stringify([...references, ...inReplyTo.filter((x) => !references.includes(x))]),
-      html: m.html, text: m.text, attachments: JSON.stringify(attachments), read: 0, received_at: now,
-    };
-    insertMessage(ctx, row);
+    insertMessage(ctx, { id: m.id, inbox_id: inbox.id, thread_id: threadId, direction: 'inbound', message_id: m.messageId, read: 0, received_at: now });
     touchThread(ctx, threadId);
     const thread = findThread(ctx, inbox.id, threadId)!;
     if (!created && (thread.folder === 'sent' || thread.folder === 'archive')) {
@@ -111,15 +83,25 @@ export function fileInbound(ctx: Emulator, teamId: string, receivedFor: string[]
       // The SDK's folder event names only the movable folders: the automatic sent → inbox raises none.
       if (from === 'archive') emitInboxEvent(ctx, inbox, 'inbox.thread.folder.updated', 'system', () => ({ ...threadEventData(ctx, inbox.id, threadId!), from, to: 'inbox' }));
     }
-    const emailData = () => {
-      const stored = findInboxMessage(ctx, inbox.id, m.emailId)!;
-      return { ...threadEventData(ctx, inbox.id, threadId!), email_id: m.emailId, email: toEventEmail(stored as MessageRow) };
-    };
+    const emailData = () => ({ ...threadEventData(ctx, inbox.id, threadId!), ...eventEmail(ctx, inbox.id, m.id) });
     if (created) emitInboxEvent(ctx, inbox, 'inbox.thread.created', 'system', emailData);
     emitInboxEvent(ctx, inbox, 'inbox.email.received', 'system', emailData);
   }
   return [...inboxes.keys()];
 }
+
+/** `email_id` and `email` (SDK `InboxEventEmail`, read from the email) of the inbox's thread email. */
+function eventEmail(ctx: Emulator, inboxId: string, emailId: string): { email_id: string; email?: ReturnType<typeof toEventEmail> } {
+  const row = findInboxMessage(ctx, inboxId, emailId);
+  const email = row ? threadEmail(ctx, row, false) : undefined;
+  return email ? { email_id: emailId, email: toEventEmail(email) } : { email_id: emailId };
+}
+
+/** The inboxes as the receiving resource reaches them (`ctx.inboxes`, src/context.ts `InboxRouter`). */
+export const inboxRouter: InboxRouter = {
+  forwardingTeamOf: (ctx, address) => inboxesForReceivingAddress(ctx, address)[0]?.team_id ?? null,
+  fileReceived: fileInbound,
+};
 
 /** Headers Resend sets itself on replies, forwards and sent drafts (SDK JSDoc of `headers`). */
 const RESERVED_HEADERS = new Set(['in-reply-to', 'references', 'reply-to']);
@@ -225,7 +207,7 @@ export interface OutboundMessage {
   attachments: AttachmentInput[];
   headers: Record<string, string>;
   /** The email replied to (its Message-ID and References make the reply's headers), or null. */
-  replyTo: MessageRow | null;
+  replyTo: ThreadEmail | null;
   /** The thread it joins, or null for a new thread (folder `sent`). */
   threadId: string | null;
 }
@@ -245,7 +227,7 @@ export function sendFromInbox(ctx: Emulator, inbox: InboxRow, msg: OutboundMessa
   const headers: Record<string, string> = { ...msg.headers };
   const refs: string[] = [];
   if (msg.replyTo?.message_id) {
-    refs.push(...(JSON.parse(msg.replyTo.refs) as string[]), msg.replyTo.message_id);
+    refs.push(...msg.replyTo.refs, msg.replyTo.message_id);
     headers['In-Reply-To'] = msg.replyTo.message_id;
     headers['References'] = refs.join(' ');
   }
@@ -271,13 +253,8 @@ export function sendFromInbox(ctx: Emulator, inbox: InboxRow, msg: OutboundMessa
     insertThread(ctx, { id: threadId, inbox_id: inbox.id, subject: msg.subject, folder: 'sent', created_at: now });
     created = true;
   }
-  const attachments = msg.attachments.map(storedAttachment);
-  insertMessage(ctx, {
-    id, inbox_id: inbox.id, thread_id: threadId, direction: 'outbound', from_addr: sent.from_addr,
-    to_addrs: JSON.stringify(msg.to), cc: JSON.stringify(msg.cc), bcc: JSON.stringify(msg.bcc), reply_to: '[]',
-    subject: msg.subject, message_id: sent.message_id, refs: JSON.stringify(refs), html: sent.html, text: sent.text,
-    attachments: JSON.stringify(attachments), read: 1, received_at: now,
-  });
+  // The thread email is the sent email (same id): nothing of it is copied here.
+  insertMessage(ctx, { id, inbox_id: inbox.id, thread_id: threadId, direction: 'outbound', message_id: sent.message_id, read: 1, received_at: now });
   touchThread(ctx, threadId);
   if (events) emitSent(ctx, inbox, threadId, id, created);
   return { emailId: id, threadId, created };
@@ -285,16 +262,15 @@ export function sendFromInbox(ctx: Emulator, inbox: InboxRow, msg: OutboundMessa
 
 /** Raises `inbox.thread.created` (when `created`) and `inbox.email.sent` for an outbound thread email, source `system`. */
 export function emitSent(ctx: Emulator, inbox: InboxRow, threadId: string, emailId: string, created: boolean): void {
-  const data = () => ({ ...threadEventData(ctx, inbox.id, threadId), email_id: emailId, email: toEventEmail(findInboxMessage(ctx, inbox.id, emailId)!) });
+  const data = () => ({ ...threadEventData(ctx, inbox.id, threadId), ...eventEmail(ctx, inbox.id, emailId) });
   if (created) emitInboxEvent(ctx, inbox, 'inbox.thread.created', 'system', data);
   emitInboxEvent(ctx, inbox, 'inbox.email.sent', 'system', data);
 }
 
 /** Who a reply goes to (INBOXES-FACTS §6.6): the replied email's `Reply-To`, else its author; when the inbox sent it, its `to`. */
-export function replyRecipients(m: MessageRow): string[] {
-  if (m.direction === 'outbound') return JSON.parse(m.to_addrs) as string[];
-  const replyTo = JSON.parse(m.reply_to) as string[];
-  return replyTo.length ? replyTo : [m.from_addr];
+export function replyRecipients(m: Pick<ThreadEmail, 'direction' | 'to' | 'reply_to' | 'from'>): string[] {
+  if (m.direction === 'outbound') return m.to;
+  return m.reply_to.length ? m.reply_to : [m.from];
 }
 
 /** `subject` with `prefix` (`Re:`/`Fwd:`) unless it already starts with it (case-insensitive). */
@@ -328,7 +304,14 @@ export interface FixtureInbox {
   }[];
 }
 
-/** Seeds one fixtures inbox with its threads (no events). Throws a plain Error when its domain is not a domain of the team. */
+/**
+ * Seeds one fixtures inbox with its threads (no events). Each thread email
+ * is stored where its kind of email lives (issue 30: one fact, one row): an
+ * inbound one as a received email (`GET /emails/receiving`, its raw
+ * message built from the fixture), an outbound one as a sent email
+ * (`GET /emails`, `delivered`), then filed in its thread by id. Throws a
+ * plain Error when its domain is not a domain of the team.
+ */
 export function seedInbox(ctx: Emulator, f: FixtureInbox, domainId: string | null): void {
   if (!domainId) throw new Error(`fixtures: inbox ${f.email_address}: its domain is not a domain of team ${f.team_id}`);
   const at = f.created_at ? Date.parse(f.created_at) : ctx.clock.nowMs();
@@ -336,11 +319,22 @@ export function seedInbox(ctx: Emulator, f: FixtureInbox, domainId: string | nul
   for (const t of f.threads ?? []) {
     insertThread(ctx, { id: t.id, inbox_id: f.id, subject: t.subject, folder: t.folder ?? 'inbox', created_at: at });
     for (const m of t.emails) {
-      insertMessage(ctx, {
-        id: m.id, inbox_id: f.id, thread_id: t.id, direction: m.direction ?? 'inbound', from_addr: m.from, to_addrs: JSON.stringify(m.to), cc: JSON.stringify(m.cc ?? []),
-        bcc: '[]', reply_to: '[]', subject: m.subject ?? t.subject, message_id: m.message_id ?? null, refs: '[]', html: m.html ?? null, text: m.text ?? null,
-        attachments: '[]', read: m.read ? 1 : 0, received_at: m.received_at ? Date.parse(m.received_at) : at,
-      });
+      const receivedAt = m.received_at ? Date.parse(m.received_at) : at;
+      const direction = m.direction ?? 'inbound';
+      const subject = m.subject ?? t.subject ?? '';
+      let messageId: string | null;
+      if (direction === 'inbound') {
+        messageId = storeReceivedEmail(ctx, f.team_id, {
+          from: m.from, to: m.to, ...(m.cc ? { cc: m.cc } : {}), subject, ...(m.text != null ? { text: m.text } : {}), ...(m.html != null ? { html: m.html } : {}),
+          ...(m.message_id ? { message_id: m.message_id } : {}),
+        }, { id: m.id, receivedFor: [f.email_address], atMs: receivedAt }).messageId;
+      } else {
+        messageId = seedEmail(ctx, {
+          id: m.id, team_id: f.team_id, from: m.from, to: m.to, cc: m.cc ?? null, subject, html: m.html ?? null, text: m.text ?? null,
+          message_id: m.message_id ?? null, created_at: new Date(receivedAt).toISOString(),
+        }).message_id;
+      }
+      insertMessage(ctx, { id: m.id, inbox_id: f.id, thread_id: t.id, direction, message_id: messageId, read: m.read ? 1 : 0, received_at: receivedAt });
     }
   }
 }

@@ -8,7 +8,8 @@ import type { Emulator } from '../../context.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { isoTime } from '../../http/format.js';
 import type { SchemaOf } from '../../http/document-types.js';
-import { list } from '../emails/service.js';
+import { attachmentMetaOfEmails, emailsByIds, list } from '../emails/service.js';
+import { threadEmails, type ThreadEmail } from './thread-emails.js';
 import {
   findThread,
   findAgent,
@@ -82,7 +83,7 @@ export function threadLabelList(ctx: Emulator, threadId: string) {
   return { object: 'list' as const, data: threadLabels(ctx, threadId).map(toThreadLabel) };
 }
 
-/** SDK `InboxThreadSummary`. `read`: every email read. `messages`: the thread's emails oldest first, when the caller has read them. */
+/** SDK `InboxThreadSummary`. `read`: every email read. `messages`: the thread's rows oldest first, when the caller has read them. */
 export function toThreadSummary(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
   return {
     object: 'inbox_thread' as const,
@@ -96,21 +97,22 @@ export function toThreadSummary(ctx: Emulator, t: ThreadRow, messages: MessageRo
 
 /**
  * SDK `InboxThread` (list item): `from/to/cc/bcc` and `received_at` of the
- * most recent email (INBOXES-FACTS §6.2). `messages`: the thread's emails
+ * most recent email (INBOXES-FACTS §6.2). `messages`: the thread's rows
  * oldest first, when the caller has read them.
  */
 export function toThreadItem(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
-  const last = messages[messages.length - 1];
+  const emails = threadEmails(ctx, messages, false);
+  const last = emails[emails.length - 1];
   return {
     id: t.id,
     subject: t.subject,
-    from: last?.from_addr ?? null,
-    to: last ? list(last.to_addrs) : [],
-    cc: last ? list(last.cc) : [],
-    bcc: last ? list(last.bcc) : [],
+    from: last?.from ?? null,
+    to: last?.to ?? [],
+    cc: last?.cc ?? [],
+    bcc: last?.bcc ?? [],
     labels: threadLabels(ctx, t.id).map(toThreadLabel),
-    email_count: messages.length,
-    has_attachment: messages.some((m) => attachmentsOfMessage(m).length > 0),
+    email_count: emails.length,
+    has_attachment: emails.some((m) => m.attachments.length > 0),
     has_draft: threadHasDraft(ctx, t.id),
     read: messages.every((m) => m.read === 1),
     received_at: iso(last?.received_at ?? t.created_at),
@@ -118,49 +120,57 @@ export function toThreadItem(ctx: Emulator, t: ThreadRow, messages: MessageRow[]
   };
 }
 
-/** The stored attachments of a thread email. */
-export function attachmentsOfMessage(m: Pick<MessageRow, 'attachments'>): StoredAttachment[] {
-  return JSON.parse(m.attachments) as StoredAttachment[];
-}
-
-/** SDK `InboxMessage`. */
-export function toMessage(m: MessageRow) {
+/** SDK `InboxMessage` of a thread email (`threadEmails`; read with bodies for `html`/`text`). */
+export function toMessage(m: ThreadEmail) {
   return {
     id: m.id,
     direction: m.direction,
-    from: m.from_addr,
-    to: list(m.to_addrs),
-    cc: list(m.cc),
-    bcc: list(m.bcc),
-    reply_to: list(m.reply_to),
+    from: m.from,
+    to: m.to,
+    cc: m.cc,
+    bcc: m.bcc,
+    reply_to: m.reply_to,
     subject: m.subject,
     message_id: m.message_id,
     html: m.html,
     text: m.text,
-    attachments: attachmentsOfMessage(m).map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
-    read: m.read === 1,
+    attachments: m.attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
+    read: m.read,
     received_at: iso(m.received_at),
   };
 }
 
 /** SDK `InboxEventEmail` = `Omit<InboxMessage, 'html' | 'text'>`. */
-export function toEventEmail(m: MessageRow) {
+export function toEventEmail(m: ThreadEmail) {
   const { html: _html, text: _text, ...rest } = toMessage(m);
   return rest;
 }
 
-/** SDK `InboxDraftAttachment` of a stored draft attachment. */
-function toDraftAttachment(a: StoredAttachment) {
+/** SDK `InboxDraftAttachment` of a draft's file (`size` in bytes, 0 for a `path` one). */
+function toDraftAttachment(a: { id: string; filename: string | null; content_type: string; size: number | null }) {
   return { id: a.id, filename: a.filename ?? a.id, content_type: a.content_type, size: a.size ?? 0 };
 }
 
-/** The draft's stored attachments. */
+/** The draft's stored attachments (an unsent draft's; a sent draft's files are its email's). */
 export function attachmentsOfDraft(d: Pick<DraftRow, 'attachments'>): StoredAttachment[] {
   return JSON.parse(d.attachments) as StoredAttachment[];
 }
 
-/** SDK `InboxDraft`. */
-export function toDraft(d: DraftRow) {
+/**
+ * SDK `InboxDraft`. An unsent draft is its own row; a sent one (`email_id`
+ * set) keeps its fields but its `html`, `text` and `attachments` are read
+ * from the email it became (one fact, one row: issue 30).
+ */
+export function toDraft(ctx: Emulator, d: DraftRow) {
+  let html = d.html;
+  let text = d.text;
+  let attachments = attachmentsOfDraft(d).map(toDraftAttachment);
+  if (d.email_id !== null) {
+    const email = emailsByIds(ctx, [d.email_id], true)[0];
+    html = email?.html ?? null;
+    text = email?.text ?? null;
+    attachments = attachmentMetaOfEmails(ctx, [d.email_id]).map((a) => toDraftAttachment({ ...a, size: a.path !== null ? 0 : a.size }));
+  }
   return {
     object: 'inbox_draft' as const,
     id: d.id,
@@ -169,20 +179,20 @@ export function toDraft(d: DraftRow) {
     cc: list(d.cc),
     bcc: list(d.bcc),
     subject: d.subject,
-    html: d.html,
-    text: d.text,
+    html,
+    text,
     thread_id: d.thread_id,
     reply_to_email_id: d.reply_to_email_id,
     email_id: d.email_id,
     created_at: iso(d.created_at),
     updated_at: iso(d.updated_at),
-    attachments: attachmentsOfDraft(d).map(toDraftAttachment),
+    attachments,
   };
 }
 
 /** SDK `InboxEventDraft` = `Omit<InboxDraft, 'html' | 'text'>`. */
-export function toEventDraft(d: DraftRow) {
-  const { html: _html, text: _text, ...rest } = toDraft(d);
+export function toEventDraft(ctx: Emulator, d: DraftRow) {
+  const { html: _html, text: _text, ...rest } = toDraft(ctx, d);
   return rest;
 }
 
@@ -247,7 +257,7 @@ export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) 
           team_id: inbox.team_id,
           ...toThreadSummary(ctx, t, messages),
           assignee_email: t.assignee_email,
-          emails: messages.map(toMessage),
+          emails: threadEmails(ctx, messages, true).map(toMessage),
         };
       }),
     );
@@ -271,9 +281,9 @@ export function inboxesDashboard(ctx: Emulator, teamId: string) {
       agent: { instructions, tone, actions },
       threads: listThreads(ctx, inbox.id).map((t) => {
         const messages = threadMessages(ctx, t.id);
-        return { ...toThreadItem(ctx, t, messages), assignee_email: t.assignee_email, emails: messages.map(toMessage) };
+        return { ...toThreadItem(ctx, t, messages), assignee_email: t.assignee_email, emails: threadEmails(ctx, messages, true).map(toMessage) };
       }),
-      draft_list: listDrafts(ctx, inbox.id).map(toDraft),
+      draft_list: listDrafts(ctx, inbox.id).map((d) => toDraft(ctx, d)),
     };
   });
 }

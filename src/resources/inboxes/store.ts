@@ -1,7 +1,13 @@
 /**
  * The inboxes tables and their SQL (INBOXES-FACTS §5 state model): inboxes,
  * their agent settings, labels, threads (with their labels), thread emails
- * and drafts. Derived values (`unread`, `drafts`, `last_received`,
+ * and drafts. A thread email (`inbox_messages`) is a reference to an email
+ * the rest of the emulator stores, never a copy: a received email (inbound,
+ * the receiving resource) or a sent email (outbound, the emails resource),
+ * by the same id; the row keeps only what belongs to the inbox (its thread,
+ * `read`, when it joined) and the email's Message-ID as the threading key
+ * (RFC 5322 §3.6.4 lookups by Message-ID, indexed here). Bodies, addresses
+ * and attachments are read from the email (`emails.ts`). Derived values (`unread`, `drafts`, `last_received`,
  * `email_count`, `has_attachment`, `has_draft`, thread `read`, thread
  * `from/to/cc/bcc`, `received_at`) are computed on read, never stored.
  *
@@ -113,6 +119,58 @@ export const migrations: Migration[] = [
     );
     CREATE INDEX inbox_drafts_inbox ON inbox_drafts (inbox_id, seq);`,
   },
+  {
+    version: 1601,
+    name: 'inbox_messages_reference_emails',
+    // One fact, one row (issue 30): a thread email becomes a reference to its received or sent email. A thread
+    // email of an older store that exists nowhere else (a fixture-seeded one) moves to where its kind of email
+    // lives (received_emails with its attachments, or emails with its attachments), once; then the copied
+    // columns go, and a sent draft's bodies and files (its email's now) are dropped.
+    sql: `INSERT OR IGNORE INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
+      SELECT a.value ->> 'id', i.team_id, m.id, a.value ->> 'filename', COALESCE(a.value ->> 'content_type', 'application/octet-stream'), NULL, 'attachment',
+        COALESCE(a.value ->> 'size', 0), COALESCE(a.value ->> 'content', ''), m.received_at
+      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id, json_each(m.attachments) a
+      WHERE m.direction = 'inbound' AND NOT EXISTS (SELECT 1 FROM received_emails r WHERE r.id = m.id)
+      ORDER BY m.seq, a.key DESC;
+    INSERT OR IGNORE INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
+        received_for, subject, message_id, html, text, headers, raw, created_at)
+      SELECT m.id, i.team_id, m.from_addr,
+        CASE WHEN instr(m.from_addr, '<') > 0 THEN substr(m.from_addr, instr(m.from_addr, '<') + 1, instr(m.from_addr, '>') - instr(m.from_addr, '<') - 1) ELSE m.from_addr END,
+        m.to_addrs, m.cc, m.bcc, m.reply_to, json_array(i.email_address), COALESCE(m.subject, ''),
+        COALESCE(m.message_id, '<' || m.id || '@inbox.resend-emulator.localhost>'), m.html, m.text,
+        CASE WHEN json_array_length(m.refs) > 0 THEN json_object('references', (SELECT group_concat(value, ' ') FROM json_each(m.refs))) ELSE '{}' END,
+        '', m.received_at
+      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id
+      WHERE m.direction = 'inbound' AND NOT EXISTS (SELECT 1 FROM received_emails r WHERE r.id = m.id)
+      ORDER BY m.seq;
+    INSERT OR IGNORE INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size)
+      SELECT a.value ->> 'id', m.id, i.team_id, a.value ->> 'filename', COALESCE(a.value ->> 'content_type', 'application/octet-stream'), NULL,
+        a.value ->> 'path', a.value ->> 'content', COALESCE(a.value ->> 'size', 0)
+      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id, json_each(m.attachments) a
+      WHERE m.direction = 'outbound' AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = m.id)
+      ORDER BY m.seq, a.key;
+    INSERT OR IGNORE INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
+        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events)
+      SELECT m.id, i.team_id, COALESCE(m.message_id, '<' || m.id || '@inbox.resend-emulator.localhost>'), m.from_addr, m.to_addrs,
+        NULLIF(m.cc, '[]'), NULLIF(m.bcc, '[]'), NULLIF(m.reply_to, '[]'), COALESCE(m.subject, ''), m.html, m.text,
+        CASE WHEN json_array_length(m.refs) > 0 THEN json_object('In-Reply-To', m.refs ->> '$[#-1]', 'References', (SELECT group_concat(value, ' ') FROM json_each(m.refs))) END,
+        NULL, 'delivered', NULL, m.received_at, 'api', i.domain_id, NULL, NULL, NULL, NULL, NULL,
+        json_array(json_object('type', 'delivered', 'at', m.received_at))
+      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id
+      WHERE m.direction = 'outbound' AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = m.id)
+      ORDER BY m.seq;
+    ALTER TABLE inbox_messages DROP COLUMN from_addr;
+    ALTER TABLE inbox_messages DROP COLUMN to_addrs;
+    ALTER TABLE inbox_messages DROP COLUMN cc;
+    ALTER TABLE inbox_messages DROP COLUMN bcc;
+    ALTER TABLE inbox_messages DROP COLUMN reply_to;
+    ALTER TABLE inbox_messages DROP COLUMN subject;
+    ALTER TABLE inbox_messages DROP COLUMN refs;
+    ALTER TABLE inbox_messages DROP COLUMN html;
+    ALTER TABLE inbox_messages DROP COLUMN text;
+    ALTER TABLE inbox_messages DROP COLUMN attachments;
+    UPDATE inbox_drafts SET html = NULL, text = NULL, attachments = '[]' WHERE email_id IS NOT NULL;`,
+  },
 ];
 
 /** An `inboxes` row. */
@@ -164,7 +222,7 @@ export interface ThreadRow {
   created_at: number;
 }
 
-/** A stored attachment of a thread email or a draft (`content` base64, null for a `path` one). */
+/** A stored attachment of an unsent draft (`content` base64, null for a `path` one). */
 export interface StoredAttachment {
   id: string;
   filename: string | null;
@@ -174,25 +232,20 @@ export interface StoredAttachment {
   path: string | null;
 }
 
-/** An `inbox_messages` row (address lists, `refs` and `attachments` as JSON text). */
+/**
+ * An `inbox_messages` row: a thread email, which is the received email
+ * (inbound) or sent email (outbound) with the same id. `message_id`: that
+ * email's Message-ID, the threading key.
+ */
 export interface MessageRow {
   seq: number;
   id: string;
   inbox_id: string;
   thread_id: string;
   direction: 'inbound' | 'outbound';
-  from_addr: string;
-  to_addrs: string;
-  cc: string;
-  bcc: string;
-  reply_to: string;
-  subject: string | null;
   message_id: string | null;
-  refs: string;
-  html: string | null;
-  text: string | null;
-  attachments: string;
   read: number;
+  /** When it joined the thread (emulated ms). */
   received_at: number;
 }
 
@@ -260,7 +313,11 @@ export function updateInbox(ctx: Emulator, id: string, name: string, fromName: s
   ctx.db.prepare('UPDATE inboxes SET name = ?, from_name = ?, updated_at = ? WHERE id = ?').run(name, fromName, now, id);
 }
 
-/** Deletes an inbox with everything in it (one transaction is the caller's). */
+/**
+ * Deletes an inbox with everything in it: threads, their emails' places in
+ * them, drafts, labels, agent settings (one transaction is the caller's).
+ * The emails themselves stay (`GET /emails/receiving`, `GET /emails`).
+ */
 export function deleteInbox(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id IN (SELECT id FROM inbox_threads WHERE inbox_id = ?)').run(id);
   for (const t of ['inbox_messages', 'inbox_threads', 'inbox_drafts', 'inbox_labels', 'inbox_agents']) {
@@ -381,7 +438,11 @@ export function setThreadRead(ctx: Emulator, id: string, read: boolean): void {
   ctx.db.prepare('UPDATE inbox_messages SET read = ? WHERE thread_id = ?').run(read ? 1 : 0, id);
 }
 
-/** Deletes a thread with its emails and label links; its drafts lose the thread. */
+/**
+ * Deletes a thread with its label links, its unsent drafts and its emails'
+ * places in it; the emails themselves (received and sent) stay where they
+ * are stored (`GET /emails/receiving`, `GET /emails`).
+ */
 export function deleteThread(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id = ?').run(id);
   ctx.db.prepare('DELETE FROM inbox_messages WHERE thread_id = ?').run(id);
@@ -464,6 +525,11 @@ export function threadMessages(ctx: Emulator, threadId: string): MessageRow[] {
   return ctx.db.prepare('SELECT * FROM inbox_messages WHERE thread_id = ? ORDER BY seq').all(threadId) as MessageRow[];
 }
 
+/** A page of a thread's emails, oldest first (INBOXES-FACTS §3.3: `after` = the last id seen → newer ones). */
+export function pageThreadMessages(db: DB, threadId: string, query: PageQuery): ListEnvelope<MessageRow> {
+  return paginate(db, { table: 'inbox_messages', where: 'thread_id = ?', params: [threadId], query, defaultLimit: 20, order: { column: 'seq', direction: 'asc' }, map: (r: MessageRow) => r });
+}
+
 /** The thread's email, or undefined. */
 export function findMessage(ctx: Emulator, threadId: string, id: string): MessageRow | undefined {
   return ctx.db.prepare('SELECT * FROM inbox_messages WHERE thread_id = ? AND id = ?').get(threadId, id) as MessageRow | undefined;
@@ -482,12 +548,12 @@ export function threadOfMessageId(ctx: Emulator, inboxId: string, messageId: str
   return row?.thread_id;
 }
 
-/** Inserts a thread email. */
+/** Adds an email (received or sent, by its id) to a thread. */
 export function insertMessage(ctx: Emulator, r: Omit<MessageRow, 'seq'>): void {
   ctx.db
     .prepare(
-      `INSERT INTO inbox_messages (id, inbox_id, thread_id, direction, from_addr, to_addrs, cc, bcc, reply_to, subject, message_id, refs, html, text, attachments, read, received_at)
-       VALUES (@id, @inbox_id, @thread_id, @direction, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @message_id, @refs, @html, @text, @attachments, @read, @received_at)`,
+      `INSERT INTO inbox_messages (id, inbox_id, thread_id, direction, message_id, read, received_at)
+       VALUES (@id, @inbox_id, @thread_id, @direction, @message_id, @read, @received_at)`,
     )
     .run(r);
 }
@@ -531,9 +597,13 @@ export function updateDraft(ctx: Emulator, r: Pick<DraftRow, 'id' | 'to_addrs' |
     .run(r);
 }
 
-/** Records that a draft was sent as email `emailId` (it leaves the list). */
+/**
+ * Records that a draft was sent as email `emailId` (it leaves the list).
+ * Its bodies and files are the email's from now on: the draft's own copies
+ * are dropped (`html`, `text` null, `attachments` `[]`).
+ */
 export function markDraftSent(ctx: Emulator, id: string, emailId: string, threadId: string, now: number): void {
-  ctx.db.prepare('UPDATE inbox_drafts SET email_id = ?, thread_id = ?, updated_at = ? WHERE id = ?').run(emailId, threadId, now, id);
+  ctx.db.prepare("UPDATE inbox_drafts SET email_id = ?, thread_id = ?, updated_at = ?, html = NULL, text = NULL, attachments = '[]' WHERE id = ?").run(emailId, threadId, now, id);
 }
 
 /** Deletes a draft. */

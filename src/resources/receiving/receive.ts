@@ -8,9 +8,8 @@ import { receivingTeamOf } from '../domains/service.js';
 import { errors } from '../../http/errors.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
-import { parseMessage, type ParsedMessage } from './mime.js';
+import { buildMime, givenParts, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
 import { receivedAttachmentInsert, receivedEmailInsert } from './store.js';
-import { fileInbound, inboxesForReceivingAddress } from '../inboxes/service.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -69,7 +68,7 @@ function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[
  * recipients and `bcc` = the Bcc header plus those recipients not in To/Cc.
  * All copies, their attachments and `email.received` events are written in
  * one transaction, with each copy filed in the team's inboxes it was
- * addressed to (inboxes' `fileInbound`: threads, `inbox.*` events); then `ctx.bus` emits `'inbound'` with each email id.
+ * addressed to (`ctx.inboxes.fileReceived`: threads, `inbox.*` events); then `ctx.bus` emits `'inbound'` with each email id.
  * Throws 422 `validation_error` when there is no recipient or no recipient
  * domain receives mail (the message names the domains), or the message has
  * no From address. `given`: body and attachments to store instead of the
@@ -85,7 +84,7 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
   for (const address of recipients) {
     const domain = address.split('@').pop()!.toLowerCase();
     // An inbox's `receiving_address` (created with `forwarding: true`) receives for the inbox's team.
-    const team = receivingTeam(ctx, domain) ?? inboxesForReceivingAddress(ctx, address)[0]?.team_id ?? null;
+    const team = receivingTeam(ctx, domain) ?? ctx.inboxes.forwardingTeamOf(ctx, address);
     if (!team) {
       if (!unrouted.includes(domain)) unrouted.push(domain);
       continue;
@@ -121,15 +120,43 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
         insertAttachment.run(attachmentIds[i], teamId, id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), now);
       }
       emitEvent(ctx, teamId, 'email.received', eventData(id, now, m, bcc, receivedFor, attachmentIds));
-      // Mail for an inbox address lands in that inbox as a thread email with the same id (INBOXES-FACTS §10.1).
-      fileInbound(ctx, teamId, receivedFor, {
-        emailId: id, fromHeader: m.fromHeader, to: m.to, cc: m.cc, bcc, replyTo: m.replyTo, subject: m.subject, messageId: m.messageId,
-        headers: m.headers, html: m.html, text: m.text,
-        attachments: m.attachments.map((a, i) => ({ id: attachmentIds[i], filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content.toString('base64') })),
-      });
+      // Mail for an inbox address lands in that inbox as a thread email that is this email (same id, INBOXES-FACTS §10.1), never a copy.
+      ctx.inboxes.fileReceived(ctx, teamId, receivedFor, { id, subject: m.subject, messageId: m.messageId, headers: m.headers });
       copies.push({ id, team_id: teamId, received_for: receivedFor });
     }
   })();
   for (const c of copies) ctx.bus.emit('inbound', c.id);
   return copies;
+}
+
+/**
+ * Stores one received email of the fixtures file synchronously (an inbox's
+ * seeded thread email, INBOXES-FACTS §10.1: inbox mail is a received
+ * email): its raw message is `buildMime(input)`, its body and attachments
+ * are `input`'s as given (`givenParts`), `received_for` the given
+ * addresses. Raises no event and files it in no inbox (the seed does).
+ * Throws 422 `validation_error` for an invalid address field (as
+ * `buildMime`). Times in emulated ms. Returns its Message-ID (given, or
+ * the one `buildMime` made).
+ */
+export function storeReceivedEmail(ctx: Emulator, teamId: string, input: InboundJson, opts: { id: string; receivedFor: string[]; atMs: number }): { messageId: string } {
+  const raw = buildMime(input, opts.atMs);
+  const parts = givenParts(input);
+  const from = parseAddressField('from', input.from)[0];
+  const bare = (field: string, v: string | string[] | undefined) => parseAddressField(field, v).map((a) => a.address);
+  const fromHeader = from.name ? `${from.name} <${from.address}>` : from.address;
+  const messageId = /^Message-ID: (.*)$/m.exec(raw)![1].trim();
+  ctx.db.transaction(() => {
+    receivedEmailInsert(ctx).run(
+      opts.id, teamId, fromHeader, from.address, JSON.stringify(bare('to', input.to)), JSON.stringify(bare('cc', input.cc)), JSON.stringify(bare('bcc', input.bcc)),
+      JSON.stringify(bare('reply_to', input.reply_to)), JSON.stringify(opts.receivedFor), input.subject, messageId, parts.html, parts.text,
+      JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), Buffer.from(raw).toString('base64'), opts.atMs,
+    );
+    const insertAttachment = receivedAttachmentInsert(ctx);
+    for (let i = parts.attachments.length - 1; i >= 0; i--) {
+      const a = parts.attachments[i];
+      insertAttachment.run(newId(), teamId, opts.id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), opts.atMs);
+    }
+  })();
+  return { messageId };
 }

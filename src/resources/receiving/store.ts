@@ -164,3 +164,32 @@ export function receivedAttachmentInsert(ctx: Emulator): Statement<unknown[]> {
 export function countReceived(ctx: Emulator, teamId: string, sinceMs: number): number {
   return (ctx.db.prepare('SELECT COUNT(*) AS n FROM received_emails WHERE team_id = ? AND created_at >= ?').get(teamId, sinceMs) as { n: number }).n;
 }
+
+/** A received email without its raw message; `html` and `text` only when asked for (`receivedEmailsByIds`). */
+export type ReceivedEmailHead = Omit<ReceivedEmailRow, 'raw' | 'html' | 'text'> & { html?: string | null; text?: string | null };
+
+/** The columns of a `ReceivedEmailHead` without its bodies. */
+const HEAD_COLUMNS = 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, headers, created_at';
+
+/**
+ * Received emails by id (any team; unknown ids are left out), without the
+ * raw message, with `html` and `text` when `bodies`: what an inbox's thread
+ * reads of the emails it holds (one query for a page of them).
+ */
+export function receivedEmailsByIds(ctx: Emulator, ids: readonly string[], bodies: boolean): ReceivedEmailHead[] {
+  if (ids.length === 0) return [];
+  return ctx.db
+    .prepare(`SELECT ${HEAD_COLUMNS}${bodies ? ', html, text' : ''} FROM received_emails WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as ReceivedEmailHead[];
+}
+
+/** The attachments of these received emails without their contents, each email's in message order. */
+export function receivedAttachmentsOfEmails(ctx: Emulator, emailIds: readonly string[]): Omit<ReceivedAttachmentRow, 'content'>[] {
+  if (emailIds.length === 0) return [];
+  return ctx.db
+    .prepare(
+      `SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments
+       WHERE email_id IN (SELECT value FROM json_each(?)) ORDER BY seq DESC`,
+    )
+    .all(JSON.stringify(emailIds)) as Omit<ReceivedAttachmentRow, 'content'>[];
+}

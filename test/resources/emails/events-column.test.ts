@@ -33,7 +33,7 @@ describe('migration 403 on a store made before it', () => {
     const all = modules.flatMap((m) => m.migrations ?? []);
     const db = openDatabase(':memory:');
     try {
-      migrate(db, all.filter((m) => m.version !== 403));
+      migrate(db, all.filter((m) => m.version < 403)); // a store made before 403 has none of the later migrations either
       const email = db.prepare(
         `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, subject, last_event, created_at, source) VALUES (?, 't', '<m>', 'a@example.com', '["x@example.org"]', 's', ?, 0, 'api')`,
       );
