@@ -63,6 +63,4 @@ export const FIXTURES = {
   verifiedDomain: 'example.com',
   claimableDomain: 'claimable.dev',
   ownerEmail: 'owner@example.com',
-  /** The shared inbox's seeded thread email, which is a received email of the default team (docs/inboxes.md "One fact, one row"). */
-  seededReceivedEmailId: '8f9a0b1c-3d4e-4f6a-8b7c-8d9e0f1a2b03',
 };

@@ -84,8 +84,7 @@ describe('admin: dashboard views', () => {
   });
 
   it('received emails with raw link, links and codes', async () => {
-    // The fixtures' shared inbox email is a received email (docs/inboxes.md "One fact, one row").
-    expect((await view('received-emails')).data.map((e: any) => e.id)).toEqual([FIXTURES.seededReceivedEmailId]);
+    expect((await view('received-emails')).data).toEqual([]);
     await t.anon.post('/_emulator/inbound').send({ from: 'Ada <ada@sender.test>', to: 'support@example.com', subject: 'Code 482913', text: 'See https://sender.test/a' }).expect(201);
     const [r] = (await view('received-emails')).data;
     expect(r).toMatchObject({ from: 'Ada <ada@sender.test>', to: ['support@example.com'], subject: 'Code 482913', codes: ['482913'], links: ['https://sender.test/a'] });

@@ -106,8 +106,7 @@ describe('POST /_emulator/inbound', () => {
     const badBytes = await postJson(t, { from: 'a@sender.test', to: 'in@example.com', subject: 's', attachments: [{ filename: 'a.bin', content: [1, 300] }] });
     expect(badBytes.status).toBe(422);
     expect(badBytes.body.name).toBe('invalid_attachment');
-    // Nothing stored: only the fixtures' shared inbox email is there.
-    expect((await t.api.get('/emails/receiving')).body.data.map((e: any) => e.id)).toEqual([FIXTURES.seededReceivedEmailId]);
+    expect((await t.api.get('/emails/receiving')).body.data).toHaveLength(0);
   });
 
   it('takes attachment content as base64, a byte array or a Buffer as JSON, as POST /emails does', async () => {
@@ -153,7 +152,7 @@ describe('POST /_emulator/inbound', () => {
     const res = await postRaw(t, rawMessage());
     const snap = await t.anon.get('/_emulator/snapshot');
     await t.emu.reset();
-    expect((await t.api.get('/emails/receiving')).body.data.map((e: any) => e.id)).toEqual([FIXTURES.seededReceivedEmailId]);
+    expect((await t.api.get('/emails/receiving')).body.data).toHaveLength(0);
     expect((await t.anon.post('/_emulator/snapshot').send(snap.body)).status).toBe(200);
     const one = await t.api.get(`/emails/receiving/${res.body.id}`);
     const dl = await t.anon.get(new URL((await t.api.get(`/emails/receiving/${res.body.id}/attachments`)).body.data[0].download_url).pathname).buffer(true).parse(binary);
