@@ -55,9 +55,8 @@ describe('admin API guard', () => {
     const raw = 'From: a@example.net\r\nTo: someone@example.com\r\nSubject: injected\r\n\r\nhi';
     expect((await send(emu.url, 'POST', '/_emulator/inbound', { origin: 'http://evil.example', 'content-type': 'text/plain' }, raw)).status).toBe(403);
     expect(contactCount()).toBe(1);
-    // Only the fixtures' shared inbox email (a received email of the seeded inbox).
-    expect((emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM received_emails WHERE subject = 'injected'").get() as { n: number }).n).toBe(0);
-    expect((emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM received_emails').get() as { n: number }).n).toBe(1);
+    // The default fixtures receive nothing: no received email at all.
+    expect((emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM received_emails').get() as { n: number }).n).toBe(0);
 
     // The emulator's own pages (same origin) and clients without Origin (curl, SDK, tests) pass.
     const own = await send(emu.url, 'POST', '/_emulator/clock/advance', { origin: emu.url, 'content-type': 'application/json' }, '{"ms":0}');
