@@ -370,16 +370,17 @@
     checking = true;
     checkQueue.shift()().then(function () { checking = false; render(); pump(); });
   }
-  /** Findings of a check worth a marker: unsupported features, Gmail clipping, List-Unsubscribe problems. */
+  /** Findings of a check worth a marker: features some client does not support at all (partial support alone is not), Gmail clipping, List-Unsubscribe problems. */
   function problemsOf(c) {
     if (!c || c.failed) return 0;
-    return c.findings.length + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
+    var none = c.findings.filter(function (f) { return f.clients.some(function (x) { return x.support === 'none'; }); }).length;
+    return none + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
   }
   /** The list's marker of an email whose check found something (the check is asked for when the email is listed). */
   function checkMarker(e) {
     wantCheck(e);
     var n = problemsOf(state.checks[checkKey(e)]);
-    return n ? h('span', { className: 'marker warn', 'data-testid': 'check-marker', title: n + (n === 1 ? ' finding' : ' findings') + ' in its checks (HTML support, size, List-Unsubscribe)' }, '\u26A0 ' + n) : null;
+    return n ? h('span', { className: 'marker warn', 'data-testid': 'check-marker', title: n + (n === 1 ? ' finding' : ' findings') + ': features some client does not support, Gmail clipping, List-Unsubscribe (see Checks)' }, '\u26A0 ' + n) : null;
   }
   function pctText(x) { return (Math.round(x * 10) / 10) + '%'; }
   /** The Checks section of an email: score per client family, each finding with its clients, size, List-Unsubscribe, links. */
