@@ -113,6 +113,12 @@ export interface HtmlCheck {
   email_id: string;
   /** The email has an HTML part (without one, `findings` is empty and every score 100 % supported). */
   has_html: boolean;
+  /**
+   * Why caniemail could not read the HTML (its CSS parser's message, e.g.
+   * `:1:10: missing '}'` for a `<style>` block cut short), null when it could.
+   * Then `findings` is empty: the check found nothing because it could not look.
+   */
+  parse_error: string | null;
   /** Features found that some client lacks, in the order caniemail's data lists them. */
   findings: HtmlFinding[];
   /** The score over every client. */
@@ -196,8 +202,8 @@ export function checkUnsubscribe(headers: Record<string, string>, required: bool
 
 /**
  * Checks an email (see the module comment). Async: caniemail is imported on
- * first use. Never throws for any HTML (caniemail's parsers are forgiving;
- * a CSS block it cannot parse is left out of the findings).
+ * first use. Never throws for any HTML: where caniemail cannot read it (a
+ * malformed `<style>` block), `parse_error` says why and `findings` is empty.
  */
 export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
   const { caniemail, rawData } = await caniemailModule();
@@ -211,12 +217,13 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
   const order = new Map(data.data.map((f, i) => [f.title, i]));
   const findings = new Map<string, HtmlFinding>();
   const clientIds: string[] = [];
+  let parseError: string | null = null;
   if (html.trim()) {
     let result: ReturnType<typeof caniemail> | null = null;
     try {
       result = caniemail({ clients: ['*'], html });
-    } catch {
-      result = null;
+    } catch (err) {
+      parseError = (err as Error).message ?? String(err);
     }
     const issues = result?.issues;
     for (const kind of ['errors', 'warnings'] as const) {
@@ -279,6 +286,7 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
     object: 'html_check',
     email_id: input.id,
     has_html: html.trim() !== '',
+    parse_error: parseError,
     findings: list,
     total: score(tally.full, tally.partial, tally.none),
     families,

@@ -34,7 +34,7 @@ export interface RenderMatchers<R = unknown> {
    * Fails when the email uses an HTML or CSS feature that one of `clients`
    * does not support (caniemail data; with `{ strict: true }`, partly
    * supports), or when a Gmail client is named and the HTML is over 102 KB
-   * (clipped). A client is a family (`outlook`, `gmail`, `apple-mail`,
+   * (clipped), or when its HTML cannot be read (a malformed `<style>`). A client is a family (`outlook`, `gmail`, `apple-mail`,
    * `yahoo`, `samsung-email`, `thunderbird`, …: all its platforms), a client
    * id (`outlook.windows`, `gmail.android`) or `*` (every client). Async:
    * `await expect(email).toRenderIn(['outlook'])`.
@@ -76,6 +76,7 @@ export async function renderResult(received: unknown, clients: string[], options
     throw new TypeError(`toRenderIn: unknown client ${unknown.map((c) => JSON.stringify(c)).join(', ')}; families: ${check.families.map((f) => f.family).join(', ')}; or a client id such as ${known.slice(0, 3).join(', ')}`);
   }
   const lines: string[] = [];
+  if (check.parse_error) lines.push(`  - the HTML could not be read (${check.parse_error}): a malformed <style> block, which clients may drop whole`);
   for (const f of check.findings) {
     const lacking = f.clients.filter((c) => clients.some((n) => names(n, c.client)) && (c.support === 'none' || options.strict));
     if (!lacking.length) continue;

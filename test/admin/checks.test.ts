@@ -68,6 +68,15 @@ describe('admin: checks of an email', () => {
     expect((await t.anon.get('/_emulator/inbound/emails/nope/html-check')).status).toBe(404);
   });
 
+  it('a <style> block caniemail cannot read is reported as parse_error, not as a clean bill', async () => {
+    const id = await send({ html: '<style>.a{color:</style><p class="a">x</p>' });
+    const res = await t.anon.get(`/_emulator/emails/${id}/html-check`).expect(200);
+    expect(res.body.parse_error).toMatch(/missing '\}'/);
+    expect(res.body.findings).toEqual([]);
+    const ok = await send({ html: '<p>fine</p>' });
+    expect((await t.anon.get(`/_emulator/emails/${ok}/html-check`).expect(200)).body.parse_error).toBeNull();
+  });
+
   it('flags a 110 KB email for Gmail clipping, not a 90 KB one', async () => {
     const body = (kb: number) => `<table><tr><td>${'<p>Lorem ipsum dolor sit amet.</p>'.repeat(Math.ceil((kb * 1000) / 34))}</td></tr></table>`;
     const big = await send({ html: body(110) });

@@ -51,6 +51,11 @@ describe('toRenderIn', () => {
     await expect(email).toRenderIn(['outlook.windows']);
   });
 
+  it('fails, saying why, when the HTML cannot be read (a <style> block cut short)', async () => {
+    const email = await sent('<style>.a{color:</style><p class="a">x</p>');
+    expect(await failure(expect(email).toRenderIn(['apple-mail']))).toMatch(/the HTML could not be read \(.*missing '\}'\)/);
+  });
+
   it('rejects an unknown client and a value that is not an email', async () => {
     const email = await sent('<p>x</p>');
     expect(await failure(expect(email).toRenderIn(['outlok']))).toMatch(/unknown client "outlok"; families: .*outlook/);

@@ -374,7 +374,7 @@
   function problemsOf(c) {
     if (!c || c.failed) return 0;
     var none = c.findings.filter(function (f) { return f.clients.some(function (x) { return x.support === 'none'; }); }).length;
-    return none + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
+    return none + (c.parse_error ? 1 : 0) + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
   }
   /** The list's marker of an email whose check found something (the check is asked for when the email is listed). */
   function checkMarker(e) {
@@ -404,6 +404,7 @@
           h('div', { className: 'bar' }, h('span', { className: 'ok', style: 'width:' + f.supported + '%' }), h('span', { className: 'part', style: 'width:' + f.partial + '%' }), h('span', { className: 'no', style: 'width:' + f.unsupported + '%' })),
           h('div', { className: 'note' }, pctText(f.supported) + ' \u00b7 ' + pctText(f.partial) + ' \u00b7 ' + pctText(f.unsupported)));
       })),
+      c.parse_error ? h('div', { className: 'empty', 'data-testid': 'check-parse-error' }, 'The HTML could not be read (' + c.parse_error + '): a malformed <style> block, which clients may drop whole.') : null,
       h('div', { className: 'sub' }, 'Features some clients lack'),
       c.findings.length ? h('ul', { className: 'findings', 'data-testid': 'check-findings' }, c.findings.map(function (f) {
         return h('li', { 'data-feature': f.feature },
@@ -414,7 +415,7 @@
       })) : h('div', { className: 'empty', 'data-testid': 'check-findings' }, c.has_html ? 'Every feature it uses is supported by every client.' : 'No HTML part.'),
       h('div', { className: 'sub' }, 'Size and headers'),
       h('ul', { className: 'facts', 'data-testid': 'check-size' },
-        h('li', null, c.size.gmail_clipped ? badge('clipped', 'gmail-clip') : h('span', { className: 'badge ok', 'data-testid': 'gmail-clip' }, 'not clipped'), ' HTML ' + fmtSize(c.size.html_bytes) + ' (Gmail clips over ' + fmtSize(c.size.gmail_clip_bytes) + ', ', h('a', { href: c.size.source, target: '_blank', rel: 'noopener' }, 'source'), '); message ' + fmtSize(c.size.message_bytes)),
+        h('li', null, c.size.gmail_clipped ? h('span', { className: 'badge bad', 'data-testid': 'gmail-clip' }, 'clipped') : h('span', { className: 'badge ok', 'data-testid': 'gmail-clip' }, 'not clipped'), ' HTML ' + fmtSize(c.size.html_bytes) + ' (Gmail clips over ' + fmtSize(c.size.gmail_clip_bytes) + ', ', h('a', { href: c.size.source, target: '_blank', rel: 'noopener' }, 'source'), '); message ' + fmtSize(c.size.message_bytes)),
         h('li', null, c.list_unsubscribe.problems.length ? h('span', { className: 'badge bad' }, 'List-Unsubscribe') : h('span', { className: 'badge ' + (c.list_unsubscribe.one_click ? 'ok' : '') }, c.list_unsubscribe.one_click ? 'one-click unsubscribe' : 'no List-Unsubscribe'),
           ' ', c.list_unsubscribe.problems.length ? c.list_unsubscribe.problems.join(' ') : (c.list_unsubscribe.list_unsubscribe || (c.list_unsubscribe.required ? '' : 'not required (not a broadcast)')))),
     ];
