@@ -65,7 +65,7 @@ function receivedEmail(ctx: Emulator, id: string): ReceivedEmailRow {
 
 /** The HTML check of a sent email (kept once made). */
 export async function sentHtmlCheck(ctx: Emulator, row: EmailRow): Promise<HtmlCheck> {
-  const key = `email:${row.id}`;
+  const key = `email:${row.id}:${row.html?.length ?? -1}`;
   const hit = cached(ctx, key);
   if (hit) return hit;
   const raw = await rawMessage(ctx, row);
@@ -76,7 +76,7 @@ export async function sentHtmlCheck(ctx: Emulator, row: EmailRow): Promise<HtmlC
 
 /** The HTML check of a received email (kept once made). */
 export async function receivedHtmlCheck(ctx: Emulator, row: ReceivedEmailRow): Promise<HtmlCheck> {
-  const key = `received:${row.id}`;
+  const key = `received:${row.id}:${row.html?.length ?? -1}`;
   const hit = cached(ctx, key);
   if (hit) return hit;
   const headers = fromJson<Record<string, string>>(row.headers) ?? {};

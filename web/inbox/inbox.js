@@ -243,12 +243,12 @@
       if (state.emailsError) add(box, h('div', { className: 'empty' }, state.emailsError));
       var emails = visibleEmails();
       if (!emails.length && !state.emailsError) add(box, h('div', { className: 'empty' }, $('#search').value.trim() ? 'No email matches.' : 'No email sent yet.'));
-      emails.forEach(function (e) {
+      emails.forEach(function (e, i) {
         var atts = list(e.attachments).length;
         add(box, row('email', e.id, list(e.to).join(', ') || '(no recipient)', shortTime(e.created_at), e.subject || '(no subject)',
           [badge(e.last_event), h('span', { className: 'from' }, 'from ' + (e.from || '')),
             atts ? h('span', { className: 'marker', 'data-testid': 'attachment-marker', title: atts + (atts === 1 ? ' attachment' : ' attachments') }, clip(), String(atts)) : null,
-            checkMarker(e),
+            checkMarker(e, i < AUTO_CHECKS),
             list(e.codes).length ? h('span', { className: 'chip', 'data-testid': 'code-chip' }, e.codes[0]) : null]));
       });
     } else if (state.tab === 'deliveries') {
@@ -267,7 +267,7 @@
       var items = all.filter(function (x) { return !f || searchText(kind, x).toLowerCase().indexOf(f) !== -1; });
       if (!items.length) add(box, h('div', { className: 'empty' }, all.length ? 'Nothing matches.' : EMPTY[kind]));
       items.forEach(function (x) {
-        if (kind === 'received') add(box, row(kind, x.id, x.from, shortTime(x.created_at), x.subject || '(no subject)', [h('span', null, 'to ' + list(x.to).join(', ')), x.attachments.length ? h('span', { className: 'marker', 'data-testid': 'attachment-marker', title: x.attachments.length + ' attachment' + (x.attachments.length === 1 ? '' : 's') }, clip(), String(x.attachments.length)) : null, checkMarker(x)]));
+        if (kind === 'received') add(box, row(kind, x.id, x.from, shortTime(x.created_at), x.subject || '(no subject)', [h('span', null, 'to ' + list(x.to).join(', ')), x.attachments.length ? h('span', { className: 'marker', 'data-testid': 'attachment-marker', title: x.attachments.length + ' attachment' + (x.attachments.length === 1 ? '' : 's') }, clip(), String(x.attachments.length)) : null, checkMarker(x, items.indexOf(x) < AUTO_CHECKS)]));
         if (kind === 'domain') add(box, row(kind, x.id, x.name, shortTime(x.created_at), null, [badge(x.status), h('span', null, x.region), x.claim ? h('span', null, '· claim ' + x.claim.status) : null]));
         if (kind === 'contact') add(box, row(kind, x.id, x.email, shortTime(x.created_at), [x.first_name, x.last_name].filter(Boolean).join(' ') || null,
           [badge(x.unsubscribed ? 'unsubscribed' : 'subscribed'), h('span', null, x.segments.map(function (s) { return s.name; }).join(', ') || 'no segment')]));
@@ -376,9 +376,11 @@
     var none = c.findings.filter(function (f) { return f.clients.some(function (x) { return x.support === 'none'; }); }).length;
     return none + (c.parse_error ? 1 : 0) + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
   }
-  /** The list's marker of an email whose check found something (the check is asked for when the email is listed). */
-  function checkMarker(e) {
-    wantCheck(e);
+  /** The newest emails of a list whose checks are asked for as soon as they are listed (an older one's when it is opened): each check is a second of the server's time on a large email. */
+  var AUTO_CHECKS = 30;
+  /** The list's marker of an email whose check found something; `ask`: ask for its check now. */
+  function checkMarker(e, ask) {
+    if (ask) wantCheck(e);
     var n = problemsOf(state.checks[checkKey(e)]);
     return n ? h('span', { className: 'marker warn', 'data-testid': 'check-marker', title: n + (n === 1 ? ' finding' : ' findings') + ': features some client does not support, Gmail clipping, List-Unsubscribe (see Checks)' }, '\u26A0 ' + n) : null;
   }
