@@ -24,6 +24,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
 import { emulatorMatcherSet, type EmulatorMatchers } from './testing/matchers.js';
+import { renderMatchers, type RenderMatchers } from './testing/render-check.js';
 import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
@@ -42,21 +43,26 @@ export function useEmulator(options: UseEmulatorOptions = {}): JestEmulator {
 
 // The shared matchers (src/testing/matchers.ts), with this framework's equality for `data`.
 expect.extend(emulatorMatcherSet);
+// `toRenderIn` (src/testing/render-check.ts): the HTML check of an email against named clients.
+expect.extend(renderMatchers);
 
 // `expect` from '@jest/globals' takes its matcher types from the 'expect'
 // package; the global `expect` of @types/jest from the `jest` namespace.
 declare module 'expect' {
-  interface Matchers<R extends void | Promise<void>, T = unknown> extends EmulatorMatchers<R> {}
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends EmulatorMatchers<R>, RenderMatchers<R> {}
 }
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
-    interface Matchers<R, T = {}> extends EmulatorMatchers<R> {}
+    interface Matchers<R, T = {}> extends EmulatorMatchers<R>, RenderMatchers<R> {}
   }
 }
 
 export { emailDifferences, deliveryDifferences } from './testing/matchers.js';
 export type { WebhookFilter, EmulatorMatchers } from './testing/matchers.js';
+export { checkEmailHtml } from './testing/render-check.js';
+export type { RenderMatchers, RenderOptions, CheckableEmail } from './testing/render-check.js';
+export type { HtmlCheck, HtmlFinding } from './admin/html-check.js';
 export type { WaitOptions } from './testing/connection.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, EmulatorServer } from './index.js';
 export type { UseEmulatorOptions } from './testing/use-emulator.js';

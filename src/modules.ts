@@ -47,6 +47,7 @@ import { inboxesModule } from './resources/inboxes/index.js';
 import { usageModule } from './resources/usage/index.js';
 import { adminModule } from './admin/index.js';
 import { adminEmailsModule } from './admin/emails.js';
+import { adminChecksModule } from './admin/checks.js';
 import { inboxModule } from './admin/inbox.js';
 import { inboundModule } from './admin/inbound.js';
 import { dashboardModule } from './admin/dashboard.js';
@@ -77,6 +78,7 @@ export const modules: ResourceModule[] = [
   usageModule,
   adminModule,
   adminEmailsModule,
+  adminChecksModule,
   inboxModule,
   inboundModule,
   dashboardModule,

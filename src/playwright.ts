@@ -38,6 +38,7 @@ import { test as base, expect as baseExpect, type ExpectMatcherState, type Fixtu
 import { interceptResendApi, WaitTimeoutError, type DeliveryFilter, type EmailFilter, type SentEmail, type StartServerOptions, type WebhookDelivery } from './index.js';
 import { localConnection, remoteConnection, type EmulatorConnection } from './testing/connection.js';
 import { startEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
+import { renderResult, type RenderOptions } from './testing/render-check.js';
 import { assertEmulatorLike, deliveredWebhookResult, readSentEmails, sentEmailResult, structuralEquals, type Equals, type WebhookFilter } from './testing/matchers.js';
 
 /** The emulator a test gets: see `EmulatorConnection` (url, apiKey, emails, webhookDeliveries, waitForEmail, code, link, reset, server). */
@@ -140,6 +141,15 @@ export const emulatorMatchers = {
     const equals: Equals = typeof own === 'function' ? (a, b) => own(a, b) : structuralEquals;
     return { ...deliveredWebhookResult(await (received as Readable).webhookDeliveries(), filter, equals), name: 'toHaveDeliveredWebhook' };
   },
+  /**
+   * Passes when the email (from `emulator.emails()` or `waitForEmail()`)
+   * uses no HTML or CSS feature that one of `clients` lacks (caniemail data;
+   * src/testing/render-check.ts), nor, when Gmail is named, HTML over 102 KB.
+   * The failure lists each finding with the clients that lack it.
+   */
+  async toRenderIn(this: ExpectMatcherState, received: unknown, clients: string[], options?: RenderOptions): Promise<MatcherReturnType> {
+    return { ...(await renderResult(received, clients, options)), name: 'toRenderIn' };
+  },
 };
 
 /** `@playwright/test`'s `test` with the emulator fixtures. */
@@ -151,4 +161,7 @@ export const expect = baseExpect.extend(emulatorMatchers);
 export { localConnection, remoteConnection, DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './testing/connection.js';
 export type { EmulatorConnection, WaitOptions, RemoteOptions } from './testing/connection.js';
 export type { WebhookFilter } from './testing/matchers.js';
+export { checkEmailHtml } from './testing/render-check.js';
+export type { RenderOptions, CheckableEmail } from './testing/render-check.js';
+export type { HtmlCheck, HtmlFinding } from './admin/html-check.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, UseEmulatorOptions };

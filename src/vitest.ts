@@ -20,6 +20,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { emulatorMatcherSet, type EmulatorMatchers } from './testing/matchers.js';
+import { renderMatchers, type RenderMatchers } from './testing/render-check.js';
 import { useEmulatorWith, type TestFileEmulator, type UseEmulatorOptions } from './testing/use-emulator.js';
 
 /** What `useEmulator()` hands a test file; every member is usable inside tests and hooks (after `beforeAll`). */
@@ -38,13 +39,18 @@ export function useEmulator(options: UseEmulatorOptions = {}): VitestEmulator {
 
 // The shared matchers (src/testing/matchers.ts), with this framework's equality for `data`.
 expect.extend(emulatorMatcherSet);
+// `toRenderIn` (src/testing/render-check.ts): the HTML check of an email against named clients.
+expect.extend(renderMatchers);
 
 declare module 'vitest' {
-  interface Assertion<T = any> extends EmulatorMatchers<T> {}
+  interface Assertion<T = any> extends EmulatorMatchers<T>, RenderMatchers<T> {}
   interface AsymmetricMatchersContaining extends EmulatorMatchers {}
 }
 
 export { emailDifferences, deliveryDifferences } from './testing/matchers.js';
 export type { WebhookFilter, EmulatorMatchers } from './testing/matchers.js';
+export { checkEmailHtml } from './testing/render-check.js';
+export type { RenderMatchers, RenderOptions, CheckableEmail } from './testing/render-check.js';
+export type { HtmlCheck, HtmlFinding } from './admin/html-check.js';
 export type { DeliveryFilter, EmailFilter, SentEmail, WebhookDelivery, StartServerOptions, EmulatorServer } from './index.js';
 export type { UseEmulatorOptions } from './testing/use-emulator.js';

@@ -47,7 +47,7 @@ const AMOUNT = "\\d{1,3}(?:[ ,.']\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?
 const EXCLUDED: RegExp[] = [
   /\b(?:https?|ftp):\/\/[^\s<>"']+/gi,
   /\bwww\.[^\s<>"']+/gi,
-  /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
+  /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
   // Dates: ISO (with an optional time), d/m/y in any order and separator.
   /\b\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/gi,
   /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/g,
@@ -59,10 +59,10 @@ const EXCLUDED: RegExp[] = [
   // Prices.
   new RegExp(`[$€£¥₹]\\s?(?:${AMOUNT})`, 'g'),
   new RegExp(`\\b${CURRENCY}\\s?(?:${AMOUNT})`, 'g'),
-  new RegExp(`(?:${AMOUNT})\\s?(?:[$€£¥₹]|${CURRENCY}\\b)`, 'gi'),
+  new RegExp(`(?<!\\d)(?:${AMOUNT})\\s?(?:[$€£¥₹]|${CURRENCY}\\b)`, 'gi'),
   // International phone numbers; numbers with thousands or decimal separators.
   /\+\d[\d ().-]{6,}\d/g,
-  /\d+(?:[.,]\d+)+/g,
+  /(?<!\d)\d+(?:[.,]\d+)+/g,
 ];
 
 const CANDIDATE = /(?<![\p{L}\p{N}_#/\\@$+-])(?<![\d][.,:])(?:\d{4,8}|[A-Z0-9]{6,8})(?![\p{L}\p{N}_/\\@+-])(?![.,:]\d)/gu;

@@ -73,6 +73,7 @@ export default defineConfig<EmulatorTestFixtures, EmulatorWorkerFixtures>({
   projects: [
     { name: 'webServer', testMatch: 'signup.spec.ts', use: { baseURL: appUrl, emulatorUrl } },
     { name: 'in-process', testMatch: 'magic-link.spec.ts', use: { emulatorUrl: '' } },
+    { name: 'render', testMatch: 'render.spec.ts', use: { emulatorUrl: '' } },
     { name: 'intercepted', testMatch: 'intercept.spec.ts', use: { emulatorUrl: '', emulatorOptions: { interceptResendApi: true } } },
     { name: 'intercepted-remote', testMatch: 'intercept.spec.ts', use: { emulatorUrl, emulatorOptions: { interceptResendApi: true } } },
   ],

@@ -104,11 +104,12 @@ describe('resend-emulator/playwright under @playwright/test, in the npm Chromium
       'in-process › starts from the fixtures; a failing matcher lists the closest emails, as the Vitest matcher does → passed',
       'intercepted › a hard-coded https://api.resend.com call lands in the worker emulator → passed',
       'intercepted-remote › a hard-coded https://api.resend.com call lands in the worker emulator → passed',
+      'render › toRenderIn passes where every named client supports the HTML and fails naming display:flex and Outlook → passed',
       'webServer › a wrong code is refused → passed',
       'webServer › signs up with the code the app emailed → passed',
       'webServer › the emulator `emulator start` seeds holds no email: a test that sends nothing fails toHaveSentEmail({ subject: "Welcome" }) → passed',
     ]);
-    expect(run.report!.stats).toMatchObject({ expected: 8, unexpected: 0, skipped: 0, flaky: 0 });
+    expect(run.report!.stats).toMatchObject({ expected: 9, unexpected: 0, skipped: 0, flaky: 0 });
     expect(run.report!.errors).toEqual([]);
     expect(run.code, run.out).toBe(0);
   });

@@ -11,7 +11,12 @@
   'use strict';
   var state = { team: null, teams: [], tab: 'emails', emails: [], emailsError: null, deliveries: [], selected: null, clock: null,
     received: [], domains: [], contacts: [], segments: [], topics: [], broadcasts: [], runs: [], inboxes: [],
-    emailPane: 'preview', width: 'full', sources: {} };
+    emailPane: 'preview', width: 'full', sources: {},
+    // Each tab's own selection (a tab shows its own or none), whether a narrow window shows the detail rather than the list,
+    // and when the clock was last read (wall ms: a real clock ticks on from there).
+    picked: {}, showDetail: false, clockAt: 0,
+    // HTML checks of emails (by email id; the HTML of a sent email never changes) and link checks asked for.
+    checks: {}, linkChecks: {} };
   // Tab → the kind of its items, and the dashboard view (src/admin/dashboard.ts) that feeds it.
   var KIND = { emails: 'email', received: 'received', deliveries: 'delivery', domains: 'domain', contacts: 'contact', broadcasts: 'broadcast', runs: 'run', inboxes: 'inbox' };
   var TAB = {}; Object.keys(KIND).forEach(function (t) { TAB[KIND[t]] = t; });
@@ -103,7 +108,7 @@
   function shortTime(iso) {
     if (!iso) return '';
     var d = new Date(iso); if (isNaN(d.getTime())) return '';
-    var now = state.clock ? new Date(state.clock.now) : new Date();
+    var now = state.clock ? new Date(clockNowMs()) : new Date();
     var s = d.toISOString();
     return s.slice(0, 10) === now.toISOString().slice(0, 10) ? s.slice(11, 19) : s.slice(0, 10);
   }
@@ -161,7 +166,14 @@
   function loadDeliveries() {
     return api('webhook-deliveries' + teamQuery()).then(function (r) { state.deliveries = r.data.slice().reverse(); });
   }
-  function loadClock() { return api('clock').then(function (c) { state.clock = c; renderClock(); }); }
+  function loadClock() { return api('clock').then(setClock); }
+  /** @param {{ now: string, mode: string }} c the emulated clock as the admin API gives it */
+  function setClock(c) { state.clock = { now: c.now, mode: c.mode }; state.clockAt = Date.now(); renderClock(); }
+  /** The emulated now, ms: in real mode it moves with the wall clock since it was read. */
+  function clockNowMs() {
+    var at = Date.parse(state.clock.now);
+    return state.clock.mode === 'real' ? at + (Date.now() - state.clockAt) : at;
+  }
   // The header's usage line (GET /_emulator/teams/{id}/usage; a limit shows only with --plan: without one a limit is
   // null, or 2147483647 where the SDK types it `number`, src/resources/usage/service.ts NO_LIMIT), reloaded with the views.
   var NO_LIMIT = 2147483647;
@@ -178,7 +190,7 @@
   // --- rendering ----------------------------------------------------------
   function renderClock() {
     if (!state.clock) return;
-    $('#clock-now').textContent = fmtTime(state.clock.now);
+    $('#clock-now').textContent = fmtTime(new Date(clockNowMs()).toISOString());
     $('#clock-mode').textContent = state.clock.mode;
   }
   function visibleEmails() { return state.emails; }
@@ -203,7 +215,7 @@
   }
   function row(kind, id, who, when, subject, meta, mono) {
     var sel = state.selected && state.selected.kind === kind && state.selected.id === id;
-    return h('div', { className: 'item' + (sel ? ' selected' : ''), 'data-id': id, 'data-kind': kind, 'data-testid': kind + '-item', onclick: function () { select(kind, id); } },
+    return h('div', { className: 'item' + (sel ? ' selected' : ''), 'data-id': id, 'data-kind': kind, 'data-testid': kind + '-item', tabindex: '0', role: 'option', 'aria-selected': sel ? 'true' : 'false', onclick: function () { select(kind, id); } },
       h('div', { className: 'top' }, h('span', { className: 'who' + (mono ? ' mono' : '') }, who), h('span', { className: 'when' }, when)),
       subject !== null ? h('div', { className: 'subject' }, subject) : null,
       h('div', { className: 'meta' }, meta));
@@ -222,15 +234,24 @@
     $('#search-emails').hidden = state.tab !== 'emails';
     $('#search-deliveries').hidden = state.tab !== 'deliveries';
     $('#search-other').hidden = state.tab === 'emails' || state.tab === 'deliveries';
-    var box = $('#list'); box.textContent = '';
+    var box = $('#list');
+    // The list is rebuilt: the item that had the keyboard focus gets it back.
+    var focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest('#list .item') : null;
+    var focusedId = focused ? focused.getAttribute('data-id') : null;
+    box.textContent = '';
+    document.body.classList.toggle('detail-open', !!(state.showDetail && state.selected));
     var kind = KIND[state.tab];
     if (state.tab === 'emails') {
       if (state.emailsError) add(box, h('div', { className: 'empty' }, state.emailsError));
       var emails = visibleEmails();
       if (!emails.length && !state.emailsError) add(box, h('div', { className: 'empty' }, $('#search').value.trim() ? 'No email matches.' : 'No email sent yet.'));
-      emails.forEach(function (e) {
+      emails.forEach(function (e, i) {
+        var atts = list(e.attachments).length;
         add(box, row('email', e.id, list(e.to).join(', ') || '(no recipient)', shortTime(e.created_at), e.subject || '(no subject)',
-          [badge(e.last_event), h('span', null, 'from ' + (e.from || '')), list(e.codes).length ? h('span', { className: 'chip' }, e.codes[0]) : null]));
+          [badge(e.last_event), h('span', { className: 'from' }, 'from ' + (e.from || '')),
+            atts ? h('span', { className: 'marker', 'data-testid': 'attachment-marker', title: atts + (atts === 1 ? ' attachment' : ' attachments') }, clip(), String(atts)) : null,
+            checkMarker(e, i < AUTO_CHECKS),
+            list(e.codes).length ? h('span', { className: 'chip', 'data-testid': 'code-chip' }, e.codes[0]) : null]));
       });
     } else if (state.tab === 'deliveries') {
       var ds = visibleDeliveries();
@@ -248,7 +269,7 @@
       var items = all.filter(function (x) { return !f || searchText(kind, x).toLowerCase().indexOf(f) !== -1; });
       if (!items.length) add(box, h('div', { className: 'empty' }, all.length ? 'Nothing matches.' : EMPTY[kind]));
       items.forEach(function (x) {
-        if (kind === 'received') add(box, row(kind, x.id, x.from, shortTime(x.created_at), x.subject || '(no subject)', [h('span', null, 'to ' + list(x.to).join(', ')), x.attachments.length ? h('span', null, '· ' + x.attachments.length + ' attachment' + (x.attachments.length === 1 ? '' : 's')) : null]));
+        if (kind === 'received') add(box, row(kind, x.id, x.from, shortTime(x.created_at), x.subject || '(no subject)', [h('span', null, 'to ' + list(x.to).join(', ')), x.attachments.length ? h('span', { className: 'marker', 'data-testid': 'attachment-marker', title: x.attachments.length + ' attachment' + (x.attachments.length === 1 ? '' : 's') }, clip(), String(x.attachments.length)) : null, checkMarker(x, items.indexOf(x) < AUTO_CHECKS)]));
         if (kind === 'domain') add(box, row(kind, x.id, x.name, shortTime(x.created_at), null, [badge(x.status), h('span', null, x.region), x.claim ? h('span', null, '· claim ' + x.claim.status) : null]));
         if (kind === 'contact') add(box, row(kind, x.id, x.email, shortTime(x.created_at), [x.first_name, x.last_name].filter(Boolean).join(' ') || null,
           [badge(x.unsubscribed ? 'unsubscribed' : 'subscribed'), h('span', null, x.segments.map(function (s) { return s.name; }).join(', ') || 'no segment')]));
@@ -258,19 +279,25 @@
         if (kind === 'run') add(box, row(kind, x.id, x.automation_name || x.automation_id, shortTime(x.created_at), x.contact_email || '', [badge(x.status), h('span', { className: 'mono' }, x.event_name), h('span', null, '· ' + x.steps.length + ' steps')]));
       });
     }
+    if (focusedId) {
+      var again = box.querySelector('.item[data-id="' + (window.CSS && CSS.escape ? CSS.escape(focusedId) : focusedId) + '"]');
+      if (again) /** @type {HTMLElement} */ (again).focus({ preventScroll: true });
+    }
     renderDetail();
   }
   var VIEW_OF = { email: function (x) { return emailView(x); }, delivery: function (x) { return deliveryView(x); }, received: function (x) { return receivedView(x); },
     domain: function (x) { return domainView(x); }, contact: function (x) { return contactView(x); }, broadcast: function (x) { return broadcastView(x); }, run: function (x) { return runView(x); }, inbox: function (x) { return inboxView(x); } };
   function renderDetail() {
     var box = $('#detail');
-    var sel = state.selected;
+    var sel = state.selected && TAB[state.selected.kind] === state.tab ? state.selected : null;
     var item = sel && collection(sel.kind).filter(function (x) { return x.id === sel.id; })[0];
-    if (!item) { box.removeAttribute('data-key'); box.textContent = ''; add(box, h('div', { className: 'placeholder' }, 'Select an item in the list.')); return; }
-    var key = sel.kind + ':' + JSON.stringify(item) + ':' + state.emailPane + ':' + state.width;
+    if (!item) { box.removeAttribute('data-key'); box.textContent = ''; add(box, h('div', { className: 'placeholder', 'data-testid': 'placeholder' }, 'Select an item in the list.')); return; }
+    var check = sel.kind === 'email' || sel.kind === 'received' ? state.checks[sel.kind + ':' + item.id] : null;
+    var key = sel.kind + ':' + JSON.stringify(item) + ':' + state.emailPane + ':' + state.width + ':' + (check ? JSON.stringify(check) + JSON.stringify(state.linkChecks[sel.kind + ':' + item.id] || null) : '');
     if (box.getAttribute('data-key') === key) return;
     box.setAttribute('data-key', key);
     box.textContent = '';
+    add(box, h('button', { className: 'back', 'data-testid': 'back', onclick: function () { state.showDetail = false; render(); } }, '\u2190 Back to the list'));
     add(box, VIEW_OF[sel.kind](item));
   }
   function table(testid, head, rows) {
@@ -298,7 +325,10 @@
         seg('emailPane', [['preview', 'Preview'], ['source', 'Source']], 'pane'),
         state.emailPane === 'preview' ? seg('width', [['375', '375'], ['768', '768'], ['full', 'Full']], 'widths') : null,
         h('a', { href: rawUrl, download: x.id + '.eml', 'data-testid': 'download-eml' }, 'Download .eml')),
-      state.emailPane === 'source' ? sourceBox(rawUrl, sourceKey) : [
+      state.emailPane === 'source' ? sourceBox(rawUrl, sourceKey) : !html && x.text ? [
+        // A text-only email: its text where the HTML would be.
+        h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'Text (no HTML part)'), h('span', null, x.text.length + ' chars')),
+          h('pre', { id: 'email-text', 'data-testid': 'email-text', className: 'text-body' }, x.text))] : [
         h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'HTML' + (state.width === 'full' ? '' : ' · ' + state.width + ' px')), h('span', null, html ? (html.length + ' chars') : 'none')),
           h('div', { className: 'frame-box' }, h('iframe', { id: 'email-html', className: 'html', 'data-testid': 'email-html', sandbox: '', srcdoc: html || '<p style="font:14px system-ui;color:#667085;padding:8px">No HTML part.</p>', title: 'email HTML', style: 'width:' + (state.width === 'full' ? '100%' : state.width + 'px') }))),
         h('div', { className: 'card pane', style: 'margin-top:14px' }, h('div', { className: 'label' }, h('span', null, 'Text'), h('span', null, x.text ? (x.text.length + ' chars') : 'none')),
@@ -307,6 +337,100 @@
       h('div', { className: 'card' },
         codes.length ? h('div', { className: 'chips', 'data-testid': 'email-codes' }, codes.map(function (c) { return h('span', { className: 'chip' }, c); })) : h('div', { className: 'empty', 'data-testid': 'email-codes' }, 'No one-time code.'),
         links.length ? h('ol', { className: 'links', 'data-testid': 'email-links' }, links.map(function (l) { return h('li', null, l); })) : h('div', { className: 'empty' }, 'No link.')),
+      checksView(x),
+    ];
+  }
+  /** A paperclip icon (inline SVG), for the attachment marker. */
+  function clip() {
+    var ns = 'http://www.w3.org/2000/svg';
+    var svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('viewBox', '0 0 24 24'); svg.setAttribute('width', '13'); svg.setAttribute('height', '13'); svg.setAttribute('aria-hidden', 'true');
+    var path = document.createElementNS(ns, 'path');
+    path.setAttribute('d', 'M21 11.5l-8.5 8.5a5.5 5.5 0 0 1-7.8-7.8l9-9a3.7 3.7 0 0 1 5.2 5.2l-9 9a1.8 1.8 0 0 1-2.6-2.6l8.3-8.3');
+    path.setAttribute('fill', 'none'); path.setAttribute('stroke', 'currentColor'); path.setAttribute('stroke-width', '2'); path.setAttribute('stroke-linecap', 'round');
+    svg.appendChild(path);
+    return svg;
+  }
+
+  // --- checks of an email (GET emails/{id}/html-check, link-check; src/admin/checks.ts) --------------
+  /** The admin path of an email's checks: sent (`emails/…`) or received (`inbound/emails/…`). */
+  function checkPath(x) { return (x.raw_url && /inbound/.test(x.raw_url) ? 'inbound/emails/' : 'emails/') + encodeURIComponent(x.id); }
+  function checkKey(x) { return (x.raw_url && /inbound/.test(x.raw_url) ? 'received:' : 'email:') + x.id; }
+  var checkQueue = [], checking = false;
+  /** Asks for an email's HTML check once (one request at a time); the page renders again when it comes. */
+  function wantCheck(x) {
+    var key = checkKey(x);
+    if (state.checks[key] !== undefined) return;
+    state.checks[key] = null;
+    checkQueue.push(function () {
+      return api(checkPath(x) + '/html-check').then(function (c) { state.checks[key] = c; }, function () { state.checks[key] = { failed: true }; });
+    });
+    pump();
+  }
+  function pump() {
+    if (checking || !checkQueue.length) return;
+    checking = true;
+    checkQueue.shift()().then(function () { checking = false; render(); pump(); });
+  }
+  /** Findings of a check worth a marker: features some client does not support at all (partial support alone is not), Gmail clipping, List-Unsubscribe problems. */
+  function problemsOf(c) {
+    if (!c || c.failed) return 0;
+    var none = c.findings.filter(function (f) { return f.clients.some(function (x) { return x.support === 'none'; }); }).length;
+    return none + (c.parse_error ? 1 : 0) + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
+  }
+  /** The newest emails of a list whose checks are asked for as soon as they are listed (an older one's when it is opened): each check is a second of the server's time on a large email. */
+  var AUTO_CHECKS = 30;
+  /** The list's marker of an email whose check found something; `ask`: ask for its check now. */
+  function checkMarker(e, ask) {
+    if (ask) wantCheck(e);
+    var n = problemsOf(state.checks[checkKey(e)]);
+    return n ? h('span', { className: 'marker warn', 'data-testid': 'check-marker', title: n + (n === 1 ? ' finding' : ' findings') + ': features some client does not support, Gmail clipping, List-Unsubscribe (see Checks)' }, '\u26A0 ' + n) : null;
+  }
+  function pctText(x) { return (Math.round(x * 10) / 10) + '%'; }
+  /** The Checks section of an email: score per client family, each finding with its clients, size, List-Unsubscribe, links. */
+  function checksView(x) {
+    wantCheck(x);
+    var key = checkKey(x);
+    var c = state.checks[key];
+    var lc = state.linkChecks[key];
+    var linkButton = h('button', { className: 'btn small', 'data-testid': 'check-links', disabled: lc === null, onclick: function () {
+      state.linkChecks[key] = null; renderDetail();
+      api(checkPath(x) + '/link-check').then(function (r) { state.linkChecks[key] = r; renderDetail(); }, function (e) { state.linkChecks[key] = undefined; toast('Link check failed: ' + e.message); renderDetail(); });
+    } }, lc === null ? 'Checking links\u2026' : 'Check links');
+    var body;
+    if (!c) body = h('div', { className: 'empty' }, 'Checking\u2026');
+    else if (c.failed) body = h('div', { className: 'empty' }, 'The check could not be made.');
+    else body = [
+      h('div', { className: 'sub' }, 'HTML support by client family ', h('span', { className: 'note' }, '(caniemail.com data of ' + String(c.data_date).slice(0, 10) + '; supported / partial / not supported)')),
+      h('div', { className: 'scores', 'data-testid': 'check-scores' }, c.families.map(function (f) {
+        return h('div', { className: 'score', 'data-family': f.family, title: f.clients.join(', ') },
+          h('div', { className: 'fam' }, f.name),
+          h('div', { className: 'bar' }, h('span', { className: 'ok', style: 'width:' + f.supported + '%' }), h('span', { className: 'part', style: 'width:' + f.partial + '%' }), h('span', { className: 'no', style: 'width:' + f.unsupported + '%' })),
+          h('div', { className: 'note' }, pctText(f.supported) + ' \u00b7 ' + pctText(f.partial) + ' \u00b7 ' + pctText(f.unsupported)));
+      })),
+      c.parse_error ? h('div', { className: 'empty', 'data-testid': 'check-parse-error' }, 'The HTML could not be read (' + c.parse_error + '): a malformed <style> block, which clients may drop whole.') : null,
+      h('div', { className: 'sub' }, 'Features some clients lack'),
+      c.findings.length ? h('ul', { className: 'findings', 'data-testid': 'check-findings' }, c.findings.map(function (f) {
+        return h('li', { 'data-feature': f.feature },
+          h('div', null, f.url ? h('a', { href: f.url, target: '_blank', rel: 'noopener' }, f.feature) : h('b', null, f.feature), ' ', h('span', { className: 'note' }, f.category || '')),
+          h('div', { className: 'clients' }, f.clients.map(function (cl) {
+            return h('span', { className: 'badge ' + (cl.support === 'none' ? 'bad' : 'warn'), title: (cl.support === 'none' ? 'not supported' : 'partly supported') + (cl.notes.length ? ': ' + cl.notes.join(' ') : '') }, cl.name);
+          })));
+      })) : h('div', { className: 'empty', 'data-testid': 'check-findings' }, c.has_html ? 'Every feature it uses is supported by every client.' : 'No HTML part.'),
+      h('div', { className: 'sub' }, 'Size and headers'),
+      h('ul', { className: 'facts', 'data-testid': 'check-size' },
+        h('li', null, c.size.gmail_clipped ? h('span', { className: 'badge bad', 'data-testid': 'gmail-clip' }, 'clipped') : h('span', { className: 'badge ok', 'data-testid': 'gmail-clip' }, 'not clipped'), ' HTML ' + fmtSize(c.size.html_bytes) + ' (Gmail clips over ' + fmtSize(c.size.gmail_clip_bytes) + ', ', h('a', { href: c.size.source, target: '_blank', rel: 'noopener' }, 'source'), '); message ' + fmtSize(c.size.message_bytes)),
+        h('li', null, c.list_unsubscribe.problems.length ? h('span', { className: 'badge bad' }, 'List-Unsubscribe') : h('span', { className: 'badge ' + (c.list_unsubscribe.one_click ? 'ok' : '') }, c.list_unsubscribe.one_click ? 'one-click unsubscribe' : 'no List-Unsubscribe'),
+          ' ', c.list_unsubscribe.problems.length ? c.list_unsubscribe.problems.join(' ') : (c.list_unsubscribe.list_unsubscribe || (c.list_unsubscribe.required ? '' : 'not required (not a broadcast)')))),
+    ];
+    return [
+      h('div', { className: 'toolbar' }, h('h2', null, 'Checks'), linkButton),
+      h('div', { className: 'card checks', 'data-testid': 'checks' }, body,
+        lc ? [h('div', { className: 'sub' }, 'Links (' + lc.links.length + ', ' + lc.errors + ' not ok)'),
+          lc.links.length ? table('link-results', ['Status', 'URL'], lc.links.map(function (l) {
+            return h('tr', null, h('td', null, h('span', { className: 'badge ' + (l.ok ? 'ok' : 'bad') }, l.status !== null ? String(l.status) : 'error'), l.kind === 'image' ? h('span', { className: 'note' }, ' image') : null),
+              h('td', { className: 'value' }, l.url, l.error ? h('div', { className: 'note' }, l.error) : null));
+          })) : h('div', { className: 'empty' }, 'No link or image.')] : null),
     ];
   }
   function kv(rows) {
@@ -483,13 +607,26 @@
   }
   function select(kind, id) {
     state.selected = { kind: kind, id: id };
+    state.picked[state.tab] = state.selected;
+    state.showDetail = true;
     location.hash = kind + '/' + id;
+    render();
+    $('#detail').scrollTop = 0;
+  }
+  /** Shows a tab with its own selection (or none). */
+  function showTab(tab) {
+    state.picked[state.tab] = state.selected;
+    state.tab = tab;
+    state.selected = state.picked[tab] || null;
+    state.showDetail = false;
+    if (state.selected) location.hash = state.selected.kind + '/' + state.selected.id;
+    else history.replaceState(null, '', location.pathname + location.search);
     render();
   }
 
   // --- controls -----------------------------------------------------------
   document.querySelectorAll('.tabs button').forEach(function (b) {
-    b.addEventListener('click', function () { state.tab = b.getAttribute('data-tab'); render(); });
+    b.addEventListener('click', function () { showTab(b.getAttribute('data-tab')); });
   });
   var searchTimer = null;
   $('#search').addEventListener('input', function () { clearTimeout(searchTimer); searchTimer = setTimeout(function () { loadEmails().then(render); }, 150); });
@@ -497,13 +634,13 @@
   $('#search-type').addEventListener('input', render);
   $('#search-status').addEventListener('change', render);
   $('#team-select').addEventListener('change', function (ev) {
-    state.team = ev.target.value; localStorage.setItem('inbox.team', state.team); state.selected = null; refresh();
+    state.team = ev.target.value; localStorage.setItem('inbox.team', state.team); state.selected = null; state.picked = {}; refresh();
   });
   function advance(text) {
     var ms = parseDuration(text);
     if (ms === null) { toast('Cannot read duration "' + text + '" (use e.g. 5s, 10m, 1h30m)'); return; }
     api('clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: ms }) }).then(function (r) {
-      state.clock = { now: r.now, mode: r.mode }; renderClock();
+      setClock(r);
       toast('Clock advanced; ' + r.fired.length + (r.fired.length === 1 ? ' job ran' : ' jobs ran'));
       return refresh();
     }, function (e) { toast('Advance failed: ' + e.message); });
@@ -521,19 +658,43 @@
     var es = new EventSource('events');
     es.addEventListener('open', function () { $('#live').classList.add('on'); });
     es.addEventListener('error', function () { $('#live').classList.remove('on'); });
-    es.addEventListener('hello', function (m) { state.clock = JSON.parse(m.data); renderClock(); });
+    es.addEventListener('hello', function (m) { setClock(JSON.parse(m.data)); });
     // Jobs ran: email statuses and deliveries may have moved on.
-    es.addEventListener('clock', function (m) { state.clock = JSON.parse(m.data); renderClock(); soon('emails', loadEmails); soon('deliveries', loadDeliveries); soon('views', loadViews); });
+    es.addEventListener('clock', function (m) { setClock(JSON.parse(m.data)); soon('emails', loadEmails); soon('deliveries', loadDeliveries); soon('views', loadViews); });
     // Received mail: the received list, and the inboxes it may have landed in.
     es.addEventListener('inbound', function () { soon('received', function () { return Promise.all([loadView('received'), loadView('inboxes')]); }); soon('usage', loadUsage); });
     // An API write of the team shown: the dashboard views reload.
     es.addEventListener('change', function (m) { var d = JSON.parse(m.data); if (d.team_id === state.team) soon('views', loadViews); });
     es.addEventListener('email', function () { soon('emails', loadEmails); });
     es.addEventListener('delivery', function () { soon('deliveries', loadDeliveries); });
-    es.addEventListener('reset', function () { state.selected = null; loadTeams().then(refresh).catch(offline); });
+    es.addEventListener('reset', function () { state.selected = null; state.picked = {}; loadTeams().then(refresh).catch(offline); });
   }
 
   var m = /^#(email|delivery|received|domain|contact|broadcast|run|inbox)\/(.+)$/.exec(location.hash);
-  if (m) { state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = TAB[m[1]]; }
+  if (m) { state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = TAB[m[1]]; state.picked[state.tab] = state.selected; state.showDetail = true; }
+  // A real clock ticks: the header shows the emulated now, moving with the wall clock between reads.
+  setInterval(function () { if (state.clock && state.clock.mode === 'real') renderClock(); }, 1000);
+
+  // --- keyboard: up/down or j/k move through the list, Enter opens, Escape goes back to the list --------
+  document.addEventListener('keydown', function (ev) {
+    var t = /** @type {HTMLElement} */ (ev.target);
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName) || !$('#token-gate').hidden) return;
+    var items = Array.prototype.slice.call(document.querySelectorAll('#list .item'));
+    if (!items.length) return;
+    var step = ev.key === 'j' || ev.key === 'ArrowDown' ? 1 : ev.key === 'k' || ev.key === 'ArrowUp' ? -1 : 0;
+    var at = items.indexOf(t.closest ? t.closest('#list .item') : null);
+    if (step) {
+      if (at < 0) at = items.findIndex(function (x) { return x.classList.contains('selected'); });
+      var next = at < 0 ? (step > 0 ? 0 : items.length - 1) : Math.max(0, Math.min(items.length - 1, at + step));
+      ev.preventDefault();
+      items[next].focus();
+      items[next].scrollIntoView({ block: 'nearest' });
+    } else if (ev.key === 'Enter' && at >= 0) {
+      ev.preventDefault();
+      select(items[at].getAttribute('data-kind'), items[at].getAttribute('data-id'));
+    } else if (ev.key === 'Escape' && state.showDetail) {
+      state.showDetail = false; render();
+    }
+  });
   Promise.all([loadTeams(), loadClock()]).then(refresh).then(function () { document.body.setAttribute('data-ready', '1'); connect(); });
 })();

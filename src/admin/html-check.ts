@@ -1,0 +1,332 @@
+/**
+ * The HTML check of an email (issue 29; what Mailpit's "HTML check" does,
+ * `GET /api/v1/message/{ID}/html-check`): which HTML elements, attributes,
+ * CSS properties, selectors and at-rules the email uses that some email
+ * client supports only partly or not at all, from the caniemail.com data
+ * through the `caniemail` package (its parser and its data; nothing is
+ * copied by hand), with a score per client family; the message's size
+ * against Gmail's clipping threshold; and, for a broadcast, the
+ * `List-Unsubscribe` / `List-Unsubscribe-Post` headers (RFC 2369, RFC 8058).
+ *
+ * Score (per client family and in total), as Mailpit shows it: over every
+ * pair (feature found, client of the family), the share of pairs fully
+ * supported, partly supported and not supported, in percent (one decimal).
+ * The features counted are those the email uses that at least one client
+ * lacks in full (caniemail reports no others); a family that supports all of
+ * them scores 100 % supported.
+ *
+ * Served by src/admin/checks.ts; the matcher `toRenderIn` of the test entries
+ * (src/testing/render-check.ts) reads the same result.
+ */
+import { lazy } from '../lazy.js';
+
+/** caniemail (an ES module), imported on first use. */
+const caniemailModule = lazy(() => import('caniemail'));
+
+/** How well a client supports a feature, as caniemail says (`full` is never reported as a finding). */
+export type SupportLevel = 'partial' | 'none';
+
+/** One client's support of one feature the email uses. */
+export interface ClientFinding {
+  /** caniemail's client id, `family.platform` (e.g. `outlook.windows`). */
+  client: string;
+  /** The family (e.g. `outlook`). */
+  family: string;
+  /** The platform (e.g. `windows`, `ios`, `desktop-webmail`). */
+  platform: string;
+  /** Its readable name (e.g. `Outlook Windows`), from caniemail's nicenames. */
+  name: string;
+  support: SupportLevel;
+  /** caniemail's notes for this client (markdown), possibly none. */
+  notes: string[];
+}
+
+/** A feature the email uses that some client supports partly or not at all. */
+export interface HtmlFinding {
+  /** caniemail's title (e.g. `display:flex`, `<style> element`). */
+  feature: string;
+  /** caniemail's slug (e.g. `css-display-flex`), null if its data has no feature of that title. */
+  slug: string | null;
+  /** `html`, `css`, `image` or `others`. */
+  category: string | null;
+  /** The caniemail.com page of the feature. */
+  url: string | null;
+  /** The clients that lack it (in part or in full), in caniemail's client order. */
+  clients: ClientFinding[];
+}
+
+/** Shares of (feature, client) pairs, percent with one decimal. */
+export interface Score {
+  supported: number;
+  partial: number;
+  unsupported: number;
+}
+
+/** The score of one client family. */
+export interface FamilyScore extends Score {
+  family: string;
+  name: string;
+  /** Its clients (`family.platform`). */
+  clients: string[];
+}
+
+/** Gmail clips a message whose HTML is larger than this many bytes: 102 KB (102 × 1024). */
+export const GMAIL_CLIP_BYTES = 102 * 1024;
+/**
+ * Where the figure comes from: Google does not publish it; the common
+ * guidance (and measurements: ~102-105 KB of HTML, depending on the
+ * transfer encoding) is in Al Iverson's "What is Gmail clipping and what to
+ * do about it" (Spam Resource, January 2022).
+ */
+export const GMAIL_CLIP_SOURCE = 'https://www.spamresource.com/2022/01/what-is-gmail-clipping-and-what-to-do.html';
+
+/** The message's size against Gmail's clipping. */
+export interface SizeCheck {
+  /** UTF-8 bytes of the HTML part (0 when none). */
+  html_bytes: number;
+  /** Bytes of the whole message as on the wire (RFC 5322, attachments included). */
+  message_bytes: number;
+  /** `GMAIL_CLIP_BYTES`. */
+  gmail_clip_bytes: number;
+  /** The HTML is larger than Gmail's threshold: Gmail shows "[Message clipped]". */
+  gmail_clipped: boolean;
+  source: string;
+}
+
+/** List-Unsubscribe and List-Unsubscribe-Post of the message. */
+export interface UnsubscribeCheck {
+  /** The email is a broadcast's: bulk mail, which Gmail and Yahoo require to carry both headers (one-click). */
+  required: boolean;
+  list_unsubscribe: string | null;
+  list_unsubscribe_post: string | null;
+  /** The URIs of List-Unsubscribe (RFC 2369: `<uri>`, comma-separated). */
+  uris: string[];
+  /** Both present and well-formed: an https URI (or http on a loopback host: the emulator's own link) and `List-Unsubscribe=One-Click` (RFC 8058 section 3.1). */
+  one_click: boolean;
+  /** What is missing or malformed, in words (empty when all is well, or when nothing is required and nothing given). */
+  problems: string[];
+}
+
+/** The whole check. */
+export interface HtmlCheck {
+  object: 'html_check';
+  email_id: string;
+  /** The email has an HTML part (without one, `findings` is empty and every score 100 % supported). */
+  has_html: boolean;
+  /**
+   * Why caniemail could not read the HTML (its CSS parser's message, e.g.
+   * `:1:10: missing '}'` for a `<style>` block cut short), null when it could.
+   * Then `findings` is empty: the check found nothing because it could not look.
+   */
+  parse_error: string | null;
+  /** Features found that some client lacks, in the order caniemail's data lists them. */
+  findings: HtmlFinding[];
+  /** The score over every client. */
+  total: Score;
+  /** The score per client family, in caniemail's client order. */
+  families: FamilyScore[];
+  size: SizeCheck;
+  list_unsubscribe: UnsubscribeCheck;
+  /** The caniemail data's date (its `last_update_date`). */
+  data_date: string;
+}
+
+/** What the check reads of an email, sent or received. */
+export interface CheckInput {
+  id: string;
+  html: string | null;
+  /** Header name (any case) → value. */
+  headers: Record<string, string>;
+  /** The whole message's bytes. */
+  message_bytes: number;
+  /** A broadcast's email (List-Unsubscribe required). */
+  broadcast: boolean;
+}
+
+const pct = (n: number, of: number) => (of === 0 ? 0 : Math.round((n / of) * 1000) / 10);
+
+/** Shares of pairs: `full + partial + none` pairs in all. */
+function score(full: number, partial: number, none: number): Score {
+  const all = full + partial + none;
+  if (all === 0) return { supported: 100, partial: 0, unsupported: 0 };
+  return { supported: pct(full, all), partial: pct(partial, all), unsupported: pct(none, all) };
+}
+
+/** A header's value, whatever the case of its name. */
+function header(headers: Record<string, string>, name: string): string | null {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? null : String(headers[key]);
+}
+
+/**
+ * List-Unsubscribe (RFC 2369 section 3.2: one or more `<URI>`, comma
+ * separated, mailto or http(s)) and List-Unsubscribe-Post (RFC 8058 section
+ * 3.1: exactly `List-Unsubscribe=One-Click`, with an https URI in
+ * List-Unsubscribe). Required (both) for a broadcast.
+ */
+export function checkUnsubscribe(headers: Record<string, string>, required: boolean): UnsubscribeCheck {
+  const value = header(headers, 'List-Unsubscribe');
+  const post = header(headers, 'List-Unsubscribe-Post');
+  const problems: string[] = [];
+  const uris: string[] = [];
+  if (value !== null) {
+    const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+    if (parts.length === 0) problems.push('List-Unsubscribe is empty (RFC 2369: one or more <URI>).');
+    for (const p of parts) {
+      const m = /^<([^<>\s]+)>$/.exec(p);
+      if (!m) problems.push(`List-Unsubscribe entry \`${p}\` is not an angle-bracketed URI (RFC 2369 section 2).`);
+      else if (!/^(mailto:[^@\s]+@[^@\s]+|https?:\/\/[^\s]+)$/i.test(m[1])) problems.push(`List-Unsubscribe URI \`${m[1]}\` is neither mailto: nor http(s):.`);
+      else uris.push(m[1]);
+    }
+  } else if (required) {
+    problems.push('A broadcast should carry List-Unsubscribe (RFC 2369); Gmail and Yahoo require it of bulk senders.');
+  }
+  // An http URI on a loopback host counts as https: the emulator's own unsubscribe link is served over plain http on 127.0.0.1
+  // (the real service's is https).
+  const https = uris.some((u) => /^https:\/\//i.test(u) || /^http:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?\//i.test(u));
+  if (post !== null) {
+    if (post.trim() !== 'List-Unsubscribe=One-Click') problems.push(`List-Unsubscribe-Post is \`${post}\`; RFC 8058 section 3.1 requires exactly \`List-Unsubscribe=One-Click\`.`);
+    if (!https) problems.push('List-Unsubscribe-Post needs an https URI in List-Unsubscribe (RFC 8058 section 3.1).');
+  } else if (required) {
+    problems.push('A broadcast should carry List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058 one-click unsubscribe).');
+  }
+  return {
+    required,
+    list_unsubscribe: value,
+    list_unsubscribe_post: post,
+    uris,
+    one_click: https && post !== null && post.trim() === 'List-Unsubscribe=One-Click' && problems.length === 0,
+    problems,
+  };
+}
+
+/**
+ * Checks an email (see the module comment). Async: caniemail is imported on
+ * first use. Never throws for any HTML: where caniemail cannot read it (a
+ * malformed `<style>` block), `parse_error` says why and `findings` is empty.
+ */
+export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
+  const { caniemail, rawData } = await caniemailModule();
+  const data = rawData as unknown as {
+    last_update_date: string;
+    nicenames: { family: Record<string, string>; platform: Record<string, string> };
+    data: { slug: string; title: string; url: string; category: string }[];
+  };
+  const html = input.html ?? '';
+  const byTitle = new Map(data.data.map((f) => [f.title, f]));
+  const order = new Map(data.data.map((f, i) => [f.title, i]));
+  const findings = new Map<string, HtmlFinding>();
+  const clientIds: string[] = [];
+  let parseError: string | null = null;
+  if (html.trim()) {
+    let result: ReturnType<typeof caniemail> | null = null;
+    try {
+      result = caniemail({ clients: ['*'], html });
+    } catch (err) {
+      parseError = (err as Error).message ?? String(err);
+    }
+    const issues = result?.issues;
+    for (const kind of ['errors', 'warnings'] as const) {
+      for (const [client, list] of issues?.[kind] ?? new Map()) {
+        const [family, platform] = String(client).split('.');
+        for (const issue of list) {
+          const meta = byTitle.get(issue.title);
+          let f = findings.get(issue.title);
+          if (!f) {
+            f = { feature: issue.title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [] };
+            findings.set(issue.title, f);
+          }
+          if (f.clients.some((c) => c.client === client)) continue;
+          f.clients.push({
+            client,
+            family,
+            platform,
+            name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}`,
+            support: issue.support === 'partial' ? 'partial' : 'none',
+            notes: issue.notes ?? [],
+          });
+        }
+      }
+    }
+  }
+  clientIds.push(...checkedClients(caniemail, data.data as unknown as { stats: Record<string, Record<string, unknown>> }[]));
+  const rank = new Map(clientIds.map((c, i) => [c, i]));
+  const list = [...findings.values()].sort((a, b) => (order.get(a.feature) ?? 1e9) - (order.get(b.feature) ?? 1e9));
+  for (const f of list) f.clients.sort((a, b) => (rank.get(a.client) ?? 1e9) - (rank.get(b.client) ?? 1e9));
+
+  // Scores: each (feature, client) pair is full unless a finding says otherwise.
+  const families: FamilyScore[] = [];
+  const tally = { full: 0, partial: 0, none: 0 };
+  for (const client of clientIds) {
+    const family = client.split('.')[0];
+    let fam = families.find((x) => x.family === family);
+    if (!fam) {
+      fam = { family, name: data.nicenames.family[family] ?? family, clients: [], supported: 0, partial: 0, unsupported: 0 };
+      families.push(fam);
+    }
+    fam.clients.push(client);
+  }
+  for (const fam of families) {
+    const t = { full: 0, partial: 0, none: 0 };
+    for (const f of list) {
+      for (const client of fam.clients) {
+        const c = f.clients.find((x) => x.client === client);
+        if (!c) t.full++;
+        else if (c.support === 'partial') t.partial++;
+        else t.none++;
+      }
+    }
+    Object.assign(fam, score(t.full, t.partial, t.none));
+    tally.full += t.full;
+    tally.partial += t.partial;
+    tally.none += t.none;
+  }
+  const htmlBytes = Buffer.byteLength(html, 'utf8');
+  return {
+    object: 'html_check',
+    email_id: input.id,
+    has_html: html.trim() !== '',
+    parse_error: parseError,
+    findings: list,
+    total: score(tally.full, tally.partial, tally.none),
+    families,
+    size: {
+      html_bytes: htmlBytes,
+      message_bytes: input.message_bytes,
+      gmail_clip_bytes: GMAIL_CLIP_BYTES,
+      gmail_clipped: htmlBytes > GMAIL_CLIP_BYTES,
+      source: GMAIL_CLIP_SOURCE,
+    },
+    list_unsubscribe: checkUnsubscribe(input.headers, input.broadcast),
+    data_date: data.last_update_date,
+  };
+}
+
+let clients: string[] | null = null;
+/**
+ * The clients caniemail checks, in the order of its data: every
+ * `family.platform` of the data's stats that caniemail accepts as a client
+ * (it throws "not found" for the others, such as `outlook.outlook-com`).
+ * Worked out once.
+ */
+function checkedClients(check: (o: { clients: any[]; css?: string }) => unknown, features: { stats: Record<string, Record<string, unknown>> }[]): string[] {
+  if (clients) return clients;
+  const seen: string[] = [];
+  for (const f of features) {
+    for (const [family, platforms] of Object.entries(f.stats ?? {})) {
+      for (const platform of Object.keys(platforms ?? {})) {
+        const id = `${family}.${platform}`;
+        if (!seen.includes(id)) seen.push(id);
+      }
+    }
+  }
+  clients = seen.filter((id) => {
+    try {
+      check({ clients: [id], css: 'a{color:red}' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return clients;
+}
