@@ -5,11 +5,11 @@
 //   included, into dist/cli.mjs, which bin/emulator.js runs; what it imports
 //   dynamically (TLS, the SMTP relay, the reference check) goes into
 //   dist/cli-chunk-*.mjs, read only by the starts that use it;
-// - the package's entries (`.`, `/vitest`, `/jest`, `/playwright`):
-//   dist/index.mjs, dist/vitest.mjs, dist/jest.mjs, dist/playwright.mjs and
-//   the chunks they share (dist/chunk-*.mjs, so the entries share one copy
-//   of the emulator's modules); the packages stay outside, imported from
-//   node_modules as dependencies and peers.
+// - the package's entries (`.`, `/vitest`, `/jest`, `/playwright`), as ES
+//   modules (dist/index.mjs, ...) and as CommonJS (dist/index.cjs, ...),
+//   thin files over one CommonJS core, dist/core.cjs (see below); the
+//   packages stay outside, loaded from node_modules as dependencies and
+//   peers.
 // Run by `npm run build` after tsc; paths are resolved from this file. Every
 // file lands in dist/ itself, where src/http/spec.ts and the inbox page look
 // for their files. better-sqlite3 stays outside the CLI (a native addon);
@@ -39,17 +39,72 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
+// The package's entries, each as CommonJS (`require`, Jest's default
+// runtime) and as an ES module (`import`), over ONE copy of the emulator:
+// dist/core.cjs. An entry's own file (the framework glue of src/jest.ts,
+// src/playwright.ts, src/vitest.ts; the export list of src/index.ts) is
+// bundled alone, and each of its imports of our modules becomes an import
+// of ./core.cjs, which holds those modules and everything under them. So
+// `import` and `require()` of any entries in one process share the same
+// store code, `WaitTimeoutError` class and caches (no dual-package hazard),
+// and a framework (vitest, @jest/globals, @playwright/test) is loaded only by
+// the entry that needs it, in the caller's own module format.
+// `/vitest` has no CommonJS build: vitest itself cannot be require()d; a
+// require() of dist/vitest.mjs works on Node >= 20.19 (require(esm)).
+const ENTRIES = ['index', 'vitest', 'jest', 'playwright'];
+const CJS_ENTRIES = ['index', 'jest', 'playwright'];
+const distSrc = path.join(root, 'dist', 'src');
+const common = { bundle: true, packages: 'external', platform: 'node', target: 'node20', logLevel: 'warning' };
+
+for (const f of fs.readdirSync(path.join(root, 'dist'))) if (/^(index|vitest|jest|playwright|core)\.(c|m)js$/.test(f)) fs.rmSync(path.join(root, 'dist', f));
+
+/** Our modules an entry imports (absolute paths), filled by `toCore`. */
+const coreModules = new Set([path.join(distSrc, 'index.js')]);
+/** esbuild plugin: every relative import of the entry file becomes the external `./core.cjs`. */
+const toCore = {
+  name: 'to-core',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      coreModules.add(path.resolve(args.resolveDir, args.path));
+      return { path: './core.cjs', external: true };
+    });
+  },
+};
+
+/** The names a module exports (`file`: its path, or esbuild's `stdin`), by an in-memory ES module build. */
+async function exportsOf(file) {
+  const input = typeof file === 'string' ? { entryPoints: [file] } : { stdin: file };
+  const r = await esbuild.build({ ...common, ...input, format: 'esm', write: false, metafile: true, outdir: path.join(root, 'dist') });
+  return Object.values(r.metafile.outputs).find((o) => o.entryPoint)?.exports ?? [];
+}
+
+const indexNames = await exportsOf(path.join(distSrc, 'index.js'));
+for (const [format, ext, names] of [['esm', '.mjs', ENTRIES], ['cjs', '.cjs', CJS_ENTRIES]]) {
+  for (const name of names) {
+    // The main entry's code is in the core (the test helpers call its startServer): its file here only re-exports.
+    const entry = name === 'index'
+      ? { stdin: { contents: `export { ${indexNames.join(', ')} } from './index.js';`, resolveDir: distSrc, sourcefile: 'index.js' } }
+      : { entryPoints: [path.join(distSrc, `${name}.js`)] };
+    await esbuild.build({ ...common, ...entry, format, outfile: path.join(root, 'dist', `${name}${ext}`), plugins: [toCore] });
+  }
+}
+
+// The core flattens the named exports of the modules the entries import: a
+// name two of them export differently would be lost (ES `export *` rules),
+// so the build stops on one.
+const coreSource = [...coreModules].map((m) => `export * from ${JSON.stringify('./' + path.relative(distSrc, m).split(path.sep).join('/'))};`).join('\n');
+const coreNames = new Set(await exportsOf({ contents: coreSource, resolveDir: distSrc, sourcefile: 'core.js' }));
+for (const m of coreModules) {
+  for (const n of await exportsOf(m)) if (!coreNames.has(n)) throw new Error(`bundle: ${path.relative(root, m)} exports ${n}, which another module the entries import exports too: rename one`);
+}
 await esbuild.build({
-  entryPoints: ['index', 'vitest', 'jest', 'playwright'].map((name) => path.join(root, 'dist', 'src', `${name}.js`)),
-  outdir: path.join(root, 'dist'),
-  outExtension: { '.js': '.mjs' },
-  entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
-  bundle: true,
-  splitting: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
+  ...common,
+  stdin: { contents: coreSource, resolveDir: distSrc, sourcefile: 'core.js' },
+  format: 'cjs',
+  outfile: path.join(root, 'dist', 'core.cjs'),
+  // src/http/spec.ts, src/admin/inbox-page.ts and src/lazy.ts find the package's files from their own URL.
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  // Packages loaded on first use with import() are require()d instead: Jest's CommonJS runtime has no import().
+  supported: { 'dynamic-import': false },
 });
