@@ -108,3 +108,14 @@ await esbuild.build({
   // Packages loaded on first use with import() are require()d instead: Jest's CommonJS runtime has no import().
   supported: { 'dynamic-import': false },
 });
+
+// The declarations for `require`: a copy of tsc's dist/src/**/*.d.ts under
+// dist/cjs-types/, whose package.json says `commonjs`, so TypeScript reads
+// them as CommonJS declarations (a CommonJS file of a user's project, under
+// `module: node16`/`nodenext`, may not import ESM-format declarations:
+// TS1479). package.json `exports` names them under `require` (and
+// `typesVersions` for `moduleResolution: node10`, which knows no `exports`).
+const cjsTypes = path.join(root, 'dist', 'cjs-types');
+fs.rmSync(cjsTypes, { recursive: true, force: true });
+fs.cpSync(distSrc, path.join(cjsTypes, 'src'), { recursive: true, filter: (f) => fs.statSync(f).isDirectory() || f.endsWith('.d.ts') });
+fs.writeFileSync(path.join(cjsTypes, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
