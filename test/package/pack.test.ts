@@ -152,26 +152,28 @@ describe('the packed tarball', () => {
     expect(packed.version).not.toBe('1.0.0');
   }, 60_000);
 
-  it('require() and import load every entry but /vitest (which needs a vitest run) in plain Node, over one shared core', async () => {
+  it('require() and import load every entry in plain Node, over one shared core (/vitest by require(esm): vitest itself has no CommonJS build)', async () => {
     write('load.cjs', [
       `const main = require('resend-emulator');`,
       `const jest = require.resolve('resend-emulator/jest');`,
       `const pw = require('resend-emulator/playwright');`,
-      `console.log([typeof main.startServer, typeof main.createApp, jest.endsWith('jest.cjs'), typeof pw.test, pw.WaitTimeoutError === main.WaitTimeoutError].join(' '));`,
+      `const vitest = require('resend-emulator/vitest');`,
+      `console.log([typeof main.startServer, typeof main.createApp, jest.endsWith('jest.cjs'), typeof pw.test, pw.WaitTimeoutError === main.WaitTimeoutError, typeof vitest.useEmulator].join(' '));`,
       '',
     ].join('\n'));
     const cjs = await run(process.execPath, ['load.cjs']);
-    expect(cjs.out.trim()).toBe('function function true function true');
+    expect(cjs.out.trim()).toBe('function function true function true function');
     write('load.mjs', [
       `import { startServer, WaitTimeoutError } from 'resend-emulator';`,
       `import * as pw from 'resend-emulator/playwright';`,
+      `import { useEmulator } from 'resend-emulator/vitest';`,
       `import { createRequire } from 'node:module';`,
       `const main = createRequire(import.meta.url)('resend-emulator');`,
-      `console.log([typeof startServer, typeof pw.test, WaitTimeoutError === main.WaitTimeoutError, pw.WaitTimeoutError === WaitTimeoutError].join(' '));`,
+      `console.log([typeof startServer, typeof pw.test, WaitTimeoutError === main.WaitTimeoutError, pw.WaitTimeoutError === WaitTimeoutError, typeof useEmulator].join(' '));`,
       '',
     ].join('\n'));
     const esm = await run(process.execPath, ['load.mjs']);
-    expect(esm.out.trim()).toBe('function function true true');
+    expect(esm.out.trim()).toBe('function function true true function');
   }, 60_000);
 
   it('a .mjs file imports startServer and sends an email through the SDK', async () => {
