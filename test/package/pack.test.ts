@@ -108,7 +108,7 @@ await emu.close();
 
 describe('the packed tarball', () => {
   it('holds the built code, its types, the spec and the fixtures, and no tests or sources', () => {
-    for (const f of ['bin/emulator.js', 'dist/cli.mjs', 'dist/core.cjs', 'dist/index.mjs', 'dist/index.cjs', 'dist/vitest.mjs', 'dist/jest.mjs', 'dist/jest.cjs', 'dist/playwright.mjs', 'dist/playwright.cjs', 'dist/src/index.d.ts', 'dist/src/vitest.d.ts', 'dist/src/jest.d.ts', 'dist/src/playwright.d.ts', 'dist/cjs-types/package.json', 'dist/cjs-types/src/index.d.ts', 'dist/cjs-types/src/jest.d.ts', 'dist/openapi.json', 'spec/openapi.yaml', 'fixtures/default.json', 'web/inbox/index.html', 'README.md', 'package.json']) {
+    for (const f of ['bin/emulator.js', 'dist/cli.mjs', 'dist/core.cjs', 'dist/testing.cjs', 'dist/index.mjs', 'dist/index.cjs', 'dist/vitest.mjs', 'dist/jest.mjs', 'dist/jest.cjs', 'dist/playwright.mjs', 'dist/playwright.cjs', 'dist/src/index.d.ts', 'dist/src/vitest.d.ts', 'dist/src/jest.d.ts', 'dist/src/playwright.d.ts', 'dist/cjs-types/package.json', 'dist/cjs-types/src/index.d.ts', 'dist/cjs-types/src/jest.d.ts', 'dist/openapi.json', 'spec/openapi.yaml', 'fixtures/default.json', 'web/inbox/index.html', 'README.md', 'package.json']) {
       expect(packed.files).toContain(f);
     }
     expect(packed.files.filter((f) => /^(test|src)\//.test(f) || f.startsWith('dist/test/'))).toEqual([]);
@@ -155,14 +155,16 @@ describe('the packed tarball', () => {
   it('require() and import load every entry in plain Node, over one shared core (/vitest by require(esm): vitest itself has no CommonJS build)', async () => {
     write('load.cjs', [
       `const main = require('resend-emulator');`,
+      // The main entry loads no optional peer (resend is one: only the test helpers use it).
+      `const peers = Object.keys(require.cache).filter((f) => /node_modules[\\\\/](resend|vitest|jest|@jest|@playwright)[\\\\/]/.test(f)).length;`,
       `const jest = require.resolve('resend-emulator/jest');`,
       `const pw = require('resend-emulator/playwright');`,
       `const vitest = require('resend-emulator/vitest');`,
-      `console.log([typeof main.startServer, typeof main.createApp, jest.endsWith('jest.cjs'), typeof pw.test, pw.WaitTimeoutError === main.WaitTimeoutError, typeof vitest.useEmulator].join(' '));`,
+      `console.log([peers, typeof main.startServer, typeof main.createApp, jest.endsWith('jest.cjs'), typeof pw.test, pw.WaitTimeoutError === main.WaitTimeoutError, typeof vitest.useEmulator].join(' '));`,
       '',
     ].join('\n'));
     const cjs = await run(process.execPath, ['load.cjs']);
-    expect(cjs.out.trim()).toBe('function function true function true function');
+    expect(cjs.out.trim()).toBe('0 function function true function true function');
     write('load.mjs', [
       `import { startServer, WaitTimeoutError } from 'resend-emulator';`,
       `import * as pw from 'resend-emulator/playwright';`,
