@@ -274,7 +274,7 @@ describe('the packed tarball', () => {
     expect(playwright.code).toBe(0);
   }, 120_000);
 
-  it('a file importing every entry compiles with skipLibCheck: false and strict, as an ES module (.ts) and as CommonJS (.cts): the declarations name no devDependency', async () => {
+  it('a file importing every entry compiles with skipLibCheck: false and strict, as an ES module (.ts) and as CommonJS (.cts), under nodenext and node16: the declarations name no devDependency', async () => {
     const imports = [
       `import { startServer, createApp, interceptResendApi, WaitTimeoutError, type EmulatorServer, type EmulatorInstance, type SentEmail } from 'resend-emulator';`,
       `import { useEmulator as useVitest, type VitestEmulator } from 'resend-emulator/vitest';`,
@@ -292,5 +292,9 @@ describe('the packed tarball', () => {
     const check = await run(process.execPath, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('strict', 'tsconfig.json')]);
     expect(check.out).toBe('');
     expect(check.code).toBe(0);
-  }, 90_000);
+    // Under node16, a CommonJS file may not import ESM-format declarations (TS1479): the `require` types are CommonJS ones.
+    const node16 = await run(process.execPath, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('strict', 'tsconfig.json'), '--module', 'Node16', '--moduleResolution', 'Node16']);
+    expect(node16.out).toBe('');
+    expect(node16.code).toBe(0);
+  }, 120_000);
 });
