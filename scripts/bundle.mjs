@@ -5,11 +5,11 @@
 //   included, into dist/cli.mjs, which bin/emulator.js runs; what it imports
 //   dynamically (TLS, the SMTP relay, the reference check) goes into
 //   dist/cli-chunk-*.mjs, read only by the starts that use it;
-// - the package's entries (`.`, `/vitest`, `/jest`, `/playwright`):
-//   dist/index.mjs, dist/vitest.mjs, dist/jest.mjs, dist/playwright.mjs and
-//   the chunks they share (dist/chunk-*.mjs, so the entries share one copy
-//   of the emulator's modules); the packages stay outside, imported from
-//   node_modules as dependencies and peers.
+// - the package's entries (`.`, `/vitest`, `/jest`, `/playwright`), as ES
+//   modules (dist/index.mjs, ...) and as CommonJS (dist/index.cjs, ...),
+//   thin files over one CommonJS core, dist/core.cjs and dist/testing.cjs (see below); the
+//   packages stay outside, loaded from node_modules as dependencies and
+//   peers.
 // Run by `npm run build` after tsc; paths are resolved from this file. Every
 // file lands in dist/ itself, where src/http/spec.ts and the inbox page look
 // for their files. better-sqlite3 stays outside the CLI (a native addon);
@@ -39,17 +39,107 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-await esbuild.build({
-  entryPoints: ['index', 'vitest', 'jest', 'playwright'].map((name) => path.join(root, 'dist', 'src', `${name}.js`)),
-  outdir: path.join(root, 'dist'),
-  outExtension: { '.js': '.mjs' },
-  entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
-  bundle: true,
-  splitting: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
+// The package's entries, each as CommonJS (`require`, Jest's default
+// runtime) and as an ES module (`import`), over ONE copy of the emulator:
+// - dist/core.cjs: src/index.ts and everything under it (what the main
+//   entry needs, nothing more: no test framework, no `resend`, an optional
+//   peer);
+// - dist/testing.cjs: src/testing/ (the helpers the framework entries
+//   share; they use `resend`), whose imports of the rest are imports of
+//   ./core.cjs.
+// An entry's own file (the framework glue of src/jest.ts, src/playwright.ts,
+// src/vitest.ts; the export list of src/index.ts) is bundled alone, each of
+// its imports of our modules becoming an import of ./testing.cjs or
+// ./core.cjs. So `import` and `require()` of any entries in one process
+// share the same store code, `WaitTimeoutError` class and caches (no
+// dual-package hazard), and a framework (vitest, @jest/globals,
+// @playwright/test) is loaded only by the entry that needs it, in the
+// caller's own module format.
+// `/vitest` has no CommonJS build: vitest itself cannot be require()d; a
+// require() of dist/vitest.mjs works on Node >= 20.19 (require(esm)).
+const ENTRIES = ['index', 'vitest', 'jest', 'playwright'];
+const CJS_ENTRIES = ['index', 'jest', 'playwright'];
+const distSrc = path.join(root, 'dist', 'src');
+const testingDir = path.join(distSrc, 'testing') + path.sep;
+const common = { bundle: true, packages: 'external', platform: 'node', target: 'node20', logLevel: 'warning' };
+
+for (const f of fs.readdirSync(path.join(root, 'dist'))) if (/^(index|vitest|jest|playwright|core|testing)\.(c|m)js$/.test(f)) fs.rmSync(path.join(root, 'dist', f));
+
+/** Our modules the entries and src/testing/ import (absolute paths), filled by `shared`: each goes into dist/core.cjs or dist/testing.cjs. */
+const coreModules = new Set([path.join(distSrc, 'index.js')]);
+const testingModules = new Set();
+/**
+ * esbuild plugin: a relative import becomes the external ./testing.cjs (a
+ * module of src/testing/) or ./core.cjs (any other); `inTesting`: imports
+ * between modules of src/testing/ stay in the bundle (building testing.cjs).
+ */
+const shared = (inTesting = false) => ({
+  name: 'shared',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path);
+      const testing = target.startsWith(testingDir);
+      if (inTesting && testing) return undefined;
+      (testing ? testingModules : coreModules).add(target);
+      return { path: testing ? './testing.cjs' : './core.cjs', external: true };
+    });
+  },
 });
+
+/** The names a module exports (`file`: its path, or esbuild's `stdin`), by an in-memory ES module build. */
+async function exportsOf(file) {
+  const input = typeof file === 'string' ? { entryPoints: [file] } : { stdin: file };
+  const r = await esbuild.build({ ...common, ...input, format: 'esm', write: false, metafile: true, outdir: path.join(root, 'dist') });
+  return Object.values(r.metafile.outputs).find((o) => o.entryPoint)?.exports ?? [];
+}
+
+const indexNames = await exportsOf(path.join(distSrc, 'index.js'));
+for (const [format, ext, names] of [['esm', '.mjs', ENTRIES], ['cjs', '.cjs', CJS_ENTRIES]]) {
+  for (const name of names) {
+    // The main entry's code is in the core (the test helpers call its startServer): its file here only re-exports.
+    const entry = name === 'index'
+      ? { stdin: { contents: `export { ${indexNames.join(', ')} } from './index.js';`, resolveDir: distSrc, sourcefile: 'index.js' } }
+      : { entryPoints: [path.join(distSrc, `${name}.js`)] };
+    await esbuild.build({ ...common, ...entry, format, outfile: path.join(root, 'dist', `${name}${ext}`), plugins: [shared()] });
+  }
+}
+
+/**
+ * Builds dist/<file> as CommonJS from `export * from` each of `modules`.
+ * That flattens their named exports: a name two of them export differently
+ * would be lost (ES `export *` rules), so the build stops on one.
+ */
+async function buildShared(file, modules, plugins) {
+  const contents = [...modules].map((m) => `export * from ${JSON.stringify('./' + path.relative(distSrc, m).split(path.sep).join('/'))};`).join('\n');
+  const stdin = { contents, resolveDir: distSrc, sourcefile: file.replace(/\.cjs$/, '.js') };
+  const names = new Set(await exportsOf(stdin));
+  for (const m of modules) {
+    for (const n of await exportsOf(m)) if (!names.has(n)) throw new Error(`bundle: ${path.relative(root, m)} exports ${n}, which another module of dist/${file} exports too: rename one`);
+  }
+  await esbuild.build({
+    ...common,
+    stdin,
+    format: 'cjs',
+    outfile: path.join(root, 'dist', file),
+    plugins,
+    // src/http/spec.ts, src/admin/inbox-page.ts and src/lazy.ts find the package's files from their own URL.
+    define: { 'import.meta.url': '__import_meta_url' },
+    banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+    // Packages loaded on first use with import() are require()d instead: Jest's CommonJS runtime has no import().
+    supported: { 'dynamic-import': false },
+  });
+}
+// testing.cjs first: what it imports of the rest joins the core.
+await buildShared('testing.cjs', testingModules, [shared(true)]);
+await buildShared('core.cjs', coreModules, []);
+
+// The declarations for `require`: a copy of tsc's dist/src/**/*.d.ts under
+// dist/cjs-types/, whose package.json says `commonjs`, so TypeScript reads
+// them as CommonJS declarations (a CommonJS file of a user's project, under
+// `module: node16`/`nodenext`, may not import ESM-format declarations:
+// TS1479). package.json `exports` names them under `require` (and
+// `typesVersions` for `moduleResolution: node10`, which knows no `exports`).
+const cjsTypes = path.join(root, 'dist', 'cjs-types');
+fs.rmSync(cjsTypes, { recursive: true, force: true });
+fs.cpSync(distSrc, path.join(cjsTypes, 'src'), { recursive: true, filter: (f) => fs.statSync(f).isDirectory() || f.endsWith('.d.ts') });
+fs.writeFileSync(path.join(cjsTypes, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);

@@ -25,6 +25,8 @@
  *   second line pointing at `emulator start --help`.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { defaultConfig, run, type ListenFailure } from './server.js';
@@ -33,6 +35,7 @@ import { loadFixtures } from './state/fixtures.js';
 import { checkFaultInputs } from './faults/store.js';
 import type { FaultInput } from './faults/rules.js';
 import { PLAN_NAMES } from './state/plans.js';
+import { watchParent } from './parent-watch.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
 export class CliError extends Error {
@@ -94,6 +97,17 @@ function listenError(err: ListenFailure, host: string, port: number, smtpPort: n
   }
 }
 
+/** The end of `emulator start --help`: how the flags are read from the environment (yargs `.env('EMULATOR')`, `spellEnvBooleans`). */
+const ENV_EPILOGUE = [
+  'Environment: every flag is also read from EMULATOR_<FLAG>, the flag in capitals with - as _ (a flag on the command line wins). For example:',
+  '  EMULATOR_PORT=4400',
+  '  EMULATOR_HOST=0.0.0.0',
+  '  EMULATOR_DB=/data/emulator.db',
+  '  EMULATOR_SMTP_PORT=0',
+  '  EMULATOR_TLS=1  (booleans: 1/0, true/false, yes/no, on/off)',
+  '  EMULATOR_EXIT_WITH_PARENT=0',
+].join('\n');
+
 /** The flags of `emulator start` (every one also read from `EMULATOR_<FLAG>`). */
 const startOptions = (y: Argv) =>
   y
@@ -125,6 +139,12 @@ const startOptions = (y: Argv) =>
     })
     .option('https-port', { type: 'number', default: DEFAULT_HTTPS_PORT, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
     .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
+    .option('exit-with-parent', {
+      type: 'boolean',
+      default: true,
+      describe: 'Stop when the process that started it exits (e.g. npx killed); --no-exit-with-parent to outlive it (`emulator start &` in a script)',
+    })
+    .epilogue(ENV_EPILOGUE)
     .check(checkNumbers);
 
 /** The flags of `emulator ca`. */
@@ -140,7 +160,7 @@ const caOptions = (y: Argv) =>
 type StartArgs = Awaited<ReturnType<typeof startOptions>['argv']>;
 type CaArgs = Awaited<ReturnType<typeof caOptions>['argv']>;
 
-/** `emulator start`: reads the fixtures and faults files, starts the listeners, prints where they are, and closes on SIGINT/SIGTERM. Throws a CliError on a bad file or a listener that cannot bind. */
+/** `emulator start`: reads the fixtures and faults files, starts the listeners, prints where they are, and closes on SIGINT/SIGTERM or when the process that started it exits (`--exit-with-parent`). Throws a CliError on a bad file or a listener that cannot bind. */
 async function start(args: StartArgs): Promise<void> {
   if (args.fixtures !== undefined) {
     // Read once up front, so a bad file fails before a --db file is created.
@@ -206,10 +226,10 @@ async function start(args: StartArgs): Promise<void> {
       (faults ? `Faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${args.faults} (GET /_emulator/faults)\n` : ''),
   );
   let closing = false;
-  const stop = (signal: string) => {
+  const stop = (why: string) => {
     if (closing) return;
     closing = true;
-    r.ctx.log('info', `${signal} received, closing`);
+    r.ctx.log('info', `${why}, closing`);
     r.close().then(
       () => process.exit(0),
       (err) => {
@@ -218,8 +238,10 @@ async function start(args: StartArgs): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT received'));
+  process.on('SIGTERM', () => stop('SIGTERM received'));
+  // npx killed (its `sh -c` wrapper gone, or npx itself): src/parent-watch.ts.
+  if (args['exit-with-parent']) watchParent(stop);
 }
 
 /** `emulator ca`: creates the local CA of `--tls` if needed; prints its certificate's path, or its PEM with `--pem`. */
@@ -235,7 +257,7 @@ async function ca(args: CaArgs): Promise<void> {
 }
 
 /** The boolean flags (of every command), each also read from `EMULATOR_<FLAG>`. */
-const BOOLEAN_FLAGS = ['smtp', 'tls', 'validate-responses', 'pem'];
+const BOOLEAN_FLAGS = ['smtp', 'tls', 'validate-responses', 'pem', 'exit-with-parent'];
 
 /**
  * yargs reads a boolean flag's environment variable as on only when it is
@@ -251,6 +273,22 @@ function spellEnvBooleans(env: NodeJS.ProcessEnv): void {
     if (/^(1|yes|on)$/i.test(value)) env[name] = 'true';
     else if (/^(0|no|off)$/i.test(value)) env[name] = 'false';
   }
+}
+
+/**
+ * The version of this package, from its own package.json: the first one
+ * above this module (src/, dist/src/ or the bundled dist/cli.mjs), never the
+ * one of the folder the CLI runs in (yargs' default reads the nearest to the
+ * working folder: a user's project printed its own version).
+ */
+export function packageVersion(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+    dir = path.dirname(dir);
+  }
+  return 'unknown';
 }
 
 /** The part of yargs' internals that renders a command's help text ahead of need (not in its typings). */
@@ -269,6 +307,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .env('EMULATOR')
     .command('start', 'Start the Resend API emulator', startOptions, start)
     .command('ca', 'Create the local CA of --tls if needed and print its certificate path (--pem: the certificate)', caOptions, ca)
+    .version(packageVersion())
     .demandCommand(1, 'Name a command: start, ca')
     .strict()
     .help()

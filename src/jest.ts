@@ -16,9 +16,10 @@
  * });
  * ```
  *
- * This package is ESM, so Jest runs it with its ESM support: `node
- * --experimental-vm-modules node_modules/jest/bin/jest.js` (README "From
- * Jest"). `jest`, `@jest/globals` and `resend` are optional peer
+ * It loads in both of Jest's runtimes: `require()` under the default
+ * CommonJS one (dist/jest.cjs) and `import` under `node
+ * --experimental-vm-modules` (dist/jest.mjs), both over the same core
+ * (scripts/bundle.mjs; docs/jest.md). `jest`, `@jest/globals` and `resend` are optional peer
  * dependencies. A thin adapter over src/testing/ (shared with `/vitest`
  * and `/playwright`): same members, same messages.
  */

@@ -188,6 +188,17 @@ describe('emulator start (built binary)', () => {
     expect(help.stdout).toContain('--smtp');
   });
 
+  it('--version prints the package\'s own version; start --help names the EMULATOR_<FLAG> variables with examples', async () => {
+    const version = await runToExit(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+    const help = await runToExit(['start', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('every flag is also read from EMULATOR_<FLAG>');
+    for (const example of ['EMULATOR_PORT=4400', 'EMULATOR_DB=', 'EMULATOR_TLS=1', 'EMULATOR_EXIT_WITH_PARENT=0']) expect(help.stdout).toContain(example);
+    expect(help.stdout).toMatch(/--exit-with-parent[^[]*\[boolean\] \[default: true\]/);
+  });
+
   it('boolean flags read 1/yes/on and 0/no/off from the environment (EMULATOR_SMTP=1 keeps SMTP on, EMULATOR_SMTP=off turns it off)', async () => {
     const on = await start(['--port', '0'], { EMULATOR_SMTP: '1' });
     running.push(on.proc);

@@ -1,12 +1,18 @@
 /**
- * `resend-emulator/jest` (src/jest.ts) in a real Jest run: Jest with its
- * native ESM support (`node --experimental-vm-modules`, the way README
- * "From Jest" says to run it) runs test/jest/suite/ against the built
- * package (test/global-setup.ts builds dist/). Five tests pass (the hooks,
- * the matchers, a test that sends nothing finding nothing, `code` and
- * `link`, Jest's equality in `data`); the sixth fails on purpose, and its message must list the closest emails and how
- * each differs. Jest's temp files (its cache) go to a folder of this test's
- * own, removed afterwards.
+ * `resend-emulator/jest` (src/jest.ts) in real Jest runs against the built
+ * package (test/global-setup.ts builds dist/), in both of Jest's runtimes:
+ * - ESM: Jest with its native ESM support (`node --experimental-vm-modules`,
+ *   docs/jest.md) runs test/jest/suite/*.test.mjs, which `import` the
+ *   package (dist/*.mjs). Five tests pass (the hooks, the matchers, a test
+ *   that sends nothing finding nothing, `code` and `link`, Jest's equality
+ *   in `data`); the sixth fails on purpose, and
+ *   its message must list the closest emails and how each differs.
+ * - CommonJS: plain `jest` (the default of `npm init` projects, ts-jest,
+ *   babel-jest) runs test/jest/suite/*.test.cjs, which `require()` the
+ *   package (dist/*.cjs): the same tests pass, and the main entry's
+ *   `WaitTimeoutError` is the class /jest throws (one core, not two copies).
+ * Jest's temp files (its cache) go to a folder of this test's own, removed
+ * afterwards.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,13 +32,14 @@ interface JestReport {
 
 let tmp: string;
 let run: { code: number | null; out: string; report: JestReport };
+let cjsRun: { code: number | null; out: string; report: JestReport };
 
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jest-run-'));
-  const report = path.join(tmp, 'report.json');
+/** Runs Jest (`nodeArgs` before its bin) with `config`; resolves with its exit code, output and JSON report. */
+async function jest(nodeArgs: string[], config: string, name: string): Promise<{ code: number | null; out: string; report: JestReport }> {
+  const report = path.join(tmp, `${name}.json`);
   // None of this run's vitest variables; Jest's own temp files in `tmp`.
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')), TMPDIR: tmp, NO_COLOR: '1', FORCE_COLOR: '0' };
-  const args = ['--experimental-vm-modules', path.join('node_modules', 'jest', 'bin', 'jest.js'), '--config', 'test/jest/jest.config.mjs', '--ci', '--json', '--outputFile', report];
+  const args = [...nodeArgs, path.join('node_modules', 'jest', 'bin', 'jest.js'), '--config', config, '--ci', '--json', '--outputFile', report];
   const proc = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout.on('data', (b) => (out += b));
@@ -45,8 +52,14 @@ beforeAll(async () => {
     });
   });
   if (!fs.existsSync(report)) throw new Error(`Jest wrote no report (exit ${code}):\n${out}`);
-  run = { code, out, report: JSON.parse(fs.readFileSync(report, 'utf8')) };
-}, 120_000);
+  return { code, out, report: JSON.parse(fs.readFileSync(report, 'utf8')) };
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jest-run-'));
+  run = await jest(['--experimental-vm-modules'], 'test/jest/jest.config.mjs', 'esm');
+  cjsRun = await jest([], 'test/jest/jest.cjs.config.mjs', 'cjs');
+}, 180_000);
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -78,5 +91,20 @@ describe('resend-emulator/jest under Jest (ESM)', () => {
     // Jest prints it too, under the test's name.
     expect(run.out).toContain('● resend-emulator/jest › FAILS ON PURPOSE: toHaveSentEmail lists the closest emails');
     expect(run.out).toContain('- subject: "Your invoice" does not contain "Welcome"');
+  });
+});
+
+describe('resend-emulator/jest under Jest (CommonJS)', () => {
+  it('require() loads the entries and every test passes, the shared-core check included', () => {
+    const results = cjsRun.report.testResults.flatMap((r) => r.assertionResults).map((a) => [a.title, a.status]);
+    expect(results).toEqual([
+      ['hands a running emulator; toHaveSentEmail passes for a match and .not for none', 'passed'],
+      ['resets before each test', 'passed'],
+      ['reads the one-time code and the link of the newest matching email', 'passed'],
+      ['toHaveDeliveredWebhook compares data with Jest equality', 'passed'],
+      ["the main entry and /jest share one emulator core: waitForEmail's timeout is the main entry's WaitTimeoutError", 'passed'],
+    ]);
+    expect(cjsRun.out).not.toContain('Must use import to load ES Module');
+    expect(cjsRun.code).toBe(0);
   });
 });

@@ -4,15 +4,19 @@
  * and there the CLI starts, and a `.mjs` and a `.ts` file (type-checked with
  * `tsc --noEmit`) import `startServer` and send an email through the SDK; a
  * test file using `resend-emulator/vitest` runs under vitest, one using
- * `resend-emulator/jest` under Jest (ESM) and a spec using
- * `resend-emulator/playwright` under `@playwright/test` (no browser: it uses
- * the emulator fixture only), and both of these type-check.
+ * `resend-emulator/jest` under Jest (ESM), one that `require()`s it under
+ * Jest's CommonJS runtime, and a spec using `resend-emulator/playwright`
+ * under `@playwright/test` (no browser: it uses the emulator fixture only),
+ * and these type-check; a file importing every entry compiles with
+ * `skipLibCheck: false` and `strict`, as an ES module and as CommonJS; and
+ * `npx emulator --version` prints the package's version, not the project's.
  *
  * Installing: the tarball is unpacked into `node_modules/resend-emulator`
  * (what `npm install <tarball>` does), and each package its `dependencies`
  * name, plus the scratch project's own `resend`, `typescript`, `vitest` and
  * `@types/node` (and for the Jest and Playwright entries `jest`,
- * `@jest/globals`, `expect`, `@playwright/test`), is linked from this
+ * `@jest/globals`, `expect`, `@playwright/test`; `@types/react` for the
+ * resend SDK's own declarations under `skipLibCheck: false`), is linked from this
  * project's node_modules, which `npm ci`
  * filled from the same lockfile. So it works offline, in a second, on a fresh
  * clone; and a dependency the tarball forgets to declare fails to resolve
@@ -34,7 +38,7 @@ const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => 
 
 let dir: string;
 let app: string;
-let packed: { name: string; files: string[]; dependencies: Record<string, string> };
+let packed: { name: string; version: string; files: string[]; dependencies: Record<string, string> };
 
 /** Links `name` in the scratch project's node_modules to this project's copy. */
 function link(name: string) {
@@ -57,17 +61,17 @@ beforeAll(() => {
   fs.mkdirSync(pkgDir, { recursive: true });
   execFileSync('tar', ['-xzf', path.join(dir, info.filename), '-C', pkgDir, '--strip-components=1']);
   const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-  packed = { name: manifest.name, files: info.files.map((f) => f.path), dependencies: manifest.dependencies };
+  packed = { name: manifest.name, version: manifest.version, files: info.files.map((f) => f.path), dependencies: manifest.dependencies };
   for (const name of Object.keys(manifest.dependencies)) link(name);
-  for (const name of ['resend', 'typescript', 'vitest', '@types/node', 'jest', '@jest/globals', 'expect', '@playwright/test']) link(name);
+  for (const name of ['resend', 'typescript', 'vitest', '@types/node', '@types/react', 'jest', '@jest/globals', 'expect', '@playwright/test']) link(name);
   const bin = path.join(app, 'node_modules', '.bin');
   fs.mkdirSync(bin);
   fs.chmodSync(path.join(pkgDir, 'bin', 'emulator.js'), 0o755);
   fs.symlinkSync('../resend-emulator/bin/emulator.js', path.join(bin, 'emulator'));
   write('package.json', JSON.stringify({
-    name: 'scratch-app', private: true, type: 'module',
+    name: 'scratch-app', version: '1.0.0', private: true, type: 'module',
     dependencies: { 'resend-emulator': `file:../${info.filename}` },
-    devDependencies: { resend: '*', typescript: '*', vitest: '*', '@types/node': '*', jest: '*', '@jest/globals': '*', '@playwright/test': '*' },
+    devDependencies: { resend: '*', typescript: '*', vitest: '*', '@types/node': '*', '@types/react': '*', jest: '*', '@jest/globals': '*', '@playwright/test': '*' },
   }, null, 2));
 }, 120_000);
 
@@ -75,9 +79,9 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs a command in the scratch project (`extraEnv` added to `env`); resolves with its exit code and output. */
-function run(cmd: string, args: string[], timeout = 60_000, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
-  const proc = spawn(cmd, args, { cwd: app, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs a command in the scratch project (or `cwd`; `extraEnv` added to `env`); resolves with its exit code and output. */
+function run(cmd: string, args: string[], timeout = 60_000, extraEnv: Record<string, string> = {}, cwd = app): Promise<{ code: number | null; out: string }> {
+  const proc = spawn(cmd, args, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout.on('data', (b) => (out += b));
   proc.stderr.on('data', (b) => (out += b));
@@ -104,7 +108,7 @@ await emu.close();
 
 describe('the packed tarball', () => {
   it('holds the built code, its types, the spec and the fixtures, and no tests or sources', () => {
-    for (const f of ['bin/emulator.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/vitest.d.ts', 'dist/src/jest.js', 'dist/src/jest.d.ts', 'dist/src/playwright.js', 'dist/src/playwright.d.ts', 'dist/src/testing/matchers.js', 'spec/openapi.yaml', 'fixtures/default.json', 'README.md', 'package.json']) {
+    for (const f of ['bin/emulator.js', 'dist/cli.mjs', 'dist/core.cjs', 'dist/testing.cjs', 'dist/index.mjs', 'dist/index.cjs', 'dist/vitest.mjs', 'dist/jest.mjs', 'dist/jest.cjs', 'dist/playwright.mjs', 'dist/playwright.cjs', 'dist/src/index.d.ts', 'dist/src/vitest.d.ts', 'dist/src/jest.d.ts', 'dist/src/playwright.d.ts', 'dist/cjs-types/package.json', 'dist/cjs-types/src/index.d.ts', 'dist/cjs-types/src/jest.d.ts', 'dist/openapi.json', 'spec/openapi.yaml', 'fixtures/default.json', 'web/inbox/index.html', 'README.md', 'package.json']) {
       expect(packed.files).toContain(f);
     }
     expect(packed.files.filter((f) => /^(test|src)\//.test(f) || f.startsWith('dist/test/'))).toEqual([]);
@@ -136,6 +140,42 @@ describe('the packed tarball', () => {
       if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');
       await exited;
     }
+  }, 60_000);
+
+  it("npx emulator --version prints the package's version from the project and from a folder inside it, not the project's 1.0.0", async () => {
+    fs.mkdirSync(path.join(app, 'sub', 'dir'), { recursive: true });
+    for (const cwd of [app, path.join(app, 'sub', 'dir')]) {
+      const r = await run(npx, ['emulator', '--version'], 60_000, {}, cwd);
+      expect(r.out.trim()).toBe(packed.version);
+      expect(r.code).toBe(0);
+    }
+    expect(packed.version).not.toBe('1.0.0');
+  }, 60_000);
+
+  it('require() and import load every entry in plain Node, over one shared core (/vitest by require(esm): vitest itself has no CommonJS build)', async () => {
+    write('load.cjs', [
+      `const main = require('resend-emulator');`,
+      // The main entry loads no optional peer (resend is one: only the test helpers use it).
+      `const peers = Object.keys(require.cache).filter((f) => /node_modules[\\\\/](resend|vitest|jest|@jest|@playwright)[\\\\/]/.test(f)).length;`,
+      `const jest = require.resolve('resend-emulator/jest');`,
+      `const pw = require('resend-emulator/playwright');`,
+      `const vitest = require('resend-emulator/vitest');`,
+      `console.log([peers, typeof main.startServer, typeof main.createApp, jest.endsWith('jest.cjs'), typeof pw.test, pw.WaitTimeoutError === main.WaitTimeoutError, typeof vitest.useEmulator].join(' '));`,
+      '',
+    ].join('\n'));
+    const cjs = await run(process.execPath, ['load.cjs']);
+    expect(cjs.out.trim()).toBe('0 function function true function true function');
+    write('load.mjs', [
+      `import { startServer, WaitTimeoutError } from 'resend-emulator';`,
+      `import * as pw from 'resend-emulator/playwright';`,
+      `import { useEmulator } from 'resend-emulator/vitest';`,
+      `import { createRequire } from 'node:module';`,
+      `const main = createRequire(import.meta.url)('resend-emulator');`,
+      `console.log([typeof startServer, typeof pw.test, WaitTimeoutError === main.WaitTimeoutError, pw.WaitTimeoutError === WaitTimeoutError, typeof useEmulator].join(' '));`,
+      '',
+    ].join('\n'));
+    const esm = await run(process.execPath, ['load.mjs']);
+    expect(esm.out.trim()).toBe('function function true true function');
   }, 60_000);
 
   it('a .mjs file imports startServer and sends an email through the SDK', async () => {
@@ -178,7 +218,7 @@ describe('the packed tarball', () => {
     expect(vitest.code).toBe(0);
   }, 90_000);
 
-  it('a Jest file (ESM) using resend-emulator/jest runs under Jest, a spec using resend-emulator/playwright under @playwright/test, and both type-check', async () => {
+  it('a Jest file using resend-emulator/jest runs under Jest, as an ES module and as CommonJS, a spec using resend-emulator/playwright under @playwright/test, and both type-check', async () => {
     write('tsconfig.json', TSCONFIG);
     // Jest and Playwright keep caches in the temp folder: the scratch folder's own, removed with it.
     const tmp = path.join(dir, 'tmp');
@@ -223,6 +263,12 @@ describe('the packed tarball', () => {
     const jest = await run(process.execPath, ['--experimental-vm-modules', path.join('node_modules', 'jest', 'bin', 'jest.js')], 60_000, { TMPDIR: tmp });
     expect(jest.out).toMatch(/Tests:\s+2 passed, 2 total/);
     expect(jest.code).toBe(0);
+    // The same test as CommonJS, under Jest's default runtime (no --experimental-vm-modules): require() resolves dist/jest.cjs.
+    write('welcome.jest.cjs', jestTest(`const { describe, expect, it } = require('@jest/globals');`, false).replace(`import { useEmulator } from 'resend-emulator/jest';`, `const { useEmulator } = require('resend-emulator/jest');`));
+    const cjsJest = await run(process.execPath, [path.join('node_modules', 'jest', 'bin', 'jest.js'), '--testMatch', '**/*.jest.cjs'], 60_000, { TMPDIR: tmp });
+    expect(cjsJest.out).not.toContain('Must use import to load ES Module');
+    expect(cjsJest.out).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(cjsJest.code).toBe(0);
     const playwright = await run(process.execPath, [path.join('node_modules', '@playwright', 'test', 'cli.js'), 'test'], 60_000, { TMPDIR: tmp });
     expect(playwright.out).toMatch(/1 passed/);
     expect(playwright.code).toBe(0);
@@ -247,4 +293,29 @@ describe('the packed tarball', () => {
     expect(vitest.out).toContain('WaitTimeoutError: waitForEmail: no email matched {"subject":"Welcome"} within 200 ms');
     expect(vitest.code).toBe(1);
   }, 90_000);
+
+
+  it('a file importing every entry compiles with skipLibCheck: false and strict, as an ES module (.ts) and as CommonJS (.cts), under nodenext and node16: the declarations name no devDependency', async () => {
+    const imports = [
+      `import { startServer, createApp, interceptResendApi, WaitTimeoutError, type EmulatorServer, type EmulatorInstance, type SentEmail } from 'resend-emulator';`,
+      `import { useEmulator as useVitest, type VitestEmulator } from 'resend-emulator/vitest';`,
+      `import { useEmulator as useJest, type JestEmulator } from 'resend-emulator/jest';`,
+      `import { test, expect, remoteConnection, type PlaywrightEmulator } from 'resend-emulator/playwright';`,
+      `export const all = { startServer, createApp, interceptResendApi, WaitTimeoutError, useVitest, useJest, test, expect, remoteConnection };`,
+      `export type All = [EmulatorServer, EmulatorInstance, SentEmail, VitestEmulator, JestEmulator, PlaywrightEmulator];`,
+      `export const db = async (emu: EmulatorServer) => emu.ctx.db.prepare('SELECT 1').get();`,
+      '',
+    ].join('\n');
+    fs.mkdirSync(path.join(app, 'strict'));
+    write('strict/all.ts', imports);
+    write('strict/all.cts', imports);
+    write('strict/tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, include: ['all.ts', 'all.cts'] }));
+    const check = await run(process.execPath, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('strict', 'tsconfig.json')]);
+    expect(check.out).toBe('');
+    expect(check.code).toBe(0);
+    // Under node16, a CommonJS file may not import ESM-format declarations (TS1479): the `require` types are CommonJS ones.
+    const node16 = await run(process.execPath, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('strict', 'tsconfig.json'), '--module', 'Node16', '--moduleResolution', 'Node16']);
+    expect(node16.out).toBe('');
+    expect(node16.code).toBe(0);
+  }, 120_000);
 });

@@ -38,6 +38,11 @@ process.env.EMULATOR_URL = emulatorUrl;
 export default defineConfig<EmulatorTestFixtures, EmulatorWorkerFixtures>({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // `resend-emulator/*` resolves to this repository's dist/ (the package's self-reference), which
+  // Playwright would transpile as the project's own code; a user's copy is in node_modules, which it
+  // never transpiles. Loaded as is, as there (and Node's CommonJS loader, not the ESM one, runs
+  // dist/core.cjs: under a load hook that returns its source, Node 20 fails its nested require()s).
+  build: { external: ['**/dist/**'] },
   workers: 1,
   fullyParallel: false,
   forbidOnly: true,
