@@ -110,7 +110,8 @@ describe('SDK: resend.emails.receiving', () => {
     const stored = (await resend.emails.receiving.attachments.list({ emailId: rec.body.id })).data!.data;
     expect(stored.map((a) => [a.filename ?? null, a.content_disposition]).sort()).toEqual([[null, 'inline'], ['invoice.pdf', 'attachment']].sort());
     for (const passthrough of [true, false]) {
-      const fwd = await resend.emails.receiving.forward({ emailId: rec.body.id, to: 'delivered@resend.dev', from: 'support@example.com', passthrough });
+      const base = { emailId: rec.body.id as string, to: 'delivered@resend.dev', from: 'support@example.com' };
+      const fwd = await (passthrough ? resend.emails.receiving.forward({ ...base, passthrough: true }) : resend.emails.receiving.forward({ ...base, passthrough: false, text: 'FYI' }));
       expect(fwd.error, `passthrough ${passthrough}`).toBeNull();
       const atts = (await resend.emails.attachments.list({ emailId: fwd.data!.id })).data!.data;
       if (!passthrough) {
