@@ -127,11 +127,6 @@ function describing(schemas: Schema[]): Schema[] {
   return out;
 }
 
-/** Whether `value` is one of the values a property's `x-absent-values` lists (`""`, `null`, `0`, `false`: what an SDK sends for "not given"). */
-function absentValue(schemas: Schema[], value: unknown): boolean {
-  return schemas.some((s) => Array.isArray(s['x-absent-values']) && (s['x-absent-values'] as unknown[]).some((a) => Object.is(a, value)));
-}
-
 /**
  * The one rule for keys a body carries beyond the document (issue 27): in
  * every operation, a key of a JSON object that the document does not
@@ -159,38 +154,35 @@ export function pruneBody(value: unknown, schemas: Schema[]): unknown {
   const plan = planOf(schemas);
   if (Array.isArray(value)) {
     if (!plan.items.length) return value;
-    let changed = false;
-    const out = value.map((item) => {
-      const pruned = pruneBody(item, plan.items);
-      if (pruned !== item) changed = true;
-      return pruned;
-    });
-    return changed ? out : value;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const next = pruneBody(value[i], plan.items);
+      if (next !== value[i] && !out) out = value.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? value;
   }
-  let changed = false;
-  const entries: [string, unknown][] = [];
-  for (const [k, v] of Object.entries(value)) {
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  // Copied only from the first key that changes (most bodies change nothing).
+  let out: [string, unknown][] | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = obj[k];
     const own = plan.declared.get(k); // a Map: `constructor` or `__proto__` is never found on a prototype
-    if (!own && !plan.keepsUndeclared) {
-      changed = true;
-      continue;
-    }
-    if (own && absentValue(own, v)) {
-      changed = true;
-      continue;
-    }
-    const next = own ? pruneBody(v, own) : plan.extra.length ? pruneBody(v, plan.extra) : v;
-    if (next !== v) changed = true;
-    entries.push([k, next]);
+    const drop = own ? own.absent !== null && own.absent.some((a) => Object.is(a, v)) : !plan.keepsUndeclared;
+    const next = drop ? v : own ? pruneBody(v, own.schemas) : plan.extra.length ? pruneBody(v, plan.extra) : v;
+    if ((drop || next !== v) && !out) out = keys.slice(0, i).map((p) => [p, obj[p]]);
+    if (out && !drop) out.push([k, next]);
   }
   // Object.fromEntries defines each key as an own property (a `__proto__` key stays a plain key).
-  return changed ? Object.fromEntries(entries) : value;
+  return out ? Object.fromEntries(out) : value;
 }
 
 /** What `pruneBody` needs to know of the schemas of one value. */
 interface PrunePlan {
-  /** Declared keys and the schemas of each. */
-  declared: Map<string, Schema[]>;
+  /** Declared keys: the schemas of each, and the values its `x-absent-values` lists (null: none). */
+  declared: Map<string, { schemas: Schema[]; absent: unknown[] | null }>;
   /** The schemas of undeclared keys (`additionalProperties` schemas). */
   extra: Schema[];
   /** Whether undeclared keys stay (a map, a schema without `properties`, or one that closes the object itself). */
@@ -202,15 +194,16 @@ interface PrunePlan {
 const plans = new WeakMap<Schema, PrunePlan>();
 
 function planOf(schemas: Schema[]): PrunePlan {
-  const cached = schemas.length === 1 ? plans.get(schemas[0]) : undefined;
+  const cached = schemas.length === 1 ? plans.get(schemas[0]!) : undefined;
   if (cached) return cached;
   const described = describing(schemas);
-  const declared = new Map<string, Schema[]>();
+  const declared: PrunePlan['declared'] = new Map();
   for (const s of described) {
     for (const [k, p] of Object.entries(s.properties ?? {})) {
-      const list = declared.get(k);
-      if (list) list.push(p);
-      else declared.set(k, [p]);
+      const entry = declared.get(k) ?? { schemas: [], absent: null };
+      entry.schemas.push(p);
+      if (Array.isArray(p['x-absent-values'])) entry.absent = [...(entry.absent ?? []), ...(p['x-absent-values'] as unknown[])];
+      declared.set(k, entry);
     }
   }
   const plan: PrunePlan = {
@@ -220,7 +213,7 @@ function planOf(schemas: Schema[]): PrunePlan {
     keepsUndeclared: declared.size === 0 || described.some((s) => s.additionalProperties !== undefined || (s as { patternProperties?: unknown }).patternProperties !== undefined),
     items: described.flatMap((s) => (s.items && typeof s.items === 'object' ? [s.items] : [])),
   };
-  if (schemas.length === 1) plans.set(schemas[0], plan);
+  if (schemas.length === 1) plans.set(schemas[0]!, plan);
   return plan;
 }
 
