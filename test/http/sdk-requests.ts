@@ -282,6 +282,32 @@ export const SDK_REQUESTS: SdkRequestRow[] = [
     check: async (t, made) => same('last_name', (await read(t, `/contacts/${made.contact}`)).last_name, 'Lovelace'),
   },
   {
+    sdks: ['node'],
+    method: 'topics.update',
+    source: 'node_modules/resend dist/index.mjs Topics.update: patch(`/topics/${payload.id}`, payload)',
+    habit: '`id` in the body (declared as "ignored" in spec/paths/topics.yaml)',
+    needs: ['topic'],
+    request: { method: 'PATCH', path: '/topics/{topic}', body: { id: '{topic}', name: 'Node news', description: 'Weekly' } },
+    expect: { status: 200 },
+    check: async (t, made) => {
+      const topic = await read(t, `/topics/${made.topic}`);
+      same('name, description', [topic.name, topic.description], ['Node news', 'Weekly']);
+    },
+  },
+  {
+    sdks: ['node', 'python', 'ruby', 'go'],
+    method: 'contacts.topics.update',
+    source: 'node Contacts topics update: patch(`/contacts/${identifier}/topics`, payload.topics); python resend/contacts/_topics.py; ruby lib/resend/contacts/topics.rb (body = params[:topics]); go contact_topics.go NewRequest(..., params.Topics)',
+    habit: 'the topics array as the whole body; the document (and resend-java) wrap it as `{"topics": [...]}`, which is served too',
+    needs: ['contact', 'topic'],
+    request: { method: 'PATCH', path: '/contacts/{contact}/topics', body: [{ id: '{topic}', subscription: 'opt_out' }] },
+    expect: { status: 200 },
+    check: async (t, made) => {
+      const list = (await read(t, `/contacts/${made.contact}/topics`)).data;
+      same('subscription', list.filter((x: any) => x.id === made.topic).map((x: any) => x.subscription), ['opt_out']);
+    },
+  },
+  {
     sdks: ['ruby'],
     method: 'Contacts.create (audience_id)',
     source: 'ruby lib/resend/contacts.rb (the audience path, params without :properties as the body)',
