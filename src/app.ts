@@ -170,7 +170,7 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
     if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
     const call: Call = {
       op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: target.slice(path.length + 1),
-      auth: null, params: {}, query: {}, body: undefined,
+      auth: null, params: {}, query: {}, body: undefined, received: undefined,
     };
     await runCall(call, route.steps, onError, next);
   };

@@ -8,7 +8,7 @@
  * | `readUpload` (multipart operations) | the upload to a temp file (multer), once the caller is admitted | 400 malformed multipart, 413 too large |
  * | `authenticateCaller` | the API key → `call.auth` (`src/http/auth.ts`) | 401, 403 |
  * | `limitRate` | counts the request per team, sets the rate-limit headers (`src/http/rate-limit.ts`) | 429 |
- * | `validateRequest` | path and query parameters coerced and checked against the spec, the body checked (`src/http/validate.ts`) | 400, 422 |
+ * | `validateRequest` | path and query parameters coerced and checked against the spec, the body pruned of keys the document does not declare (`pruneBody`), then checked (`src/http/validate.ts`) | 400, 422 |
  * | `callHandler` | the operation's handler → `call.result` | the handler's `ApiError` |
  * | `sendReply` | the JSON reply (or a `Reply` with its own type, or nothing for `HANDLED`); with `validateResponses`, the body is checked against the spec first | 500 when the reply drifts from the spec (tests) |
  * | `logResponse` | the `onResponse` hooks (request logs) of an answered call | never |
@@ -71,8 +71,12 @@ export interface Call {
    * The request body (set by `validateRequest`, before its schema check, so
    * a refused body is still logged): parsed JSON, a Buffer for a raw media
    * type, multipart fields; undefined for an operation without a body.
+   * Keys the document does not declare are dropped from it before the
+   * schema check (`pruneBody`, src/http/validate.ts).
    */
   body: unknown;
+  /** The body as the client sent it, before `pruneBody` (set by `validateRequest`): what the request log records. */
+  received?: unknown;
   /** What the handler returned (set by `callHandler`). */
   result?: unknown;
   /** The JSON reply sent (set by `sendReply`; the body may be a `JsonText`); unset for a `HANDLED` stream or a non-JSON `Reply`, which are not logged. */
@@ -184,10 +188,12 @@ export function validateRequest(validators: () => OperationValidators): Step {
       if (op.body.mediaType === 'application/json' && req.body === undefined && hasBody(req)) {
         throw errors.validation(`The request body must be JSON, sent with \`Content-Type: application/json\` (got \`${String(req.headers['content-type'] ?? 'none').split(';')[0]}\`).`, 400);
       }
-      call.body = req.body ?? {};
+      call.body = call.received = req.body ?? {};
       if (op.body.mediaType === 'application/json' && (typeof call.body !== 'object' || call.body === null) && !Array.isArray(call.body)) {
         throw errors.validation('The request body must be a JSON object.', 400);
       }
+      // Undeclared keys and "not given" values go before anything reads the body (one rule for every operation: `pruneBody`).
+      call.body = v.prune(call.body);
       if (v.body && !v.body(call.body)) throw toApiError(v.body.errors, 'body');
     }
   };
@@ -272,7 +278,7 @@ function notify(hooks: readonly ResponseHook[], call: Call, status: number, resp
   if (!call.auth) return;
   const auth = call.auth;
   for (const hook of hooks) {
-    hook({ auth, operationId: call.op.operationId, method: call.op.method, path: call.url, status, requestBody: call.body, responseBody, userAgent: call.req.headers['user-agent'] ?? null });
+    hook({ auth, operationId: call.op.operationId, method: call.op.method, path: call.url, status, requestBody: call.received ?? call.body, responseBody, userAgent: call.req.headers['user-agent'] ?? null });
   }
 }
 

@@ -40,6 +40,14 @@ export interface OperationValidators {
   params: ValidateFunction | null;
   body: ValidateFunction | null;
   /**
+   * What the validation step does to a body before its schema check
+   * (`pruneBody`): keys the document does not declare are dropped, and so
+   * are the values a property's `x-absent-values` lists. Returns the body
+   * unchanged (the same object) when nothing is dropped, a copy otherwise;
+   * never mutates its argument.
+   */
+  prune(body: unknown): unknown;
+  /**
    * The validator of the response with `status` (`'200'`), compiled on its
    * first use (only `validateResponses` checks answers, so a server without
    * it never compiles one); null when the operation declares no such status.
@@ -84,6 +92,8 @@ function compileOperationNow(op: Operation): OperationValidators {
     ? paramAjv().compile({ type: 'object', properties: props, required })
     : null;
   const body = op.body ? bodyAjv().compile(op.body.schema) : null;
+  const bodySchema = op.body?.schema;
+  const prune = bodySchema ? (value: unknown) => pruneBody(value, [bodySchema]) : (value: unknown) => value;
   const responses = new Map<string, ValidateFunction>();
   const response = (status: string): ValidateFunction | null => {
     const schema = Object.hasOwn(op.responses, status) ? op.responses[status] : undefined;
@@ -95,7 +105,116 @@ function compileOperationNow(op: Operation): OperationValidators {
     }
     return check;
   };
-  return { params, body, response };
+  return { params, body, prune, response };
+}
+
+/**
+ * The schemas that describe the same value as `schemas` do: each one and,
+ * recursively, its `allOf`, `anyOf`, `oneOf`, `then` and `else` members
+ * (an `if` is a condition, a `not` a refusal: neither declares a key).
+ */
+function describing(schemas: Schema[]): Schema[] {
+  const out: Schema[] = [];
+  const add = (s: Schema | undefined) => {
+    if (!s || typeof s !== 'object' || out.includes(s)) return;
+    out.push(s);
+    for (const m of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) add(m);
+    const branches = s as { then?: Schema; else?: Schema };
+    add(branches.then);
+    add(branches.else);
+  };
+  for (const s of schemas) add(s);
+  return out;
+}
+
+/**
+ * The one rule for keys a body carries beyond the document (issue 27): in
+ * every operation, a key of a JSON object that the document does not
+ * declare is ignored: dropped here, in the validation step, before the
+ * schema check, so no handler (and no SQL) ever sees it. This is what the
+ * service evidently does with the ids the official SDKs repeat in bodies
+ * (Python, Ruby, Go and Java send `broadcast_id`, `id`, `email_id`,
+ * `webhook_id`, `topic_id` beside the path's id; docs/other-languages.md).
+ * Where the document speaks, it wins:
+ * - an object whose schema gives `additionalProperties` (a map such as
+ *   `headers`, or `true`) or no `properties` at all keeps every key;
+ * - an object the document closes (`additionalProperties: false`; only
+ *   the admin API's bodies, where a misspelt field must not pass silently)
+ *   keeps its keys, and the schema check refuses the undeclared one with
+ *   400 naming it;
+ * - a key the service refuses is declared, with the schema (and
+ *   `x-error`) that refuses it (e.g. `key` on PATCH /contact-properties).
+ * A declared property whose value is one its schema's `x-absent-values`
+ * lists (the `""` Go sends for an unset `scheduled_at`, the `null` .NET
+ * sends for an unset `email`) is dropped too: it means "not given".
+ * Returns `value` itself when nothing is dropped, a copy otherwise.
+ */
+export function pruneBody(value: unknown, schemas: Schema[]): unknown {
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
+  const plan = planOf(schemas);
+  if (Array.isArray(value)) {
+    if (!plan.items.length) return value;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const next = pruneBody(value[i], plan.items);
+      if (next !== value[i] && !out) out = value.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? value;
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  // Copied only from the first key that changes (most bodies change nothing).
+  let out: [string, unknown][] | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = obj[k];
+    const own = plan.declared.get(k); // a Map: `constructor` or `__proto__` is never found on a prototype
+    const drop = own ? own.absent !== null && own.absent.some((a) => Object.is(a, v)) : !plan.keepsUndeclared;
+    const next = drop ? v : own ? pruneBody(v, own.schemas) : plan.extra.length ? pruneBody(v, plan.extra) : v;
+    if ((drop || next !== v) && !out) out = keys.slice(0, i).map((p) => [p, obj[p]]);
+    if (out && !drop) out.push([k, next]);
+  }
+  // Object.fromEntries defines each key as an own property (a `__proto__` key stays a plain key).
+  return out ? Object.fromEntries(out) : value;
+}
+
+/** What `pruneBody` needs to know of the schemas of one value. */
+interface PrunePlan {
+  /** Declared keys: the schemas of each, and the values its `x-absent-values` lists (null: none). */
+  declared: Map<string, { schemas: Schema[]; absent: unknown[] | null }>;
+  /** The schemas of undeclared keys (`additionalProperties` schemas). */
+  extra: Schema[];
+  /** Whether undeclared keys stay (a map, a schema without `properties`, or one that closes the object itself). */
+  keepsUndeclared: boolean;
+  /** The schemas of an array's items. */
+  items: Schema[];
+}
+
+const plans = new WeakMap<Schema, PrunePlan>();
+
+function planOf(schemas: Schema[]): PrunePlan {
+  const cached = schemas.length === 1 ? plans.get(schemas[0]!) : undefined;
+  if (cached) return cached;
+  const described = describing(schemas);
+  const declared: PrunePlan['declared'] = new Map();
+  for (const s of described) {
+    for (const [k, p] of Object.entries(s.properties ?? {})) {
+      const entry = declared.get(k) ?? { schemas: [], absent: null };
+      entry.schemas.push(p);
+      if (Array.isArray(p['x-absent-values'])) entry.absent = [...(entry.absent ?? []), ...(p['x-absent-values'] as unknown[])];
+      declared.set(k, entry);
+    }
+  }
+  const plan: PrunePlan = {
+    declared,
+    extra: described.flatMap((s) => (s.additionalProperties && typeof s.additionalProperties === 'object' ? [s.additionalProperties] : [])),
+    // The document describes the key set only where it declares properties and says nothing else about other keys.
+    keepsUndeclared: declared.size === 0 || described.some((s) => s.additionalProperties !== undefined || (s as { patternProperties?: unknown }).patternProperties !== undefined),
+    items: described.flatMap((s) => (s.items && typeof s.items === 'object' ? [s.items] : [])),
+  };
+  if (schemas.length === 1) plans.set(schemas[0]!, plan);
+  return plan;
 }
 
 /** `/tags/0/name` → `tags[0].name`. */

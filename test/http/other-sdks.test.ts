@@ -5,24 +5,16 @@
  * `list(f.read())`, Ruby `file.bytes`), `inline_content_id` (Python), the
  * base URL given with a trailing slash (Node, Python and PHP then send
  * `//emails`; Go and Rust resolve the path against it) or without, and the
- * `User-Agent` each sends.
+ * `User-Agent` each sends; and one test per row of the table of
+ * `./sdk-requests.ts` (issue 27): every request of an official SDK that
+ * differs from the document, sent exactly as the SDK builds it.
  */
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { useEmulator } from '../helpers.js';
+import { SDK_REQUESTS, USER_AGENTS, fill, makeNeeds } from './sdk-requests.js';
 
 const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
-
-/** The `User-Agent` of each SDK, as its source builds it (version numbers are examples). */
-const USER_AGENTS: Record<string, string> = {
-  node: 'resend-node:6.38.0', // node_modules/resend: getDefaultUserAgent()
-  python: 'resend-python:2.19.0', // resend-python request.py: f"resend-python:{get_version()}"
-  ruby: 'resend-ruby:0.24.0', // resend-ruby request.rb: "resend-ruby:#{Resend::VERSION}"
-  php: 'resend-php/1.2.0', // resend-php Payload::toRequest: withUserAgent('resend-php', VERSION) → name/version
-  go: 'resend-go/3.1.0', // resend-go resend.go: "resend-go/" + version
-  rust: 'resend-rs/0.20.0', // resend-rust config.rs: CARGO_PKG_NAME/CARGO_PKG_VERSION
-  java: 'resend-java/4.3.0', // resend-java HttpClient: "resend-java/" + version
-};
 
 describe('what the other SDKs send', () => {
   const t = useEmulator();
@@ -83,5 +75,26 @@ describe('what the other SDKs send', () => {
     const logs = (await t.api.get('/logs?limit=100')).body.data;
     const agents = new Set(logs.map((l: any) => l.user_agent));
     for (const ua of Object.values(USER_AGENTS)) expect(agents.has(ua), ua).toBe(true);
+  });
+
+  describe('every request of the table (test/http/sdk-requests.ts), as the SDK sends it', () => {
+    it.each(SDK_REQUESTS.map((row) => [`${row.sdks.join(', ')}: ${row.method}: ${row.habit}`, row] as const))('%s', async (_name, row) => {
+      const made = await makeNeeds(t, row.needs);
+      const path = fill(row.request.path, made) as string;
+      let req = request(t.emu.url)[row.request.method === 'DELETE' ? 'delete' : (row.request.method.toLowerCase() as 'get' | 'post' | 'patch')](path)
+        .set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', USER_AGENTS[row.sdks[0]]).set('Accept', 'application/json');
+      // The exact JSON text (a `null`, a `""`, an `{}` as they are).
+      if (row.request.body !== undefined) req = req.set('Content-Type', 'application/json').send(JSON.stringify(fill(row.request.body, made)));
+      const res = await req;
+      expect(res.status, JSON.stringify(res.body)).toBe(row.expect.status);
+      if (row.expect.name) expect(res.body).toEqual({ statusCode: row.expect.status, name: row.expect.name, message: row.expect.message ?? expect.any(String) });
+      await row.check?.(t, made, res.body);
+    });
+
+    it('covers every SDK read, each with a source and a habit', () => {
+      const sdks = new Set(SDK_REQUESTS.flatMap((r) => r.sdks));
+      expect([...sdks].sort()).toEqual(Object.keys(USER_AGENTS).sort());
+      for (const row of SDK_REQUESTS) expect(row.source.length && row.habit.length, row.method).toBeTruthy();
+    });
   });
 });

@@ -16,6 +16,16 @@
  * - a 4xx changes no table (`storeState`, as the robustness sweep).
  * A run is a sequence of `REQUESTS_PER_RUN` requests on a freshly reset
  * emulator (so successful requests build state the next ones hit).
+ *
+ * Extra keys on valid bodies (issue 27): every operation with a JSON body,
+ * a few valid bodies each (its required keys only, then drawn as above; the path's ids those of the
+ * fixtures' resources so updates reach their handlers), sent once as drawn
+ * and once with keys the document does not declare: the SDKs' repeated ids
+ * (`id`, `<resource>_id`), `constructor`, `__proto__`, `toString` and a
+ * random name, at the top and in each nested object the document
+ * describes key by key (not in maps such as `headers`). Never 5xx, and in the
+ * public API the same status with and without them (undeclared keys are
+ * ignored: `pruneBody`, src/http/validate.ts).
  * Seeded (`FUZZ_SEED`); `npm test` runs a bounded slice, `npm run fuzz`
  * (FUZZ=full) the long run (`FUZZ_RUNS` sequences).
  */
@@ -256,6 +266,107 @@ const requestArb: fc.Arbitrary<FuzzRequest> = fc
       contentType: raw ? raw.contentType : 'application/json',
     };
   });
+
+// ---------------------------------------------------------------- extra keys on valid bodies
+/** The id of a fixture resource of the default team, by the path's first segment: an update then reaches its handler. */
+const FIXTURE_BY_RESOURCE: Record<string, string> = {
+  broadcasts: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d', // the draft
+  domains: FIXTURES.verifiedDomainId,
+  'contact-properties': '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+  topics: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
+  segments: '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b',
+  audiences: '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b',
+  contacts: '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d',
+  emails: 'a1b2c3d4-0001-4a5b-8c6d-7e8f9a0b1c2d',
+  templates: '7e1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  automations: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+  events: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e',
+  inboxes: '6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e01',
+  'api-keys': '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
+};
+
+/** Keys no body declares, added to a valid body (`id` and `<resource>_id` carry the path's id, as the SDKs send them). */
+function extraKeys(op: FuzzOp, pathId: string, random: string, top: boolean): [string, unknown][] {
+  const resource = op.path.split('/')[1]!.replace(/-/g, '_').replace(/s$/, '');
+  const declared = new Set(Object.keys((op.body?.properties ?? {}) as object));
+  const ids: [string, unknown][] = top ? [['id', pathId], [`${resource}_id`, pathId]] : [];
+  return [...ids.filter(([k]) => !declared.has(k)), ['constructor', 'x'], ['__proto__', { polluted: true }], ['toString', 'x'], [random, { deep: [random] }]];
+}
+
+/** `body` with the extra keys at the top and in each nested object (one level down, array items included); JSON text. */
+function withExtraKeys(op: FuzzOp, body: unknown, pathId: string, random: string): string {
+  const add = (o: Record<string, unknown>, top: boolean) => {
+    // defineProperty: `__proto__` must be an own key of the JSON text, not the object's prototype.
+    for (const [k, v] of extraKeys(op, pathId, random, top)) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  // A nested object gets them where its schema describes its keys (not a map such as `headers`, whose keys are the caller's).
+  const described = (schema: Schema | undefined) => Boolean(schema?.properties && schema.additionalProperties === undefined);
+  const copy = structuredClone(body);
+  const top = (Array.isArray(copy) ? op.body!.items : op.body) as Schema | undefined;
+  const tops = Array.isArray(copy) ? copy.filter(isObject) : isObject(copy) ? [copy] : [];
+  for (const o of tops) {
+    for (const [k, v] of Object.entries(o)) {
+      const schema = top?.properties?.[k] as Schema | undefined;
+      if (isObject(v) && described(schema)) add(v, false);
+      else if (Array.isArray(v) && described(schema?.items as Schema | undefined)) for (const item of v) if (isObject(item)) add(item, false);
+    }
+    add(o, true);
+  }
+  return JSON.stringify(copy);
+}
+
+describe('valid bodies of every operation with extra keys (issue 27): never 5xx, ignored in the public API', () => {
+  let emu: EmulatorServer;
+  beforeAll(async () => {
+    emu = await startServer({ validateResponses: false, webhooks: 'record' });
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  const s = fuzzSettings('fuzz-extra-keys', { quickRuns: 2, fullRuns: 20 });
+  const withBody = OPERATIONS.filter((o) => o.body && o.method !== 'GET' && o.method !== 'DELETE');
+  it(`${withBody.length} operations, ${s.runs + 1} valid bodies each, sent without and with extra keys (seed ${s.seed})`, async () => {
+    const figures = { requests: 0, '2xx': 0, '4xx': 0, 'same status': 0 };
+    const failures: string[] = [];
+    for (const [n, op] of withBody.entries()) {
+      const drawn = fc.sample(arb(op.body!), { numRuns: s.runs, seed: s.seed + n });
+      // First the smallest valid body (its required keys only: an update with nothing else reaches the handler's write).
+      const required = new Set((op.body!.required ?? []) as string[]);
+      const smallest = drawn[0] !== null && typeof drawn[0] === 'object' && !Array.isArray(drawn[0]) ? Object.fromEntries(Object.entries(drawn[0]).filter(([k]) => required.has(k))) : drawn[0];
+      const bodies = [smallest, ...drawn];
+      const randomNames = fc.sample(fc.stringMatching(/^[a-z][a-z0-9_]{2,11}$/), { numRuns: bodies.length, seed: s.seed + n });
+      for (const [i, body] of bodies.entries()) {
+        const ids: string[] = [];
+        const target = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+          const id = ids.length === 0 ? (FIXTURE_BY_RESOURCE[op.path.split('/')[1]!] ?? FIXTURE_IDS[0]!) : name === 'segment_id' ? FIXTURE_BY_RESOURCE.segments! : FIXTURE_IDS[1]!;
+          ids.push(id);
+          return encodeURIComponent(id);
+        });
+        const pathId = ids[ids.length - 1] ?? FIXTURE_IDS[0]!;
+        const answers = [];
+        for (const text of [JSON.stringify(body), withExtraKeys(op, body, pathId, randomNames[i]!)]) {
+          await emu.reset();
+          const ans = await send(emu.url, op.method, target, { 'content-type': 'application/json' }, text);
+          figures.requests++;
+          if (ans.status < 300) figures['2xx']++;
+          else if (ans.status < 500) figures['4xx']++;
+          if (ans.status >= 500) failures.push(`5xx: [${op.source}] ${op.method} ${target} ${text.slice(0, 300)} → ${ans.status} ${ans.text.slice(0, 200)}`);
+          answers.push(ans);
+        }
+        const [plain, extra] = answers as unknown as [{ status: number; text: string }, { status: number; text: string }];
+        if (plain.status === extra.status) figures['same status']++;
+        else if (!op.path.startsWith('/_emulator')) {
+          failures.push(`extra keys changed the answer: [${op.source}] ${op.method} ${target} ${plain.status} ${plain.text.slice(0, 150)} → ${extra.status} ${extra.text.slice(0, 150)}`);
+        }
+      }
+    }
+    s.report(figures);
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(figures['2xx']).toBeGreaterThan(0);
+  }, s.testTimeoutMs);
+});
 
 // ---------------------------------------------------------------- the fuzz run
 describe('fuzzing from the OpenAPI documents: never 5xx, errors in the service shape, no change by a 4xx', () => {

@@ -93,6 +93,41 @@ describe('SDK: resend.emails.receiving', () => {
     expect(missing.error).toMatchObject({ statusCode: 404, name: 'not_found', message: 'Email not found' });
   });
 
+  it('forward (both modes) of a received email whose inline part has no filename forwards every stored attachment, that one nameless (issue 27)', async () => {
+    // An HTML mail with an inline image referenced by Content-ID and no name (no `filename`, no `name`), and a named PDF.
+    const png = Buffer.from('\x89PNG\r\n\x1a\nnameless', 'latin1');
+    const raw = [
+      'From: ada@sender.test', 'To: support@example.com', 'Subject: Logo inside', 'Message-ID: <inline-1@sender.test>', 'MIME-Version: 1.0',
+      'Content-Type: multipart/related; boundary="rel"', '',
+      '--rel', 'Content-Type: text/html; charset=utf-8', '', '<p>Logo: <img src="cid:logo@x"></p>',
+      '--rel', 'Content-Type: image/png', 'Content-Disposition: inline', 'Content-ID: <logo@x>', 'Content-Transfer-Encoding: base64', '', png.toString('base64'),
+      '--rel', 'Content-Type: application/pdf; name="invoice.pdf"', 'Content-Disposition: attachment; filename="invoice.pdf"', 'Content-Transfer-Encoding: base64', '', PDF_BYTES.toString('base64'),
+      '--rel--', '',
+    ].join('\r\n');
+    const rec = await postRaw(t, raw);
+    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+    const resend = sdk();
+    const stored = (await resend.emails.receiving.attachments.list({ emailId: rec.body.id })).data!.data;
+    expect(stored.map((a) => [a.filename ?? null, a.content_disposition]).sort()).toEqual([[null, 'inline'], ['invoice.pdf', 'attachment']].sort());
+    for (const passthrough of [true, false]) {
+      const base = { emailId: rec.body.id as string, to: 'delivered@resend.dev', from: 'support@example.com' };
+      const fwd = await (passthrough ? resend.emails.receiving.forward({ ...base, passthrough: true }) : resend.emails.receiving.forward({ ...base, passthrough: false, text: 'FYI' }));
+      expect(fwd.error, `passthrough ${passthrough}`).toBeNull();
+      const atts = (await resend.emails.attachments.list({ emailId: fwd.data!.id })).data!.data;
+      if (!passthrough) {
+        expect(atts).toEqual([expect.objectContaining({ filename: 'forwarded_message.eml', content_type: 'message/rfc822' })]);
+        continue;
+      }
+      // Every stored attachment is forwarded; the nameless inline one stays nameless, with its type and Content-ID.
+      expect(atts).toHaveLength(2);
+      const inline = atts.find((a) => a.content_id === 'logo@x')!;
+      expect(inline).toMatchObject({ filename: null, content_type: 'image/png', content_disposition: 'inline', size: png.length });
+      const bytes = Buffer.from(await (await fetch(inline.download_url)).arrayBuffer());
+      expect(Buffer.compare(bytes, png)).toBe(0);
+      expect(atts.find((a) => a.filename === 'invoice.pdf')).toMatchObject({ content_type: 'application/pdf', size: PDF_BYTES.length });
+    }
+  });
+
   it("reports not_found for another team's email", async () => {
     const res = await postRaw(t, rawMessage());
     const other = new Resend(FIXTURES.secondTeamKey, { baseUrl: emu.server.url });

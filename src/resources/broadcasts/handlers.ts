@@ -6,7 +6,7 @@ import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
-  BROADCAST_LIST_COLUMNS, BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcastColumns, type BroadcastRow,
+  BROADCAST_LIST_COLUMNS, BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcast, type BroadcastChanges, type BroadcastRow,
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
@@ -50,45 +50,33 @@ function get(ctx: Emulator, req: Req<'broadcasts/get'>) {
   return toBroadcast(getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id));
 }
 
-/** Columns an update may set, by API field. */
-const COLUMNS: Record<string, string> = {
-  name: 'name',
-  segment_id: 'segment_id',
-  from: 'from_address',
-  subject: 'subject',
-  reply_to: 'reply_to',
-  preview_text: 'preview_text',
-  html: 'html',
-  text: 'text',
-  topic_id: 'topic_id',
-};
-
 function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   const teamId = req.auth!.teamId;
   const row = getOr404(ctx.db, teamId, req.params.broadcast_id);
-  const b: Record<string, unknown> = { ...req.body };
-  if (b.segment_id === undefined && b.audience_id !== undefined) b.segment_id = b.audience_id;
-  delete b.audience_id;
-  const fields = Object.keys(b).filter((k) => b[k] !== undefined);
+  const b = req.body;
+  // `audience_id` is the older name of `segment_id` (API-FACTS §5.4); `segment_id` wins when both are given.
+  const segmentId = b.segment_id !== undefined ? b.segment_id : b.audience_id;
+  const changes: BroadcastChanges = {};
+  // Only the document's fields, each named here: no body key reaches the SQL (pruneBody drops the others first).
+  if (b.name !== undefined) changes.name = b.name ?? '';
+  if (segmentId !== undefined) changes.segment_id = segmentId ?? null;
+  if (b.from !== undefined) changes.from_address = b.from ?? null;
+  if (b.subject !== undefined) changes.subject = b.subject ?? null;
+  if (b.reply_to !== undefined) {
+    const r = replyToList(b.reply_to as string | string[] | null);
+    changes.reply_to = r ? JSON.stringify(r) : null;
+  }
+  if (b.preview_text !== undefined) changes.preview_text = b.preview_text ?? null;
+  if (b.html !== undefined) changes.html = b.html ?? null;
+  if (b.text !== undefined) changes.text = b.text ?? null;
+  if (b.topic_id !== undefined) changes.topic_id = b.topic_id ?? null;
   const editable = row.status === 'draft' || row.status === 'scheduled';
-  if (!editable && fields.some((f) => f !== 'name')) {
+  if (!editable && Object.keys(changes).some((f) => f !== 'name')) {
     throw statusError(`This broadcast cannot be edited because its status is \`${row.status}\`. Once sending has started only its \`name\` can change.`);
   }
-  if (typeof b.segment_id === 'string') getSegmentOr404(ctx, teamId, b.segment_id);
-  if (typeof b.topic_id === 'string') getTopicOr404(ctx, teamId, b.topic_id);
-  const sets: string[] = [];
-  const values: unknown[] = [];
-  for (const f of fields) {
-    let v = b[f];
-    if (f === 'name') v = v ?? '';
-    if (f === 'reply_to') {
-      const r = replyToList(v as string | string[] | null);
-      v = r ? JSON.stringify(r) : null;
-    }
-    sets.push(`${COLUMNS[f]} = ?`);
-    values.push(v ?? null);
-  }
-  if (sets.length) updateBroadcastColumns(ctx, row.id, sets, values);
+  if (typeof changes.segment_id === 'string') getSegmentOr404(ctx, teamId, changes.segment_id);
+  if (typeof changes.topic_id === 'string') getTopicOr404(ctx, teamId, changes.topic_id);
+  updateBroadcast(ctx, row.id, changes);
   return { object: 'broadcast', id: row.id };
 }
 

@@ -208,9 +208,32 @@ export function broadcastNamesOf(ctx: Emulator, teamId: string): Map<string, str
 /** The table's name, for `paginateTeam` (GET /broadcasts). */
 export const BROADCASTS = 'broadcasts';
 
-/** Sets broadcast columns: `sets` are `"<column> = ?"` terms of known column names, `values` their values. */
-export function updateBroadcastColumns(ctx: Emulator, id: string, sets: string[], values: unknown[]): void {
-  ctx.db.prepare(`UPDATE broadcasts SET ${sets.join(', ')} WHERE id = ?`).run(...(values as any[]), id);
+/** The columns `updateBroadcast` may set, each with its value (TEXT or null; `name` is never null). */
+export interface BroadcastChanges {
+  name?: string;
+  segment_id?: string | null;
+  from_address?: string | null;
+  subject?: string | null;
+  /** JSON array text, or null. */
+  reply_to?: string | null;
+  preview_text?: string | null;
+  html?: string | null;
+  text?: string | null;
+  topic_id?: string | null;
+}
+
+/** Every column of `BroadcastChanges`: the only names `updateBroadcast` writes into its SQL. */
+const CHANGEABLE: readonly (keyof BroadcastChanges)[] = ['name', 'segment_id', 'from_address', 'subject', 'reply_to', 'preview_text', 'html', 'text', 'topic_id'];
+
+/**
+ * Sets the given columns of a broadcast (PATCH /broadcasts/{id}); a column
+ * absent from `changes` keeps its value. The SQL names only the columns of
+ * `CHANGEABLE`, whatever other keys `changes` may carry at run time.
+ */
+export function updateBroadcast(ctx: Emulator, id: string, changes: BroadcastChanges): void {
+  const columns = CHANGEABLE.filter((c) => Object.hasOwn(changes, c) && changes[c] !== undefined);
+  if (!columns.length) return;
+  ctx.db.prepare(`UPDATE broadcasts SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...columns.map((c) => changes[c] ?? null), id);
 }
 
 /** Deletes a broadcast row (the caller drops its jobs in the same transaction). */

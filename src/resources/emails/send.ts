@@ -9,6 +9,7 @@
  * |---|---|
  * | `template` with `html`/`text` | 422 `validation_error` |
  * | template unknown / unpublished / variable missing | as `resolvePublishedTemplate` / `renderTemplate` throw |
+ * | `from` `""` without a template | 400 `validation_error` (with a template, `""` `from` and `subject` are "not given": resend-go sends them) |
  * | `from` absent (and no template `from`) / `subject` absent (and no template subject) | 422 `missing_required_field` |
  * | `from`, `to`, `cc`, `bcc`, `reply_to` not `a@b.c` or `Name <a@b.c>` | 422 `validation_error` |
  * | `@resend.dev` sender mailing anyone but the team owner (`teams.owner_email`) and `@resend.dev` | 403 `validation_error` |
@@ -164,9 +165,12 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
     rendered = renderTemplate(tpl, input.template.variables ?? {});
     templateId = tpl.id;
   }
-  const fromRaw = input.from ?? rendered?.from ?? undefined;
+  // resend-go's `SendEmailRequest` has no `omitempty` on `from` and `subject`: `""` is what it sends for "the template's".
+  const given = (v: string | undefined) => (rendered && v === '' ? undefined : v);
+  if (!rendered && input.from === '') throw errors.validation('The `from` field must not be empty.', 400);
+  const fromRaw = given(input.from) ?? rendered?.from ?? undefined;
   if (fromRaw === undefined || fromRaw === null) throw errors.missingField('from');
-  const subject = input.subject ?? rendered?.subject ?? undefined;
+  const subject = given(input.subject) ?? rendered?.subject ?? undefined;
   if (subject === undefined || subject === null) throw errors.missingField('subject');
   // An empty `reply_to` (`[]`, what SDK-based tools send by default) is "none given": the template's applies.
   const replyTo = input.reply_to !== undefined && asList(input.reply_to).length ? asList(input.reply_to) : asList(rendered?.reply_to ?? null);
@@ -186,14 +190,16 @@ export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext)
   }
 
   // Attachments: `content` (Base64, byte array or Buffer) is stored; `path` is recorded, never fetched.
-  // `inline_content_id` is the older name of `content_id` (the Python SDK's `Attachment` type).
+  // `inline_content_id` is the older name of `content_id` (the Python SDK's `Attachment` type),
+  // `contentType` resend-rust's name of `content_type`; the document's names win.
   const attachments = (input.attachments ?? []).map((a) => {
     const content = a.content !== undefined ? attachmentBytes(a.content) : null;
-    if (a.content_type !== undefined && !MEDIA_TYPE.test(a.content_type)) {
-      throw new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(a.content_type.slice(0, 100))}.`);
+    const contentType = a.content_type ?? a.contentType;
+    if (contentType !== undefined && !MEDIA_TYPE.test(contentType)) {
+      throw new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(contentType.slice(0, 100))}.`);
     }
     const filename = a.filename ?? (a.path ? decodeURIComponent(a.path.split(/[?#]/)[0].split('/').pop() || '') || null : null);
-    return { filename, path: a.path ?? null, content, content_type: a.content_type ?? contentTypeOf(filename), content_id: a.content_id ?? a.inline_content_id ?? null };
+    return { filename, path: a.path ?? null, content, content_type: contentType ?? contentTypeOf(filename), content_id: a.content_id ?? a.inline_content_id ?? null };
   });
   const totalBytes = attachments.reduce((n, a) => n + (a.content?.length ?? 0), 0);
   if (totalBytes > MAX_ATTACHMENTS_BYTES) throw errors.validation('Attachments may total at most 40 MB per email.', 422);
