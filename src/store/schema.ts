@@ -30,6 +30,7 @@ export const SCHEMA_ADDED: readonly (readonly number[])[] = [
   [403], // 12: an email's history in emails.events (email_events dropped)
   [602], // 13: memberships indexed by (segment_id, seq)
   [701, 1600], // 14: topics.updated_at (topic events), the inboxes tables
+  [404, 451], // 15: quota usage kept per team and day (sent recipients, received emails)
 ];
 
 /** This version's schema version: the newest entry of `SCHEMA_ADDED`. */

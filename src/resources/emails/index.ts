@@ -21,13 +21,13 @@ import type { ResourceModule } from '../../module.js';
 import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailContactMigration, emailEventsColumnMigration, emailsMigration, insertEmail, messageId } from './store.js';
+import { emailContactMigration, emailEventsColumnMigration, emailsMigration, insertEmail, messageId, sentUsageMigration } from './store.js';
 import { parseAddress } from './addresses.js';
 import { domainIdByName } from '../domains/service.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration],
+  migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration, sentUsageMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**

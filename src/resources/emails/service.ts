@@ -8,4 +8,5 @@ export { attachmentBytes, checkSender, sendEmail, type SendEmailInput } from './
 export { emailsOfBroadcast } from './store.js';
 export { asList, bareAddress, parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';
-export { countSentRecipients } from './store.js';
+export { EmailQuota, quotaHeadersOf, recipientCount } from './quota.js';
+export { sentRecipients } from './store.js';
