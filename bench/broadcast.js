@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// A broadcast to a large segment (issue "Fast as the stack allows"): N
-// contacts (default 100 000; `node bench/broadcast.js [N]`) are put in one
+// A broadcast to a large segment (issues "Fast as the stack allows" and
+// 30): N contacts (default 30 000; `node bench/broadcast.js [N]`) are put in one
 // segment through the store (not one HTTP call per contact), a broadcast is
 // created and sent through the API, and the emulated clock is advanced a
 // minute at a time until the broadcast is `sent`. Prints the wall time from
 // the send to `sent`, the emails made, and the RSS (peak, sampled every
-// 50 ms, and growth, which is the stored emails). Target: < 10 s for
-// 100 000 contacts; 1 000 000 must work too (no time target).
-// `npm run bench:broadcast` (builds first). Exits 1 if missed or if the
-// emails made are not one per contact.
+// 50 ms, and growth, which is the stored emails). Target: 3.0 s for 30 000
+// contacts at a calibration of 500 ms (bench/calibration.js: 100 000 raw
+// inserts, before and after in the same run; the goal scales with it and
+// with N up to 100 000); 1 000 000 must work too (no time target).
+// `npm run bench:broadcast` (builds first; part of `npm run bench`). Exits 1
+// if missed or if the emails made are not one per contact.
 import os from 'node:os';
 import { startServer } from '../dist/src/index.js';
+import { calibrate, REFERENCE_CALIBRATION_MS } from './calibration.js';
 
-const N = Number(process.argv[2] ?? 100_000);
-const TARGET_S_PER_100K = 10;
+const N = Number(process.argv[2] ?? 30_000);
+const TARGET_S_PER_30K = 3.0; // at a calibration of REFERENCE_CALIBRATION_MS
+const calibrationBefore = calibrate();
 const mb = (b) => Math.round(b / 2 ** 20);
 
 const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error' });
@@ -62,12 +66,13 @@ const seconds = (performance.now() - t0) / 1000;
 clearInterval(sampler);
 const emails = db.prepare('SELECT COUNT(*) AS n FROM emails WHERE broadcast_id = ?').get(broadcast.id).n;
 const rss1 = process.memoryUsage().rss;
-const limit = (TARGET_S_PER_100K * N) / 100_000;
+const calibrationMs = (calibrationBefore + calibrate()) / 2;
+const limit = ((TARGET_S_PER_30K * N) / 30_000) * (calibrationMs / REFERENCE_CALIBRATION_MS);
 console.log(`${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}`);
 console.table([{ contacts: N, status, 'emails made': emails, 'clock advances (1 min)': advances, 'wall s': Math.round(seconds * 10) / 10, 'RSS growth MB': mb(rss1 - rss0), 'peak RSS above start MB': mb(peak - rss0) }]);
 // The issue's time target is for 100,000 contacts (scaled below it); a larger segment must work, in whatever time.
 const checks = [
-  ...(N <= 100_000 ? [[`wall time to sent (s)`, Math.round(seconds * 10) / 10, `< ${limit}`, seconds < limit]] : []),
+  ...(N <= 100_000 ? [[`wall time to sent (s; goal ${TARGET_S_PER_30K} s per 30 000 × calibration ${Math.round(calibrationMs)} ms / ${REFERENCE_CALIBRATION_MS})`, Math.round(seconds * 100) / 100, `< ${Math.round(limit * 100) / 100}`, seconds < limit]] : []),
   ['one email per contact', emails, `= ${N}`, emails === N && status === 'sent'],
 ];
 console.table(checks.map(([target, value, goal, met]) => ({ target, value, goal, met })));

@@ -189,6 +189,28 @@ export interface InboxRouter {
   fileReceived(ctx: Emulator, teamId: string, receivedFor: string[], email: ReceivedForInbox): string[];
 }
 
+/** One window of a team's email usage (GET /usage `emails.daily` / `emails.monthly`): counts in emails, `limit` null without one, `resets_at` ISO 8601. */
+export interface EmailWindow {
+  used: number;
+  limit: number | null;
+  sent: number;
+  received: number;
+  resets_at: string;
+}
+
+/**
+ * The email usage the quotas of `--plan` count, as sending sees it: sent
+ * recipients belong to the emails resource, received emails to receiving,
+ * and receiving reaches emails (inboxes send through it), so the emails
+ * resource reads both through the context
+ * (src/resources/usage/service.ts implements this), as src/http/ reaches the
+ * API keys.
+ */
+export interface UsageCounter {
+  /** The team's email usage today and this month (emulated time, UTC windows), with the plan's limits; a constant number of reads, whatever the number of emails. */
+  emailUsage(ctx: Emulator, teamId: string): { daily: EmailWindow; monthly: EmailWindow };
+}
+
 /**
  * Notifications on `bus` (for the inbox page's server-sent events and
  * `waitForEmail`): `'email'` (email id), `'delivery'` (delivery id),
@@ -209,6 +231,8 @@ export interface Emulator {
   webhooks: WebhookDirectory;
   /** The inboxes, for the receiving resource (src/resources/inboxes/service.ts). */
   inboxes: InboxRouter;
+  /** The email usage, for the quota of a send (src/resources/usage/service.ts). */
+  usage: UsageCounter;
   /** Every module, in seeding order (`src/modules.ts`): reset seeds the fixtures through them. */
   modules: readonly SeededModule[];
 }

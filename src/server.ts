@@ -25,6 +25,7 @@ import { removeUploads } from './http/uploads.js';
 import { modules } from './modules.js';
 import { webhookDirectory } from './resources/webhooks/service.js';
 import { inboxRouter } from './resources/inboxes/service.js';
+import { usageCounter } from './resources/usage/service.js';
 import type { SmtpListener } from './smtp/server.js';
 import type { TlsListener } from './tls/index.js';
 import { createFaultStore } from './faults/store.js';
@@ -115,7 +116,7 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter };
+  const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter, usage: usageCounter };
   // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).
   let ctx: Emulator;
   let fixtures: Record<string, any>;

@@ -33,7 +33,6 @@ import { fullStore, storeFullText } from '../store/full.js';
 import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
 import { sendEmail, type SendEmailInput } from '../resources/emails/service.js';
-import { checkEmailQuota, recipientCount } from '../resources/usage/service.js';
 import { toSendInput } from './message.js';
 import type { SmtpStage } from '../faults/rules.js';
 
@@ -143,8 +142,7 @@ export async function sendSmtpMessage(ctx: Emulator, auth: Auth, raw: Buffer, en
   const input: SendEmailInput = await toSendInput(raw, envelope);
   const validate = await sendBodyValidator();
   if (!validate(input)) throw toApiError(validate.errors, 'body');
-  // The plan's email quotas, as for POST /emails (each recipient one email).
-  checkEmailQuota(ctx, auth.teamId, recipientCount(input));
+  // `sendEmail` checks the plan's email quotas, as for POST /emails (each recipient one email).
   return sendEmail(ctx, input, { teamId: auth.teamId, restrictDomainId: auth.domainId, source: 'smtp' }).id;
 }
 

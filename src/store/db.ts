@@ -12,6 +12,8 @@
  */
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { SCHEMA_VERSION, schemaVersionOf } from './schema.js';
 
 export type DB = Database.Database;
@@ -27,17 +29,86 @@ export interface Migration {
 }
 
 /**
- * Every connection and prepared statement ever made, kept reachable for the
- * life of the process. On Node >= 24.19, better-sqlite3 12.x (the last line
- * that supports Node 20) aborts the process when the garbage collector
- * finalises a Statement or Database outside a JS context ("Assertion failed:
- * (env) != nullptr" in RemoveEnvironmentCleanupHook; better-sqlite3 13 fixes
- * it but needs Node 22). Objects that are never collected are never
- * finalised. Statements are cached by SQL text, so the set stays bounded
- * (and each SQL text is compiled once); closing a connection still finalises
- * its statements in SQLite, so only small JS wrappers are kept.
+ * Node >= 24.19 only (issue 30): there `node_object_wrap.h`, compiled into
+ * better-sqlite3 12 (the last line that supports Node 20; 13 is Node-API and
+ * needs Node 22), registers an environment cleanup hook for every wrapped
+ * object and removes it in the destructor, which needs an entered JS context
+ * (nodejs/node#63642, reported as nodejs/node#65446 and
+ * WiseLibs/better-sqlite3#1515). A `Database` or `Statement` wrapper that
+ * the garbage collector finalises during a collection V8 starts by itself
+ * (an allocation inside native code, a scheduled task) aborts the process:
+ * "Assertion failed: (env) != nullptr" in `RemoveEnvironmentCleanupHook`,
+ * from `~Statement` / `~Database`. A collection started from JavaScript
+ * (`gc()`) runs those destructors in that context, safely (reproduced on
+ * 24.21: a loop of 100 connections aborts; 2,000 released only right
+ * before a `gc()` do not). So on those versions a connection's wrappers
+ * (the `Database` and its cached statements) are held while it is open
+ * (`open`), and after `close()` until a `gc()` of ours has finalised them
+ * (`retire`): memory stays flat over any number of emulators, and no
+ * wrapper is ever left to a collection V8 starts by itself. On other
+ * versions nothing is held and the collector does as it likes. Never
+ * `iterate()` or `backup()` here (more wrappers).
  */
-const keepAlive: unknown[] = [];
+const FINALIZE_FROM_JS = finalizeFromJs(process.versions.node);
+/** Wrappers of open connections (Node >= 24.19), by connection. */
+const open = new Map<DB, Map<string, Database.Statement>>();
+/** Wrappers of closed connections, held until a `gc()` of ours has finalised them (Node >= 24.19). */
+let closed: object[] = [];
+/** The same, weakly: what is still alive after that `gc()` (something else holds it) is held again. */
+let closedRefs: WeakRef<object>[] = [];
+/** Connections closed since the last collection. */
+let closedSinceGc = 0;
+/** Closed connections let go together, before one full collection (a few ms of GC for 64 emulators). */
+const CLOSED_BATCH = 64;
+let collect: (() => void) | null = null;
+
+/** True on Node versions whose ObjectWrap destructor needs a JS context: 24.19 and later (`version`: `process.versions.node`). */
+export function finalizeFromJs(version: string): boolean {
+  const [major, minor] = version.split('.').map(Number);
+  return major > 24 || (major === 24 && minor >= 19);
+}
+
+/** A full garbage collection started from JavaScript: `globalThis.gc` under `--expose-gc`, or the same function from a fresh context. */
+function fullGc(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+/**
+ * After `db.close()` (Node >= 24.19): its wrappers are held in `closed`.
+ * Every `CLOSED_BATCH` closes they are let go and a full `gc()` runs at
+ * once, so the destructors of those nobody else holds run here, in JS;
+ * those still alive after it (a test keeping an old emulator, a caller
+ * keeping a statement) are held again, never left for a collection V8
+ * starts by itself. (A WeakRef keeps its target alive to the end of the
+ * job that made it, so this close's own wrappers wait for the next batch.)
+ */
+function retire(db: DB): void {
+  const statements = open.get(db);
+  if (!statements) return;
+  open.delete(db);
+  for (const o of [db, ...statements.values()]) {
+    closed.push(o);
+    closedRefs.push(new WeakRef(o));
+  }
+  if (++closedSinceGc < CLOSED_BATCH) return;
+  closedSinceGc = 0;
+  collect ??= fullGc();
+  const refs = closedRefs;
+  closed.length = 0; // nothing allocated between letting go and collecting
+  collect();
+  closed = [];
+  closedRefs = [];
+  for (const ref of refs) {
+    const alive = ref.deref();
+    if (alive) {
+      closed.push(alive);
+      closedRefs.push(ref);
+    }
+  }
+}
 
 /** `openDatabase` on a file that another process (or connection) holds. `code`: `EMULATOR_DB_IN_USE`. */
 export class DatabaseInUseError extends Error {
@@ -112,13 +183,21 @@ export function openDatabase(file = ':memory:'): DB {
     }
     return stmt;
   }) as DB['prepare'];
-  keepAlive.push(db, statements);
+  if (FINALIZE_FROM_JS) {
+    open.set(db, statements);
+    const close = db.close.bind(db);
+    db.close = () => {
+      close();
+      retire(db);
+      return db;
+    };
+  }
   // One transaction wrapper per connection: better-sqlite3's `transaction(fn)` builds five wrappers and their
   // properties on every call, which code calling `db.transaction(() => …)()` per request paid each time (~3 % of
   // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
   const inTransaction = db.transaction((run: () => unknown) => run());
   db.transaction = ((fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => inTransaction(() => fn(...args))) as unknown as DB['transaction'];
-  // exec, not pragma(): pragma() makes an uncached statement (see keepAlive).
+  // exec, not pragma(): pragma() makes an uncached statement (see FINALIZE_FROM_JS).
   if (file !== ':memory:') {
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');

@@ -14,7 +14,7 @@ import { loadSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
 import { emailSendJob } from './jobs.js';
-import { checkEmailQuota, quotaHeaders, recipientCount } from '../usage/service.js';
+import { EmailQuota } from './quota.js';
 import {
   EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail,
   type AttachmentRow, type EmailRow,
@@ -28,23 +28,24 @@ export const DOWNLOAD_URL_TTL_MS = 3_600_000;
 
 /**
  * A send's answer (`result`: the body, or the `Reply` of an idempotent
- * replay) with the quota headers of `--plan` (usage's `quotaHeaders`: the
- * emails used so far today and this month); `result` as it is without a plan.
+ * replay) with the quota headers of `--plan` (`quota.headers()`: the emails
+ * used so far today and this month, this request's sends included);
+ * `result` as it is without a plan.
  */
-function withQuotaHeaders(ctx: Emulator, teamId: string, result: unknown): unknown {
-  const headers = quotaHeaders(ctx, teamId);
-  if (Object.keys(headers).length === 0) return result;
+function withQuotaHeaders(quota: EmailQuota | null, result: unknown): unknown {
+  if (!quota) return result;
+  const headers = quota.headers();
   if (result instanceof Reply) return new Reply(result.status, result.body, { ...result.headers, ...headers }, result.contentType);
   return new Reply(200, result, headers);
 }
 
 function send(ctx: Emulator, req: Req<'emails/send'>) {
-  const result = withIdempotency(ctx, req, 'emails/send', 200, () => {
-    // The plan's daily and monthly quotas (429 over them; usage's service).
-    checkEmailQuota(ctx, req.auth!.teamId, recipientCount(req.body));
-    return sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api' });
-  });
-  return withQuotaHeaders(ctx, req.auth!.teamId, result);
+  // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
+  const quota = EmailQuota.read(ctx, req.auth!.teamId);
+  const result = withIdempotency(ctx, req, 'emails/send', 200, () =>
+    sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota }),
+  );
+  return withQuotaHeaders(quota, result);
 }
 
 let itemValidator: Promise<ValidateFunction> | null = null;
@@ -72,13 +73,13 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
     throw errors.validation('Invalid `x-batch-validation` header. Must be one of: strict, permissive.', 422);
   }
   const validate = await batchItemValidator();
-  const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const };
+  // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
+  const quota = EmailQuota.read(ctx, req.auth!.teamId);
+  const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const, quota };
   const one = (item: unknown): string => {
     if (!validate(item)) throw toApiError(validate.errors, 'body');
     const email = item as SendEmailInput;
     if (email.attachments !== undefined) throw errors.validation('Attachments are not supported in batch emails.', 422);
-    // Inside the batch's transaction, so the items before this one count too.
-    checkEmailQuota(ctx, sc.teamId, recipientCount(email));
     return sendEmail(ctx, email, sc).id;
   };
   const result = withIdempotency(ctx, req, 'emails/send-batch', 200, () => {
@@ -99,7 +100,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
     })();
     return { data, errors: errs };
   });
-  return withQuotaHeaders(ctx, req.auth!.teamId, result);
+  return withQuotaHeaders(quota, result);
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {

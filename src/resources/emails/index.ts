@@ -20,12 +20,12 @@ import type { ResourceModule } from '../../module.js';
 import { emailOperations } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
-import { emailContactMigration, emailEventsColumnMigration, emailsMigration } from './store.js';
+import { emailContactMigration, emailEventsColumnMigration, emailsMigration, sentUsageMigration } from './store.js';
 import { seedEmail } from './seed.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration],
+  migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration, sentUsageMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   /**

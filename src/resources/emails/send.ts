@@ -7,6 +7,7 @@
  * Rules checked here, in this order (API-FACTS §5.1, §2.1, §7):
  * | rule | error |
  * |---|---|
+ * | `--plan`: the send's To + CC + BCC over the daily or monthly quota (API, batch, SMTP and inbox sends; `quota.ts`) | 429 `daily_quota_exceeded` / `monthly_quota_exceeded` |
  * | `template` with `html`/`text` | 422 `validation_error` |
  * | template unknown / unpublished / variable missing | as `resolvePublishedTemplate` / `renderTemplate` throw |
  * | `from` `""` without a template | 400 `validation_error` (with a template, `""` `from` and `subject` are "not given": resend-go sends them) |
@@ -36,6 +37,7 @@ import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { firstEvents, insertAttachment, insertEmail, messageId, recordStep } from './store.js';
 import { emailSendJob } from './jobs.js';
+import { EmailQuota, recipientCount } from './quota.js';
 
 /**
  * The body of POST /emails (API-FACTS §5.1), generated from `SendEmailBody`
@@ -55,7 +57,17 @@ export interface SendContext {
   /** The contact a broadcast email goes to (stored as `emails.contact_id`). */
   contactId?: string | null;
   automationRunId?: string | null;
+  /**
+   * The quota this send draws on (`EmailQuota.read`, usage read once per
+   * request: a batch passes one for all its items, a handler keeps it for its
+   * reply's headers); read here when absent. Only sources the usage counts
+   * (`QUOTA_SOURCES`) are checked.
+   */
+  quota?: EmailQuota | null;
 }
+
+/** The sources whose recipients count toward the email quotas (and are checked against them): transactional sends, inbox sends included (they go out as `api`). Broadcasts and automations are marketing email, counted by contacts. */
+export const QUOTA_SOURCES: ReadonlySet<SendContext['source']> = new Set(['api', 'batch', 'smtp']);
 
 /** Largest total attachment size per email: 40 MB (API-FACTS §5.1). */
 export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
@@ -151,6 +163,21 @@ function checkRecipients(field: string, values: string[]): string[] {
  * top of this file lists them. Nothing is written when it throws.
  */
 export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id: string } {
+  // The plan's daily and monthly quotas (429 over them), checked first: a send over quota is refused whatever its body.
+  const quota = QUOTA_SOURCES.has(sc.source) ? (sc.quota !== undefined ? sc.quota : EmailQuota.read(ctx, sc.teamId)) : null;
+  if (!quota) return storeEmail(ctx, input, sc);
+  const recipients = recipientCount(input);
+  quota.take(recipients);
+  try {
+    return storeEmail(ctx, input, sc);
+  } catch (err) {
+    quota.giveBack(recipients);
+    throw err;
+  }
+}
+
+/** `sendEmail` once the quota let it through: the rules, then the row, its attachments and its send job in one transaction. */
+function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id: string } {
   const teamId = sc.teamId;
   const now = ctx.clock.nowMs();
 

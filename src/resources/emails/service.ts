@@ -8,6 +8,7 @@ export { attachmentBytes, checkSender, sendEmail, type SendEmailInput } from './
 export { emailsOfBroadcast } from './store.js';
 export { asList, bareAddress, parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';
-export { countSentRecipients } from './store.js';
 export { attachmentMetaOfEmails, emailsByIds, type EmailWithBodies } from './store.js';
 export { seedEmail, type FixtureEmail } from './seed.js';
+export { EmailQuota, quotaHeadersOf, recipientCount } from './quota.js';
+export { sentRecipients } from './store.js';

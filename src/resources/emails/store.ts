@@ -501,20 +501,61 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
 
 
 /**
- * How many emails the team's transactional sends (`source` api, batch or
- * smtp) accepted at or after `sinceMs` (emulated ms) count toward its email
- * quota: each To, CC and BCC recipient is one email (the service's
- * knowledge base, "What are Resend account quotas and limits?"). Broadcast
- * and automation emails are marketing email, counted by contacts instead.
+ * Migration 404: the team's quota usage kept as it happens (issue 30):
+ * `emulator_sent_usage` holds, per team and UTC day (`created_at` ÷
+ * 86,400,000), the recipients of its transactional sends (`source` api,
+ * batch or smtp: each To, CC and BCC address one email, the service's
+ * knowledge base "What are Resend account quotas and limits?"; broadcast and
+ * automation emails are marketing email, counted by contacts instead).
+ * Triggers keep it in the statement that inserts or deletes an `emails` row
+ * (a send, the fixture seed, a snapshot import, a reset), so it never
+ * disagrees with the rows; the rows already stored are counted once here.
+ * A quota check then reads at most the month's days, however many emails
+ * are stored (it summed every email of the month, several times a send).
+ * Like the saved clock it is the emulator's bookkeeping (`emulator_`): not
+ * exported in snapshots, not emptied by reset (the triggers follow the rows).
  */
-export function countSentRecipients(ctx: Emulator, teamId: string, sinceMs: number): number {
-  const row = ctx.db
+export const sentUsageMigration = {
+  version: 404,
+  name: 'emails_sent_usage',
+  sql: `CREATE TABLE emulator_sent_usage (
+    team_id TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    recipients INTEGER NOT NULL,
+    PRIMARY KEY (team_id, day)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER emails_sent_usage_insert AFTER INSERT ON emails WHEN NEW.source IN ('api', 'batch', 'smtp') BEGIN
+    INSERT INTO emulator_sent_usage (team_id, day, recipients)
+    VALUES (NEW.team_id, CAST(NEW.created_at / 86400000 AS INTEGER), json_array_length(NEW.to_addrs) + COALESCE(json_array_length(NEW.cc), 0) + COALESCE(json_array_length(NEW.bcc), 0))
+    ON CONFLICT (team_id, day) DO UPDATE SET recipients = recipients + excluded.recipients;
+  END;
+  CREATE TRIGGER emails_sent_usage_delete AFTER DELETE ON emails WHEN OLD.source IN ('api', 'batch', 'smtp') BEGIN
+    UPDATE emulator_sent_usage
+    SET recipients = recipients - (json_array_length(OLD.to_addrs) + COALESCE(json_array_length(OLD.cc), 0) + COALESCE(json_array_length(OLD.bcc), 0))
+    WHERE team_id = OLD.team_id AND day = CAST(OLD.created_at / 86400000 AS INTEGER);
+  END;
+  INSERT INTO emulator_sent_usage (team_id, day, recipients)
+    SELECT team_id, CAST(created_at / 86400000 AS INTEGER), SUM(json_array_length(to_addrs) + COALESCE(json_array_length(cc), 0) + COALESCE(json_array_length(bcc), 0))
+    FROM emails WHERE source IN ('api', 'batch', 'smtp') GROUP BY 1, 2;`,
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How many emails the team's transactional sends count toward its quota in
+ * two windows, read in one query from the per-day counts of migration 404
+ * (at most the month's days, whatever the number of emails): `day`, the
+ * recipients of sends created at or after `dayStartMs`, and `month`, at or
+ * after `monthStartMs` (emulated ms; both must be UTC day starts, as
+ * usage's `quotaWindows` gives them).
+ */
+export function sentRecipients(ctx: Emulator, teamId: string, dayStartMs: number, monthStartMs: number): { day: number; month: number } {
+  return ctx.db
     .prepare(
-      `SELECT COALESCE(SUM(json_array_length(to_addrs) + COALESCE(json_array_length(cc), 0) + COALESCE(json_array_length(bcc), 0)), 0) AS n
-       FROM emails WHERE team_id = ? AND created_at >= ? AND source IN ('api', 'batch', 'smtp')`,
+      `SELECT COALESCE(SUM(CASE WHEN day >= ? THEN recipients END), 0) AS day, COALESCE(SUM(recipients), 0) AS month
+       FROM emulator_sent_usage WHERE team_id = ? AND day >= ?`,
     )
-    .get(teamId, sinceMs) as { n: number };
-  return row.n;
+    .get(Math.floor(dayStartMs / DAY_MS), teamId, Math.floor(monthStartMs / DAY_MS)) as { day: number; month: number };
 }
 
 /** An `emails` row with or without its bodies (`emailsByIds`). */

@@ -4,5 +4,5 @@
 export { receiveMessage, storeReceivedEmail, type ReceivedCopy } from './receive.js';
 export { buildMime, givenParts, parseAddressField, type InboundJson } from './mime.js';
 export { findAttachment, findEmail, listReceivedEmails, attachmentsOf as receivedAttachmentsOf, type ReceivedEmailRow } from './store.js';
-export { countReceived } from './store.js';
 export { receivedEmailsByIds, receivedAttachmentsOfEmails, type ReceivedEmailHead } from './store.js';
+export { receivedCounts } from './store.js';

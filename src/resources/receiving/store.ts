@@ -1,5 +1,6 @@
 /**
- * Storage of received emails: the tables (migration 450), rows and the
+ * Storage of received emails: the tables (migration 450; 451 the quota
+ * counts, `receivedCounts`), rows and the
  * queries every operation shares. Bytes (the raw message, attachment
  * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
  */
@@ -8,6 +9,8 @@ import type { Migration } from '../../store/db.js';
 import type { Statement } from 'better-sqlite3';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
+
+const DAY_MS = 86_400_000;
 
 export const migrations: Migration[] = [
   {
@@ -47,6 +50,28 @@ export const migrations: Migration[] = [
       created_at INTEGER NOT NULL
     );
     CREATE INDEX received_attachments_email ON received_attachments (email_id, seq);`,
+  },
+  {
+    // The team's received emails per UTC day (issue 30), kept by triggers in the statement that inserts or
+    // deletes a row, so a quota check reads at most the month's days; see `receivedCounts`. The emulator's
+    // bookkeeping (`emulator_`): not in snapshots, not emptied by reset (the triggers follow the rows).
+    version: 451,
+    name: 'received_usage',
+    sql: `CREATE TABLE emulator_received_usage (
+      team_id TEXT NOT NULL,
+      day INTEGER NOT NULL,
+      emails INTEGER NOT NULL,
+      PRIMARY KEY (team_id, day)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER received_emails_usage_insert AFTER INSERT ON received_emails BEGIN
+      INSERT INTO emulator_received_usage (team_id, day, emails) VALUES (NEW.team_id, CAST(NEW.created_at / 86400000 AS INTEGER), 1)
+      ON CONFLICT (team_id, day) DO UPDATE SET emails = emails + 1;
+    END;
+    CREATE TRIGGER received_emails_usage_delete AFTER DELETE ON received_emails BEGIN
+      UPDATE emulator_received_usage SET emails = emails - 1 WHERE team_id = OLD.team_id AND day = CAST(OLD.created_at / 86400000 AS INTEGER);
+    END;
+    INSERT INTO emulator_received_usage (team_id, day, emails)
+      SELECT team_id, CAST(created_at / 86400000 AS INTEGER), COUNT(*) FROM received_emails GROUP BY 1, 2;`,
   },
 ];
 
@@ -160,9 +185,20 @@ export function receivedAttachmentInsert(ctx: Emulator): Statement<unknown[]> {
   );
 }
 
-/** The team's received emails stored at or after `sinceMs` (emulated ms): each counts as one email toward the quota (the service's knowledge base). */
-export function countReceived(ctx: Emulator, teamId: string, sinceMs: number): number {
-  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM received_emails WHERE team_id = ? AND created_at >= ?').get(teamId, sinceMs) as { n: number }).n;
+/**
+ * How many received emails count toward the team's quota in two windows
+ * (each one email, the service's knowledge base), read in one query from
+ * the per-day counts of migration 451: `day`, those stored at or after
+ * `dayStartMs`, and `month`, at or after `monthStartMs` (emulated ms; UTC
+ * day starts, as usage's `quotaWindows` gives them).
+ */
+export function receivedCounts(ctx: Emulator, teamId: string, dayStartMs: number, monthStartMs: number): { day: number; month: number } {
+  return ctx.db
+    .prepare(
+      `SELECT COALESCE(SUM(CASE WHEN day >= ? THEN emails END), 0) AS day, COALESCE(SUM(emails), 0) AS month
+       FROM emulator_received_usage WHERE team_id = ? AND day >= ?`,
+    )
+    .get(Math.floor(dayStartMs / DAY_MS), teamId, Math.floor(monthStartMs / DAY_MS)) as { day: number; month: number };
 }
 
 /** A received email without its raw message; `html` and `text` only when asked for (`receivedEmailsByIds`). */

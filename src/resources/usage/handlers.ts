@@ -7,11 +7,13 @@
 import type { Emulator } from '../../context.js';
 import { Reply, type OperationHandler } from '../../module.js';
 import type { Req } from '../../http/document-types.js';
-import { quotaHeaders, usageOf } from './service.js';
+import { quotaHeadersOf } from '../emails/service.js';
+import { usageOf } from './service.js';
 
 function get(ctx: Emulator, req: Req<'usage/get'>) {
   const teamId = req.auth!.teamId;
-  return new Reply(200, usageOf(ctx, teamId), quotaHeaders(ctx, teamId));
+  const usage = usageOf(ctx, teamId);
+  return new Reply(200, usage, ctx.config.plan ? quotaHeadersOf(usage.emails.daily, usage.emails.monthly) : {});
 }
 
 /** The usage operations, by operationId. */

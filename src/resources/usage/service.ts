@@ -5,22 +5,23 @@
  * emulated time:
  * | count | what | window |
  * |---|---|---|
- * | emails `sent` | To + CC + BCC recipients of API, batch and SMTP sends (emails' `countSentRecipients`) | the UTC day / month so far |
- * | emails `received` | received emails (receiving's `countReceived`), one each | the UTC day / month so far |
+ * | emails `sent` | To + CC + BCC recipients of API, batch, SMTP and inbox sends (emails' `sentRecipients`, per-day counts kept as rows are stored) | the UTC day / month so far |
+ * | emails `received` | received emails, one each (receiving's `receivedCounts`, the same way) | the UTC day / month so far |
  * | emails `used` | `sent + received` (the knowledge base: both count) | |
  * | contacts, segments, broadcasts, domains | the team's rows now | |
  * | automation runs | runs started | the UTC month so far |
  * The daily quota resets at 00:00 UTC (API-FACTS: "free daily quota resets
  * 00:00 UTC"), the monthly one on the 1st at 00:00 UTC (the Go mock's
- * `resets_at`). Other rooms call `checkEmailQuota` before a send,
- * `quotaHeaders` for its reply and `checkContactsQuota` before a broadcast.
+ * `resets_at`). The email quotas are checked where sending lives (emails'
+ * `sendEmail`, `EmailQuota`), on the numbers of `emailUsage` (given to it as
+ * `ctx.usage`); broadcasts call `checkContactsQuota`.
  */
-import type { Emulator } from '../../context.js';
-import { ApiError, ERROR_NAMES, errors } from '../../http/errors.js';
+import type { Emulator, EmailWindow, UsageCounter } from '../../context.js';
+import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { planLimits } from '../../state/plans.js';
-import { countSentRecipients } from '../emails/service.js';
-import { countReceived } from '../receiving/service.js';
+import { sentRecipients } from '../emails/service.js';
+import { receivedCounts } from '../receiving/service.js';
 import { countContacts } from '../contacts/service.js';
 import { countSegments } from '../segments/service.js';
 import { countBroadcasts } from '../broadcasts/service.js';
@@ -41,55 +42,23 @@ export function quotaWindows(nowMs: number): { dayStart: number; dayEnd: number;
   };
 }
 
-/** The team's email usage today and this month (emulated time), with the plan's limits. */
-export function emailUsage(ctx: Emulator, teamId: string) {
+/**
+ * The team's email usage today and this month (emulated time), with the
+ * plan's limits: GET /usage's `emails`, and what a send's quota is checked
+ * against. Two reads (sent, received), each of both windows over at most
+ * the month's per-day counts: constant whatever the number of emails.
+ */
+export function emailUsage(ctx: Emulator, teamId: string): { daily: EmailWindow; monthly: EmailWindow } {
   const w = quotaWindows(ctx.clock.nowMs());
   const limits = planLimits(ctx);
-  const window = (since: number, resets: number, limit: number | null) => {
-    const sent = countSentRecipients(ctx, teamId, since);
-    const received = countReceived(ctx, teamId, since);
-    return { used: sent + received, limit, sent, received, resets_at: isoTime(resets)! };
-  };
-  return { daily: window(w.dayStart, w.dayEnd, limits.emailsDaily), monthly: window(w.monthStart, w.monthEnd, limits.emailsMonthly) };
+  const sent = sentRecipients(ctx, teamId, w.dayStart, w.monthStart);
+  const received = receivedCounts(ctx, teamId, w.dayStart, w.monthStart);
+  const window = (s: number, r: number, resets: number, limit: number | null): EmailWindow => ({ used: s + r, limit, sent: s, received: r, resets_at: isoTime(resets)! });
+  return { daily: window(sent.day, received.day, w.dayEnd, limits.emailsDaily), monthly: window(sent.month, received.month, w.monthEnd, limits.emailsMonthly) };
 }
 
-/** How many emails a send body counts as: one per To, CC and BCC recipient (the knowledge base). */
-export function recipientCount(input: { to?: unknown; cc?: unknown; bcc?: unknown }): number {
-  const n = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? 1 : 0);
-  return n(input.to) + n(input.cc) + n(input.bcc);
-}
-
-/**
- * The quota headers of a send's reply (API-FACTS "Quota headers",
- * D:api-reference/rate-limit): `x-resend-daily-quota` (plans with a daily
- * quota only, i.e. free) and `x-resend-monthly-quota`, each the emails used
- * so far in its window (sent and received). None without a plan.
- */
-export function quotaHeaders(ctx: Emulator, teamId: string): Record<string, string> {
-  if (!ctx.config.plan) return {};
-  const usage = emailUsage(ctx, teamId);
-  return {
-    ...(usage.daily.limit !== null ? { 'x-resend-daily-quota': String(usage.daily.used) } : {}),
-    'x-resend-monthly-quota': String(usage.monthly.used),
-  };
-}
-
-/**
- * Refuses a send of `recipients` emails that would go over the plan's daily
- * or monthly quota: throws 429 `daily_quota_exceeded` (checked first) or
- * `monthly_quota_exceeded` (API-FACTS §2.1), with the quota headers. Does
- * nothing without a plan. Call it before `sendEmail`, inside the same
- * transaction when several sends share one (a batch).
- */
-export function checkEmailQuota(ctx: Emulator, teamId: string, recipients: number): void {
-  if (!ctx.config.plan) return;
-  const usage = emailUsage(ctx, teamId);
-  const over = (w: { used: number; limit: number | null }) => w.limit !== null && w.used + recipients > w.limit;
-  const name = over(usage.daily) ? 'daily_quota_exceeded' : over(usage.monthly) ? 'monthly_quota_exceeded' : null;
-  if (!name) return;
-  // The service's text for each name (ERROR_NAMES, D:api-reference/errors).
-  throw new ApiError(429, name, ERROR_NAMES[name].message, quotaHeaders(ctx, teamId));
-}
+/** `ctx.usage` (src/context.ts `UsageCounter`): the email usage as sending reads it. */
+export const usageCounter: UsageCounter = { emailUsage };
 
 /**
  * Refuses a broadcast when the team has more contacts than its plan allows:
@@ -118,14 +87,19 @@ export const DEFAULT_RATE_LIMIT = 10;
  */
 export const NO_LIMIT = 2_147_483_647;
 
-/** GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8); limits the SDK types `number` are NO_LIMIT without a plan. */
+/**
+ * GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8).
+ * `emails` is `emailUsage`, the numbers a send's quota is checked against
+ * (read once: the reply's quota headers come from it too); limits the SDK
+ * types `number` are NO_LIMIT without a plan.
+ */
 export function usageOf(ctx: Emulator, teamId: string) {
   const limits = planLimits(ctx);
   const w = quotaWindows(ctx.clock.nowMs());
-  const emails = emailUsage(ctx, teamId);
+  const usage = ctx.usage.emailUsage(ctx, teamId);
   return {
     object: 'usage',
-    emails: { daily: emails.daily, monthly: { ...emails.monthly, limit: emails.monthly.limit ?? NO_LIMIT } },
+    emails: { daily: usage.daily, monthly: { ...usage.monthly, limit: usage.monthly.limit ?? NO_LIMIT } },
     contacts: { used: countContacts(ctx, teamId), limit: limits.contacts ?? NO_LIMIT },
     segments: { used: countSegments(ctx, teamId), limit: limits.segments },
     broadcasts: { used: countBroadcasts(ctx, teamId), limit: null },
@@ -135,3 +109,4 @@ export function usageOf(ctx: Emulator, teamId: string) {
     rate_limit: { limit: ctx.config.rateLimit > 0 ? ctx.config.rateLimit : DEFAULT_RATE_LIMIT, duration: '1000ms' },
   };
 }
+

@@ -5,6 +5,7 @@
  * `monthly_quota_exceeded` on API, batch and SMTP sends; quota headers;
  * the contacts quota of broadcasts; nothing changes without a plan.
  */
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Resend, type GetUsageResponseSuccess } from 'resend';
@@ -143,6 +144,68 @@ describe('--plan free', () => {
     expect(permissive.body.data).toHaveLength(1);
     expect(permissive.body.errors).toEqual([{ index: 1, message: 'You have reached your daily email sending quota.' }]);
     expect(permissive.headers['x-resend-daily-quota']).toBe('90');
+  });
+
+  it('reads the usage once a request: a batch of 100 items, a send, GET /usage', async () => {
+    await toStartOfDay(t);
+    const ctx = t.emu.ctx;
+    const counter = ctx.usage;
+    let reads = 0;
+    ctx.usage = { emailUsage: (c, team) => (reads++, counter.emailUsage(c, team)) };
+    try {
+      const batch = await t.api.post('/emails/batch').send(Array.from({ length: 100 }, (_, i) => email([`delivered+b${i}@resend.dev`])));
+      expect(batch.status).toBe(200);
+      expect(batch.headers['x-resend-daily-quota']).toBe('100');
+      expect(reads).toBe(1);
+      expect((await t.api.post('/emails').send(email(['delivered+one@resend.dev']))).status).toBe(429);
+      expect(reads).toBe(2);
+      expect((await t.api.get('/usage')).body.emails.daily.used).toBe(100);
+      expect(reads).toBe(3);
+    } finally {
+      ctx.usage = counter;
+    }
+  });
+
+  it('gives back what a permissive batch item took when the item then fails (nothing stored, nothing counted)', async () => {
+    await toStartOfDay(t);
+    expect((await t.api.post('/emails').send(email(recipients(50, 'a')))).status).toBe(200);
+    const items = [email(recipients(45, 'b'), { from: 'Someone <x@unverified.example>' }), email(recipients(50, 'c'))];
+    const res = await t.api.post('/emails/batch').set('x-batch-validation', 'permissive').send(items);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toEqual([{ index: 0, message: expect.stringContaining('domain is not verified') }]);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.headers['x-resend-daily-quota']).toBe('100');
+  });
+
+  it('keeps the counts with the rows: a reset empties them, a snapshot import brings them back', async () => {
+    await toStartOfDay(t);
+    expect((await t.api.post('/emails').send(email(recipients(30, 's')))).status).toBe(200);
+    expect((await postJson(t, { from: 'someone@example.org', to: 'inbox@example.com', subject: 'in', text: 'x' })).status).toBe(201);
+    const before = (await t.api.get('/usage')).body.emails;
+    expect(before.daily).toMatchObject({ sent: 30, received: 1 });
+    const snap = (await t.anon.get('/_emulator/snapshot').expect(200)).body;
+    expect(Object.keys(snap.tables).filter((name) => name.startsWith('emulator_'))).toEqual([]);
+    await t.anon.post('/_emulator/reset').expect(200);
+    const reset = (await t.api.get('/usage')).body.emails;
+    expect(reset.daily).toMatchObject({ sent: 0, received: 0 });
+    await t.anon.post('/_emulator/snapshot').send(snap).expect(200);
+    expect((await t.api.get('/usage')).body.emails).toEqual(before);
+  });
+
+  it('counts the emails of an older store once, when it is brought to this schema (a schema 14 snapshot)', async () => {
+    const snap = JSON.parse(fs.readFileSync(new URL('../../fixtures/snapshots/v14.json', import.meta.url), 'utf8'));
+    await t.anon.post('/_emulator/snapshot').send(snap).expect(200);
+    const w = { day: Math.floor(snap.clock_ms / DAY) * DAY, month: Date.UTC(new Date(snap.clock_ms).getUTCFullYear(), new Date(snap.clock_ms).getUTCMonth(), 1) };
+    const len = (v: string | null) => (v ? JSON.parse(v).length : 0);
+    const rows = (name: string) => (snap.tables[name] as { team_id: string; created_at: number; source?: string; to_addrs?: string; cc?: string | null; bcc?: string | null }[])
+      .filter((r) => r.team_id === FIXTURES.defaultTeamId);
+    const sent = (since: number) => rows('emails').filter((r) => r.created_at >= since && ['api', 'batch', 'smtp'].includes(r.source!))
+      .reduce((n, r) => n + len(r.to_addrs!) + len(r.cc ?? null) + len(r.bcc ?? null), 0);
+    const received = (since: number) => rows('received_emails').filter((r) => r.created_at >= since).length;
+    expect(sent(w.month)).toBeGreaterThan(0);
+    const usage = (await t.api.get('/usage')).body.emails;
+    expect(usage.daily).toMatchObject({ sent: sent(w.day), received: received(w.day) });
+    expect(usage.monthly).toMatchObject({ sent: sent(w.month), received: received(w.month) });
   });
 
   it('answers 452 over SMTP once the daily quota is used up', async () => {
