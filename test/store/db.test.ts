@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type EmulatorServer } from '../../src/index.js';
-import { DatabaseInUseError, migrate, openMigratedMemoryStore } from '../../src/store/db.js';
+import { DatabaseInUseError, finalizeFromJs, migrate, openDatabase, openMigratedMemoryStore } from '../../src/store/db.js';
 
 describe('store file lock', () => {
   const dirs: string[] = [];
@@ -72,5 +72,25 @@ describe('in-memory stores made from the migrated schema', () => {
     expect(b.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'more'`).get()).toEqual({ name: 'more' });
     a.close();
     b.close();
+  });
+});
+
+describe('better-sqlite3 wrappers and the Node 24.19 ObjectWrap destructor (src/store/db.ts)', () => {
+  it('holds wrappers for a gc() of its own only from Node 24.19 on', () => {
+    expect(['20.19.0', '22.20.0', '24.18.1'].map(finalizeFromJs)).toEqual([false, false, false]);
+    expect(['24.19.0', '24.21.0', '26.1.0'].map(finalizeFromJs)).toEqual([true, true, true]);
+  });
+
+  it('a closed connection answers as closed, and many of them in a row leave the process well', () => {
+    const dbs = Array.from({ length: 200 }, () => {
+      const db = openDatabase();
+      db.exec('CREATE TABLE t (a)');
+      for (let i = 0; i < 10; i++) db.prepare(`INSERT INTO t VALUES (${i})`).run();
+      expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 10 });
+      db.close();
+      return db;
+    });
+    expect(dbs.every((db) => !db.open)).toBe(true);
+    expect(() => dbs[0].prepare('SELECT 1').get()).toThrow(/not open/);
   });
 });
