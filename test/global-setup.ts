@@ -1,33 +1,31 @@
 /**
- * Runs once around the whole suite, in vitest's main process:
+ * Runs once around the whole suite, in vitest's main process: gives the suite
+ * a temp folder of its own: `TMPDIR` points at a fresh
+ * `resend-emulator-test-*` directory in the OS temp folder while the tests
+ * run (test workers and the processes they start inherit it). At the end it
+ * must be empty: the teardown lists whatever a test left behind, removes the
+ * directory either way, and fails the run if it was not empty. So the OS temp
+ * folder holds the same entries before and after `npm test`.
  *
- * - generates the document's types (`src/generated/openapi.ts`) and builds `dist/` (with the dereferenced document `dist/openapi.json` and the bundled CLI `dist/cli.mjs`), so the black-box tests run the same compiled binary a
- *   user runs (`bin/emulator.js`);
- * - gives the suite a temp folder of its own: `TMPDIR` points at a fresh
- *   `resend-emulator-test-*` directory in the OS temp folder while the tests
- *   run (test workers and the processes they start inherit it). At the end it
- *   must be empty: the teardown lists whatever a test left behind, removes
- *   the directory either way, and fails the run if it was not empty. So the
- *   OS temp folder holds the same entries before and after `npm test`.
+ * The build of `dist/` (for the full tier's tests of the CLI, the package and
+ * the browser) is test/build-setup.ts, the global setup of the `processes`
+ * project; the Chromium those tests drive is unpacked once per run into
+ * `RESEND_EMULATOR_TEST_CHROMIUM_DIR` (test/browser/launch.ts), a folder beside
+ * the temp folder that the teardown removes.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export default function setup(): () => void {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  // The document's TypeScript types (src/http/document-types.ts) come from spec/ at build time.
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), path.join(root, 'spec', 'openapi.yaml'), '-o', path.join(root, 'src', 'generated', 'openapi.ts'), '--silent'], { stdio: 'inherit' });
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-spec.mjs')], { stdio: 'inherit' });
-  // bin/emulator.js runs the bundled CLI (dist/cli.mjs): bundled again from the dist/ just built.
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
-
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'resend-emulator-test-'));
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = tmp;
+  // The run's Chromium (test/browser/launch.ts unpacks it there on the first launch, once per run).
+  const chromiumDir = `${tmp}-chromium`;
+  fs.mkdirSync(chromiumDir);
+  const previousChromium = process.env.RESEND_EMULATOR_TEST_CHROMIUM_DIR;
+  process.env.RESEND_EMULATOR_TEST_CHROMIUM_DIR = chromiumDir;
   // bin/emulator.js turns on Node's compile cache (Node 22.1+), kept in the temp folder: not for the CLIs the tests start.
   const previousCache = process.env.NODE_DISABLE_COMPILE_CACHE;
   process.env.NODE_DISABLE_COMPILE_CACHE = '1';
@@ -36,6 +34,9 @@ export default function setup(): () => void {
     else process.env.TMPDIR = previous;
     if (previousCache === undefined) delete process.env.NODE_DISABLE_COMPILE_CACHE;
     else process.env.NODE_DISABLE_COMPILE_CACHE = previousCache;
+    if (previousChromium === undefined) delete process.env.RESEND_EMULATOR_TEST_CHROMIUM_DIR;
+    else process.env.RESEND_EMULATOR_TEST_CHROMIUM_DIR = previousChromium;
+    fs.rmSync(chromiumDir, { recursive: true, force: true });
     const left = fs.readdirSync(tmp);
     fs.rmSync(tmp, { recursive: true, force: true });
     if (left.length > 0) {

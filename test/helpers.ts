@@ -3,14 +3,20 @@
  * clock, responses validated against spec/openapi.yaml) and a supertest
  * client that sends the default team's key.
  *
+ * The helper is named for its lifetime: `useFreshEmulatorPerTest` starts a
+ * server before each test and closes it after. The package's public
+ * `useEmulator` (`resend-emulator/vitest`, src/vitest.ts; what the SDK tests
+ * of test/sdk/ use) has another: one server per file, reset before each test.
+ *
  * ```ts
- * const t = useEmulator();
+ * const t = useFreshEmulatorPerTest();
  * it('...', async () => {
  *   const res = await t.api.get('/domains');
  *   await t.emu.clock.advance('5s');
  * });
  * ```
  */
+import type { EventEmitter } from 'node:events';
 import { afterEach, beforeEach } from 'vitest';
 import request from 'supertest';
 import { startServer, type EmulatorServer, type StartServerOptions } from '../src/index.js';
@@ -37,8 +43,8 @@ export interface TestEmulator {
   as(token: string): ReturnType<typeof client>;
 }
 
-/** Starts a fresh emulator before each test and closes it after. */
-export function useEmulator(options: StartServerOptions = {}): TestEmulator {
+/** Starts a fresh emulator before each test (`beforeEach`) and closes it after (`afterEach`). */
+export function useFreshEmulatorPerTest(options: StartServerOptions = {}): TestEmulator {
   const state = {} as TestEmulator;
   beforeEach(async () => {
     const emu = await startServer({ validateResponses: true, ...options });
@@ -51,6 +57,25 @@ export function useEmulator(options: StartServerOptions = {}): TestEmulator {
     await state.emu?.close();
   });
   return state;
+}
+
+/**
+ * Resolves once a listener for `event` is added to `emitter`: the signal that
+ * a long-poll has registered its waiter (e.g. `GET /_emulator/emails?wait=`
+ * listening to `emu.ctx.bus` `'email'`, src/admin/emails.ts `waitForMatch`),
+ * so a test sends what it waits for after that, in order, with no sleep.
+ * Call it before starting the request.
+ */
+export function listenerAdded(emitter: EventEmitter, event: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onNewListener = (name: string | symbol) => {
+      if (name !== event) return;
+      emitter.off('newListener', onNewListener);
+      // 'newListener' fires just before the listener is added: resolve after it is in place.
+      queueMicrotask(resolve);
+    };
+    emitter.on('newListener', onNewListener);
+  });
 }
 
 /** Ids of the bundled fixtures (fixtures/default.json). */

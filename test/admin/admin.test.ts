@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 
 describe('admin API', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('health answers status and version', async () => {
     const res = await t.anon.get('/_emulator/health');
@@ -73,7 +73,7 @@ describe('admin API', () => {
 });
 
 describe('admin API: out-of-range and malformed input', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('refuses a clock advance past year 9999 with 422, and the clock still works', async () => {
     for (const [body, name] of [[{ ms: 1e20 }, 'validation_error'], [{ ms: 8.64e15 }, 'validation_error'], [{ to: '+275760-09-13T00:00:00.000Z' }, 'invalid_parameter']] as const) {

@@ -2,12 +2,12 @@
  * The checks of an email (src/admin/checks.ts): the HTML check from the
  * caniemail data, the size against Gmail's clipping, List-Unsubscribe of a
  * broadcast, and the link check against a local server only. Responses are
- * validated against spec/paths/admin-checks.yaml (useEmulator).
+ * validated against spec/paths/admin-checks.yaml (useFreshEmulatorPerTest).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, useEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 
 const FROM = `Acme <hello@${FIXTURES.verifiedDomain}>`;
 
@@ -26,7 +26,7 @@ async function localServer() {
 }
 
 describe('admin: checks of an email', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
     await Promise.all(closers.splice(0).map((c) => c()));

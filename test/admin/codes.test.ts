@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractCodes } from '../../src/admin/codes.js';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 describe('extractCodes', () => {
   it('Auth.js magic link: no code (the token is in a URL), the year in the footer is no code', () => {
@@ -72,7 +72,7 @@ describe('extractCodes', () => {
 });
 
 describe('codes on inspected emails', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('are listed beside links in the admin API, emu.emails() and emu.waitForEmail()', async () => {
     const waiting = t.emu.waitForEmail({ to: 'ada@' }, { timeout: 5_000 });

@@ -4,12 +4,12 @@
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 
 const TEAM = FIXTURES.defaultTeamId;
 
 describe('admin: dashboard views', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const view = async (name: string, team = TEAM) => {
     const res = await t.anon.get(`/_emulator/teams/${team}/${name}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -112,7 +112,7 @@ describe('admin: dashboard views', () => {
 });
 
 describe('admin: dashboard usage view', () => {
-  const t = useEmulator({ plan: 'free' });
+  const t = useFreshEmulatorPerTest({ plan: 'free' });
 
   it("answers GET /usage's body for the team, with the plan's limits", async () => {
     const res = await t.anon.get(`/_emulator/teams/${TEAM}/usage`);

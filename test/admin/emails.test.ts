@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { listenerAdded, useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 
 const FROM = 'Acme <hello@example.com>';
 
 describe('admin: sent emails', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
   const send = async (body: Record<string, unknown>) => {
     const res = await t.api.post('/emails').send({ from: FROM, subject: 'Hello', ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -58,8 +58,9 @@ describe('admin: sent emails', () => {
   });
 
   it('long-polls with wait: answers when a matching email arrives, or an empty list on timeout', async () => {
+    const waiting = listenerAdded(t.emu.ctx.bus, 'email');
     const pending = t.anon.get('/_emulator/emails?to=late@example.org&wait=5000').then((r) => r);
-    await new Promise((r) => setTimeout(r, 100));
+    await waiting; // the server holds the request: what is sent from here on is "later"
     const id = await send({ to: ['delivered@resend.dev', 'owner@example.com'], text: 'x' });
     await send({ to: 'late@example.org', subject: 'Late one', text: 'x' });
     const res = await pending;
@@ -75,8 +76,9 @@ describe('admin: sent emails', () => {
   });
 
   it('waitForEmail resolves with the first match and rejects on timeout', async () => {
+    // waitForEmail registers its waiter at once (nothing matches yet), so the email sent next arrives after it.
     const waiting = t.emu.waitForEmail({ subject: 'Magic link' }, { timeout: 5000 });
-    setTimeout(() => void send({ to: 'delivered@resend.dev', subject: 'Your Magic link', html: '<a href="https://app.example.com/magic?t=abc">Sign in</a>' }), 50);
+    await send({ to: 'delivered@resend.dev', subject: 'Your Magic link', html: '<a href="https://app.example.com/magic?t=abc">Sign in</a>' });
     const email = await waiting;
     expect(email.links).toEqual(['https://app.example.com/magic?t=abc']);
     await expect(t.emu.waitForEmail({ subject: 'never' }, { timeout: 100 })).rejects.toThrow(/no email matched/);
@@ -142,7 +144,7 @@ describe('admin: sent emails', () => {
 });
 
 describe('admin: sent emails of the demo fixtures', () => {
-  const t = useEmulator({ fixtures: 'demo' });
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
 
   it('the demo emails go to the fixture contacts, so a wait for delivered@resend.dev waits for the test\'s own email', async () => {
     const seeded = t.emu.emails({ team_id: FIXTURES.defaultTeamId });

@@ -5,7 +5,7 @@
  * latency, teams, the admin API left alone, reset).
  */
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, useEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 import { diffState, storeState } from '../http/store-state.js';
 import { mulberry32 } from '../../src/faults/prng.js';
 import { startServer } from '../../src/index.js';
@@ -13,7 +13,7 @@ import { startServer } from '../../src/index.js';
 const SEND = { from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'Fault probe', text: 'hello' };
 
 describe('admin: fault rules', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const addFault = async (rule: Record<string, unknown>) => {
     const res = await t.anon.post('/_emulator/faults').send(rule);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -196,7 +196,7 @@ describe('admin: fault rules', () => {
 });
 
 describe('emu.faults and startServer({ faults })', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('add, list, remove, clear; a refused rule throws with statusCode and the API message', async () => {
     const rule = t.emu.faults.add({ operation: 'emails/send', status: 429 });

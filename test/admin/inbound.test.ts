@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import PostalMime from 'postal-mime';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 import { PDF_BYTES, postJson, postRaw, rawMessage } from '../resources/receiving/helpers.js';
 
 /** Reads a binary response body into a Buffer (supertest parses only known types). */
@@ -11,7 +11,7 @@ function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
 }
 
 describe('POST /_emulator/inbound', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   it('takes a raw message as text/plain too, without an API key', async () => {
     const res = await postRaw(t, rawMessage({ subject: 'Plain' }), 'text/plain');

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
 const receivers: Receiver[] = [];
@@ -54,7 +54,7 @@ function openStream(t: TestEmulator) {
 }
 
 describe('inbox page', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('serves the page, its script and its stylesheet as files of their own, with nothing external', async () => {
     const res = await t.anon.get('/_emulator/').expect(200);
@@ -100,7 +100,7 @@ describe('inbox page', () => {
 });
 
 describe('server-sent events', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('streams hello, delivery, clock, email and reset notifications', async () => {
     const s = openStream(t);
@@ -144,7 +144,7 @@ describe('server-sent events', () => {
 });
 
 describe('webhook deliveries admin API', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   async function twoDeliveries() {
     const rx = await startReceiver((n) => (n === 1 ? 500 : 200));

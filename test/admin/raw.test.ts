@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import PostalMime from 'postal-mime';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 import { PDF_BYTES } from '../resources/receiving/helpers.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -16,7 +16,7 @@ function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
 }
 
 describe('admin: raw message of a sent email', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   const raw = async (id: string) => {
     const res = await t.anon.get(`/_emulator/emails/${id}/raw`).buffer(true).parse(binary);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseSearch } from '../../src/admin/search.js';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { listenerAdded, useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 
 describe('parseSearch', () => {
   it('reads keys, quoted values and phrases, negation and free words', () => {
@@ -43,7 +43,7 @@ describe('parseSearch', () => {
 });
 
 describe('admin: searching sent emails', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const send = async (body: Record<string, unknown>) => {
     const res = await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', text: 'Hello', ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -136,8 +136,9 @@ describe('admin: searching sent emails', () => {
   });
 
   it('`latest` with wait answers when a match arrives', async () => {
+    const waiting = listenerAdded(t.emu.ctx.bus, 'email');
     const pending = t.anon.get('/_emulator/emails/latest?wait=5000&q=' + encodeURIComponent('subject:"late one"')).then((r) => r);
-    await new Promise((r) => setTimeout(r, 50));
+    await waiting; // the server holds the request: the email sent next arrives after it
     const id = await send({ to: 'delivered@resend.dev', subject: 'The late one' });
     const res = await pending;
     expect(res.status).toBe(200);

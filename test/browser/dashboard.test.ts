@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { launchBrowser } from './launch.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,7 +57,7 @@ const items = (kind: string) => page.locator(`[data-testid="${kind}-item"]`);
 
 describe('dashboard views', () => {
   // The demo fixtures (`emulator start --fixtures demo`): each view shows their history, as the screenshots do.
-  const t = useEmulator({ fixtures: 'demo' });
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
 
   it('Emails: codes and links, preview widths, the Source tab and the .eml download, search with q', async () => {
     await open(t, 'emails');
@@ -239,7 +239,7 @@ describe('dashboard views', () => {
 });
 
 describe('dashboard usage', () => {
-  const t = useEmulator({ plan: 'free' });
+  const t = useFreshEmulatorPerTest({ plan: 'free' });
 
   it('the header shows the emails used today and this month against the plan, updated live', async () => {
     await open(t, 'emails');

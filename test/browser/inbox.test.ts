@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './launch.js';
 import { Resend } from 'resend';
-import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
 // The README's screenshot is refreshed with UPDATE_SCREENSHOTS=1; other runs
@@ -54,7 +54,7 @@ async function failingOnceHook(t: TestEmulator, events: string[]) {
 
 describe('inbox page', () => {
   // The dashboard as one looks around it (`emulator start --fixtures demo`): the demo set's history is listed.
-  const t = useEmulator({ fixtures: 'demo' });
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
 
   it('shows webhook deliveries live, replays one, advances the clock and switches teams', async () => {
     const { rx } = await failingOnceHook(t, ['domain.created', 'domain.updated']);
@@ -197,7 +197,7 @@ describe('inbox page', () => {
 });
 
 describe('inbox page with an admin token', () => {
-  const t = useEmulator({ adminToken: 'inbox-admin-token' });
+  const t = useFreshEmulatorPerTest({ adminToken: 'inbox-admin-token' });
 
   it('asks for the token once (a wrong one is refused), then lists, goes live and downloads the source with it', async () => {
     const sent = await t.api.post('/emails').send({ from: 'a@example.com', to: 'token@example.net', subject: 'Behind the token', text: 'hello' }).expect(200);

@@ -7,30 +7,43 @@
  * (e.g. a system Chromium at `/usr/bin/chromium`).
  *
  * `@sparticuz/chromium` unpacks the binary (about 190 MB, 1.4 s here) into
- * `os.tmpdir()`. Each launch points it at a fresh directory of its own and
- * removes that directory when the browser disconnects, so a test run leaves
- * nothing in the temp folder (test/global-setup.ts checks).
+ * `os.tmpdir()`, and skips the work when `os.tmpdir()` already holds it. The
+ * run unpacks it once: test/global-setup.ts gives the run a folder,
+ * `RESEND_EMULATOR_TEST_CHROMIUM_DIR` (beside the suite's temp folder; its
+ * teardown removes it), and the first launch of the run unpacks into a folder
+ * of its own there and renames it to `unpacked/` in one step; every later
+ * launch, in any worker or child process, finds `unpacked/chromium`. Two
+ * workers launching at once may both unpack; the second rename fails and that
+ * worker uses the first one's copy and removes its own.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Flags that keep a headless Chromium off the network it cannot reach here. */
 const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
+/** The variable naming the run's Chromium folder (set by test/global-setup.ts). */
+export const CHROMIUM_DIR_VARIABLE = 'RESEND_EMULATOR_TEST_CHROMIUM_DIR';
+
+/** The flags `@sparticuz/chromium` recommends, less `--single-process`. */
+async function sparticuzArgs(): Promise<string[]> {
+  const { default: sparticuz } = await import('@sparticuz/chromium');
+  // `--single-process` (meant for AWS Lambda) takes the whole browser down
+  // when a page closes; the tests open and close a page per test.
+  return sparticuz.args.filter((a) => a !== '--single-process');
+}
+
 /**
  * Unpacks `@sparticuz/chromium` into `dir` (it unpacks into `os.tmpdir()`,
- * which reads `TMPDIR` on each call), returning the binary and its flags.
+ * which reads `TMPDIR` on each call), returning the binary's path.
  */
-async function unpack(dir: string): Promise<{ executablePath: string; args: string[] }> {
+async function unpack(dir: string): Promise<string> {
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = dir;
   try {
     const { default: sparticuz } = await import('@sparticuz/chromium');
-    // `--single-process` (meant for AWS Lambda) takes the whole browser down
-    // when a page closes; the tests open and close a page per test.
-    return { executablePath: await sparticuz.executablePath(), args: sparticuz.args.filter((a) => a !== '--single-process') };
+    return await sparticuz.executablePath();
   } finally {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
@@ -38,38 +51,56 @@ async function unpack(dir: string): Promise<{ executablePath: string; args: stri
 }
 
 /**
+ * The run's unpacked Chromium binary: `<run folder>/unpacked/chromium`,
+ * unpacked by the first caller of the run. Throws when the run folder is not
+ * set (a test file run outside vitest's global setup).
+ */
+async function runChromium(): Promise<string> {
+  const runDir = process.env[CHROMIUM_DIR_VARIABLE];
+  if (!runDir) throw new Error(`${CHROMIUM_DIR_VARIABLE} is not set: the browser tests run under vitest's global setup (test/global-setup.ts)`);
+  const target = path.join(runDir, 'unpacked');
+  const binary = path.join(target, 'chromium');
+  if (fs.existsSync(binary)) return binary;
+  const partial = fs.mkdtempSync(path.join(runDir, 'partial-'));
+  try {
+    const unpacked = await unpack(partial);
+    if (path.dirname(unpacked) !== partial) throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${partial}`);
+    try {
+      fs.renameSync(partial, target);
+    } catch (err) {
+      // Another worker renamed its copy first: use that one.
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || !fs.existsSync(binary)) throw err;
+    }
+    return binary;
+  } finally {
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+}
+
+/**
  * What a launch of the npm Chromium needs (`launchOptions` of Playwright):
- * `CHROMIUM_PATH` when set, else `@sparticuz/chromium` unpacked into `dir`
- * (the caller removes it), with the flags the tests use. For a browser
+ * `CHROMIUM_PATH` when set, else the run's `@sparticuz/chromium` (unpacked
+ * on first use, see above), with the flags the tests use. Also for a browser
  * started by another process (the `@playwright/test` run of test/playwright/).
  */
-export async function chromiumLaunchOptions(dir: string): Promise<{ executablePath: string; args: string[] }> {
+export async function chromiumLaunchOptions(): Promise<{ executablePath: string; args: string[] }> {
   const override = process.env.CHROMIUM_PATH;
-  const { executablePath, args } = override ? { executablePath: override, args: ['--no-sandbox', '--disable-gpu'] } : await unpack(dir);
+  if (override) return { executablePath: override, args: ['--no-sandbox', '--disable-gpu', ...QUIET_FLAGS] };
+  const [executablePath, args] = await Promise.all([runChromium(), sparticuzArgs()]);
   return { executablePath, args: [...args, ...QUIET_FLAGS] };
 }
 
 /**
  * Starts a headless Chromium. Throws when the binary cannot be found or
- * started (the error names `CHROMIUM_PATH`). Close it with `browser.close()`:
- * the unpacked binary is removed once the browser has disconnected.
+ * started (the error names `CHROMIUM_PATH`). Close it with `browser.close()`;
+ * the unpacked binary stays for the run's later launches.
  */
 export async function launchBrowser(): Promise<Browser> {
-  const override = process.env.CHROMIUM_PATH;
-  const dir = override ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-'));
-  const removeDir = () => dir && fs.rmSync(dir, { recursive: true, force: true });
+  const { executablePath, args } = await chromiumLaunchOptions();
   try {
-    const { executablePath, args } = await chromiumLaunchOptions(dir ?? '');
-    let browser: Browser;
-    try {
-      browser = await chromium.launch({ executablePath, headless: true, args });
-    } catch (err) {
-      throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
-    }
-    browser.on('disconnected', removeDir);
-    return browser;
+    return await chromium.launch({ executablePath, headless: true, args });
   } catch (err) {
-    removeDir();
-    throw err;
+    throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
   }
 }

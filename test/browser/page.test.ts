@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { launchBrowser } from './launch.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
@@ -73,7 +73,7 @@ const textWidth = (sel: string, text: string) => page.locator(sel).evaluate((el,
 }, text);
 
 describe('inbox page', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('lists and shows a 150 KB HTML email (a 70 KB one used to blank the page)', async () => {
     // A newsletter-sized email: rows of content and a 100 KB unbroken run (a minified blob, a long token), on which the
@@ -303,7 +303,7 @@ describe('inbox page', () => {
 });
 
 describe('inbox page on a real clock', () => {
-  const t = useEmulator({ clock: 'real' });
+  const t = useFreshEmulatorPerTest({ clock: 'real' });
 
   it('the clock ticks, and an email that just arrived is never later than it', async () => {
     await open(t);

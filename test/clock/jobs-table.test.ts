@@ -5,10 +5,10 @@
  * (src/clock/scheduler.ts `KEEP_FAILED_JOBS`).
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 describe('jobs table', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
   const rows = () => t.emu.ctx.db.prepare('SELECT type, status FROM jobs ORDER BY id').all() as { type: string; status: string }[];
 
   it('is empty once every email has run its course, webhooks included; a cancelled schedule leaves no row', async () => {

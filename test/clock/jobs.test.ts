@@ -17,7 +17,7 @@ import type { Emulator } from '../../src/context.js';
 import { modules } from '../../src/modules.js';
 import { domainVerifyJob } from '../../src/resources/domains/jobs.js';
 import { emailSendJob } from '../../src/resources/emails/jobs.js';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 
 /** A bare context: a store with the scheduler's tables, a manual clock and its scheduler. */
 function bareContext(): Emulator {
@@ -107,7 +107,7 @@ describe('start-up with a --db file', () => {
 });
 
 describe('typed schedule and cancel', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('a definition schedules its own type with its payload, runs it when due, and cancels by a payload field', async () => {
     const ctx = t.emu.ctx;

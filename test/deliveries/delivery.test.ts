@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Resend } from 'resend';
-import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { RETRY_DELAYS_MS } from '../../src/deliveries/jobs.js';
 import { startReceiver, verifyInput, type Receiver } from './receiver.js';
 
@@ -37,7 +37,7 @@ async function createDomain(t: TestEmulator, name = 'acme-hooks.dev') {
 }
 
 describe('webhook delivery (acceptance)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('delivers domain events to a real receiver, each accepted by the SDK verify()', async () => {
     const rx = await receiver();
@@ -259,7 +259,7 @@ describe('webhook delivery (acceptance)', () => {
 });
 
 describe('webhook delivery timeout', () => {
-  const t = useEmulator({ webhookTimeoutMs: 150 });
+  const t = useFreshEmulatorPerTest({ webhookTimeoutMs: 150 });
 
   it('counts an endpoint that does not answer in time as a failed attempt', async () => {
     const rx = await receiver(() => 'hang');
@@ -275,7 +275,7 @@ describe('webhook delivery timeout', () => {
 });
 
 describe('webhook delivery in --webhooks record mode', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   it('records the signed delivery without sending it', async () => {
     const rx = await receiver();
@@ -298,7 +298,7 @@ describe('webhook delivery in --webhooks record mode', () => {
 });
 
 describe('webhook delivery with a malformed secret', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('records a failed attempt (nothing sent) and keeps retrying', async () => {
     const rx = await receiver();
@@ -314,7 +314,7 @@ describe('webhook delivery with a malformed secret', () => {
 });
 
 describe('webhook delivery with the real clock', () => {
-  const t = useEmulator({ clock: 'real' });
+  const t = useFreshEmulatorPerTest({ clock: 'real' });
 
   it('delivers in the background, without any advance', async () => {
     let arrived!: () => void;
@@ -333,7 +333,7 @@ describe('webhook delivery with the real clock', () => {
 });
 
 describe('webhook delivery: a receiver answering a huge body (issue 13, defect 2)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('reads at most the excerpt, then drops the connection before the receiver finishes writing', async () => {
     const TOTAL = 256 * 1024 * 1024;

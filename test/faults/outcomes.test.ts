@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { FIXTURES, useEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 import { startReceiver, verifyInput, type Receiver } from '../deliveries/receiver.js';
 
 const FROM = 'Acme <hello@example.com>';
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('email outcome rules and delivery-problem events', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
   /** A receiver with a webhook for the email events; returns the signing secret. */
   const listen = async () => {

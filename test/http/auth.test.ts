@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 describe('authentication (DESIGN.md "Auth")', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('401 missing_api_key without an Authorization header', async () => {
     const res = await t.anon.get('/domains');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 describe('errors are always {statusCode, message, name}', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('404 not_found for an unknown path', async () => {
     const res = await t.api.get('/nope/nothing');

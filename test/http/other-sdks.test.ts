@@ -11,13 +11,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 import { SDK_REQUESTS, USER_AGENTS, fill, makeNeeds } from './sdk-requests.js';
 
 const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
 
 describe('what the other SDKs send', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const post = (path: string, ua: string) =>
     request(t.emu.url).post(path).set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', ua).set('Content-Type', 'application/json').set('Accept', 'application/json');
 

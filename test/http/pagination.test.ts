@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 import { openDatabase } from '../../src/store/db.js';
 import { paginate, type PageOrder, type PageQuery } from '../../src/http/pagination.js';
 
 describe('pagination (interface-spec "Pagination")', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   async function makeKeys(n: number): Promise<string[]> {
     const ids: string[] = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 describe('publicUrl: the base of the absolute URLs the emulator hands out', () => {
-  const t = useEmulator({ publicUrl: 'http://resend:4400/' });
+  const t = useFreshEmulatorPerTest({ publicUrl: 'http://resend:4400/' });
 
   it('share URLs and broadcast unsubscribe links use it, not the listening address', async () => {
     const sent = await t.api.post('/emails').send({ from: 'Acme <hi@example.com>', to: 'delivered@resend.dev', subject: 'x', html: '<p>x</p>' });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { useEmulator, FIXTURES } from '../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 import { RateLimiter, wallClock } from '../../src/http/rate-limit.js';
 
 const realNow = wallClock.now;
@@ -30,7 +30,7 @@ describe('RateLimiter', () => {
 });
 
 describe('rate limiting (--rate-limit 3)', () => {
-  const t = useEmulator({ rateLimit: 3 });
+  const t = useFreshEmulatorPerTest({ rateLimit: 3 });
   beforeEach(() => pinWall(1_800_000_000_000));
   afterEach(() => {
     wallClock.now = realNow;
@@ -90,7 +90,7 @@ describe('rate limiting (--rate-limit 3)', () => {
 });
 
 describe('rate limiting off (the default)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('never answers 429 and sends no rate-limit headers', async () => {
     for (let i = 0; i < 25; i++) {

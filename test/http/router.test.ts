@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 describe('routing', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const send = () => t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'Routing', text: 'x' });
 
   it('ignores case in the path and a trailing slash; parameters keep their case', async () => {

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
-import { FIXTURES, useEmulator, type TestEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 
 const F = {
   contact: '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d',
@@ -830,7 +830,7 @@ const MIXED: { operationId: string; name: string; run: (t: TestEmulator, w: Worl
 
 describe('team isolation', () => {
   // The demo fixtures: their sent broadcast and sent email are among the default team's resources the second team must not see.
-  const t = useEmulator({ fixtures: 'demo' });
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
 
   it('has a row for every operation of the document outside /_emulator', async () => {
     const { operations } = await loadSpec();

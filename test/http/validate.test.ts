@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { pruneBody } from '../../src/http/validate.js';
 import { loadSpec, type Schema } from '../../src/http/spec.js';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 
 const BODY: Schema = {
   type: 'object',
@@ -69,7 +69,7 @@ describe('pruneBody', () => {
 });
 
 describe('the validation step', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('answers PATCH /broadcasts with any undeclared key as without it, and logs the body as sent', async () => {
     const seg = (await t.api.post('/segments').send({ name: 'S' })).body.id;

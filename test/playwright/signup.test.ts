@@ -1,12 +1,12 @@
 /**
  * The Playwright fixture (`resend-emulator/playwright`, src/playwright.ts)
  * in a real `@playwright/test` run, driving the npm Chromium
- * (`@sparticuz/chromium`, unpacked here as test/browser/launch.ts does):
+ * (`@sparticuz/chromium`, the run's copy of test/browser/launch.ts):
  * test/playwright/playwright.config.ts runs a sign-up with the emailed code
  * against an app and an emulator started by `webServer` (signup.spec.ts),
  * and a magic-link sign-in against the worker's own emulator
  * (magic-link.spec.ts). This file starts the run as a child process, gives
- * it two free ports and a temp folder of its own (Chromium, its profile,
+ * it two free ports and a temp folder of its own (Chromium's profile,
  * Playwright's artifacts and report), and checks its exit code and its JSON
  * report; the temp folder is removed afterwards.
  */
@@ -49,9 +49,8 @@ let run: { code: number | null; out: string; report: Report | null };
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'playwright-run-'));
-  fs.mkdirSync(path.join(tmp, 'chromium'));
   fs.mkdirSync(path.join(tmp, 'tmp'));
-  const launch = await chromiumLaunchOptions(path.join(tmp, 'chromium'));
+  const launch = await chromiumLaunchOptions();
   const report = path.join(tmp, 'report.json');
   const inherited = Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !['NODE_OPTIONS', 'TEST', 'EMULATOR_URL', 'RESEND_BASE_URL', 'RESEND_API_KEY', 'EMULATOR_ADMIN_TOKEN'].includes(k));
   const env = {

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { FIXTURES, useEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 
 const EMAIL = { from: 'Acme <hello@example.com>', to: ['delivered@resend.dev'], subject: 'SDK fault probe', html: '<p>Hi</p>' };
 
 describe('official SDK: injected faults', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const sdk = () => new Resend(t.emu.apiKey, { baseUrl: t.emu.url });
 
   it.each([

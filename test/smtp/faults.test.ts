@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { FIXTURES, useEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 
 const MESSAGE = { from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'SMTP fault probe', text: 'hello' };
 
 describe('SMTP fault rules', () => {
-  const t = useEmulator({ smtpPort: 0 });
+  const t = useFreshEmulatorPerTest({ smtpPort: 0 });
   const transport = (pass: string = t.emu.apiKey) =>
     nodemailer.createTransport({ host: '127.0.0.1', port: t.emu.smtpPort!, secure: false, auth: { user: 'resend', pass } } satisfies SMTPTransport.Options);
   const probes = () => t.emu.emails({ subject: 'SMTP fault probe' });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { Resend } from 'resend';
-import { FIXTURES, useEmulator } from '../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 import { startReceiver, verifyInput, type Receiver } from '../deliveries/receiver.js';
 
 let rx: Receiver | undefined;
@@ -25,7 +25,7 @@ function idOf(info: SMTPTransport.SentMessageInfo): string {
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 describe('SMTP relay', () => {
-  const t = useEmulator({ smtpPort: 0 });
+  const t = useFreshEmulatorPerTest({ smtpPort: 0 });
 
   /** A nodemailer transport to the emulator (as a Resend SMTP config with host/port/key changed). */
   const transport = (pass: string = t.emu.apiKey, extra: Partial<SMTPTransport.Options> = {}) =>
@@ -246,7 +246,7 @@ describe('SMTP relay', () => {
 });
 
 describe('SMTP relay off', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   it('is off by default in startServer()', () => {
     expect(t.emu.smtpPort).toBeNull();
   });

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useEmulator } from '../helpers.js';
+import { useFreshEmulatorPerTest } from '../helpers.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { userTables } from '../../src/store/db.js';
 import { snapshotSchemaVersion } from '../../src/state/snapshot.js';
@@ -27,7 +27,7 @@ const MOVED_TO = new Set(['received_emails', 'received_attachments', 'emails', '
 const load = (v: number) => JSON.parse(fs.readFileSync(path.join(dir, `v${v}.json`), 'utf8'));
 
 describe('snapshots of every schema version', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('there is one fixture per schema version, from its commit', () => {
     const commits = fs.readFileSync(path.join(dir, 'commits.txt'), 'utf8').trim().split('\n');
@@ -131,7 +131,7 @@ describe('snapshots of every schema version', () => {
 });
 
 describe('the schema version of a snapshot without one', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   it('is recognised from its tables and columns: each fixture is its own version, or one with the same tables and columns', () => {
     // Versions a snapshot cannot tell apart (an emulator_* table, an index, a table moved between modules) hold the same data.
     const same: Record<number, number[]> = { 7: [7, 8], 10: [10, 11], 12: [12, 13] };

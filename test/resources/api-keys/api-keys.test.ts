@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 describe('api keys', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates a key whose token is shown once and works', async () => {
     const res = await t.api.post('/api-keys').send({ name: 'ci' });

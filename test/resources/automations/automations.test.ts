@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const SEGMENT = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
@@ -33,7 +33,7 @@ const simple = (event = 'x.happened') => ({
 });
 
 describe('automations', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates with every step type and gets it back with connection types filled in', async () => {
     const res = await t.api.post('/automations').send({ name: 'Onboarding', status: 'enabled', ...EVERY_STEP });
@@ -109,41 +109,59 @@ describe('automations', () => {
     }
   });
 
-  it("validates each step type's config", async () => {
-    const post = (step: any) => t.api.post('/automations').send({ name: 'x', steps: [{ key: 'start', type: 'trigger', config: { event_name: 'e' } }, step], connections: [{ from: 'start', to: step.key }] });
+  // Each step type's config, one test per type (a failure hides no other): a second step after the trigger.
+  const postStep = (step: any) => t.api.post('/automations').send({ name: 'x', steps: [{ key: 'start', type: 'trigger', config: { event_name: 'e' } }, step], connections: [{ from: 'start', to: step.key }] });
+
+  it('validates a trigger step: event_name is required', async () => {
     const noEvent = await t.api.post('/automations').send({ name: 'x', steps: [{ key: 's', type: 'trigger', config: {} }], connections: [] });
     expect(noEvent.status).toBe(422);
     expect(noEvent.body).toEqual({ statusCode: 422, message: 'Missing `steps[0].config.event_name` field.', name: 'missing_required_field' });
+  });
 
-    const unreadable = await post({ key: 'd', type: 'delay', config: { duration: 'a little while' } });
+  it("validates a delay step: a readable duration of at most 30 days", async () => {
+    const unreadable = await postStep({ key: 'd', type: 'delay', config: { duration: 'a little while' } });
     expect(unreadable.status).toBe(422);
     expect(unreadable.body.name).toBe('validation_error');
     expect(unreadable.body.message).toContain('steps[1].config.duration');
-    const tooLong = await post({ key: 'd', type: 'delay', config: { duration: '31 days' } });
+    const tooLong = await postStep({ key: 'd', type: 'delay', config: { duration: '31 days' } });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.message).toContain('30 days');
-    expect((await post({ key: 'd', type: 'delay', config: { duration: '30 days' } })).status).toBe(201);
-    expect((await post({ key: 'w', type: 'wait_for_event', config: { event_name: 'x', timeout: '45 days' } })).status).toBe(422);
-    expect((await post({ key: 'w', type: 'wait_for_event', config: {} })).body.name).toBe('missing_required_field');
+    expect((await postStep({ key: 'd', type: 'delay', config: { duration: '30 days' } })).status).toBe(201);
+  });
 
-    const noTemplate = await post({ key: 'm', type: 'send_email', config: { template: {} } });
+  it('validates a wait_for_event step: event_name required, timeout within its bound', async () => {
+    expect((await postStep({ key: 'w', type: 'wait_for_event', config: { event_name: 'x', timeout: '45 days' } })).status).toBe(422);
+    expect((await postStep({ key: 'w', type: 'wait_for_event', config: {} })).body.name).toBe('missing_required_field');
+  });
+
+  it("validates a send_email step: the template's id is required", async () => {
+    const noTemplate = await postStep({ key: 'm', type: 'send_email', config: { template: {} } });
     expect(noTemplate.status).toBe(422);
     expect(noTemplate.body.message).toBe('Missing `steps[1].config.template.id` field.');
+  });
 
-    const badOperator = await post({ key: 'c', type: 'condition', config: { type: 'rule', field: 'event.a', operator: 'like', value: 'x' } });
-    expect(badOperator.status).toBe(400);
-    expect(badOperator.body.name).toBe('validation_error');
-    expect((await post({ key: 'c', type: 'condition', config: { type: 'rule', field: 'event.a', operator: 'gt', value: 'ten' } })).status).toBe(400);
-    expect((await post({ key: 'c', type: 'condition', config: { type: 'rule', field: 'event.a', operator: 'eq' } })).status).toBe(422);
-    expect((await post({ key: 'c', type: 'condition', config: { type: 'rule', field: 'user.a', operator: 'exists' } })).status).toBe(400);
-    expect((await post({ key: 'c', type: 'condition', config: { type: 'and', rules: [] } })).status).toBe(400);
+  it.each([
+    ['an unknown operator (400 validation_error)', { type: 'rule', field: 'event.a', operator: 'like', value: 'x' }, 400],
+    ['gt with a value that is not a number', { type: 'rule', field: 'event.a', operator: 'gt', value: 'ten' }, 400],
+    ['eq without a value', { type: 'rule', field: 'event.a', operator: 'eq' }, 422],
+    ['a field named user.a', { type: 'rule', field: 'user.a', operator: 'exists' }, 400],
+    ['an empty and', { type: 'and', rules: [] }, 400],
+  ])('validates a condition step: %s is refused', async (rule, config, status) => {
+    const res = await postStep({ key: 'c', type: 'condition', config });
+    expect(res.status).toBe(status);
+    if (rule.startsWith('an unknown operator')) expect(res.body.name).toBe('validation_error');
+  });
 
-    const badSegment = await post({ key: 'g', type: 'add_to_segment', config: { segment_id: 'not-a-uuid' } });
+  it('validates an add_to_segment step: segment_id is a required UUID', async () => {
+    const badSegment = await postStep({ key: 'g', type: 'add_to_segment', config: { segment_id: 'not-a-uuid' } });
     expect(badSegment.status).toBe(422);
     expect(badSegment.body.name).toBe('invalid_parameter');
-    expect((await post({ key: 'g', type: 'add_to_segment', config: {} })).body.name).toBe('missing_required_field');
-    expect((await post({ key: 'u', type: 'contact_update', config: { unsubscribed: 'yes' } })).status).toBe(400);
-    expect((await post({ key: 'z', type: 'teleport', config: {} })).status).toBe(400);
+    expect((await postStep({ key: 'g', type: 'add_to_segment', config: {} })).body.name).toBe('missing_required_field');
+  });
+
+  it('validates a contact_update step and refuses an unknown step type', async () => {
+    expect((await postStep({ key: 'u', type: 'contact_update', config: { unsubscribed: 'yes' } })).status).toBe(400);
+    expect((await postStep({ key: 'z', type: 'teleport', config: {} })).status).toBe(400);
   });
 
   it('lists newest first, filtered by status', async () => {
@@ -240,7 +258,7 @@ describe('automations', () => {
 });
 
 describe('automation runs listing', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   async function withRuns(n: number) {
     const id = (await t.api.post('/automations').send({ name: 'A', status: 'enabled', ...simple('tick') })).body.id;

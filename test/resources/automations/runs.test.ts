@@ -3,7 +3,7 @@
  * (`findContact`, `createContact`, ...) and `sendEmail`.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { createContact, findContact } from '../../../src/resources/contacts/service.js';
 
 
@@ -12,7 +12,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const ms = (ts: string) => Date.parse(ts.replace(' ', 'T').replace('+00', 'Z'));
 
 describe('automation runs', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   async function template(body: Record<string, unknown> = {}, publish = true): Promise<string> {
     const res = await t.api.post('/templates').send({

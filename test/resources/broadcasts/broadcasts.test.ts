@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { createBroadcast, draftBody, getBroadcast, DRAFT_BROADCAST, NEWSLETTER_SEGMENT, SENT_BROADCAST } from './helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 
 describe('broadcasts: create, get, list', () => {
-  const t = useEmulator({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
 
   it('creates a draft and answers 201 {object, id}; GET has every field', async () => {
     const res = await t.api.post('/broadcasts').send(draftBody({ reply_to: 'help@example.com', preview_text: 'Read me', text: 'Hi' }));
@@ -136,7 +136,7 @@ describe('broadcasts: create, get, list', () => {
 });
 
 describe('broadcasts: update, remove, duplicate', () => {
-  const t = useEmulator({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
 
   it('updates any field of a draft → {object, id}', async () => {
     const id = await createBroadcast(t);
@@ -218,7 +218,7 @@ describe('broadcasts: update, remove, duplicate', () => {
 });
 
 describe('broadcasts: send and cancel', () => {
-  const t = useEmulator({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
 
   it('send with scheduled_at in natural language → {id}, status scheduled', async () => {
     const res = await t.api.post(`/broadcasts/${DRAFT_BROADCAST}/send`).send({ scheduled_at: 'in 1 hour' });
@@ -317,7 +317,7 @@ describe('broadcasts: send and cancel', () => {
 });
 
 describe('broadcasts: recipients and clicked links', () => {
-  const t = useEmulator({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' }); // the demo set holds a sent broadcast (SENT_BROADCAST)
 
   it('requires type and answers an empty list for a broadcast that sent nothing', async () => {
     const missing = await t.api.get(`/broadcasts/${DRAFT_BROADCAST}/recipients`);

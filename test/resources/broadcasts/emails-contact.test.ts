@@ -4,14 +4,14 @@
  * `emails.broadcast_id` is gone, and a store made before keeps its contacts.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { createBroadcast } from './helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/modules.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 
 describe('broadcast emails: the contact on the email row', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('each broadcast email names its contact; recipients read it from there', async () => {
     const seg = (await t.api.post('/segments').send({ name: 'S' })).body.id;

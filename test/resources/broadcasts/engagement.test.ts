@@ -4,7 +4,7 @@
  * and the batched delivery of a broadcast larger than one batch.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 import { createBroadcast, getBroadcast } from './helpers.js';
 
@@ -23,7 +23,7 @@ async function event(t: TestEmulator, emailId: string, body: Record<string, unkn
 }
 
 describe('broadcasts: opens and clicks', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('recipients type=opened / type=clicked and clicked-links count real opens and clicks', async () => {
     const seg = (await ok(await t.api.post('/segments').send({ name: 'Readers' }), 'segment')).id;

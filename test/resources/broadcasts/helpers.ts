@@ -3,7 +3,7 @@ import type { TestEmulator } from '../../helpers.js';
 
 /** The fixtures' "Newsletter" segment of the default team (fixtures/default.json). */
 export const NEWSLETTER_SEGMENT = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
-/** The fixtures' draft broadcast (both sets) and the demo set's sent one (fixtures/demo.json: `useEmulator({ fixtures: 'demo' })`). */
+/** The fixtures' draft broadcast (both sets) and the demo set's sent one (fixtures/demo.json: `useFreshEmulatorPerTest({ fixtures: 'demo' })`). */
 export const DRAFT_BROADCAST = '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
 export const SENT_BROADCAST = 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e';
 

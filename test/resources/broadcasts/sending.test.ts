@@ -5,7 +5,7 @@
  * `sendEmail`, `emailsOfBroadcast`) end to end.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 import { NEWSLETTER_SEGMENT, createBroadcast, getBroadcast } from './helpers.js';
 
@@ -30,7 +30,7 @@ async function emailsOf(t: TestEmulator, broadcastId: string) {
 }
 
 describe('broadcasts: sending to a segment', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('draft → queued → sent on the clock, one rendered email per subscribed contact, sent_at set', async () => {
     const seg = await segment(t);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { createBroadcast } from './helpers.js';
 
 describe('broadcast unsubscribe links (/_emulator/unsubscribe/{token})', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   async function sentTo(email: string) {
     const segment = (await t.api.post('/segments').send({ name: 'Readers' })).body.id;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
@@ -37,10 +37,10 @@ const COLUMN_MAP = {
 };
 
 describe('contact imports', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
   // An import still queued when the emulator closes keeps its upload in the
   // temp folder (a store on disk resumes it on restart): remove those here.
-  // Registered after useEmulator, so it runs before the emulator closes.
+  // Registered after useFreshEmulatorPerTest, so it runs before the emulator closes.
   afterEach(() => {
     const rows = t.emu.ctx.db.prepare(`SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL`).all() as { file_path: string }[];
     for (const r of rows) fs.rmSync(r.file_path, { force: true });

@@ -8,7 +8,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 
 const LIMIT = 200 * 1024 * 1024;
 
@@ -46,7 +46,7 @@ function upload(url: string, token: string, size: number): Promise<{ status: num
 }
 
 describe('contact import file size limit', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('answers 413 in the error shape for a file over 200MB and creates nothing', async () => {
     const bigTempFiles = () => fs.readdirSync(os.tmpdir()).filter((f) => {

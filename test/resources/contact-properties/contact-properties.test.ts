@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -7,7 +7,7 @@ const COMPANY = '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d';
 const ALICE = '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d';
 
 describe('contact properties', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates and reads a property with every field', async () => {
     const res = await t.api.post('/contact-properties').send({ key: 'company_name', type: 'string', fallback_value: 'Acme Corp' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -8,7 +8,7 @@ const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
 const ALICE = '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d';
 
 describe('contacts', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   it('creates a contact and reads it by id and by raw email with the recorded shape', async () => {
     const res = await t.api.post('/contacts').send({ email: 'test-get@example.com' });
@@ -187,7 +187,7 @@ describe('contacts', () => {
 });
 
 describe('legacy /audiences/{id}/contacts', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates in the audience, gets, updates, lists and deletes as recorded', async () => {
     const seg = (await t.api.post('/segments').send({ name: 'Test segment for update 2' })).body.id;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
@@ -10,7 +10,7 @@ const ALICE = '1a2b3c4d-5e6f-4a7b-8c8d-9e0f1a2b3c4d';
 const BOB = '2b3c4d5e-6f7a-4b8c-9d9e-0f1a2b3c4d5e';
 
 describe('contact segments', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('removes a contact from a segment answering {id, audienceId, deleted} (SPEC), by id or email', async () => {
     const res = await t.api.delete(`/contacts/${ALICE}/segments/${BETA}`);
@@ -63,7 +63,7 @@ describe('contact segments', () => {
 });
 
 describe('contact topics', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('lists every topic with the explicit subscription or the topic default', async () => {
     const res = await t.api.get(`/contacts/${BOB}/topics`);

@@ -4,7 +4,7 @@
  * and the CSV import's `writeContactChecked` alike.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { explicitSubscription, upsertSubscriptions } from '../../../src/resources/contacts/store.js';
 import { setSubscriptions, writeContactChecked } from '../../../src/resources/contacts/service.js';
 
@@ -12,7 +12,7 @@ const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
 const NIL = '00000000-0000-0000-0000-000000000000';
 
 describe('topic subscriptions: one upsert', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('upsertSubscriptions inserts, then overwrites with the new time; setSubscriptions checks the topics first and writes nothing on a 404', async () => {
     const ctx = t.emu.ctx;

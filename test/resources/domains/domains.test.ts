@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 
 describe('domains', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates a domain with its DNS records, not_started', async () => {
     const res = await t.api.post('/domains').send({ name: 'acme.io' });
@@ -151,7 +151,7 @@ describe('domains', () => {
 });
 
 describe('domain claims', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('claims a domain verified by another team and completes on the clock', async () => {
     const claim = await t.api.post('/domains/claim').send({ name: FIXTURES.claimableDomain });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import PostalMime from 'postal-mime';
 import { Resend } from 'resend';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { attachmentBytes } from '../../../src/resources/emails/send.js';
 
 const FROM = 'Acme <hello@example.com>';
@@ -24,7 +24,7 @@ function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
 }
 
 describe('attachment content forms', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const send = (body: Record<string, unknown>) => t.api.post('/emails').send(body);
 
   it('stores Base64, a byte array and a Buffer-shaped object as the same bytes, downloadable and in /raw', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const FROM = 'Acme <hello@example.com>';
 const item = (i: number, extra: Record<string, unknown> = {}) => ({ from: FROM, to: `delivered+${i}@resend.dev`, subject: `n${i}`, text: 'x', ...extra });
 
 describe('POST /emails/batch', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const count = async () => (await t.api.get('/emails?limit=100')).body.data.length;
 
   it('sends up to 100 emails, ids in input order, all queued', async () => {
@@ -74,7 +74,7 @@ describe('POST /emails/batch', () => {
 });
 
 describe('Idempotency-Key', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const count = async () => (await t.api.get('/emails?limit=100')).body.data.length;
   const body = { from: FROM, to: 'delivered@resend.dev', subject: 'once', text: 'x' };
 

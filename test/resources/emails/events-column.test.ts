@@ -4,14 +4,14 @@
  * in two indexes; a store made before keeps its history, in order.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/modules.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
 import { loadEmailHead } from '../../../src/resources/emails/store.js';
 
 describe('an email history in emails.events', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('holds every step in order with its emulated time, and the data a step has', async () => {
     const id = (await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 's', html: '<a href="https://example.com/x">x</a>' })).body.id;
@@ -57,7 +57,7 @@ describe('migration 403 on a store made before it', () => {
 });
 
 describe('loadEmailHead (the lifecycle jobs\' read)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('reads every column of emails but html and text', async () => {
     const id = (await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 's', html: '<p>x</p>' })).body.id;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { messageId } from '../../../src/resources/emails/store.js';
 
 /** One `INSERT INTO emails` and one Message-ID for sends and the fixture seed (issue 9 item 8). */
 describe('emails: the one insert and Message-ID', () => {
-  const t = useEmulator({ fixtures: 'demo' }); // its sent emails are seeded rows
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' }); // its sent emails are seeded rows
 
   it('messageId is <UTC YYYYMMDDHHMMSS>.<first 8 of the id>@<domain>', () => {
     expect(messageId('a1b2c3d4-0001-4a5b-8c6d-7e8f9a0b1c2d', Date.parse('2026-01-03T09:00:00.000Z'), 'example.com')).toBe('<20260103090000.a1b2c3d4@example.com>');

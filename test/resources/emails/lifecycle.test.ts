@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 
 const FROM = 'Acme <hello@example.com>';
 const ALL_EVENTS = [
@@ -8,7 +8,7 @@ const ALL_EVENTS = [
 ];
 
 describe('email lifecycle on the clock', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   async function hook() {
     const res = await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.test/resend', events: ALL_EVENTS });

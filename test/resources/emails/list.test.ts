@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { loadEmail, toListItem } from '../../../src/resources/emails/store.js';
 
 const FROM = 'Acme <hello@example.com>';
 
 describe('GET /emails: items built from cached parts (issue 10)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   /** What each listed item must be: `toListItem` of the row as stored now. */
   const expected = (ids: string[]) => ids.map((id) => toListItem(loadEmail(t.emu.ctx, id)!));
 

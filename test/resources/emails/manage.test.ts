@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { emailsOfBroadcast, sendEmail } from '../../../src/resources/emails/service.js';
 
 const FROM = 'Acme <hello@example.com>';
 
 describe('listing the demo fixtures', () => {
-  const t = useEmulator({ fixtures: 'demo' });
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
 
   it('lists the demo history of the default team (delivered and opened)', async () => {
     const res = await t.api.get('/emails');
@@ -20,7 +20,7 @@ describe('listing the demo fixtures', () => {
 });
 
 describe('listing, sharing and metrics', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const send = async (body: Record<string, unknown> = {}) => {
     const res = await t.api.post('/emails').send({ from: FROM, to: 'delivered@resend.dev', subject: 'Hello', text: 'x', ...body });
     expect(res.status).toBe(200);

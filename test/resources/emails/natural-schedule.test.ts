@@ -8,7 +8,7 @@
  * zone database, so the test holds in summer and winter).
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { createBroadcast, getBroadcast } from '../broadcasts/helpers.js';
 
 const FROM = 'Acme <hello@example.com>';
@@ -46,7 +46,7 @@ const EXAMPLES: [string, (m: number) => number][] = [
 const ms = (apiTime: string) => Date.parse(apiTime.replace(' ', 'T').replace(/\+00$/, 'Z'));
 
 describe('natural-language scheduled_at', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   for (const [text, expected] of EXAMPLES) {
     it(`schedules an email "${text}" at the right emulated time, and sends it then`, async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const FROM = 'Acme <hello@example.com>';
 
 describe('POST /emails', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   const send = (body: Record<string, unknown>) => t.api.post('/emails').send(body);
   const expectError = (res: any, status: number, name: string) => {

@@ -1,10 +1,10 @@
 // POST /emails with a template: rendered through the templates module's
 // CONTRACT src/resources/templates/render.ts.
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 
 describe('POST /emails with a template', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   async function publishedTemplate(extra: Record<string, unknown> = {}) {
     const created = await t.api.post('/templates').send({

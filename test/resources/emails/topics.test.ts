@@ -1,10 +1,10 @@
 // These tests need the topics and contacts modules (POST /topics and the
 // CONTRACT src/resources/contacts/service.ts) merged: they fail until then.
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 
 describe('POST /emails with topic_id', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
   const send = (body: Record<string, unknown>) => t.api.post('/emails').send({ from: 'hello@example.com', subject: 's', text: 'x', ...body });
 
   it('sends to a non-contact only when the topic defaults to opt_in; else the email fails', async () => {

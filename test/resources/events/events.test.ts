@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const FIXTURE_EVENT = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
 
 describe('event definitions', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates and gets by id or URL-encoded name', async () => {
     const res = await t.api.post('/events').send({ name: 'order placed/eu', schema: { amount: 'number', at: 'date', gift: 'boolean', sku: 'string' } });
@@ -93,7 +93,7 @@ describe('event definitions', () => {
 });
 
 describe('POST /events/send', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   /** An enabled automation triggered by `event` whose only other step waits an hour. */
   async function automation(event: string, status = 'enabled') {

@@ -6,7 +6,7 @@
  * clock, reset and snapshot, and `emu.inboxThreads()`.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { postJson, postRaw, rawMessage } from '../receiving/helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -24,51 +24,42 @@ async function threadsOf(t: TestEmulator, inbox: string, query = ''): Promise<an
 }
 
 describe('inboxes', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
-  it('refuses sending_access keys (401 restricted_api_key) and answers 422 naming the field', async () => {
+  it('refuses sending_access keys (401 restricted_api_key)', async () => {
     const key = await t.api.post('/api-keys').send({ name: 'send', permission: 'sending_access' });
     const restricted = await t.as(key.body.token).get('/inboxes');
     expect(restricted.status).toBe(401);
     expect(restricted.body.name).toBe('restricted_api_key');
+  });
 
-    const missing = await t.api.post('/inboxes').send({});
-    expect(missing.body).toEqual({ statusCode: 422, name: 'missing_required_field', message: 'Missing `email_address` field.' });
-    const long = await t.api.post('/inboxes').send({ email_address: 'a@example.com', name: 'x'.repeat(65) });
-    expect(long.status).toBe(422);
-    expect(long.body.message).toContain('name');
-    const notEmail = await t.api.post('/inboxes').send({ email_address: 'Support <a@example.com>' });
-    expect(notEmail.status).toBe(422);
-    expect(notEmail.body.message).toContain('email_address');
-
-    const inbox = await makeInbox(t);
-    const folder = await t.api.get(`/inboxes/${inbox}/threads?folders=inbox,drafts`);
-    expect(folder.body).toEqual({ statusCode: 422, name: 'validation_error', message: 'The `folders` value "drafts" must be one of: inbox, archive, spam, sent, trash.' });
-    const v = (message: string) => ({ statusCode: 422, name: 'validation_error', message });
-    const longQuery = await t.api.get(`/inboxes/${inbox}/threads/search?query=${'q'.repeat(300)}`);
-    expect(longQuery.body).toEqual(v('The `query` parameter must be at most 256 characters, but received 300.'));
-    const many = await t.api.get(`/inboxes/${inbox}/threads/search?from=${Array.from({ length: 25 }, (_, i) => `a${i}`).join(',')}`);
-    expect(many.body).toEqual(v('The `from` parameter must contain at most 20 values, but received 25.'));
-    const notUuid = await t.api.get(`/inboxes/${inbox}/threads?labels=billing`);
-    expect(notUuid.body).toEqual(v('The `labels` value "billing" must be a valid UUID.'));
-    const uuids = Array.from({ length: 60 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
-    const sixty = await t.api.get(`/inboxes/${inbox}/threads/search?labels=${uuids}`);
-    expect(sixty.body).toEqual(v('The `labels` parameter must contain at most 50 label IDs, but received 60.'));
-    const read = await t.api.get(`/inboxes/${inbox}/threads?read=yes`);
-    expect(read.body).toMatchObject({ statusCode: 422, message: 'The `read` parameter must be `true` or `false`.' });
-    const move = await t.api.patch(`/inboxes/${inbox}/threads/00000000-0000-4000-8000-000000000000`).send({ folder: 'sent' });
-    expect(move.status).toBe(422);
-    expect(move.body.message).toContain('folder');
-    const fromName = await t.api.patch(`/inboxes/${inbox}`).send({ from_name: 'Support <s@example.com>' });
-    expect(fromName.status).toBe(422);
-    expect(fromName.body.message).toContain('from_name');
-    const emptyUpdate = await t.api.patch(`/inboxes/${inbox}`).send({});
-    expect(emptyUpdate.status).toBe(422);
-    const tone = await t.api.patch(`/inboxes/${inbox}/agent`).send({ tone: 'grumpy' });
-    expect(tone.status).toBe(422);
-    expect(tone.body.message).toContain('tone');
-    const unknownLabel = await t.api.get(`/inboxes/${inbox}/threads?labels=00000000-0000-4000-8000-000000000000`);
-    expect(unknownLabel.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Label "00000000-0000-4000-8000-000000000000" not found.' });
+  // One rule per case (a failure names its request and hides no other): each bad request, made on a fresh inbox,
+  // answers its status with the exact body (`body`), a body containing these members (`match`), or a message naming
+  // the field (`names`).
+  const v = (message: string) => ({ statusCode: 422, name: 'validation_error', message });
+  const uuids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
+  const badRequests: { rule: string; send: (inbox: string) => Promise<{ status: number; body: any }>; status: number; body?: object; match?: object; names?: string }[] = [
+    { rule: 'POST /inboxes without email_address', send: () => t.api.post('/inboxes').send({}), status: 422, body: { statusCode: 422, name: 'missing_required_field', message: 'Missing `email_address` field.' } },
+    { rule: 'a name over 64 characters', send: () => t.api.post('/inboxes').send({ email_address: 'a@example.com', name: 'x'.repeat(65) }), status: 422, names: 'name' },
+    { rule: 'an email_address with a display name', send: () => t.api.post('/inboxes').send({ email_address: 'Support <a@example.com>' }), status: 422, names: 'email_address' },
+    { rule: 'folders naming drafts', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads?folders=inbox,drafts`), status: 422, body: v('The `folders` value "drafts" must be one of: inbox, archive, spam, sent, trash.') },
+    { rule: 'a search query over 256 characters', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads/search?query=${'q'.repeat(300)}`), status: 422, body: v('The `query` parameter must be at most 256 characters, but received 300.') },
+    { rule: 'a search with 25 from values', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads/search?from=${Array.from({ length: 25 }, (_, i) => `a${i}`).join(',')}`), status: 422, body: v('The `from` parameter must contain at most 20 values, but received 25.') },
+    { rule: 'a label that is not a UUID', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads?labels=billing`), status: 422, body: v('The `labels` value "billing" must be a valid UUID.') },
+    { rule: 'a search with 60 labels', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads/search?labels=${uuids(60)}`), status: 422, body: v('The `labels` parameter must contain at most 50 label IDs, but received 60.') },
+    { rule: 'read neither true nor false', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads?read=yes`), status: 422, match: { statusCode: 422, message: 'The `read` parameter must be `true` or `false`.' } },
+    { rule: 'moving a thread to sent', send: (inbox) => t.api.patch(`/inboxes/${inbox}/threads/00000000-0000-4000-8000-000000000000`).send({ folder: 'sent' }), status: 422, names: 'folder' },
+    { rule: 'a from_name with an address', send: (inbox) => t.api.patch(`/inboxes/${inbox}`).send({ from_name: 'Support <s@example.com>' }), status: 422, names: 'from_name' },
+    { rule: 'an empty update', send: (inbox) => t.api.patch(`/inboxes/${inbox}`).send({}), status: 422 },
+    { rule: 'an unknown agent tone', send: (inbox) => t.api.patch(`/inboxes/${inbox}/agent`).send({ tone: 'grumpy' }), status: 422, names: 'tone' },
+    { rule: 'an unknown label (404)', send: (inbox) => t.api.get(`/inboxes/${inbox}/threads?labels=00000000-0000-4000-8000-000000000000`), status: 404, body: { statusCode: 404, name: 'not_found', message: 'Label "00000000-0000-4000-8000-000000000000" not found.' } },
+  ];
+  it.each(badRequests)('answers $status naming the field: $rule', async ({ send, status, body, match, names }) => {
+    const res = await send(await makeInbox(t));
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    if (body) expect(res.body).toEqual(body);
+    if (match) expect(res.body).toMatchObject(match);
+    if (names) expect(res.body.message).toContain(names);
   });
 
   it('needs a verified domain that receives, unless forwarding; forwarded mail to receiving_address lands in the inbox', async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useEmulator, type TestEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { postJson } from '../receiving/helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -31,7 +31,7 @@ async function makeInbox(t: TestEmulator, address: string): Promise<string> {
 }
 
 describe('inbox storage: one fact, one row', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('a received email and a reply are stored once: the inbox tables hold no body, address or file of them', async () => {
     const inbox = await makeInbox(t, 'once@example.com');

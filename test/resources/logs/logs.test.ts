@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 
 describe('logs', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('records an API request with its bodies, status and user agent', async () => {
     const created = await t.api.post('/api-keys').set('User-Agent', 'my-tests/1.0').send({ name: 'logged' });

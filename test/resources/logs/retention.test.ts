@@ -1,10 +1,10 @@
 /** Request logs stay bounded: large bodies are truncated, old rows pruned (README "Emulator-specific behaviours"). */
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { LOG_BODY_LIMIT, LOG_RETENTION } from '../../../src/resources/logs/store.js';
 
 describe('request log bounds', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   it('stores a body over the limit as {truncated, length} and keeps small ones whole', async () => {
     const html = `<p>${'x'.repeat(LOG_BODY_LIMIT)}</p>`;

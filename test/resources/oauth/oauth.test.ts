@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const FIXTURE_GRANT = 'd4e5f6a7-b8c9-4d0e-9f1a-2b3c4d5e6f7a';
 
 describe('oauth grants', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('lists the seeded grant of the default team in the reference shape', async () => {
     const res = await t.api.get('/oauth/grants');

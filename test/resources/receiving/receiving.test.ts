@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { PDF_BYTES, postJson, postRaw, rawMessage } from './helpers.js';
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -8,7 +8,7 @@ const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const pathOf = (url: string) => new URL(url).pathname;
 
 describe('received emails', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   it('receives JSON fields and shows them in the list and the single email', async () => {
     const res = await postJson(t, {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
 
 describe('segments and audiences', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates, gets, lists and deletes a segment with the recorded shapes', async () => {
     const created = await t.api.post('/segments').send({ name: 'Test Segment' });
@@ -121,7 +121,7 @@ describe('segments and audiences', () => {
 });
 
 describe('audiences list pagination (interface-spec "Pagination" rule 3: limit optional → all)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('lists every audience without limit, and pages with limit and after', async () => {
     const ids: string[] = [];

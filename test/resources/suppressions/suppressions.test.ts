@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 describe('suppressions', () => {
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
   const hook = () => t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.test/s', events: ['suppression.added', 'suppression.removed'] });
 
   it('adds an address (origin manual) and raises suppression.added once', async () => {

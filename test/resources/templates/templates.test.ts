@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { renderTemplate, resolvePublishedTemplate } from '../../../src/resources/templates/render.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const FIXTURE_TEMPLATE = '7e1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
 describe('templates', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   const create = (body: Record<string, unknown>) => t.api.post('/templates').send({ name: 'Welcome', html: '<p>Hi {{{NAME}}}</p>', ...body });
 
@@ -70,36 +70,45 @@ describe('templates', () => {
     expect(noName.body.name).toBe('missing_required_field');
   });
 
-  it('checks variables: at most 50, key format and length, type, reserved and duplicate keys, fallback type', async () => {
+  // The rules of `variables`, one per test (a failure hides no other).
+  it('variables: at most 50', async () => {
     const many = Array.from({ length: 51 }, (_, i) => ({ key: `V${i}`, type: 'string' }));
     const tooMany = await create({ variables: many });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.name).toBe('validation_error');
     expect((await create({ variables: many.slice(0, 50) })).status).toBe(201);
+  });
 
+  it('variables: a key of letters, digits and underscores, at most 50 characters', async () => {
     const badKey = await create({ variables: [{ key: 'first-name', type: 'string' }] });
     expect(badKey.status).toBe(422);
     expect(badKey.body.name).toBe('validation_error');
     expect(badKey.body.message).toContain('variables[0].key');
     expect((await create({ variables: [{ key: 'K'.repeat(51), type: 'string' }] })).status).toBe(422);
     expect((await create({ variables: [{ key: 'K'.repeat(50), type: 'string' }] })).status).toBe(201);
+  });
 
+  it('variables: type is string, number, boolean, object or list (400 for another)', async () => {
     const badType = await create({ variables: [{ key: 'A', type: 'date' }] });
     expect(badType.status).toBe(400);
     expect(badType.body.name).toBe('validation_error');
-    for (const type of ['boolean', 'object', 'list']) expect((await create({ variables: [{ key: 'A', type }] })).status).toBe(201);
+    for (const type of ['boolean', 'object', 'list']) expect((await create({ variables: [{ key: 'A', type }] })).status, type).toBe(201);
+  });
 
-    for (const key of ['FIRST_NAME', 'LAST_NAME', 'EMAIL', 'UNSUBSCRIBE_URL', 'contact', 'this']) {
-      const reserved = await create({ variables: [{ key, type: 'string' }] });
-      expect(reserved.status).toBe(422);
-      expect(reserved.body.name).toBe('validation_error');
-      expect(reserved.body.message).toContain('reserved');
-    }
+  it.each(['FIRST_NAME', 'LAST_NAME', 'EMAIL', 'UNSUBSCRIBE_URL', 'contact', 'this'])('variables: the reserved key %s is refused', async (key) => {
+    const reserved = await create({ variables: [{ key, type: 'string' }] });
+    expect(reserved.status).toBe(422);
+    expect(reserved.body.name).toBe('validation_error');
+    expect(reserved.body.message).toContain('reserved');
+  });
 
+  it('variables: a key given twice is refused, naming it', async () => {
     const dup = await create({ variables: [{ key: 'A', type: 'string' }, { key: 'A', type: 'number' }] });
     expect(dup.status).toBe(422);
     expect(dup.body.message).toContain('`A`');
+  });
 
+  it("variables: a fallback_value of another type than the variable's is refused", async () => {
     const fb = await create({ variables: [{ key: 'N', type: 'number', fallback_value: 'three' }] });
     expect(fb.status).toBe(422);
     expect(fb.body.name).toBe('validation_error');
@@ -203,7 +212,7 @@ describe('templates', () => {
 });
 
 describe('template rendering contract', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('fills values, then inline fallbacks, then declared fallbacks; a variable with none is 422 naming it', async () => {
     const { body } = await t.api.post('/templates').send({

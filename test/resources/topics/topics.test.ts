@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, FIXTURES } from '../../helpers.js';
+import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const NIL = '00000000-0000-0000-0000-000000000000';
 const PRODUCT = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 
 describe('topics', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates a topic answering {object, id} and reads every field', async () => {
     const res = await t.api.post('/topics').send({ name: 'Test topic', default_subscription: 'opt_out' });

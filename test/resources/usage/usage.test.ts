@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Resend, type GetUsageResponseSuccess } from 'resend';
-import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { createContactWith } from '../../../src/resources/contacts/service.js';
 import { postJson } from '../receiving/helpers.js';
 import { createBroadcast } from '../broadcasts/helpers.js';
@@ -29,7 +29,7 @@ async function toStartOfDay(t: TestEmulator): Promise<number> {
 }
 
 describe('GET /usage without a plan (the default)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it("answers the SDK's GetUsageResponseSuccess: nullable limits null, the ones the SDK types number 2147483647; sends carry no quota header", async () => {
     await toStartOfDay(t);
@@ -73,7 +73,7 @@ describe('GET /usage without a plan (the default)', () => {
 });
 
 describe('--plan free', () => {
-  const t = useEmulator({ plan: 'free', smtpPort: 0 });
+  const t = useFreshEmulatorPerTest({ plan: 'free', smtpPort: 0 });
 
   it('an idempotent replay answers the first body with the quota headers of now (the replay sends nothing)', async () => {
     await toStartOfDay(t);
@@ -235,7 +235,7 @@ describe('--plan free', () => {
 });
 
 describe('--plan pro', () => {
-  const t = useEmulator({ plan: 'pro' });
+  const t = useFreshEmulatorPerTest({ plan: 'pro' });
 
   it('has no daily quota, refuses past 50,000 a month with 429 monthly_quota_exceeded, and sends only the monthly header', async () => {
     const now = t.emu.clock.now();

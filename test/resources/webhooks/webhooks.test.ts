@@ -4,7 +4,7 @@
  * operations backed by the deliveries table.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, useEmulator, type TestEmulator } from '../../helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { startReceiver, type Receiver } from '../../deliveries/receiver.js';
 import { deliver } from '../../../src/deliveries/jobs.js';
 
@@ -18,7 +18,7 @@ async function create(t: TestEmulator, body: Record<string, unknown> = { endpoin
 }
 
 describe('webhooks CRUD', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it('creates, gets, lists, updates and removes a webhook', async () => {
     const c = await create(t, { endpoint: 'https://hooks.example.com/resend', events: ['email.sent', 'email.sent', 'domain.updated'] });
@@ -76,7 +76,7 @@ describe('webhooks CRUD', () => {
 });
 
 describe('webhooks validation', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   it.each([
     ['not a url', 'not a url'],
@@ -121,7 +121,7 @@ describe('webhooks validation', () => {
 });
 
 describe('webhook events (deliveries through the API)', () => {
-  const t = useEmulator();
+  const t = useFreshEmulatorPerTest();
 
   async function setup(respond: () => number) {
     const rx = await startReceiver(respond);
