@@ -15,7 +15,7 @@ import { getTopicOr404 } from '../topics/service.js';
 import type { Req } from '../../http/document-types.js';
 
 
-/** `segment_id`, else its deprecated name `audience_id` (interface-spec Versioning #1-2). */
+/** `segment_id`, else its deprecated name `audience_id` (docs/reference/interface-spec.md#versioning 1-2). */
 function segmentOf(body: { segment_id?: string; audience_id?: string }): string | undefined {
   return body.segment_id ?? body.audience_id;
 }

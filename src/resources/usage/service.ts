@@ -1,5 +1,5 @@
 /**
- * Usage and quotas (INBOXES-FACTS §8; API-FACTS §2.1 quota rows and "Quota
+ * Usage and quotas (docs/reference/inboxes.md#usage; docs/reference/errors.md#error-names-and-statuses quota rows and "Quota
  * headers"; the plans in src/state/plans.ts). Usage is counted from the
  * other rooms' state through their `service.ts` (never their SQL), in
  * emulated time:
@@ -10,8 +10,8 @@
  * | emails `used` | `sent + received` (the knowledge base: both count) | |
  * | contacts, segments, broadcasts, domains | the team's rows now | |
  * | automation runs | runs started | the UTC month so far |
- * The daily quota resets at 00:00 UTC (API-FACTS: "free daily quota resets
- * 00:00 UTC"), the monthly one on the 1st at 00:00 UTC (the Go mock's
+ * The daily quota resets at 00:00 UTC (docs/reference/errors.md#error-names-and-statuses:
+ * the free daily quota), the monthly one on the 1st at 00:00 UTC (the Go mock's
  * `resets_at`). Other rooms call `checkEmailQuota` before a send,
  * `quotaHeaders` for its reply and `checkContactsQuota` before a broadcast.
  */
@@ -60,7 +60,7 @@ export function recipientCount(input: { to?: unknown; cc?: unknown; bcc?: unknow
 }
 
 /**
- * The quota headers of a send's reply (API-FACTS "Quota headers",
+ * The quota headers of a send's reply (docs/reference/formats.md#quotas,
  * D:api-reference/rate-limit): `x-resend-daily-quota` (plans with a daily
  * quota only, i.e. free) and `x-resend-monthly-quota`, each the emails used
  * so far in its window (sent and received). None without a plan.
@@ -77,7 +77,7 @@ export function quotaHeaders(ctx: Emulator, teamId: string): Record<string, stri
 /**
  * Refuses a send of `recipients` emails that would go over the plan's daily
  * or monthly quota: throws 429 `daily_quota_exceeded` (checked first) or
- * `monthly_quota_exceeded` (API-FACTS §2.1), with the quota headers. Does
+ * `monthly_quota_exceeded` (docs/reference/errors.md#error-names-and-statuses), with the quota headers. Does
  * nothing without a plan. Call it before `sendEmail`, inside the same
  * transaction when several sends share one (a batch).
  */
@@ -94,7 +94,7 @@ export function checkEmailQuota(ctx: Emulator, teamId: string, recipients: numbe
 /**
  * Refuses a broadcast when the team has more contacts than its plan allows:
  * 403 `validation_error` `You have reached your contacts quota. Please upgrade
- * your plan to send more emails.` (API-FACTS §2.1, D:api-reference/rate-limit).
+ * your plan to send more emails.` (docs/reference/errors.md#error-names-and-statuses, D:api-reference/rate-limit).
  * Does nothing without a plan.
  */
 export function checkContactsQuota(ctx: Emulator, teamId: string): void {
@@ -105,12 +105,12 @@ export function checkContactsQuota(ctx: Emulator, teamId: string): void {
   }
 }
 
-/** The rate limit GET /usage reports when `--rate-limit` is off: the service's documented default, 10 a second (API-FACTS "Limit values"). */
+/** The rate limit GET /usage reports when `--rate-limit` is off: the service's documented default, 10 a second (docs/reference/formats.md#rate-limits). */
 export const DEFAULT_RATE_LIMIT = 10;
 
 /**
  * The `limit` GET /usage reports, where the SDK types it `number` (never
- * null: `emails.monthly`, `contacts`, `automation_runs`, INBOXES-FACTS §8
+ * null: `emails.monthly`, `contacts`, `automation_runs`, docs/reference/inboxes.md#usage
  * "monthly is always a number"), for a limit the emulator does not have
  * (no `--plan`): 2,147,483,647, the largest 32-bit integer, so every
  * official SDK's integer type reads it (the Java SDK reads limits as `Integer`).
@@ -118,7 +118,7 @@ export const DEFAULT_RATE_LIMIT = 10;
  */
 export const NO_LIMIT = 2_147_483_647;
 
-/** GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8); limits the SDK types `number` are NO_LIMIT without a plan. */
+/** GET /usage: the SDK's `GetUsageResponseSuccess` (docs/reference/inboxes.md#usage); limits the SDK types `number` are NO_LIMIT without a plan. */
 export function usageOf(ctx: Emulator, teamId: string) {
   const limits = planLimits(ctx);
   const w = quotaWindows(ctx.clock.nowMs());
