@@ -15,7 +15,7 @@ import { webhookDeliverJob } from './jobs.js';
 import { insertDelivery } from './store.js';
 
 /**
- * Webhook event types a webhook may subscribe to (docs/reference/webhooks.md): the OA list,
+ * Webhook event types a webhook may subscribe to (docs/reference/webhooks.md#event-types): the OA list,
  * the SDK's suppression events, and the public types of the newest
  * event-types page (`contact.topics.updated`, `topic.*`), and the 14
  * `inbox.*` types of the SDK's `WebhookEvent` (docs/reference/inboxes.md#webhook-events). Generated
@@ -23,7 +23,7 @@ import { insertDelivery } from './store.js';
  */
 export type EventType = SchemaOf<'EventType'>;
 
-/** A Standard Webhooks message id: `msg_` + 27 alphanumerics (docs/reference/formats.md). */
+/** A Standard Webhooks message id: `msg_` + 27 alphanumerics (docs/reference/formats.md#ids-and-tokens). */
 export function newMessageId(): string {
   return `msg_${randomAlnum(27)}`;
 }

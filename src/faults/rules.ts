@@ -248,7 +248,7 @@ export function normalizeRule(input: unknown, validate: ValidateFunction, ops: O
 
 /**
  * The error an API rule answers with: `{statusCode, message, name}` of the
- * rule, and for 429 the headers the rate limiter sends (docs/reference/formats.md:
+ * rule, and for 429 the headers the rate limiter sends (docs/reference/formats.md#rate-limits:
  * `ratelimit-limit`, `ratelimit-policy`, `ratelimit-remaining` 0,
  * `ratelimit-reset` and `retry-after` 1 s; `limit` from `--rate-limit`,
  * else the documented 10).

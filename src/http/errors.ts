@@ -168,7 +168,7 @@ export const errors = {
     new ApiError(422, 'validation_error', `The \`${which}\` cursor \`${id}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`),
   /** 413, body over the size limit. */
   payloadTooLarge: (limit: string) => new ApiError(413, 'payload_too_large', `The request body is too large; the maximum is ${limit}.`),
-  /** 429 over the per-second limit, with `retry-after` (seconds, a string) as its one header (docs/reference/errors.md#error-names-and-statuses; docs/reference/formats.md). */
+  /** 429 over the per-second limit, with `retry-after` (seconds, a string) as its one header (docs/reference/errors.md#error-names-and-statuses; docs/reference/formats.md#rate-limits). */
   rateLimitExceeded: (limit: number, retryAfter: string) =>
     new ApiError(
       429,

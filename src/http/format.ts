@@ -27,7 +27,7 @@ export function apiTime(ms: number | null | undefined): string | null {
 /** The last instant `apiTime` rendered, and its text. */
 const lastApiTime: { ms: number; text: string | null } = { ms: Number.NaN, text: null };
 
-/** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (docs/reference/formats.md). */
+/** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (docs/reference/formats.md#timestamps). */
 export function isoTime(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
   return new Date(ms).toISOString();

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` for POST /emails and /emails/batch (docs/reference/transport.md; docs/reference/errors.md#error-names-and-statuses;
+ * `Idempotency-Key` for POST /emails and /emails/batch (docs/reference/transport.md#idempotency-keys; docs/reference/errors.md#error-names-and-statuses;
  * also the inboxes' reply, forward, draft create and draft send, docs/reference/inboxes.md#transport;
  * D:dashboard/emails/idempotency-keys):
  * - header absent → the request runs normally;

@@ -1,5 +1,5 @@
 /**
- * Contacts (docs/reference/resources.md#contacts; docs/reference/webhooks.md; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 4;
+ * Contacts (docs/reference/resources.md#contacts; docs/reference/webhooks.md#envelope-and-data; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 4;
  * docs/reference/interface-spec.md#contact-removal-from-a-segment; docs/reference/interface-spec.md#errors 6; docs/reference/interface-spec.md#versioning 3). Shared functions other modules
  * call: `service.ts` (the contract).
  * | operationId | rule |

@@ -5,7 +5,7 @@
  * in the segments module, `contact_topics (contact_id, topic_id, subscription)`
  * in the topics module.
  *
- * Rules implemented here (docs/reference/resources.md#contacts; docs/reference/webhooks.md; 
+ * Rules implemented here (docs/reference/resources.md#contacts; docs/reference/webhooks.md#envelope-and-data; 
  * docs/reference/interface-spec.md#audience-deprecated-and-segment):
  * - emails are unique per team, case-insensitively; an id never contains `@`;
  * - creating an existing email returns the existing contact unchanged (REC:
@@ -14,7 +14,7 @@
  *   they are (`src/resources/contact-properties/store.ts`); `null` clears;
  * - `contact.created` / `contact.updated` / `contact.deleted` webhook events
  *   carry `{id, audience_id, segment_ids, created_at, updated_at, email,
- *   first_name, last_name, unsubscribed}` (docs/reference/webhooks.md; times ISO `Z`;
+ *   first_name, last_name, unsubscribed}` (docs/reference/webhooks.md#envelope-and-data; times ISO `Z`;
  *   `audience_id` = the oldest segment or null). CSV imports raise none.
  */
 import type { Emulator } from '../../context.js';
@@ -51,7 +51,7 @@ export function getContactOr404(ctx: Emulator, teamId: string, idOrEmail: string
   return c;
 }
 
-/** The `data` of a `contact.*` webhook event (docs/reference/webhooks.md). */
+/** The `data` of a `contact.*` webhook event (docs/reference/webhooks.md#envelope-and-data). */
 export function contactEventData(ctx: Emulator, contact: Contact): Record<string, unknown> {
   const segmentIds = segmentIdsOf(ctx, contact.id);
   return {

@@ -152,7 +152,7 @@ export function getDomainOr404(ctx: Emulator, teamId: string, id: string): Domai
   return row;
 }
 
-/** Raises `domain.created|updated|deleted` with the webhook `data` of docs/reference/webhooks.md. */
+/** Raises `domain.created|updated|deleted` with the webhook `data` of docs/reference/webhooks.md#envelope-and-data. */
 export function emitDomainEvent(ctx: Emulator, type: 'domain.created' | 'domain.updated' | 'domain.deleted', row: DomainRow): void {
   emitEvent(ctx, row.team_id, type, {
     id: row.id,

@@ -1,6 +1,6 @@
 /**
  * The jobs of sent emails: their lifecycle on the clock (docs/reference/design.md#clock;
- * docs/reference/resources.md#emails `last_event`; docs/reference/webhooks.md payloads;
+ * docs/reference/resources.md#emails `last_event`; docs/reference/webhooks.md#envelope-and-data payloads;
  * docs/reference/test-addresses.md).
  * Delays are in `src/clock/delays.ts`.
  *
@@ -125,7 +125,7 @@ const SUPPRESSED_MESSAGES: Record<string, string> = {
 };
 
 /**
- * The `bounce` data of a hard bounce of `address` (docs/reference/webhooks.md: Permanent/General, SMTP 550 5.1.1).
+ * The `bounce` data of a hard bounce of `address` (docs/reference/webhooks.md#envelope-and-data: Permanent/General, SMTP 550 5.1.1).
  * `message` is the service's text for Permanent/General, as recorded in a
  * payload from the service (the `email.bounced` fixture of django-anymail's
  * tests/test_resend_webhooks.py; the same text answered by GET /emails/{id}
@@ -189,11 +189,11 @@ export const FAILABLE = ['queued', 'scheduled', 'sent', 'delivery_delayed'];
 /**
  * Simulates a delivery problem (admin API, `POST /_emulator/emails/{id}/events`):
  * - `delivery_delayed`: records it, sets `last_event`, raises
- *   `email.delivery_delayed` (data: the outbound email data, docs/reference/webhooks.md);
+ *   `email.delivery_delayed` (data: the outbound email data, docs/reference/webhooks.md#envelope-and-data);
  *   a pending `emails.deliver` job still delivers (or bounces) it later,
  *   as the service does once the receiving server accepts;
  * - `failed`: records it, sets `last_event`, raises `email.failed` with
- *   `failed: {reason}` (docs/reference/webhooks.md, e.g. `reached_daily_quota`); a
+ *   `failed: {reason}` (docs/reference/webhooks.md#envelope-and-data, e.g. `reached_daily_quota`); a
  *   pending `emails.send` job is cancelled and `emails.deliver` skips it.
  * The caller checks that the email may take the event.
  */

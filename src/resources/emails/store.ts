@@ -1,7 +1,7 @@
 /**
  * Sent emails as stored: the `emails` table (each email's history in its
  * `events` column) and `email_attachments`, the API shapes (docs/reference/interface-spec.md#sent-email;
- * docs/reference/resources.md#emails) and the webhook `data` (docs/reference/webhooks.md).
+ * docs/reference/resources.md#emails) and the webhook `data` (docs/reference/webhooks.md#envelope-and-data).
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, fromJson, isoTime } from '../../http/format.js';
@@ -349,7 +349,7 @@ export function toEmail(r: EmailRow) {
 }
 
 /**
- * The webhook `data` of an outbound email event (docs/reference/webhooks.md): email_id,
+ * The webhook `data` of an outbound email event (docs/reference/webhooks.md#envelope-and-data): email_id,
  * created_at (ISO), from (as sent), to[], subject, message_id; broadcast_id
  * and template_id when set; tags as an object name → value when any;
  * headers `[{name, value}]` only when custom headers were set. `extra` adds
@@ -411,7 +411,7 @@ export function recordStep(
 
 /**
  * Simulates an open or a click (admin API): records it, sets `last_event`,
- * raises `email.opened` / `email.clicked` (click data per docs/reference/webhooks.md:
+ * raises `email.opened` / `email.clicked` (click data per docs/reference/webhooks.md#envelope-and-data:
  * `click{ipAddress, link, timestamp, userAgent}`).
  */
 export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' | 'clicked', link: string | null): void {

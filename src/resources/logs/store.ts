@@ -123,7 +123,7 @@ export interface LogRow {
 /**
  * The endpoint as the service shows it: the request path without query
  * string, repeated leading slashes collapsed (the SDK may send `//emails`,
- * docs/reference/transport.md).
+ * docs/reference/transport.md#base-url-and-keys).
  */
 export function endpointOf(path: string): string {
   const p = path.split('?')[0].replace(/^\/+/, '/');

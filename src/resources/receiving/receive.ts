@@ -39,7 +39,7 @@ function uniqueCi(list: string[]): string[] {
   });
 }
 
-/** `email.received` data (docs/reference/webhooks.md: no body, no headers; `from` bare). */
+/** `email.received` data (docs/reference/webhooks.md#envelope-and-data: no body, no headers; `from` bare). */
 function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[], receivedFor: string[], attachmentIds: string[]) {
   return {
     email_id: id,

@@ -45,7 +45,7 @@ function get(ctx: Emulator, req: Req<'webhooks/get'>) {
 
 /**
  * PATCH /webhooks/{id} `{endpoint?, events?, status?}` → `{object, id}`.
- * Disabling cancels the pending deliveries at once (docs/reference/webhooks.md: no more
+ * Disabling cancels the pending deliveries at once (docs/reference/webhooks.md#delivery-and-retries: no more
  * attempts); a new endpoint is used by the next attempt of pending ones.
  */
 function update(ctx: Emulator, req: Req<'webhooks/update'>) {
@@ -60,7 +60,7 @@ function update(ctx: Emulator, req: Req<'webhooks/update'>) {
   return { object: 'webhook', id: r.id };
 }
 
-/** DELETE /webhooks/{id} → `{object, id, deleted: true}`; pending deliveries are cancelled (docs/reference/webhooks.md). */
+/** DELETE /webhooks/{id} → `{object, id, deleted: true}`; pending deliveries are cancelled (docs/reference/webhooks.md#delivery-and-retries). */
 function remove(ctx: Emulator, req: Req<'webhooks/remove'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   ctx.db.transaction(() => {

@@ -1,6 +1,6 @@
 /**
  * Webhook endpoint rows: storage, lookup, secrets and endpoint checks
- * (docs/reference/interface-spec.md#webhook; docs/reference/formats.md; docs/reference/resources.md#webhook-endpoints; docs/reference/webhooks.md).
+ * (docs/reference/interface-spec.md#webhook; docs/reference/formats.md#ids-and-tokens; docs/reference/resources.md#webhook-endpoints; docs/reference/webhooks.md).
  */
 import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
@@ -51,7 +51,7 @@ export interface WebhookRow {
   created_at: number;
 }
 
-/** A new signing secret: `whsec_` + base64 of 24 random bytes (docs/reference/formats.md; docs/reference/webhooks.md). */
+/** A new signing secret: `whsec_` + base64 of 24 random bytes (docs/reference/formats.md#ids-and-tokens; docs/reference/webhooks.md#signing). */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
