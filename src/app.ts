@@ -196,7 +196,7 @@ export async function buildRouteTable(): Promise<void> {
   routerOf((await loadSpec()).operations);
 }
 
-/** The SDK joins baseUrl and path without clean-up (API-FACTS §1): `//emails` is `/emails`. */
+/** The SDK joins baseUrl and path without clean-up (docs/reference/transport.md#base-url-and-keys): `//emails` is `/emails`. */
 function normalized(url: string): string {
   return url.charCodeAt(1) === 47 /* / */ && url.charCodeAt(0) === 47 ? url.replace(/^\/+/, '/') : url;
 }

@@ -1,5 +1,5 @@
 /**
- * The command line (DESIGN.md "CLI"): `emulator start [flags]`, every flag
+ * The command line (docs/reference/design.md#cli): `emulator start [flags]`, every flag
  * also read from `EMULATOR_<FLAG>` (e.g. `EMULATOR_PORT`).
  *
  * Failures reject `main()` with a `CliError` whose message is meant to be
@@ -128,8 +128,8 @@ const startOptions = (y: Argv) =>
     .option('plan', { choices: PLAN_NAMES, describe: "Count usage against this plan's quotas (429 over them; default: unlimited)" })
     .option('log-level', { choices: ['error', 'warn', 'info', 'debug'], default: 'info', describe: 'Log level' })
     .option('validate-responses', { type: 'boolean', default: false, describe: 'Check every response against spec/openapi.yaml (for development)' })
-    // EMULATOR_URL is where clients reach an emulator (resend-emulator/playwright reads it, README
-    // "End-to-end with Playwright"), often set in the same environment that starts this one: not a flag.
+    // EMULATOR_URL is where clients reach an emulator (resend-emulator/playwright reads it,
+    // docs/playwright.md), often set in the same environment that starts this one: not a flag.
     .option('url', { type: 'string', hidden: true, describe: 'EMULATOR_URL, read by clients; ignored here' })
     .option('faults', { type: 'string', describe: 'JSON file: an array of fault rules (bodies of POST /_emulator/faults), added at start and at every reset' })
     .option('tls', {

@@ -35,7 +35,7 @@ export interface ServerTimeouts {
 /** A plan whose quotas the emulator counts against (src/state/plans.ts). */
 export type PlanName = 'free' | 'pro' | 'scale';
 
-/** Server configuration (DESIGN.md CLI flags and `startServer()` options). */
+/** Server configuration (docs/reference/design.md#cli flags and docs/reference/design.md#programmatic options). */
 export interface EmulatorConfig {
   /** `:memory:` or a file path. */
   db: string;

@@ -36,7 +36,7 @@ export type { InboxThreadFilter, InboxThreadView } from './resources/inboxes/ser
 export { interceptResendApi, type InterceptTarget, type ResendApiInterception } from './intercept.js';
 export { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
 
-/** Options of `startServer` (DESIGN.md "Programmatic"). */
+/** Options of `startServer` (docs/reference/design.md#programmatic). */
 export interface StartServerOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
@@ -72,8 +72,8 @@ export interface StartServerOptions {
   /** Requests per second per team, 0 = off (default). */
   rateLimit?: number;
   /**
-   * Count usage against this plan's quotas (`free`, `pro`, `scale`; README
-   * "Usage and quotas"): over a quota, sends are refused with 429
+   * Count usage against this plan's quotas (`free`, `pro`, `scale`;
+   * docs/quotas-and-rate-limits.md#usage-and-quotas): over a quota, sends are refused with 429
    * `daily_quota_exceeded` / `monthly_quota_exceeded`. Default: unlimited.
    */
   plan?: 'free' | 'pro' | 'scale';
@@ -89,7 +89,7 @@ export interface StartServerOptions {
   smtpPort?: number;
   /**
    * Fault rules added at start and put back by every `reset()` (as the CLI's
-   * `--faults FILE`; README "Fault injection"). Default: none. A bad rule
+   * `--faults FILE`; docs/faults.md). Default: none. A bad rule
    * makes `startServer` reject with its message.
    */
   faults?: FaultInput[];
@@ -114,7 +114,7 @@ export interface StartServerOptions {
   tlsDir?: string;
 }
 
-/** The fault rules of a running emulator (README "Fault injection"; src/faults/). */
+/** The fault rules of a running emulator (docs/faults.md; src/faults/). */
 export interface EmulatorFaults {
   /**
    * Adds a rule (the body of `POST /_emulator/faults`) and returns it with
@@ -160,7 +160,7 @@ export interface EmulatorInstance {
    * headers, attachments, tags, events, links, codes). `filter`: `to` (any of
    * to/cc/bcc), `from`, `subject` (substrings, case-insensitive), `tag`
    * (`name` or `name:value`), `team_id`, `last_event`, `q` (search language,
-   * README "Searching emails"). Throws a TypeError for an unknown key, an
+   * docs/sending.md#searching-emails-q). Throws a TypeError for an unknown key, an
    * Error (`statusCode` 422) for a bad `q`.
    */
   emails(filter?: EmailFilter): SentEmail[];
@@ -172,7 +172,7 @@ export interface EmulatorInstance {
    */
   waitForEmail(filter?: EmailFilter, options?: { timeout?: number }): Promise<SentEmail>;
   /**
-   * Inbox threads (README "Inboxes"), most recently active first per inbox,
+   * Inbox threads (docs/inboxes.md), most recently active first per inbox,
    * each with its emails oldest first. `filter`: `inbox` (id or address),
    * `team_id`.
    */

@@ -1,6 +1,6 @@
 /**
- * In-process interception of `https://api.resend.com` for Node (README "Code
- * that calls api.resend.com directly"): code that hard-codes the URL (a
+ * In-process interception of `https://api.resend.com` for Node 
+ * (docs/https-and-interception.md#code-that-calls-apiresendcom-directly): code that hard-codes the URL (a
  * `fetch` in Auth.js's Resend provider, `node:https` in older clients)
  * reaches the emulator with its own code unchanged.
  *

@@ -48,7 +48,7 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   smtpSocketMs: 60_000,
 };
 
-/** Configuration defaults (DESIGN.md CLI table). */
+/** Configuration defaults (docs/reference/design.md#cli). */
 export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): EmulatorConfig {
   return {
     db: ':memory:',

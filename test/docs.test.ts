@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../src/http/spec.js';
 import { compileOperation } from '../src/http/validate.js';
 import { modules } from '../src/modules.js';
+import { anchorsIn } from './markdown-anchors.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,25 +33,9 @@ describe('documentation and coverage of the spec', () => {
   });
 });
 
-/** GitHub's heading anchor: lower case, punctuation dropped but `-` and `_`, spaces to `-`. */
-function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-}
-
-/** The anchors of a Markdown file's headings, outside code fences. */
-function anchorsIn(text: string): Set<string> {
-  const anchors = new Set<string>();
-  let fenced = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('```')) fenced = !fenced;
-    const m = !fenced && /^#{1,6} (.*)$/.exec(line);
-    if (m) anchors.add(anchorOf(m[1]));
-  }
-  return anchors;
-}
-
 describe('README and docs/ links', () => {
-  const pages = ['README.md', 'CONTRIBUTING.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const mdIn = (dir: string) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f}`);
+  const pages = ['README.md', 'CONTRIBUTING.md', ...mdIn('docs'), ...mdIn('docs/reference')];
   it.each(pages)('every relative link of %s resolves, anchors included', (page) => {
     const text = fs.readFileSync(path.join(root, page), 'utf8').replace(/```[\s\S]*?```/g, '');
     const broken: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * One-time codes in an email (issue "Inspect everything": `codes` beside
- * `links` on every inspected email). The rule, also in README "Inspecting
- * sent emails":
+ * `links` on every inspected email). The rule, also in
+ * docs/sending.md#one-time-codes-codes:
  *
  * - looked for in the subject, then the text, then the HTML's text
  *   (html-to-text, link targets, images and markup left out);

@@ -1,5 +1,5 @@
 /**
- * Admin API for sent emails (DESIGN.md "Admin API"; no auth; spec
+ * Admin API for sent emails (docs/reference/design.md#admin-api; no auth; spec
  * `spec/paths/admin-emails.yaml`):
  * | operationId | does |
  * |---|---|
@@ -51,7 +51,7 @@ export interface AdminEmail {
   events: { type: string; at: string }[];
   /** http(s) URLs found in the html (`href`s and bare) and the text, in order, without repeats. */
   links: string[];
-  /** One-time codes in the subject, text and HTML's text, in order, without repeats (rule: src/admin/codes.ts, README). */
+  /** One-time codes in the subject, text and HTML's text, in order, without repeats (rule: src/admin/codes.ts, docs/sending.md#one-time-codes-codes). */
   codes: string[];
   broadcast_id: string | null;
   template_id: string | null;

@@ -1,5 +1,5 @@
 /**
- * The inbox page and what feeds it (DESIGN.md "Admin API"; no auth):
+ * The inbox page and what feeds it (docs/reference/design.md#admin-api; no auth):
  * | operationId | rule |
  * |---|---|
  * | admin/inbox | `GET /_emulator/`: the inbox page, web/inbox/index.html (no CDN, no build step), its `<base href>` the admin API's root under the app's mount path (`/_emulator/`, `/resend/_emulator/`) |

@@ -13,7 +13,7 @@ import type { Req } from '../http/document-types.js';
 import { teamExists } from '../state/teams.js';
 import { assignFromDashboard, findAnyInbox, inboxesDashboard, performAgentAction, type InboxRow } from '../resources/inboxes/service.js';
 
-/** The inbox (any team) named by id or address, or 404 `Inbox not found.` (INBOXES-FACTS §7). */
+/** The inbox (any team) named by id or address, or 404 `Inbox not found.` (docs/reference/inboxes.md#inbox-errors). */
 function inboxOr404(ctx: Emulator, idOrEmail: string): InboxRow {
   const inbox = findAnyInbox(ctx, idOrEmail);
   if (!inbox) throw new ApiError(404, 'not_found', 'Inbox not found.');

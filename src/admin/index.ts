@@ -1,5 +1,5 @@
 /**
- * The admin API under `/_emulator` (DESIGN.md "Admin API"; no API key:
+ * The admin API under `/_emulator` (docs/reference/design.md#admin-api; no API key:
  * src/admin/guard.ts checks Host, Origin and the optional admin token). Each
  * operation is in spec/openapi.yaml (`spec/paths/admin.yaml`).
  */

@@ -1,5 +1,5 @@
 /**
- * The emulated clock (DESIGN.md "Behaviour: Clock"). One per server.
+ * The emulated clock (docs/reference/design.md#clock). One per server.
  * - `real`: follows wall time plus an offset that `advance` grows.
  * - `manual`: stands still until advanced.
  * All values are milliseconds since the Unix epoch.

@@ -1,7 +1,7 @@
 /**
  * How long each asynchronous transition takes in emulated time (ms). The real
  * service takes seconds to hours; the emulator uses short, documented,
- * deterministic delays (DESIGN.md "Behaviour: Clock"; listed in README).
+ * deterministic delays (docs/reference/design.md#clock; listed in docs/clock.md).
  * A delay of 0 means "at the next advance" in manual mode.
  */
 export const DELAYS = {
@@ -9,7 +9,7 @@ export const DELAYS = {
   domainVerification: 5_000,
   /** POST /domains/{id}/claim/verify: `pending` → `completed` | `failed`. */
   claimVerification: 5_000,
-  /** A domain claim expires this long after creation (API-FACTS §5.4: 7 days). */
+  /** A domain claim expires this long after creation (docs/reference/resources.md#domains-and-claims: 7 days). */
   claimExpiry: 7 * 24 * 3_600_000,
   /** POST /contacts/imports: `queued` → `in_progress`. */
   contactImportStart: 1_000,
@@ -21,13 +21,13 @@ export const DELAYS = {
   broadcastBatch: 1_000,
   /** POST /emails (and batch, broadcasts): `queued` → `sent` (a scheduled email is sent at its `scheduled_at`). */
   emailSend: 1_000,
-  /** `sent` → `delivered` | `bounced` (test addresses, API-FACTS §7). */
+  /** `sent` → `delivered` | `bounced` (test addresses, docs/reference/test-addresses.md). */
   emailDelivery: 2_000,
   /** `delivered` → `complained` for `complained@resend.dev`. */
   emailComplaint: 2_000,
-  /** Emails may be scheduled at most this far ahead (API-FACTS §5.1: 30 days). */
+  /** Emails may be scheduled at most this far ahead (docs/reference/resources.md#emails: 30 days). */
   emailScheduleLimit: 30 * 24 * 3_600_000,
-  /** A thread moved to `trash` (DELETE or PATCH of an inbox thread) is deleted after 30 days (INBOXES-FACTS §6.3). */
+  /** A thread moved to `trash` (DELETE or PATCH of an inbox thread) is deleted after 30 days (docs/reference/inboxes.md#folders-and-read-state). */
   inboxTrashPurge: 30 * 24 * 3_600_000,
   /** POST /events/send: a triggered automation run executes its first steps (run created `running` at once). */
   automationRunStart: 0,

@@ -1,5 +1,5 @@
 /**
- * The job scheduler (DESIGN.md "Behaviour: Clock"). Every asynchronous
+ * The job scheduler (docs/reference/design.md#clock). Every asynchronous
  * transition is a row in `jobs` with a due time in emulated ms; it runs when
  * the clock reaches it.
  *

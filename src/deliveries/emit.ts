@@ -1,5 +1,5 @@
 /**
- * Raising webhook events (DESIGN.md "Behaviour: Webhooks"; API-FACTS §6).
+ * Raising webhook events (docs/reference/design.md#webhooks; docs/reference/webhooks.md).
  * `emitEvent` records one delivery per enabled webhook of the team that is
  * subscribed to the event type, with the payload `{type, created_at, data}`
  * (created_at: emulated time, ISO 8601 `Z`) serialised once, so the bytes
@@ -15,15 +15,15 @@ import { webhookDeliverJob } from './jobs.js';
 import { insertDelivery } from './store.js';
 
 /**
- * Webhook event types a webhook may subscribe to (API-FACTS §6): the OA list,
+ * Webhook event types a webhook may subscribe to (docs/reference/webhooks.md#event-types): the OA list,
  * the SDK's suppression events, and the public types of the newest
  * event-types page (`contact.topics.updated`, `topic.*`), and the 14
- * `inbox.*` types of the SDK's `WebhookEvent` (INBOXES-FACTS §4). Generated
+ * `inbox.*` types of the SDK's `WebhookEvent` (docs/reference/inboxes.md#webhook-events). Generated
  * from `EventType` in spec/paths/webhooks.yaml, the one list.
  */
 export type EventType = SchemaOf<'EventType'>;
 
-/** A Standard Webhooks message id: `msg_` + 27 alphanumerics (API-FACTS §4). */
+/** A Standard Webhooks message id: `msg_` + 27 alphanumerics (docs/reference/formats.md#ids-and-tokens). */
 export function newMessageId(): string {
   return `msg_${randomAlnum(27)}`;
 }

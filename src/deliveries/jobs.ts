@@ -2,7 +2,7 @@
  * Delivering a recorded webhook event, as the deliveries' clock jobs
  * `webhook.deliver` (`webhookDeliverJob`: one scheduled attempt; a failure
  * schedules the next) and `webhook.replay` (`webhookReplayJob`: one extra
- * attempt). API-FACTS §6 "Signing", "Delivery and retries";
+ * attempt). docs/reference/webhooks.md#signing; docs/reference/webhooks.md#delivery-and-retries;
  * D:webhooks/retries-and-replays; D:api-reference/webhooks/*.
  *
  * - Signed with the webhook's signing secret by the `standardwebhooks`
@@ -53,7 +53,7 @@ export const webhookDeliverJob = defineJob('webhook.deliver', (ctx, job) => deli
 /** `webhook.replay`: one extra attempt, outside the retry schedule (`deliver` with `replay`). */
 export const webhookReplayJob = defineJob('webhook.replay', (ctx, job) => deliver(ctx, job.payload.delivery_id, { replay: true, jobId: job.id }), { detachInRealMode: true });
 
-/** Waits between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (API-FACTS §6). */
+/** Waits between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/reference/webhooks.md#delivery-and-retries). */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 /** Attempts a delivery gets on its own: the first plus one per retry wait (8). */
@@ -106,7 +106,7 @@ function cancelRetries(ctx: Emulator, deliveryIds: string | string[]): void {
 /**
  * Marks every pending delivery of a webhook `cancelled` and drops its
  * scheduled attempts (the webhook was deleted or disabled: "no more
- * attempts", API-FACTS §6), in two statements whatever their number, and
+ * attempts", docs/reference/webhooks.md#delivery-and-retries), in two statements whatever their number, and
  * emits `'delivery'` on `ctx.bus` for each (the inbox shows the change).
  * Synchronous; call it in the caller's transaction. Returns the cancelled
  * delivery ids.

@@ -1,6 +1,6 @@
 /**
- * Fault rules: their shapes and how an input becomes a rule (README "Fault
- * injection"; spec `spec/paths/admin-faults.yaml`, schemas `FaultInput` and
+ * Fault rules: their shapes and how an input becomes a rule (docs/faults.md;
+ * spec `spec/paths/admin-faults.yaml`, schemas `FaultInput` and
  * `FaultRule`). Pure: no store, no clock; `store.ts` keeps the rules and
  * fires them.
  *
@@ -103,7 +103,7 @@ export const SMTP_CODES: Readonly<Record<number, string>> = {
 /** The code an SMTP rule answers without `status`: 421 at connect, 535 at auth, 451 (try later) from `mail` on. */
 export const SMTP_DEFAULT_CODE: Readonly<Record<SmtpStage, number>> = { connect: 421, auth: 535, mail: 451, rcpt: 451, data: 451 };
 
-/** `failed.reason` of an outcome `failed` rule without `reason` (API-FACTS §6: "e.g. `reached_daily_quota`"). */
+/** `failed.reason` of an outcome `failed` rule without `reason` (docs/reference/webhooks.md#envelope-and-data: the documented example). */
 export const DEFAULT_FAILED_REASON = 'reached_daily_quota';
 
 /** The rate the message of an injected 429 names when `--rate-limit` is off (D:api-reference/rate-limit: 10 a second). */
@@ -134,7 +134,7 @@ export class OperationIndex {
 
   /**
    * The operation `text` names: an operationId, or `METHOD /path` as in
-   * README's endpoint table. Throws 422 `validation_error` naming it when it
+   * docs/endpoints.md's table. Throws 422 `validation_error` naming it when it
    * names none, or names an operation of the admin API (never faulted).
    */
   resolve(text: string): Operation {
@@ -248,7 +248,7 @@ export function normalizeRule(input: unknown, validate: ValidateFunction, ops: O
 
 /**
  * The error an API rule answers with: `{statusCode, message, name}` of the
- * rule, and for 429 the headers the rate limiter sends (API-FACTS §4:
+ * rule, and for 429 the headers the rate limiter sends (docs/reference/formats.md#rate-limits:
  * `ratelimit-limit`, `ratelimit-policy`, `ratelimit-remaining` 0,
  * `ratelimit-reset` and `retry-after` 1 s; `limit` from `--rate-limit`,
  * else the documented 10).

@@ -1,6 +1,6 @@
 /**
- * Authentication and permission (DESIGN.md "Behaviour: Auth"; API-FACTS §2.1;
- * interface-spec "Authentication"):
+ * Authentication and permission (docs/reference/design.md#auth; docs/reference/errors.md#error-names-and-statuses;
+ * docs/reference/interface-spec.md#authentication):
  * - no `Authorization` header → 401 `missing_api_key`;
  * - a header that is not `Bearer <known token>` → 403 `invalid_api_key`;
  * - a `sending_access` key on an operation without

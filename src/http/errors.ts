@@ -1,12 +1,12 @@
 /**
  * The one error type of the emulator, rendered in the real service's shape
- * `{"statusCode": N, "message": "...", "name": "..."}` (API-FACTS §2, key
+ * `{"statusCode": N, "message": "...", "name": "..."}` (docs/reference/errors.md#error-body, key
  * order as recorded). Handlers throw `ApiError`; the app's error handler
  * renders it. Anything else thrown is a bug and renders as 500
  * `application_error` (never an HTML page).
  */
 
-/** Error names of the real service (API-FACTS §2.1). */
+/** Error names of the real service (docs/reference/errors.md#error-names-and-statuses). */
 export type ErrorName =
   | 'missing_api_key'
   | 'invalid_api_key'
@@ -27,7 +27,7 @@ export type ErrorName =
   | 'rate_limit_exceeded'
   | 'daily_quota_exceeded'
   | 'application_error'
-  // Raised only by injected faults (src/faults/): the rest of API-FACTS §2.1 and the SDK's union.
+  // Raised only by injected faults (src/faults/): the rest of docs/reference/errors.md#error-names-and-statuses and the SDK's union.
   | 'suspended_api_key'
   | 'email_above_quota'
   | 'resource_locked'
@@ -47,8 +47,8 @@ export type ErrorName =
 
 
 /**
- * Every error name the emulator answers with: its usual status (API-FACTS
- * §2.1; where there are several, the usual one: 422 for `validation_error`)
+ * Every error name the emulator answers with: its usual status (docs/reference/errors.md#error-names-and-statuses;
+ * where there are several, the usual one: 422 for `validation_error`)
  * and the service's text for it (D:api-reference/errors; the SDK's text for
  * `application_error`), used when an injected fault gives no `message`
  * (src/faults/). One row a name, so a name cannot miss its status or text.
@@ -93,7 +93,7 @@ export const ERROR_NAMES: Readonly<Record<ErrorName, { status: number; message: 
 export const SERVICE_MESSAGES = Object.fromEntries(Object.entries(ERROR_NAMES).map(([name, e]) => [name, e.message])) as Readonly<Record<ErrorName, string>>;
 
 /**
- * The service's name for an HTTP status (API-FACTS §2.1 table; where a
+ * The service's name for an HTTP status (docs/reference/errors.md#error-names-and-statuses table; where a
  * status has several names, the general one). Statuses not listed have no
  * name of their own: an injected fault must then give one.
  */
@@ -137,11 +137,11 @@ export class ApiError extends Error {
  * through handlers). Each returns an `ApiError` to throw.
  */
 export const errors = {
-  /** 401, no Authorization header (API-FACTS §2.1). */
+  /** 401, no Authorization header (docs/reference/errors.md#error-names-and-statuses). */
   missingApiKey: () => new ApiError(401, 'missing_api_key', 'Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY'),
-  /** 403, unknown token (API-FACTS §2.1). */
+  /** 403, unknown token (docs/reference/errors.md#error-names-and-statuses). */
   invalidApiKey: () => new ApiError(403, 'invalid_api_key', 'API key is invalid'),
-  /** 401, `sending_access` key outside sending (API-FACTS §2.1). */
+  /** 401, `sending_access` key outside sending (docs/reference/errors.md#error-names-and-statuses). */
   restrictedApiKey: () => new ApiError(401, 'restricted_api_key', 'This API key is restricted to only send emails'),
   /** 404 for a resource; `what` as the service words it, e.g. `API key`, `Audience`. */
   notFound: (what: string) => new ApiError(404, 'not_found', `${what} not found`),
@@ -153,22 +153,22 @@ export const errors = {
   missingField: (field: string) => new ApiError(422, 'missing_required_field', `Missing \`${field}\` field.`),
   /** 422, a required query parameter is absent. */
   missingParameter: (param: string) => new ApiError(422, 'missing_required_parameter', `Missing \`${param}\` parameter.`),
-  /** 422, a malformed value such as a non-UUID id (API-FACTS §2.1). */
+  /** 422, a malformed value such as a non-UUID id (docs/reference/errors.md#error-names-and-statuses). */
   invalidParameter: (message: string) => new ApiError(422, 'invalid_parameter', message),
-  /** Generic field problem, 400 unless the service uses another status (API-FACTS §2.1). */
+  /** Generic field problem, 400 unless the service uses another status (docs/reference/errors.md#error-names-and-statuses). */
   validation: (message: string, status = 400) => new ApiError(status, 'validation_error', message),
-  /** 422 pagination error with the documented message (API-FACTS §2.1). */
+  /** 422 pagination error with the documented message (docs/reference/errors.md#error-names-and-statuses). */
   paginationLimit: () =>
     new ApiError(422, 'validation_error', 'The pagination limit must be a number between 1 and 100. See https://resend.com/docs/pagination for more information.'),
-  /** 422, both `after` and `before` given (interface-spec "Pagination"). */
+  /** 422, both `after` and `before` given (docs/reference/interface-spec.md#pagination). */
   bothCursors: () =>
     new ApiError(422, 'validation_error', 'You can only use either the `after` or `before` parameter, not both. See https://resend.com/docs/pagination for more information.'),
-  /** 422, an `after`/`before` cursor that names no item of the list (interface-spec "Pagination"). */
+  /** 422, an `after`/`before` cursor that names no item of the list (docs/reference/interface-spec.md#pagination). */
   unknownCursor: (which: 'after' | 'before', id: string) =>
     new ApiError(422, 'validation_error', `The \`${which}\` cursor \`${id}\` does not match any item of this list. See https://resend.com/docs/pagination for more information.`),
   /** 413, body over the size limit. */
   payloadTooLarge: (limit: string) => new ApiError(413, 'payload_too_large', `The request body is too large; the maximum is ${limit}.`),
-  /** 429 over the per-second limit, with `retry-after` (seconds, a string) as its one header (API-FACTS §2.1, §4). */
+  /** 429 over the per-second limit, with `retry-after` (seconds, a string) as its one header (docs/reference/errors.md#error-names-and-statuses; docs/reference/formats.md#rate-limits). */
   rateLimitExceeded: (limit: number, retryAfter: string) =>
     new ApiError(
       429,

@@ -10,8 +10,8 @@ const mimeTypes = lazy(() => requirePackage<typeof import('mime-types')>('mime-t
 
 /**
  * Renders emulated milliseconds as the API timestamp
- * `YYYY-MM-DD HH:MM:SS.ffffff+00` (interface-spec "Conventions"; DESIGN.md
- * picks 6 fraction digits). `null`/`undefined` → `null`.
+ * `YYYY-MM-DD HH:MM:SS.ffffff+00` (docs/reference/interface-spec.md#conventions; six fraction
+ * digits, docs/reference/formats.md#timestamps). `null`/`undefined` → `null`.
  */
 export function apiTime(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
@@ -27,13 +27,13 @@ export function apiTime(ms: number | null | undefined): string | null {
 /** The last instant `apiTime` rendered, and its text. */
 const lastApiTime: { ms: number; text: string | null } = { ms: Number.NaN, text: null };
 
-/** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (API-FACTS §4). */
+/** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (docs/reference/formats.md#timestamps). */
 export function isoTime(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
   return new Date(ms).toISOString();
 }
 
-/** A new public id: lower-case UUID v4 (API-FACTS §4 "IDs"). */
+/** A new public id: lower-case UUID v4 (docs/reference/formats.md#ids-and-tokens). */
 export function newId(): string {
   return randomUUID();
 }

@@ -1,6 +1,6 @@
 /**
- * `Idempotency-Key` for POST /emails and /emails/batch (API-FACTS §1, §2.1;
- * also the inboxes' reply, forward, draft create and draft send, INBOXES-FACTS §1;
+ * `Idempotency-Key` for POST /emails and /emails/batch (docs/reference/transport.md#idempotency-keys; docs/reference/errors.md#error-names-and-statuses;
+ * also the inboxes' reply, forward, draft create and draft send, docs/reference/inboxes.md#transport;
  * D:dashboard/emails/idempotency-keys):
  * - header absent → the request runs normally;
  * - empty or over 256 characters → 400 `invalid_idempotency_key`;

@@ -1,9 +1,9 @@
 /**
- * The one implementation of list pagination (interface-spec "Pagination";
- * API-FACTS §4 "Cursors", "Page size", "Order"):
+ * The one implementation of list pagination (docs/reference/interface-spec.md#pagination;
+ * docs/reference/formats.md#cursors; docs/reference/formats.md#page-size; docs/reference/formats.md#lists):
  * - newest first (`ORDER BY seq DESC`, `seq` = insertion order) unless the
  *   list names another `order` (a column and a direction: a thread's emails
- *   are oldest first, INBOXES-FACTS §3.3);
+ *   are oldest first, docs/reference/inboxes.md#thread-emails);
  * - `limit` 1..100 (checked by the spec's `limit` parameter schema);
  * - `after` = id of the last item seen → the items after it in the list's
  *   order (older ones, newest first); `before` = id of the first item seen →
@@ -23,7 +23,7 @@ export interface PageQuery {
   before?: string;
 }
 
-/** The list envelope (interface-spec "Conventions"). */
+/** The list envelope (docs/reference/interface-spec.md#conventions). */
 export interface ListEnvelope<T> {
   object: 'list';
   has_more: boolean;

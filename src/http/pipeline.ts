@@ -45,9 +45,9 @@ function onFirstUse(make: () => Middleware): Middleware {
   return (req, res, next) => get()(req, res, next);
 }
 
-/** Largest JSON body accepted (attachments are ≤ 40 MB an email, API-FACTS §5.1). */
+/** Largest JSON body accepted (attachments are ≤ 40 MB an email, docs/reference/resources.md#emails). */
 export const JSON_BODY_LIMIT = '50mb';
-/** Largest multipart upload (interface-spec "Limits": import file 200MB). */
+/** Largest multipart upload (docs/reference/interface-spec.md#limits: import file 200MB). */
 export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
 
 /** One API call on its way through the steps: the operation, the node request and response, and what the steps found. */

@@ -8,7 +8,7 @@
 export const WINDOW_MS = 1000;
 
 /**
- * The rate-limit headers of an answer (API-FACTS §4): `ratelimit-limit`,
+ * The rate-limit headers of an answer (docs/reference/formats.md#rate-limits): `ratelimit-limit`,
  * `ratelimit-policy` (`N;w=1`), `ratelimit-remaining` (never below 0),
  * `ratelimit-reset` (seconds). Used by the limiter and by injected 429s
  * (src/faults/rules.ts), so both send the same set.

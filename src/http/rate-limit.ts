@@ -2,7 +2,7 @@
  * Optional per-team rate limiting (`config.rateLimit` requests per second;
  * CLI `--rate-limit N`, `startServer({ rateLimit })`; 0 = off, the default).
  *
- * Rules (API-FACTS §4 "Rate-limit headers", "Limit values"; §2.1
+ * Rules (docs/reference/formats.md#rate-limits; docs/reference/errors.md#error-names-and-statuses
  * `rate_limit_exceeded`; D:api-reference/rate-limit):
  * - counts authenticated API requests per team, all of its keys together;
  *   the admin API (`/_emulator`, no auth) is never counted or limited;

@@ -1,6 +1,6 @@
 /**
  * A full store as an answer (the machine's fault, src/store/full.ts): 507
- * `insufficient_storage`, an emulator-only name (README "Errors"; HTTP's
+ * `insufficient_storage`, an emulator-only name (docs/errors.md; HTTP's
  * 507 Insufficient Storage, RFC 4918 §11.5), with a message naming the
  * cause and the path, so a caller can tell its own mistake from the
  * machine's. The write was rolled back by SQLite (or the upload's temp file

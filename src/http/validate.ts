@@ -4,7 +4,7 @@
  * operation for parameters, one for the body, one per response status.
  *
  * Failures become the real service's errors through a small table
- * (API-FACTS §2.1):
+ * (docs/reference/errors.md#error-names-and-statuses):
  * | ajv keyword | location | error |
  * |---|---|---|
  * | required | body | 422 `missing_required_field` ``Missing `x` field.`` |

@@ -1,5 +1,5 @@
 /**
- * The SMTP relay (DESIGN.md "Contracts being added": SMTP), as the
+ * The SMTP relay (docs/reference/design.md#contracts: SMTP), as the
  * service's `smtp.resend.com`: username `resend`, password an API key of a
  * team, and each accepted message sent by `sendEmail`, the function behind
  * `POST /emails` (src/resources/emails/send.ts), so every rule, the
@@ -17,11 +17,11 @@
  * | message over `MAX_MESSAGE_BYTES` | `552` (smtp-server) |
  * SMTP messages are not written to the request log (`GET /logs` lists API
  * requests; an SMTP transaction is none) and not counted by `--rate-limit`
- * (README "Sending over SMTP").
+ * (docs/sending.md#sending-over-smtp).
  *
  * Fault injection hooks in at `beforeStage`: it runs at the start of every
  * stage (connect, auth, mail, rcpt, data), fires the SMTP fault rules
- * (src/faults/; README "Fault injection") and may throw an `SmtpReply` to
+ * (src/faults/; docs/faults.md) and may throw an `SmtpReply` to
  * answer that stage with the rule's code and text instead.
  */
 import type { AddressInfo } from 'node:net';
@@ -41,7 +41,7 @@ export const SMTP_USERNAME = 'resend';
 
 /**
  * Largest message accepted, in bytes (50 MiB: attachments may total 40 MB
- * decoded, API-FACTS §5.1, which is about 54 MB in base64; the JSON API's
+ * decoded, docs/reference/resources.md#emails, which is about 54 MB in base64; the JSON API's
  * body limit is 50 MB too). Advertised as `SIZE`; larger ones get `552`.
  */
 export const MAX_MESSAGE_BYTES = 50 * 1024 * 1024;

@@ -14,9 +14,9 @@
  * | automation runs a month | 3,000 | 50,000 | 100,000 | emulator choice, not published (reported, not enforced) |
  * Enforced: the daily and monthly email quotas on API, batch and SMTP sends
  * (429 `daily_quota_exceeded` / `monthly_quota_exceeded`), and the contacts
- * quota when a broadcast is sent (403 `validation_error`, API-FACTS §2.1).
+ * quota when a broadcast is sent (403 `validation_error`, docs/reference/errors.md#error-names-and-statuses).
  * Paid plans' pay-as-you-go overages are not emulated: a paid plan is
- * refused at its monthly quota (emulator choice, README "Usage and quotas").
+ * refused at its monthly quota (emulator choice, docs/quotas-and-rate-limits.md#usage-and-quotas).
  */
 import type { Emulator, PlanName } from '../context.js';
 

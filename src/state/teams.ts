@@ -2,8 +2,8 @@
  * The teams module (the first of `src/modules.ts`): teams, and the
  * tables of no resource: the clock's and scheduler's, and the request
  * pipeline's idempotency keys. Every API key and resource belongs to a team
- * (DESIGN.md "Behaviour: Teams"). Teams have an owner address, the only
- * non-test address `onboarding@resend.dev` may send to (API-FACTS §2.1).
+ * (docs/reference/design.md#teams). Teams have an owner address, the only
+ * non-test address `onboarding@resend.dev` may send to (docs/reference/errors.md#error-names-and-statuses).
  */
 import type { ResourceModule } from '../module.js';
 import type { DB } from '../store/db.js';

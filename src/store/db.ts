@@ -2,9 +2,9 @@
  * The SQLite store: one better-sqlite3 connection per emulator, schema built
  * by numbered migrations that each resource module owns.
  *
- * Storage conventions every table follows (DESIGN.md "Behaviour"):
+ * Storage conventions every table follows (docs/reference/design.md#storage-conventions):
  * - `seq INTEGER PRIMARY KEY`: insertion order; lists are `ORDER BY seq DESC`
- *   (newest first, API-FACTS §4 "Order") and cursors compare `seq`.
+ *   (newest first, docs/reference/formats.md#lists) and cursors compare `seq`.
  * - `id TEXT UNIQUE NOT NULL`: the public identifier (lower-case UUID v4).
  * - `team_id TEXT NOT NULL`: every resource row belongs to a team.
  * - times are INTEGER milliseconds of emulated time; `src/http/format.ts`

@@ -6,8 +6,8 @@
  * A user adds the root (`ca.pem`) to a trust store, so no key that could sign
  * for another site may be kept: the root's key is made unexportable, signs
  * one intermediate CA at creation, and is then dropped (never written). The
- * intermediate carries a critical Name Constraints extension (RFC 5280
- * §4.2.1.10) whose permitted subtrees are only the names the emulator serves
+ * intermediate carries a critical Name Constraints extension 
+ * (RFC 5280 §4.2.1.10) whose permitted subtrees are only the names the emulator serves
  * (`api.resend.com`, `localhost`, 127.0.0.1/32, ::1/128 and the `--public-url`
  * host), `pathLenConstraint` 0, and the root's short validity
  * (`CA_VALIDITY_DAYS`); its key (mode 0600) is the only CA key on disk and

@@ -1,7 +1,7 @@
 /**
  * Webhook delivery end to end: real HTTP receivers on 127.0.0.1, signatures
  * checked with the official SDK's `webhooks.verify()`, retries on the
- * emulated clock (API-FACTS §6). No sleeps: awaiting `clock.advance()`
+ * emulated clock (docs/reference/webhooks.md). No sleeps: awaiting `clock.advance()`
  * awaits the delivery job, which awaits the HTTP attempt.
  */
 import { afterEach, describe, expect, it } from 'vitest';

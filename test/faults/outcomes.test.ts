@@ -4,7 +4,7 @@
  * matching sends end that way on the clock, and `POST
  * /_emulator/emails/{id}/events` takes `delivery_delayed` and `failed`. The
  * events reach a real receiver, signed, with the service's `data`
- * (API-FACTS §6).
+ * (docs/reference/webhooks.md).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';

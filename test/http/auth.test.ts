@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../helpers.js';
 
-describe('authentication (DESIGN.md "Auth")', () => {
+describe('authentication (docs/reference/design.md#auth)', () => {
   const t = useFreshEmulatorPerTest();
 
   it('401 missing_api_key without an Authorization header', async () => {

@@ -3,7 +3,7 @@ import { useFreshEmulatorPerTest } from '../helpers.js';
 import { openDatabase } from '../../src/store/db.js';
 import { paginate, type PageOrder, type PageQuery } from '../../src/http/pagination.js';
 
-describe('pagination (interface-spec "Pagination")', () => {
+describe('pagination (docs/reference/interface-spec.md#pagination)', () => {
   const t = useFreshEmulatorPerTest();
 
   async function makeKeys(n: number): Promise<string[]> {

@@ -154,14 +154,14 @@ function bodyProperties(schema: Schema): Record<string, Schema> {
  * stays in the table as `noCrash`): operationId → case labels, with the source.
  */
 const DOCUMENTED_SUCCESS: Record<string, { labels: RegExp; why: string }> = {
-  'audiences/get-contact': { labels: /^path audience_id=(all-zero|unknown) UUID/, why: 'legacy path: contacts are team-wide, the audience id is ignored (API-FACTS §5.7; contacts/legacy.ts)' },
-  'audiences/update-contact': { labels: /^path audience_id=(all-zero|unknown) UUID/, why: 'legacy path: the audience id is ignored (API-FACTS §5.7)' },
-  'audiences/remove-contact': { labels: /^path (audience_id|id)=(all-zero|unknown) UUID/, why: 'legacy DELETE of an unknown contact → 200 deleted:true (API-FACTS §5.7, §8)' },
-  'segments/remove': { labels: /^path id=(all-zero|unknown) UUID/, why: 'DELETE of an unknown segment → 200 deleted:true (API-FACTS §8)' },
-  'audiences/remove': { labels: /^path id=(all-zero|unknown) UUID/, why: 'DELETE of an unknown segment → 200 deleted:true (API-FACTS §8)' },
+  'audiences/get-contact': { labels: /^path audience_id=(all-zero|unknown) UUID/, why: 'legacy path: contacts are team-wide, the audience id is ignored (docs/reference/resources.md#contacts; contacts/legacy.ts)' },
+  'audiences/update-contact': { labels: /^path audience_id=(all-zero|unknown) UUID/, why: 'legacy path: the audience id is ignored (docs/reference/resources.md#contacts)' },
+  'audiences/remove-contact': { labels: /^path (audience_id|id)=(all-zero|unknown) UUID/, why: 'legacy DELETE of an unknown contact → 200 deleted:true (docs/reference/resources.md#contacts; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ)' },
+  'segments/remove': { labels: /^path id=(all-zero|unknown) UUID/, why: 'DELETE of an unknown segment → 200 deleted:true (docs/reference/interface-spec.md#where-the-spec-and-the-service-differ)' },
+  'audiences/remove': { labels: /^path id=(all-zero|unknown) UUID/, why: 'DELETE of an unknown segment → 200 deleted:true (docs/reference/interface-spec.md#where-the-spec-and-the-service-differ)' },
   'contacts/create-import': {
     labels: /^multipart (file (not CSV|empty|header only|without an email column|unbalanced quotes)|column_map="\{\\"email\\": ?\\"(nope|a+))/,
-    why: 'the CSV is read by the asynchronous import job: 201 `queued`, then `failed` (API-FACTS §5.9)',
+    why: 'the CSV is read by the asynchronous import job: 201 `queued`, then `failed` (docs/reference/resources.md#contact-imports)',
   },
 };
 

@@ -1,5 +1,5 @@
 /**
- * Team isolation audit (interface-spec "Conventions": every resource belongs
+ * Team isolation audit (docs/reference/interface-spec.md#conventions: every resource belongs
  * to a team; a key never sees another team's data → 404 `not_found`).
  *
  * One table, keyed by operationId, covers EVERY operation of
@@ -376,7 +376,7 @@ const TABLE: Record<string, Case> = {
     kind: 'byId',
     paths: () => [`/audiences/${F.segment}/contacts/${F.contact}`, `/audiences/${F.segment}/contacts/${F.contactEmail}`],
     readBack: () => `/contacts/${F.contact}`,
-    unknownAnswersOk: 'DELETE /audiences/{id}/contacts/{id|email} answers 200 for a never-existing contact (API-FACTS §3)',
+    unknownAnswersOk: 'DELETE /audiences/{id}/contacts/{id|email} answers 200 for a never-existing contact (docs/reference/formats.md#success-statuses)',
   },
 
   // --- Contact imports ---
@@ -409,7 +409,7 @@ const TABLE: Record<string, Case> = {
     kind: 'byId',
     paths: () => [`/segments/${F.segment}`],
     readBack: () => `/segments/${F.segment}`,
-    unknownAnswersOk: 'DELETE /segments/{id} answers 200 `deleted: true` for an id that never existed (API-FACTS §3, REC:SEG-remove-appears-to-remove)',
+    unknownAnswersOk: 'DELETE /segments/{id} answers 200 `deleted: true` for an id that never existed (docs/reference/formats.md#success-statuses, REC:SEG-remove-appears-to-remove)',
   },
   'segments/list-contacts': { kind: 'byId', paths: () => [`/segments/${F.segment}/contacts`] },
   'audiences/list': { kind: 'list', ownIds: (w) => [F.segment, w.audience] },

@@ -8,12 +8,12 @@
  *   items created in the same emulated millisecond keep their creation order,
  *   src/http/pagination.ts), `after` / `before` exclusive, `has_more` exact,
  *   `limit` omitted → all items (contacts, segments, API keys) or 20 (topics),
- *   an unknown cursor (deleted, another team's) → 422 (API-FACTS §4);
+ *   an unknown cursor (deleted, another team's) → 422 (docs/reference/formats.md);
  * - another team's id → 404, as does a deleted one (except DELETE
  *   /segments/{id}: `deleted: true` for any id, nothing changed, as recorded
  *   from the service);
  * - a contact created again with the same email (any case) is the same
- *   contact, fields unchanged, segments added (API-FACTS §5.8);
+ *   contact, fields unchanged, segments added (docs/reference/resources.md#contact-properties);
  * - deleting a contact or a segment removes its memberships.
  * Seeded (`FUZZ_SEED`) and shrinking: a failure prints the shortest sequence
  * that breaks and the seed/path to replay it. `npm test` runs a fast slice;

@@ -50,7 +50,7 @@ describe('SDK: contacts family', () => {
     expect(removed.data).toEqual({ object: 'segment', id, deleted: true });
     expect((await resend.audiences.list()).data!.data.map((s) => s.id)).not.toContain(id);
     expect((await resend.audiences.get(id)).error).toEqual({ statusCode: 404, message: 'Audience not found', name: 'not_found' });
-    // As recorded: removing it again still answers deleted: true (API-FACTS §5.6).
+    // As recorded: removing it again still answers deleted: true (docs/reference/resources.md#segments-and-audiences).
     expect((await resend.audiences.remove(id)).data).toEqual({ object: 'segment', id, deleted: true });
   });
 

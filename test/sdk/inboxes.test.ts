@@ -338,7 +338,7 @@ describe('SDK: resend.inboxes', () => {
     expect(seen.get('inbox.thread.assigned').data).toMatchObject({ source: 'agent', assignee_email: 'owner@example.com', previous_assignee_email: null });
     expect(seen.get('inbox.thread.unassigned').data).toMatchObject({ previous_assignee_email: 'owner@example.com' });
     expect(seen.get('inbox.deleted').data).toEqual({ source: 'api', inbox_id: inboxId });
-    // The send raises inbox.draft.sent, then inbox.email.sent for the same email (INBOXES-FACTS §6.5).
+    // The send raises inbox.draft.sent, then inbox.email.sent for the same email (docs/reference/inboxes.md#draft-rules).
     const order = emu.server.webhookDeliveries({ webhook_id: hook!.id }).map((d) => d.payload);
     const sentAt = order.findIndex((p) => p.type === 'inbox.draft.sent');
     const emailSentAt = order.findIndex((p) => p.type === 'inbox.email.sent');

@@ -64,7 +64,7 @@ const EXPECTED: { method: string; when?: (args: unknown[]) => boolean; type: str
     {
       method,
       type: '{ data: { id: string }[] }',
-      reason: "the SDK's strict type is `{data} & Record<string, never>`, which no object with `data` satisfies (`data: never`); the strict answer is `{data: [{id}]}` (API-FACTS §batch, the document)",
+      reason: "the SDK's strict type is `{data} & Record<string, never>`, which no object with `data` satisfies (`data: never`); the strict answer is `{data: [{id}]}` (docs/reference/resources.md#batch-sends, the document)",
     },
   ]),
   {
@@ -80,12 +80,12 @@ const EXPECTED: { method: string; when?: (args: unknown[]) => boolean; type: str
   {
     method: 'apiKeys.remove',
     type: "Omit<SDK, 'object'> & { object: 'list' }",
-    reason: 'the service answers `object: "list"` (recording API-Keys-Integration-Tests-remove-removes-an-API-key, API-FACTS §5 "DELETE /api-keys"); a recording outranks the SDK (`api_key`)',
+    reason: 'the service answers `object: "list"` (recording API-Keys-Integration-Tests-remove-removes-an-API-key, docs/reference/resources.md#api-keys); a recording outranks the SDK (`api_key`)',
   },
   {
     method: 'broadcasts.get',
     type: "Omit<SDK, 'status'> & { status: SDK['status'] | 'scheduled' | 'canceled' }",
-    reason: "the service's broadcast states include `scheduled` and `canceled` (API-FACTS §broadcasts, the service's dashboard docs); the SDK types only `draft | sent | queued`",
+    reason: "the service's broadcast states include `scheduled` and `canceled` (docs/reference/resources.md#broadcasts, the service's dashboard docs); the SDK types only `draft | sent | queued`",
   },
   {
     method: 'broadcasts.list',

@@ -102,7 +102,7 @@ describe('snapshots of every schema version', () => {
       if (m.direction === 'inbound') expect((await t.api.get(`/emails/receiving/${m.id}`)).status).toBe(200);
       else expect((await t.api.get(`/emails/${m.id}`)).status).toBe(200);
     }
-    expect(t.emu.clock.now().getTime()).toBeGreaterThanOrEqual(snap.clock_ms); // the clock never moves back (README "Snapshots")
+    expect(t.emu.clock.now().getTime()).toBeGreaterThanOrEqual(snap.clock_ms); // the clock never moves back (docs/clock.md: the clock never goes backwards)
     // Exported again, it says this version, and imports as it is.
     const again = await t.api.get('/_emulator/snapshot');
     expect(again.body.schema_version).toBe(SCHEMA_VERSION);

@@ -574,7 +574,7 @@
       })) : h('div', { className: 'empty' }, 'No step yet.')),
     ];
   }
-  /** The folders of an inbox, in the service's order (INBOXES-FACTS: inbox, archive, spam, sent, trash). */
+  /** The folders of an inbox, in the service's order (docs/reference/inboxes.md: inbox, archive, spam, sent, trash). */
   var FOLDERS = ['inbox', 'archive', 'spam', 'sent', 'trash'];
   /**
    * An inbox: its threads by folder (each with labels, assignee, read state

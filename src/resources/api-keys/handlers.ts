@@ -1,8 +1,8 @@
 /**
- * API keys (interface-spec "API keys"; API-FACTS §5.5).
+ * API keys (docs/reference/interface-spec.md#api-key; docs/reference/resources.md#api-keys).
  * | operationId | rule |
  * |---|---|
- * | api-keys/create | name ≤ 50 (`""` accepted, REC:AK-create-allows-empty-name); permission `full_access` (default) or `sending_access`; `domain_id` only with `sending_access`, must be a domain of the team; 201 `{id, object: "api_key", token}` (SPEC over the recorded `"list"`, API-FACTS §8 #1) |
+ * | api-keys/create | name ≤ 50 (`""` accepted, REC:AK-create-allows-empty-name); permission `full_access` (default) or `sending_access`; `domain_id` only with `sending_access`, must be a domain of the team; 201 `{id, object: "api_key", token}` (the spec over the recorded `"list"`, docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 1) |
  * | api-keys/list | all keys when `limit` is omitted; items `{id, name, created_at, last_used_at}` |
  * | api-keys/update | `{name}` → `{object: "api_key", id}` |
  * | api-keys/remove | 200 `{object: "list", id, deleted: true}` as recorded (REC:AK-remove-removes); unknown → 404 `API key not found` |

@@ -1,6 +1,6 @@
 /**
  * Evaluating condition rules and `{var: "event.x"}` references against a run's
- * context (API-FACTS §5.13: fields `event.*` and `contact.*`; operators eq,
+ * context (docs/reference/resources.md#automations-and-runs: fields `event.*` and `contact.*`; operators eq,
  * neq, gt, gte, lt, lte, contains, starts_with, ends_with, exists, is_empty;
  * groups `and`/`or`).
  */

@@ -1,6 +1,6 @@
 /**
- * Rules of an automation graph that its JSON Schema cannot say (API-FACTS
- * §5.13): step keys unique; connections between existing steps; nothing
+ * Rules of an automation graph that its JSON Schema cannot say 
+ * (docs/reference/resources.md#automations-and-runs): step keys unique; connections between existing steps; nothing
  * leads into the trigger; no cycles; connection types that fit their source
  * step (`condition_met`/`condition_not_met` only from a condition, which has
  * no other; `timeout`/`event_received` only from a wait_for_event); `delay`
@@ -11,7 +11,7 @@ import { parseDuration } from '../../clock/clock.js';
 import { errors } from '../../http/errors.js';
 import type { Connection, ConnectionType, Graph, Step } from './store.js';
 
-/** Longest delay or wait timeout (API-FACTS §5.13). */
+/** Longest delay or wait timeout (docs/reference/resources.md#automations-and-runs). */
 export const MAX_WAIT_MS = 30 * 24 * 3_600_000;
 
 /** Reads a step duration (`30 minutes`, `1 hour`, `2 days`) in ms; throws 422 if unreadable, not positive or over 30 days. */

@@ -1,19 +1,19 @@
 /**
- * Automations and runs (interface-spec "Automation and automation run",
- * "Automations and runs", "States and transitions", Errors #4; API-FACTS
- * §5.13, §8 #7, #11). Rows and shapes: `store.ts`; graph rules: `graph.ts`;
+ * Automations and runs (docs/reference/interface-spec.md#automation-and-automation-run;
+ * docs/reference/interface-spec.md#other-states; docs/reference/interface-spec.md#errors 4;
+ * docs/reference/resources.md#automations-and-runs; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ rows 7, 11). Rows and shapes: `store.ts`; graph rules: `graph.ts`;
  * handlers: `automations.ts`; the step engine (the clock job): `jobs.ts`;
  * rules and `{var}` references: `conditions.ts`.
  * | operationId | rule |
  * |---|---|
- * | automations/create | `name` required; `status` default `disabled`; `steps` and `connections` together or neither (422 `validation_error`, SPEC Errors #4 over OA's "both required", §8 #7); 1-150 steps, exactly one `trigger`; each step's `config` checked by its type's schema; unique keys, connections between existing steps, none into the trigger, no cycles, connection types fitting their source (graph.ts); durations ≤ 30 days → 201 `{object, id}` |
+ * | automations/create | `name` required; `status` default `disabled`; `steps` and `connections` together or neither (422 `validation_error`, docs/reference/interface-spec.md#errors 4 over the document's "both required", docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 7); 1-150 steps, exactly one `trigger`; each step's `config` checked by its type's schema; unique keys, connections between existing steps, none into the trigger, no cycles, connection types fitting their source (graph.ts); durations ≤ 30 days → 201 `{object, id}` |
  * | automations/list | `?status=enabled|disabled`; newest first, `limit` default 20; items id, name, status, created_at, updated_at |
  * | automations/get | `{object, id, name, status, created_at, updated_at, steps[{key, type, config}], connections[{from, to, type}]}` |
  * | automations/update | at least one of name, status, steps+connections (together) → `{object, id}`; runs under way keep their graph |
  * | automations/remove | `{object, id, deleted: true}`; its runs are cancelled and removed |
  * | automations/duplicate | 201 `{object, id}`: a `disabled` copy named `<name> (copy)` |
  * | automations/stop | status `disabled`, running runs → `cancelled` (unfinished steps `skipped`) → `{object, id, status: "disabled"}` |
- * | automations/list-runs | `?status=` comma-separated of running, completed, failed, cancelled (else 422); all runs when `limit` is omitted (SPEC) |
+ * | automations/list-runs | `?status=` comma-separated of running, completed, failed, cancelled (else 422); all runs when `limit` is omitted (docs/reference/interface-spec.md#pagination 3) |
  * | automations/get-run | `{object: "automation_run", id, status, started_at, completed_at, created_at, steps[{key, type, status, started_at, completed_at, output, error, created_at}]}` |
  * Unknown → 404 `Automation not found` / `Automation run not found`.
  * Runs start from POST /events/send (src/resources/events) through `dispatchEvent`.

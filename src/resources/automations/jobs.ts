@@ -1,6 +1,6 @@
 /**
  * The step engine of automation runs, as the resource's clock job
- * (API-FACTS §5.13; interface-spec "Events"). Everything happens on the
+ * (docs/reference/resources.md#automations-and-runs; docs/reference/interface-spec.md#events). Everything happens on the
  * emulated clock through one job type, `automations.run` (`automationRunJob`),
  * with payload `{run_id, kind, key?, event?}` (`AutomationRunPayload`):
  * | kind | when | does |
@@ -15,7 +15,7 @@
  * leaves no half-written state, is `failed` with `error` = the `ApiError`
  * body (`{statusCode, message, name}`), and fails the run. A run with no
  * step left waiting is `completed`. Unsubscribed contact → `send_email` is
- * `skipped` (API-FACTS §5.13).
+ * `skipped` (docs/reference/resources.md#automations-and-runs).
  */
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';

@@ -15,7 +15,7 @@ import { getTopicOr404 } from '../topics/service.js';
 import type { Req } from '../../http/document-types.js';
 
 
-/** `segment_id`, else its deprecated name `audience_id` (interface-spec Versioning #1-2). */
+/** `segment_id`, else its deprecated name `audience_id` (docs/reference/interface-spec.md#versioning 1-2). */
 function segmentOf(body: { segment_id?: string; audience_id?: string }): string | undefined {
   return body.segment_id ?? body.audience_id;
 }
@@ -54,7 +54,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   const teamId = req.auth!.teamId;
   const row = getOr404(ctx.db, teamId, req.params.broadcast_id);
   const b = req.body;
-  // `audience_id` is the older name of `segment_id` (API-FACTS §5.4); `segment_id` wins when both are given.
+  // `audience_id` is the older name of `segment_id` (docs/reference/resources.md#domains-and-claims); `segment_id` wins when both are given.
   const segmentId = b.segment_id !== undefined ? b.segment_id : b.audience_id;
   const changes: BroadcastChanges = {};
   // Only the document's fields, each named here: no body key reaches the SQL (pruneBody drops the others first).

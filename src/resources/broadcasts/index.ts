@@ -1,11 +1,11 @@
 /**
- * Broadcasts (interface-spec "Broadcast", "Broadcasts", Versioning #2;
- * API-FACTS §5.12, §8 #15; reference operations `broadcasts/*`).
+ * Broadcasts (docs/reference/interface-spec.md#broadcast; docs/reference/interface-spec.md#versioning 2;
+ * docs/reference/resources.md#broadcasts; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 15; reference operations `broadcasts/*`).
  * | operationId | rule |
  * |---|---|
  * | broadcasts/create | `segment_id` required (`audience_id`, its deprecated name, accepted; missing both → 422 `missing_required_field` ``Missing `segment_id` field.``); `from`, `subject` required; `reply_to` string or array; `send` default false; `scheduled_at` only with `send: true` (else 422 `validation_error`); unknown segment → 404 `Audience not found`, unknown topic → 404 `Topic not found` → 201 `{object: "broadcast", id}` |
- * | broadcasts/list | newest first, all when `limit` is omitted; items exactly `{id, name, audience_id, segment_id, status, created_at, scheduled_at, sent_at}` (no `topic_id`, §8 #15) |
- * | broadcasts/get | `object: "broadcast"` with every field of §5.12; unknown or another team's → 404 `Broadcast not found` |
+ * | broadcasts/list | newest first, all when `limit` is omitted; items exactly `{id, name, audience_id, segment_id, status, created_at, scheduled_at, sent_at}` (no `topic_id`, docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 15) |
+ * | broadcasts/get | `object: "broadcast"` with every field of docs/reference/resources.md#broadcasts; unknown or another team's → 404 `Broadcast not found` |
  * | broadcasts/update | `draft`/`scheduled`: any field; otherwise only `name` (else 403 `validation_error`) → `{object, id}` |
  * | broadcasts/remove | only `draft`/`scheduled` (a scheduled send is dropped), else 403 `validation_error` → `{object, id, deleted: true}` |
  * | broadcasts/send | `draft`/`scheduled` only (else 403 `validation_error`); needs `html` or `text` (422); `scheduled_at` ISO 8601 or `in 1 hour` (unreadable → 422); future → `scheduled`, else `queued` → `{id}` |

@@ -1,6 +1,6 @@
 /**
  * The send lifecycle of a broadcast on the emulated clock: its jobs and the
- * transitions that schedule or cancel them (API-FACTS §5.12;
+ * transitions that schedule or cancel them (docs/reference/resources.md#broadcasts;
  * D:dashboard/broadcasts/manage-broadcasts, broadcasts/cancel-broadcast):
  * | from | trigger | to | job |
  * |---|---|---|---|
@@ -68,7 +68,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
     throw errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422);
   }
   checkBroadcastSender(ctx, row);
-  // Over the `--plan` contacts quota: 403 `validation_error` (API-FACTS §2.1; usage's service).
+  // Over the `--plan` contacts quota: 403 `validation_error` (docs/reference/errors.md#error-names-and-statuses; usage's service).
   checkContactsQuota(ctx, row.team_id);
   const now = ctx.clock.nowMs();
   const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
@@ -83,7 +83,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
 
 /**
  * The sending rules of POST /emails applied to a broadcast when it is sent
- * (README "Broadcasts": a broadcast obeys the sending rules of POST /emails): its `from` must be a verified
+ * (docs/contacts-and-broadcasts.md: a broadcast obeys the sending rules of POST /emails): its `from` must be a verified
  * domain of the team, or `@resend.dev` with only the team owner and
  * `@resend.dev` addresses among the segment's subscribed contacts. Throws the
  * same 403 `validation_error` as POST /emails (`checkSender`), so a broadcast

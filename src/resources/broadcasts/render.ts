@@ -1,5 +1,5 @@
 /**
- * Per-contact rendering of a broadcast (API-FACTS §5.12; D:broadcasts):
+ * Per-contact rendering of a broadcast (docs/reference/resources.md#broadcasts; D:broadcasts):
  * triple-brace placeholders, filled without HTML escaping.
  * | placeholder | value |
  * |---|---|

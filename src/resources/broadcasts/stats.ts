@@ -43,8 +43,7 @@ function offsetOf(id: string, length: number, which: 'after' | 'before'): number
 }
 
 /**
- * One page of an in-memory list, the rules of `paginate()` (interface-spec
- * "Pagination"): `after` → items after that cursor, `before` → items before
+ * One page of an in-memory list, the rules of `paginate()` (docs/reference/interface-spec.md#pagination): `after` → items after that cursor, `before` → items before
  * it, both → 422; all items when `limit` is omitted. Each item gets its
  * cursor as `id`.
  */
@@ -96,7 +95,7 @@ function sentEmails(ctx: Emulator, row: BroadcastRow) {
  * Recipient rows for one event type, filtered by `email` (case-insensitive)
  * and `bounce_type`. `count` for opened/clicked (opens are not counted
  * separately: an opened email counts 1), `bounce_type` for bounced (the
- * emulator's bounces are permanent, API-FACTS §7), `clicked_links` for clicked.
+ * emulator's bounces are permanent, docs/reference/test-addresses.md), `clicked_links` for clicked.
  * Throws 422 `validation_error` for `bounce_type` with another type.
  */
 export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { type: RecipientType; email?: string; bounce_type?: string }) {

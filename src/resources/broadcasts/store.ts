@@ -7,7 +7,7 @@ import type { DB } from '../../store/db.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
 
-/** Statuses (API-FACTS §5.12): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
+/** Statuses (docs/reference/resources.md#broadcasts): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
 export type BroadcastStatus = 'draft' | 'scheduled' | 'queued' | 'sent' | 'canceled';
 
 /** A stored broadcast; times in emulated ms, `reply_to` as JSON text or null. */
@@ -95,7 +95,7 @@ export const migrations = [
 /** The columns its list items read (a page selects only these, not the html and text: a list reads only what it shows). */
 export const BROADCAST_LIST_COLUMNS = 'id, name, segment_id, status, created_at, scheduled_at, sent_at';
 
-/** The list item (interface-spec "Broadcast (list item)"; no `topic_id`, API-FACTS §8 #15). */
+/** The list item (docs/reference/interface-spec.md#broadcast; no `topic_id`, docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 15). */
 export function toListItem(r: BroadcastRow) {
   return {
     id: r.id,

@@ -1,9 +1,9 @@
 /**
- * Contact imports from CSV (interface-spec "Contact import", "Limits";
- * API-FACTS §5.9, §8 #5, #6):
+ * Contact imports from CSV (docs/reference/interface-spec.md#contact-import; docs/reference/interface-spec.md#limits;
+ * docs/reference/resources.md#contact-imports; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ rows 5, 6):
  * | operationId | rule |
  * |---|---|
- * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, SPEC) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
+ * | contacts/create-import | multipart: `file` (required: 422 ``Missing `file` field.``; ≤ 200 MB: 413, app-level multer), `column_map`, `segments`, `topics` (JSON text, validated against their `x-json-schema`; malformed → 422 naming the field), `on_conflict` `upsert` (default, docs/reference/interface-spec.md#contact-import) \| `skip`; mapped property keys must be contact properties of the team (422), segments (404 `Audience not found`) and topics (404 `Topic not found`) the team's → 201 `{object: "contact_import", id}`, status `queued` |
  * | contacts/get-import | `{object, id, status, created_at, completed_at, counts{total, created, updated, skipped, failed}}`; unknown → 404 `Contact import not found` |
  * | contacts/list-imports | items in the single shape, with `object` (the reference document's and the SDK's `ContactImport[]`), newest first, filter `status`; all when `limit` is omitted |
  * CSV columns (jobs.ts): headers match case-insensitively; `email`,

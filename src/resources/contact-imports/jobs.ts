@@ -1,5 +1,5 @@
 /**
- * The import jobs (API-FACTS §5.9; interface-spec "Contact import"):
+ * The import jobs (docs/reference/resources.md#contact-imports; docs/reference/interface-spec.md#contact-import):
  * - `contact-imports.start`: `queued` → `in_progress`, then schedules the run;
  * - `contact-imports.run`: streams the CSV from disk with csv-parse (never
  *   the whole file in memory, rows as arrays), rows committed in batches of
@@ -23,10 +23,10 @@
  * cells leave a field unset; a row with an invalid email or a value that
  * does not parse as its mapped type (`number`, `boolean`: true/false/1/0/
  * yes/no) or fit its contact property counts as `failed`; an existing email
- * is `updated` (on_conflict `upsert`, the default per SPEC, API-FACTS §8 #5)
+ * is `updated` (on_conflict `upsert`, the default per docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 5)
  * or `skipped` (`skip`, left untouched). Created and updated contacts join
  * the import's segments and get its topic subscriptions. No `contact.*`
- * webhook events (API-FACTS §5.9).
+ * webhook events (docs/reference/resources.md#contact-imports).
  */
 import fs from 'node:fs';
 import { requirePackage } from '../../lazy.js';

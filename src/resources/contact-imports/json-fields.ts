@@ -1,7 +1,7 @@
 /**
  * Multipart fields that carry JSON text (`column_map`, `segments`, `topics`;
- * interface-spec "Contact import": "Object and array fields are sent as
- * JSON-encoded strings"). Each is parsed here and validated with ajv against
+ * docs/reference/interface-spec.md#contact-import: object and array fields
+ * come as JSON text). Each is parsed here and validated with ajv against
  * the schema its field declares under `x-json-schema` in
  * spec/paths/contact-imports.yaml, so the rules stay in the spec. Compiled
  * with the shared body validator's settings (`compileBodySchema`: no

@@ -1,5 +1,5 @@
 /**
- * Contact import rows and shapes (API-FACTS §5.9; SDK ContactImport).
+ * Contact import rows and shapes (docs/reference/resources.md#contact-imports; SDK ContactImport).
  */
 import type { Emulator } from '../../context.js';
 import { apiTime } from '../../http/format.js';

@@ -1,6 +1,6 @@
 /**
- * Contact properties (interface-spec "Contact property", "Contact
- * properties"; API-FACTS §5.8, §3):
+ * Contact properties (docs/reference/interface-spec.md#contact-property;
+ * docs/reference/resources.md#contact-properties; docs/reference/formats.md#success-statuses):
  * | operationId | rule |
  * |---|---|
  * | contact-properties/create | `{key, type, fallback_value?}`; key `[A-Za-z0-9_]{1,50}` (spec), unique in the team (422 `validation_error`); type `string` \| `number`; fallback must match the type (422) → 201 `{object: "contact_property", id}` |

@@ -1,6 +1,6 @@
 /**
  * Contact property rows and the typing of contact property values
- * (interface-spec "Contact property"; API-FACTS §5.8).
+ * (docs/reference/interface-spec.md#contact-property; docs/reference/resources.md#contact-properties).
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
@@ -75,8 +75,8 @@ export function propertiesByKey(ctx: Emulator, teamId: string): Map<string, Prop
 /**
  * Checks that `value` fits a property of `type`: a string for `string`, a
  * finite number for `number`; `null` always fits. Throws 422
- * `validation_error` naming `field` otherwise (API-FACTS §5.8 "fallback
- * matching type").
+ * `validation_error` naming `field` otherwise (docs/reference/resources.md#contact-properties:
+ * a fallback of the property's type).
  */
 export function checkTyped(type: PropertyType, value: unknown, field: string): string | number | null {
   if (value === null) return null;

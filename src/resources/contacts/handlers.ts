@@ -1,7 +1,7 @@
 /**
  * Handlers of /contacts and /contacts/{contact}/segments|topics
- * (API-FACTS §5.7; interface-spec "Contact removal from a segment",
- * "Versioning" 3). Rules are listed in `index.ts`.
+ * (docs/reference/resources.md#contacts; docs/reference/interface-spec.md#contact-removal-from-a-segment;
+ * docs/reference/interface-spec.md#versioning 3). Rules are listed in `index.ts`.
  */
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../module.js';

@@ -1,6 +1,6 @@
 /**
- * Contacts (API-FACTS §5.7, §6, §8 #4; interface-spec "Contact removal from
- * a segment", "Errors" 6, "Versioning" 3). Shared functions other modules
+ * Contacts (docs/reference/resources.md#contacts; docs/reference/webhooks.md#envelope-and-data; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 4;
+ * docs/reference/interface-spec.md#contact-removal-from-a-segment; docs/reference/interface-spec.md#errors 6; docs/reference/interface-spec.md#versioning 3). Shared functions other modules
  * call: `service.ts` (the contract).
  * | operationId | rule |
  * |---|---|
@@ -11,7 +11,7 @@
  * | contacts/remove | `{object: "contact", contact: <uuid>, deleted: true}` (key `contact`, the UUID even by email, REC); unknown → 404; raises `contact.deleted` |
  * | contacts/list-segments | items `{id, name, created_at}` (membership time), newest first |
  * | contacts/add-segment | idempotent → `{id: <segment id>}` (SDK type) |
- * | contacts/remove-segment | `{id: <contact id>, audienceId: <segment id>, deleted: true}` (SPEC, key `audienceId`); unknown contact/segment → 404 |
+ * | contacts/remove-segment | `{id: <contact id>, audienceId: <segment id>, deleted: true}` (docs/reference/interface-spec.md#contact-removal-from-a-segment, key `audienceId`); unknown contact/segment → 404 |
  * | contacts/list-topics | every topic of the team with the contact's `subscription` (explicit, else the topic default); `limit` default 20 |
  * | contacts/update-topics | body the bare array (SDK) or `{topics: [...]}` (OA) → `{id: <contact id>}` |
  * | audiences/*-contact(s) | legacy paths, see `legacy.ts` |

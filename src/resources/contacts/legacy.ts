@@ -1,6 +1,6 @@
 /**
  * The deprecated `/audiences/{audience_id}/contacts[/{id|email}]` paths the
- * SDK still uses when given `audienceId` (API-FACTS §5.7; REC:CON-*,
+ * SDK still uses when given `audienceId` (docs/reference/resources.md#contacts; REC:CON-*,
  * REC:CONleg-*). Contacts are team-wide; the audience id only matters on
  * POST (the new contact joins it; unknown → 404 `Audience not found`) and
  * on the list (its members). DELETE always answers 200 and echoes the path

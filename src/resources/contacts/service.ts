@@ -5,8 +5,8 @@
  * in the segments module, `contact_topics (contact_id, topic_id, subscription)`
  * in the topics module.
  *
- * Rules implemented here (API-FACTS §5.7, §6; interface-spec "Audience and
- * Segment"):
+ * Rules implemented here (docs/reference/resources.md#contacts; docs/reference/webhooks.md#envelope-and-data; 
+ * docs/reference/interface-spec.md#audience-deprecated-and-segment):
  * - emails are unique per team, case-insensitively; an id never contains `@`;
  * - creating an existing email returns the existing contact unchanged (REC:
  *   POST of an existing email → 201 with the existing id);
@@ -14,7 +14,7 @@
  *   they are (`src/resources/contact-properties/store.ts`); `null` clears;
  * - `contact.created` / `contact.updated` / `contact.deleted` webhook events
  *   carry `{id, audience_id, segment_ids, created_at, updated_at, email,
- *   first_name, last_name, unsubscribed}` (API-FACTS §6; times ISO `Z`;
+ *   first_name, last_name, unsubscribed}` (docs/reference/webhooks.md#envelope-and-data; times ISO `Z`;
  *   `audience_id` = the oldest segment or null). CSV imports raise none.
  */
 import type { Emulator } from '../../context.js';
@@ -44,14 +44,14 @@ export function findContact(ctx: Emulator, teamId: string, idOrEmail: string): C
   return row ? toContact(row) : undefined;
 }
 
-/** The team's contact by id or email, or 404 `Contact not found` (API-FACTS §2.2). */
+/** The team's contact by id or email, or 404 `Contact not found` (docs/reference/errors.md#recorded-messages). */
 export function getContactOr404(ctx: Emulator, teamId: string, idOrEmail: string): Contact {
   const c = findContact(ctx, teamId, idOrEmail);
   if (!c) throw errors.notFound('Contact');
   return c;
 }
 
-/** The `data` of a `contact.*` webhook event (API-FACTS §6). */
+/** The `data` of a `contact.*` webhook event (docs/reference/webhooks.md#envelope-and-data). */
 export function contactEventData(ctx: Emulator, contact: Contact): Record<string, unknown> {
   const segmentIds = segmentIdsOf(ctx, contact.id);
   return {
@@ -115,7 +115,7 @@ export function createContactWith(ctx: Emulator, teamId: string, input: CreateCo
 /**
  * Creates a contact (or returns the existing one with that email, as the
  * service does). `emitEvents` false for CSV imports (no contact.created,
- * API-FACTS §5.9). Synchronous; throws `ApiError` on bad input.
+ * docs/reference/resources.md#contact-imports). Synchronous; throws `ApiError` on bad input.
  */
 export function createContact(
   ctx: Emulator,
@@ -193,7 +193,7 @@ export interface CheckedRefs {
 }
 
 /**
- * Internal path for CSV imports (no `contact.*` events, API-FACTS §5.9):
+ * Internal path for CSV imports (no `contact.*` events, docs/reference/resources.md#contact-imports):
  * writes one contact with references checked once by the caller, so a row
  * costs one write to `contacts` (plus its memberships and topic choices) and
  * no lookups. `existing` is the team's contact with `fields.email` as the

@@ -2,8 +2,8 @@
  * The contacts resource's tables (owned here: no other room names them): `contacts`, and a
  * contact's memberships of segments (`contact_segments`) and explicit topic
  * choices (`contact_topics`, without one a contact follows the topic's
- * `default_subscription`); contact rows and their API shapes (API-FACTS
- * §5.7, key orders as recorded in REC:CONv2-*, REC:CON-list-*).
+ * `default_subscription`); contact rows and their API shapes (docs/reference/resources.md#contacts,
+ * key orders as recorded in REC:CONv2-*, REC:CON-list-*).
  */
 import type { Emulator } from '../../context.js';
 import type { DB, Migration } from '../../store/db.js';
@@ -167,7 +167,7 @@ export function segmentIdsOf(ctx: Emulator, contactId: string): string[] {
   return (ctx.db.prepare('SELECT segment_id FROM contact_segments WHERE contact_id = ? ORDER BY seq').all(contactId) as { segment_id: string }[]).map((r) => r.segment_id);
 }
 
-/** Removes every membership of a deleted segment (its contacts stay, API-FACTS §5.6). Call inside the deletion's transaction. */
+/** Removes every membership of a deleted segment (its contacts stay, docs/reference/resources.md#segments-and-audiences). Call inside the deletion's transaction. */
 export function removeSegmentMemberships(ctx: Emulator, segmentId: string): void {
   ctx.db.prepare('DELETE FROM contact_segments WHERE segment_id = ?').run(segmentId);
 }

@@ -1,8 +1,8 @@
 /**
- * Domain operations (interface-spec "Domains"; API-FACTS §5.4):
+ * Domain operations (docs/reference/interface-spec.md#domain; docs/reference/resources.md#domains-and-claims):
  * | operationId | rule |
  * |---|---|
- * | domains/create | 201 domain with records, status `not_started`; region default `us-east-1`; `custom_return_path` default `send`; capabilities default sending enabled, receiving disabled, at least one enabled (spec Errors #3, 422 `validation_error`); a name another team verified → 403 `validation_error` "has been registered already" (spec Errors #5); a name the team already has → 403 the same; raises `domain.created` |
+ * | domains/create | 201 domain with records, status `not_started`; region default `us-east-1`; `custom_return_path` default `send`; capabilities default sending enabled, receiving disabled, at least one enabled (docs/reference/interface-spec.md#errors 3, 422 `validation_error`); a name another team verified → 403 `validation_error` "has been registered already" (docs/reference/interface-spec.md#errors 5); a name the team already has → 403 the same; raises `domain.created` |
  * | domains/list | all when `limit` is omitted; list item fields of the spec |
  * | domains/get | `object: "domain"` with records |
  * | domains/update | tracking flags, tls, capabilities, tracking_subdomain → `{object, id}`; raises `domain.updated` |
@@ -92,7 +92,7 @@ export const domainOperations = {
 };
 
 /*
- * Domain claims (interface-spec "Domain claim", "Domains"; API-FACTS §5.4):
+ * Domain claims (docs/reference/interface-spec.md#domain-claim; docs/reference/interface-spec.md#domain; docs/reference/resources.md#domains-and-claims):
  * | operationId | rule |
  * |---|---|
  * | domains/create-claim | only for a name another team has verified (else 422 `validation_error`); creates the placeholder domain (`not_started`) on the caller's team and a `pending` claim with a TXT record `_resend` = `resend-domain-verification=<32 hex>`, expiring after 7 days; 201 |

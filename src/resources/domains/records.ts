@@ -1,6 +1,6 @@
 /**
- * The DNS records of a domain, as the real service makes them (API-FACTS §5.4
- * "Record"; interface-spec "Domain"):
+ * The DNS records of a domain, as the real service makes them 
+ * (docs/reference/resources.md#domains-and-claims; docs/reference/interface-spec.md#domain):
  * - SPF: MX `send` → `feedback-smtp.<region>.amazonses.com` (priority 10) and
  *   TXT `send` = `"v=spf1 include:amazonses.com ~all"` (`send` is
  *   `custom_return_path`), when sending is enabled;

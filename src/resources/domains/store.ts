@@ -133,7 +133,7 @@ export function toDomain(row: DomainRow) {
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const DOMAIN_LIST_COLUMNS = 'id, name, status, created_at, region, capabilities';
 
-/** The list item shape (interface-spec "Domain": id, name, status, created_at, region, capabilities). */
+/** The list item shape (docs/reference/interface-spec.md#domain: id, name, status, created_at, region, capabilities). */
 export function toDomainListItem(row: DomainRow) {
   return {
     id: row.id,
@@ -152,7 +152,7 @@ export function getDomainOr404(ctx: Emulator, teamId: string, id: string): Domai
   return row;
 }
 
-/** Raises `domain.created|updated|deleted` with the webhook `data` of API-FACTS §6. */
+/** Raises `domain.created|updated|deleted` with the webhook `data` of docs/reference/webhooks.md#envelope-and-data. */
 export function emitDomainEvent(ctx: Emulator, type: 'domain.created' | 'domain.updated' | 'domain.deleted', row: DomainRow): void {
   emitEvent(ctx, row.team_id, type, {
     id: row.id,
@@ -167,7 +167,7 @@ export function emitDomainEvent(ctx: Emulator, type: 'domain.created' | 'domain.
 
 /**
  * Sets a domain's status and raises `domain.updated` if it changed
- * (interface-spec "Domain": events as the status changes).
+ * (docs/reference/interface-spec.md#domain: events as the status changes).
  */
 export function setDomainStatus(ctx: Emulator, id: string, status: string): void {
   const row = domainById(ctx, id);
@@ -177,7 +177,7 @@ export function setDomainStatus(ctx: Emulator, id: string, status: string): void
 }
 
 /**
- * The emulator's naming rule for outcomes (README "Outcomes"): a domain whose
+ * The emulator's naming rule for outcomes (docs/outcomes.md): a domain whose
  * first label starts with `fail` (e.g. `fail.example.com`, `failing.dev`)
  * fails verification; every other domain verifies.
  */
@@ -222,8 +222,8 @@ export function domainNamesOf(ctx: Emulator, teamId: string): Map<string, string
 
 /**
  * The team that receives mail for `domain` (case-insensitive exact name):
- * a domain row with `capabilities.receiving = "enabled"` (interface-spec
- * "Domain": capabilities); a verified one wins over others, then the oldest.
+ * a domain row with `capabilities.receiving = "enabled"` (docs/reference/interface-spec.md#domain:
+ * capabilities); a verified one wins over others, then the oldest.
  * Verification is not required (mail follows the MX record, not the
  * dashboard status). `null` when no team receives for it.
  */
@@ -239,7 +239,7 @@ export function receivingTeamOf(ctx: Emulator, domain: string): string | null {
 /** Body of POST /domains and POST /domains/claim (`CreateDomainBody` of spec/paths/domains.yaml). */
 export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
 
-/** Capabilities with defaults; 422 when none is enabled (spec Errors #3). */
+/** Capabilities with defaults; 422 when none is enabled (docs/reference/interface-spec.md#errors 3). */
 export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
   const capabilities = { sending: c?.sending ?? 'enabled', receiving: c?.receiving ?? 'disabled' } as const;
   if (capabilities.sending === 'disabled' && capabilities.receiving === 'disabled') {
@@ -271,7 +271,7 @@ export function insertDomain(ctx: Emulator, teamId: string, body: CreateDomainBo
 
 /**
  * 403 `validation_error` if another team verified `name`, or this team
- * already has it (API-FACTS §2.1, spec Errors #5).
+ * already has it (docs/reference/errors.md#error-names-and-statuses; docs/reference/interface-spec.md#errors 5).
  */
 export function assertNameAvailable(ctx: Emulator, teamId: string, name: string): void {
   const taken = ctx.db

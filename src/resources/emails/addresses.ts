@@ -1,6 +1,6 @@
 /**
  * Email addresses: parsing `Name <a@b>` and the test addresses of
- * `@resend.dev` (API-FACTS §7).
+ * `@resend.dev` (docs/reference/test-addresses.md).
  */
 
 const ADDR = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
@@ -24,7 +24,7 @@ export function bareAddress(input: string): string {
   return (parseAddress(input)?.address ?? input.trim()).toLowerCase();
 }
 
-/** What a test address does (API-FACTS §7); `null` for every other address. */
+/** What a test address does (docs/reference/test-addresses.md); `null` for every other address. */
 export type TestOutcome = 'delivered' | 'bounced' | 'complained' | 'suppressed';
 
 /**

@@ -21,7 +21,7 @@ import {
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
-/** Longest and default life of a share link: 48 h (API-FACTS §5.1). */
+/** Longest and default life of a share link: 48 h (docs/reference/resources.md#emails). */
 export const SHARE_MAX_MS = 48 * 3_600_000;
 /** Life of an attachment `download_url` (emulator choice: 1 h of emulated time). */
 export const DOWNLOAD_URL_TTL_MS = 3_600_000;
@@ -61,7 +61,7 @@ function batchItemValidator(): Promise<ValidateFunction> {
 }
 
 /**
- * POST /emails/batch (API-FACTS §5.2): each item is a POST /emails body
+ * POST /emails/batch (docs/reference/resources.md#batch-sends): each item is a POST /emails body
  * without `attachments`. `strict` (default): the first bad item fails the
  * whole request and nothing is sent. `permissive`: good items are sent,
  * bad ones reported as `errors: [{index, message}]`.
@@ -132,7 +132,7 @@ function update(ctx: Emulator, req: Req<'emails/update'>) {
   return { object: 'email', id: row.id };
 }
 
-/** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; API-FACTS §5.1). */
+/** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; docs/reference/resources.md#emails). */
 function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   if (row.last_event !== 'scheduled') throw notScheduled(row, 'canceled');
@@ -159,7 +159,7 @@ function share(ctx: Emulator, req: Req<'emails/share'>) {
 }
 
 /**
- * The attachment shape of GET /emails/{id}/attachments[/{aid}] (API-FACTS §5.1).
+ * The attachment shape of GET /emails/{id}/attachments[/{aid}] (docs/reference/resources.md#emails).
  * `content_id` is left out when the attachment has none: the reference
  * document types it as a string and the SDK's `AttachmentData` as optional
  * (`content_id?: string`), as the received-email attachment endpoints do.

@@ -1,13 +1,12 @@
 /**
- * Sent emails (API-FACTS §5.1, §5.2, §6, §7; interface-spec "Sent email",
- * "Emails"). Files: `send.ts` (the CONTRACT `sendEmail`, its rules),
+ * Sent emails (docs/reference/resources.md#emails; docs/reference/resources.md#batch-sends; docs/reference/webhooks.md; docs/reference/test-addresses.md; docs/reference/interface-spec.md#sent-email). Files: `send.ts` (the CONTRACT `sendEmail`, its rules),
  * `jobs.ts` (clock jobs), `store.ts` (tables, shapes, webhook data),
  * `operations.ts` (handlers), `metrics.ts`, `addresses.ts`.
  * | operationId | rule |
  * |---|---|
- * | emails/send | body of API-FACTS §5.1 (rules in `send.ts`); `Idempotency-Key`; open to `sending_access` keys → `{id}`; starts `queued` (or `scheduled` + `email.scheduled`) |
+ * | emails/send | body of docs/reference/resources.md#emails (rules in `send.ts`); `Idempotency-Key`; open to `sending_access` keys → `{id}`; starts `queued` (or `scheduled` + `email.scheduled`) |
  * | emails/send-batch | array of 1..100 send bodies without `attachments`; `x-batch-validation: strict` (all or nothing) or `permissive` (`errors: [{index, message}]`); `Idempotency-Key` → `{data: [{id}]}` in input order |
- * | emails/list | the team's sent emails, newest first, `limit` default 20; items of interface-spec "Sent email" (unset cc/bcc/reply_to `null`) |
+ * | emails/list | the team's sent emails, newest first, `limit` default 20; items of docs/reference/interface-spec.md#sent-email (unset cc/bcc/reply_to `null`) |
  * | emails/get | `object: "email"` + html, text, tags, topic_id (unset lists `[]`); another team's → 404 `Email not found` |
  * | emails/update | `{scheduled_at}` on a `scheduled` email → `{object: "email", id}`; otherwise 422 `validation_error` |
  * | emails/cancel | `scheduled` → `canceled` (final) → `{object: "email", id}`; otherwise 422 |

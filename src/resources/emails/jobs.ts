@@ -1,6 +1,7 @@
 /**
- * The jobs of sent emails: their lifecycle on the clock (DESIGN.md "Behaviour:
- * Clock"; API-FACTS §5.1 `last_event`, §6 payloads, §7 test addresses).
+ * The jobs of sent emails: their lifecycle on the clock (docs/reference/design.md#clock;
+ * docs/reference/resources.md#emails `last_event`; docs/reference/webhooks.md#envelope-and-data payloads;
+ * docs/reference/test-addresses.md).
  * Delays are in `src/clock/delays.ts`.
  *
  * | job | due | does |
@@ -8,7 +9,7 @@
  * | `emails.send` | created + `emailSend` (1 s), or `scheduled_at` | recipients on the team's suppression list, and `suppressed@resend.dev`, are `suppressed` (`email.suppressed`, no `email.sent` when every recipient is); `topic_id` with every `to` opted out → `failed`; else `sent` (`email.sent`) |
  * | `emails.deliver` | sent + `emailDelivery` (2 s) | any `bounced@resend.dev` (+label) recipient → `bounced` (`email.bounced`, Permanent/General, 550 5.1.1) and the address joins the suppression list (origin `bounce`, `suppression.added`); else `delivered` (`email.delivered`) |
  * | `emails.complain` | delivered + `emailComplaint` (2 s) | `complained@resend.dev` (+label) → `complained` (`email.complained`), suppression origin `complaint` |
- * Outcome fault rules (src/faults/, README "Fault injection") are decided by
+ * Outcome fault rules (src/faults/, docs/faults.md) are decided by
  * `emails.send` for the recipients not suppressed: `failed` ends the email
  * there (`email.failed`, `failed.reason` of the rule) instead of `sent`;
  * `bounced` and `delivery_delayed` ride on the `emails.deliver` job's
@@ -124,7 +125,7 @@ const SUPPRESSED_MESSAGES: Record<string, string> = {
 };
 
 /**
- * The `bounce` data of a hard bounce of `address` (API-FACTS §6: Permanent/General, SMTP 550 5.1.1).
+ * The `bounce` data of a hard bounce of `address` (docs/reference/webhooks.md#envelope-and-data: Permanent/General, SMTP 550 5.1.1).
  * `message` is the service's text for Permanent/General, as recorded in a
  * payload from the service (the `email.bounced` fixture of django-anymail's
  * tests/test_resend_webhooks.py; the same text answered by GET /emails/{id}
@@ -188,11 +189,11 @@ export const FAILABLE = ['queued', 'scheduled', 'sent', 'delivery_delayed'];
 /**
  * Simulates a delivery problem (admin API, `POST /_emulator/emails/{id}/events`):
  * - `delivery_delayed`: records it, sets `last_event`, raises
- *   `email.delivery_delayed` (data: the outbound email data, API-FACTS §6);
+ *   `email.delivery_delayed` (data: the outbound email data, docs/reference/webhooks.md#envelope-and-data);
  *   a pending `emails.deliver` job still delivers (or bounces) it later,
  *   as the service does once the receiving server accepts;
  * - `failed`: records it, sets `last_event`, raises `email.failed` with
- *   `failed: {reason}` (API-FACTS §6, e.g. `reached_daily_quota`); a
+ *   `failed: {reason}` (docs/reference/webhooks.md#envelope-and-data, e.g. `reached_daily_quota`); a
  *   pending `emails.send` job is cancelled and `emails.deliver` skips it.
  * The caller checks that the email may take the event.
  */

@@ -1,5 +1,5 @@
 /**
- * The email quotas of `--plan` (src/state/plans.ts; API-FACTS §2.1 quota
+ * The email quotas of `--plan` (src/state/plans.ts; docs/reference/errors.md#error-names-and-statuses quota
  * rows and "Quota headers"), where sending lives: `sendEmail` (send.ts) is
  * the one place a send is checked (API, batch, SMTP and inbox sends: the
  * sources the usage counts), against the usage read once per request
@@ -40,7 +40,7 @@ export class EmailQuota {
   /**
    * Counts a send of `recipients` emails, or refuses it when it would go
    * over the daily or monthly quota: throws 429 `daily_quota_exceeded`
-   * (checked first) or `monthly_quota_exceeded` (API-FACTS §2.1, the
+   * (checked first) or `monthly_quota_exceeded` (docs/reference/errors.md#error-names-and-statuses, the
    * service's text from ERROR_NAMES), with the quota headers.
    */
   take(recipients: number): void {
@@ -62,7 +62,7 @@ export class EmailQuota {
 }
 
 /**
- * The quota headers of a reply under a plan (API-FACTS "Quota headers",
+ * The quota headers of a reply under a plan (docs/reference/formats.md#quotas,
  * D:api-reference/rate-limit): `x-resend-daily-quota` (plans with a daily
  * quota only, i.e. free) and `x-resend-monthly-quota`, each the emails used
  * so far in its window (sent and received). Sends and GET /usage send them.

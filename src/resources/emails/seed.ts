@@ -9,7 +9,7 @@ import { parseAddress } from './addresses.js';
 import { insertEmail, messageId, type EmailRow } from './store.js';
 import { htmlToText } from './text.js';
 
-/** One email of the fixtures file (README "The fixtures"). Times are ISO 8601. */
+/** One email of the fixtures file (docs/fixtures.md). Times are ISO 8601. */
 export interface FixtureEmail {
   id: string;
   team_id: string;

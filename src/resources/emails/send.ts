@@ -4,7 +4,7 @@
  * `send_email` steps call `sendEmail`; the API's POST /emails and
  * /emails/batch are built on it too.
  *
- * Rules checked here, in this order (API-FACTS §5.1, §2.1, §7):
+ * Rules checked here, in this order (docs/reference/resources.md#emails; docs/reference/errors.md#error-names-and-statuses; docs/reference/test-addresses.md):
  * | rule | error |
  * |---|---|
  * | `--plan`: the send's To + CC + BCC over the daily or monthly quota (API, batch, SMTP and inbox sends; `quota.ts`) | 429 `daily_quota_exceeded` / `monthly_quota_exceeded` |
@@ -40,7 +40,7 @@ import { emailSendJob } from './jobs.js';
 import { EmailQuota, recipientCount } from './quota.js';
 
 /**
- * The body of POST /emails (API-FACTS §5.1), generated from `SendEmailBody`
+ * The body of POST /emails (docs/reference/resources.md#emails), generated from `SendEmailBody`
  * in spec/paths/emails.yaml: `scheduled_at` is ISO 8601 or natural language
  * (`in 1 min`); `template` names a published template (id or alias) with
  * variables, instead of html/text.
@@ -69,11 +69,11 @@ export interface SendContext {
 /** The sources whose recipients count toward the email quotas (and are checked against them): transactional sends, inbox sends included (they go out as `api`). Broadcasts and automations are marketing email, counted by contacts. */
 export const QUOTA_SOURCES: ReadonlySet<SendContext['source']> = new Set(['api', 'batch', 'smtp']);
 
-/** Largest total attachment size per email: 40 MB (API-FACTS §5.1). */
+/** Largest total attachment size per email: 40 MB (docs/reference/resources.md#emails). */
 export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
 
 /**
- * The sender rules of POST /emails (API-FACTS §2.1, the 403
+ * The sender rules of POST /emails (docs/reference/errors.md#error-names-and-statuses, the 403
  * `validation_error` rows): from `@resend.dev` only to the team owner
  * (`teams.owner_email`) and `@resend.dev` addresses; any other sender domain
  * must be a verified domain of the team. `recipients`: addresses as given
@@ -106,7 +106,7 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
  * parameters with a token or quoted-string value; printable ASCII only). A
  * value outside it would break the attachment's download (`ERR_INVALID_CHAR`)
  * and its MIME rendering, so POST /emails refuses it with 422
- * `invalid_attachment` (API-FACTS §2, the attachment error; downloads need a clean type).
+ * `invalid_attachment` (docs/reference/errors.md#error-body, the attachment error; downloads need a clean type).
  */
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e]|\\[\t \x21-\x7e])*"))*[ \t]*$/;
 
@@ -181,7 +181,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const teamId = sc.teamId;
   const now = ctx.clock.nowMs();
 
-  // Template (API-FACTS §5.1: excludes html/text; payload from/subject/reply_to win).
+  // Template (docs/reference/resources.md#emails: excludes html/text; payload from/subject/reply_to win).
   let rendered: ReturnType<typeof renderTemplate> | null = null;
   let templateId: string | null = null;
   if (input.template) {
@@ -209,7 +209,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const bcc = checkRecipients('bcc', asList(input.bcc));
   checkRecipients('reply_to', replyTo);
 
-  // Sender rules (API-FACTS §2.1 403 rows; DESIGN.md "Auth").
+  // Sender rules (docs/reference/errors.md#error-names-and-statuses 403 rows; docs/reference/design.md#auth).
   const domainId = checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
   if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
     const allowed = domainNameOf(ctx, sc.restrictDomainId);

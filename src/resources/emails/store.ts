@@ -1,7 +1,7 @@
 /**
  * Sent emails as stored: the `emails` table (each email's history in its
- * `events` column) and `email_attachments`, the API shapes (interface-spec "Sent email";
- * API-FACTS §5.1) and the webhook `data` (API-FACTS §6).
+ * `events` column) and `email_attachments`, the API shapes (docs/reference/interface-spec.md#sent-email;
+ * docs/reference/resources.md#emails) and the webhook `data` (docs/reference/webhooks.md#envelope-and-data).
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, fromJson, isoTime } from '../../http/format.js';
@@ -83,7 +83,7 @@ export const emailContactMigration = {
  * JSON array `emails.events` (`EmailEvent`s, oldest first), and the
  * `email_events` table goes. Three rows per delivered email, each with its
  * email id and team id, in two indexes, were ~630 of the ~1,100 bytes a
- * stored email cost (README "Benchmarks": ≤ 1 KB a stored email); the
+ * stored email cost (docs/benchmarks.md: ≤ 1 KB a stored email); the
  * array costs ~100. Events of older stores are copied over in order.
  */
 export const emailEventsColumnMigration = {
@@ -241,7 +241,7 @@ export function attachmentsOf(ctx: Emulator, emailId: string): AttachmentRow[] {
  */
 export const LIST_COLUMNS = 'id, to_addrs, from_addr, created_at, subject, bcc, cc, reply_to, last_event, scheduled_at, message_id';
 
-/** List item of GET /emails (interface-spec "Sent email"): unset cc/bcc/reply_to are `null`. Reads only `LIST_COLUMNS`. */
+/** List item of GET /emails (docs/reference/interface-spec.md#sent-email): unset cc/bcc/reply_to are `null`. Reads only `LIST_COLUMNS`. */
 export function toListItem(r: Pick<EmailRow, 'id' | 'to_addrs' | 'from_addr' | 'created_at' | 'subject' | 'bcc' | 'cc' | 'reply_to' | 'last_event' | 'scheduled_at' | 'message_id'>) {
   return {
     id: r.id,
@@ -326,7 +326,7 @@ export function listItemsJson(ctx: Emulator, rows: readonly Pick<EmailRow, 'id' 
   return out + ']';
 }
 
-/** GET /emails/{id} (API-FACTS §5.1): `object: "email"`, html, text, tags; unset lists are `[]` as in the docs. */
+/** GET /emails/{id} (docs/reference/resources.md#emails): `object: "email"`, html, text, tags; unset lists are `[]` as in the docs. */
 export function toEmail(r: EmailRow) {
   return {
     object: 'email',
@@ -349,7 +349,7 @@ export function toEmail(r: EmailRow) {
 }
 
 /**
- * The webhook `data` of an outbound email event (API-FACTS §6): email_id,
+ * The webhook `data` of an outbound email event (docs/reference/webhooks.md#envelope-and-data): email_id,
  * created_at (ISO), from (as sent), to[], subject, message_id; broadcast_id
  * and template_id when set; tags as an object name → value when any;
  * headers `[{name, value}]` only when custom headers were set. `extra` adds
@@ -411,7 +411,7 @@ export function recordStep(
 
 /**
  * Simulates an open or a click (admin API): records it, sets `last_event`,
- * raises `email.opened` / `email.clicked` (click data per API-FACTS §6:
+ * raises `email.opened` / `email.clicked` (click data per docs/reference/webhooks.md#envelope-and-data:
  * `click{ipAddress, link, timestamp, userAgent}`).
  */
 export function simulateEngagement(ctx: Emulator, row: EmailRow, type: 'opened' | 'clicked', link: string | null): void {

@@ -1,6 +1,6 @@
 /**
  * The plain-text part made from html when a send gives no `text`
- * (API-FACTS §5.1), by html-to-text with its options compiled once.
+ * (docs/reference/resources.md#emails), by html-to-text with its options compiled once.
  */
 import { lazy, requirePackage } from '../../lazy.js';
 

@@ -1,6 +1,7 @@
 /**
- * Events (interface-spec "Event", "Events", "Events" section 1, Errors #2;
- * API-FACTS §5.14). Rows, coercion: `store.ts`; handlers: `events.ts`. Runs
+ * Events (docs/reference/interface-spec.md#event; docs/reference/interface-spec.md#events item 1;
+ * docs/reference/interface-spec.md#errors 2;
+ * docs/reference/resources.md#events). Rows, coercion: `store.ts`; handlers: `events.ts`. Runs
  * are started by the automations engine (`../automations/jobs.ts`).
  * | operationId | rule |
  * |---|---|
@@ -9,7 +10,7 @@
  * | events/get | by id or (URL-encoded) name → `{object: "event", ...item}` |
  * | events/update | `schema` required (null clears) → `{object, id}` |
  * | events/remove | `{object, id, deleted: true}` |
- * | events/send | exactly one of `contact_id`/`email` (422 `validation_error`, SPEC Errors #2); payload coerced to the schema of the event of that name, if any (422 naming the field) → 202 `{object: "event", event}`; each enabled automation whose trigger has `event_name` = `event` gets a `running` run whose steps run at the next clock tick; runs of that contact waiting for the event resume |
+ * | events/send | exactly one of `contact_id`/`email` (422 `validation_error`, docs/reference/interface-spec.md#errors 2); payload coerced to the schema of the event of that name, if any (422 naming the field) → 202 `{object: "event", event}`; each enabled automation whose trigger has `event_name` = `event` gets a `running` run whose steps run at the next clock tick; runs of that contact waiting for the event resume |
  * Unknown → 404 `Event not found`.
  */
 import type { ResourceModule } from '../../module.js';

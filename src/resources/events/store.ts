@@ -1,6 +1,6 @@
 /**
  * Event definitions: rows, lookup by id or name, shapes, and payload coercion
- * against a definition's schema (API-FACTS §5.14).
+ * against a definition's schema (docs/reference/resources.md#events).
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
@@ -92,8 +92,8 @@ function coerceOne(type: PayloadType, v: unknown): unknown {
 }
 
 /**
- * Validates and coerces a payload to an event schema (interface-spec
- * "Events": "values are validated and coerced to the schema types"):
+ * Validates and coerces a payload to an event schema (docs/reference/interface-spec.md#event:
+ * values are validated and coerced to the schema's types):
  * numbers and booleans become strings for `string`; numeric strings become
  * numbers; `"true"`/`"false"` booleans; dates become ISO 8601 (`Z`). Keys
  * not in the schema pass unchanged; absent or null keys are allowed. Throws

@@ -1,5 +1,5 @@
 /**
- * Acting as the inbox's agent (INBOXES-FACTS §6.7, §6.8). The emulator runs
+ * Acting as the inbox's agent (docs/reference/inboxes.md#agent; docs/reference/inboxes.md#assignment). The emulator runs
  * no AI: a test performs what the agent would do through the admin API
  * (`POST /_emulator/inboxes/{inbox}/agent-actions`), with `source: "agent"`
  * on the events it raises. An action the inbox's agent settings do not
@@ -26,7 +26,7 @@ import { findThread, setThreadAssignee, type InboxRow, type ThreadRow } from './
  * `previous_assignee_email`) or `inbox.thread.unassigned`
  * (`previous_assignee_email`); nothing when it does not change. Assignment
  * has no SDK method: the admin API's assignment route (source `dashboard`)
- * and the agent hook (source `agent`) call this (INBOXES-FACTS §6.8).
+ * and the agent hook (source `agent`) call this (docs/reference/inboxes.md#assignment).
  */
 export function assignThread(ctx: Emulator, inbox: InboxRow, thread: ThreadRow, assignee: string | null, by: string | null, source: InboxEventSource): void {
   const previous = thread.assignee_email;

@@ -1,5 +1,5 @@
 /**
- * Inboxes (INBOXES-FACTS §3; resend@6.38 `resend.inboxes.*`). Every route
+ * Inboxes (docs/reference/inboxes.md#endpoints; resend@6.38 `resend.inboxes.*`). Every route
  * under `/inboxes/{inbox}` takes the inbox id or its address
  * (case-insensitive); another team's inbox is 404 `Inbox not found.`.
  * | operationId | rule |
@@ -99,31 +99,31 @@ import {
   type ThreadRow,
 } from './store.js';
 
-/** The domain of forwarding addresses (`receiving_address`, INBOXES-FACTS §10.7). */
+/** The domain of forwarding addresses (`receiving_address`, docs/reference/inboxes.md#receiving-address). */
 const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
 
 const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
 
-/** `from_name` is a plain display name, never `Name <email>` (INBOXES-FACTS §3.1): 422 naming the field otherwise. */
+/** `from_name` is a plain display name, never `Name <email>` (docs/reference/inboxes.md#inbox-endpoints): 422 naming the field otherwise. */
 function checkFromName(v: string | undefined): void {
   if (v !== undefined && /[<>@\r\n]/.test(v)) throw errors.validation('The `from_name` field must be a plain name, such as `Acme Support`, without an email address.', 422);
 }
 
-/** The team's inbox named by id or address, or 404 `Inbox not found.` (INBOXES-FACTS §7). */
+/** The team's inbox named by id or address, or 404 `Inbox not found.` (docs/reference/inboxes.md#inbox-errors). */
 export function inboxOr404(ctx: Emulator, teamId: string, idOrEmail: string): InboxRow {
   const row = findInbox(ctx, teamId, idOrEmail);
   if (!row) throw new ApiError(404, 'not_found', 'Inbox not found.');
   return row;
 }
 
-/** The inbox's thread, or 404 `Thread not found.` ([GUESS] text, INBOXES-FACTS §7). */
+/** The inbox's thread, or 404 `Thread not found.` (our text, docs/reference/inboxes.md#inbox-errors). */
 export function threadOr404(ctx: Emulator, inbox: InboxRow, id: string): ThreadRow {
   const t = findThread(ctx, inbox.id, id);
   if (!t) throw new ApiError(404, 'not_found', 'Thread not found.');
   return t;
 }
 
-/** The thread's email, read from the email it is (with its bodies), or 404 `Email not found.` ([GUESS] text). */
+/** The thread's email, read from the email it is (with its bodies), or 404 `Email not found.` (our text, docs/reference/inboxes.md#inbox-errors). */
 function messageOr404(ctx: Emulator, thread: ThreadRow, id: string): ThreadEmail {
   const row = findMessage(ctx, thread.id, id);
   const m = row ? threadEmail(ctx, row, true) : undefined;
@@ -208,7 +208,7 @@ const FOLDER_SET = new Set(['inbox', 'archive', 'spam', 'sent', 'trash']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The `folders`, `labels` and `read` filters of a thread list (INBOXES-FACTS §6.3, §7).
+ * The `folders`, `labels` and `read` filters of a thread list (docs/reference/inboxes.md#folders-and-read-state; docs/reference/inboxes.md#inbox-errors).
  * Throws 422 with the documented texts: ``The `folders` value "drafts" must be one of: …``,
  * ``The `labels` parameter must contain at most 50 label IDs, but received 60.``,
  * ``The `labels` value "billing" must be a valid UUID.``; 404 ``Label "<id>" not found.``
@@ -225,7 +225,7 @@ function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; lab
 }
 
 /**
- * A thread-list cursor must name a thread of the inbox (INBOXES-FACTS §7):
+ * A thread-list cursor must name a thread of the inbox (docs/reference/inboxes.md#inbox-errors):
  * 422 ``The `after` parameter must be a thread ID. To filter by date, use
  * `GET /inboxes/:id/threads/search` with `start_date`.`` (`end_date` for `before`).
  */
@@ -348,7 +348,7 @@ function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>) {
 /**
  * A page of a thread's emails, oldest first: `after` = the last id seen →
  * the newer ones after it; `before` = the first id seen → the older ones
- * (INBOXES-FACTS §3.3). Unknown cursor → 422, both → 422 (as every list:
+ * (docs/reference/inboxes.md#thread-emails). Unknown cursor → 422, both → 422 (as every list:
  * `paginate` with the thread's order). Each email is read from the received
  * or sent email it is.
  */
@@ -409,7 +409,7 @@ function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
   });
 }
 
-/** The forwarded-message banner and the original's text (INBOXES-FACTS §6.6, the documented example). */
+/** The forwarded-message banner and the original's text (docs/reference/inboxes.md#reply-and-forward, the documented example). */
 function forwardBodies(m: ThreadEmail, note: { html?: string; text?: string }): { html?: string; text: string } {
   const lines = ['---------- Forwarded message ---------', `From: ${m.from}`, `Date: ${new Date(m.received_at).toUTCString()}`, `Subject: ${m.subject ?? ''}`, `To: ${m.to.join(', ')}`];
   const text = [note.text ?? '', '', ...lines, '', m.text ?? ''].join('\n').replace(/^\n+/, '');
@@ -449,7 +449,7 @@ function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
 
 // --- thread labels ---
 
-/** Raises one `inbox.thread.labels.updated` per label added or removed (INBOXES-FACTS §6.4). */
+/** Raises one `inbox.thread.labels.updated` per label added or removed (docs/reference/inboxes.md#label-rules). */
 function emitLabelChanges(ctx: Emulator, inbox: InboxRow, threadId: string, added: LabelRow[], removed: LabelRow[], source: InboxEventSource): void {
   for (const l of added) emitInboxEvent(ctx, inbox, 'inbox.thread.labels.updated', source, () => ({ ...threadEventData(ctx, inbox.id, threadId), added: [toThreadLabel(l)], removed: [] }));
   for (const l of removed) emitInboxEvent(ctx, inbox, 'inbox.thread.labels.updated', source, () => ({ ...threadEventData(ctx, inbox.id, threadId), added: [], removed: [toThreadLabel(l)] }));
@@ -496,7 +496,7 @@ function threadLabelsRemove(ctx: Emulator, req: Req<'inboxes/threads/labels/remo
 
 // --- labels ---
 
-/** Most labels an inbox has (INBOXES-FACTS §6.4). */
+/** Most labels an inbox has (docs/reference/inboxes.md#label-rules). */
 const MAX_LABELS = 100;
 
 /** A random `#RRGGBB` colour (a label created without one). */
@@ -540,7 +540,7 @@ function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>) {
 
 // --- drafts ---
 
-/** Draft attachments as stored (`storedAttachment`): each file checked as on a reply (`checkAttachmentFile`), at most 25 MB of `content` in all (INBOXES-FACTS §6.5). */
+/** Draft attachments as stored (`storedAttachment`): each file checked as on a reply (`checkAttachmentFile`), at most 25 MB of `content` in all (docs/reference/inboxes.md#draft-rules). */
 function draftAttachments(list: AttachmentInput[]): StoredAttachment[] {
   let bytes = 0;
   for (const a of list) bytes += checkAttachmentFile(a);
@@ -567,7 +567,7 @@ function draftEventData(ctx: Emulator, inbox: InboxRow, draft: DraftRow): Record
 
 /**
  * Creates a draft (the API and the agent hook). A reply draft without `to`
- * goes to the replied email's author (INBOXES-FACTS §6.5). A second unsent
+ * goes to the replied email's author (docs/reference/inboxes.md#draft-rules). A second unsent
  * reply draft for the same email returns the first (`existing: true`).
  * Raises `inbox.draft.created`. Throws 404 thread/email, 422 rules.
  */
@@ -613,7 +613,7 @@ function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>) {
 function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
-  // An email's existing unsent reply draft is answered 200, a new draft 201 (INBOXES-FACTS §3.6); a replay answers the recorded one.
+  // An email's existing unsent reply draft is answered 200, a new draft 201 (docs/reference/inboxes.md#drafts); a replay answers the recorded one.
   return withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
     const { draft, existing } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
     return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });

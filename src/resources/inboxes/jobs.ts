@@ -1,5 +1,5 @@
 /**
- * The jobs of inboxes (INBOXES-FACTS §6.3):
+ * The jobs of inboxes (docs/reference/inboxes.md#folders-and-read-state):
  * | job | due | does |
  * |---|---|---|
  * | `inboxes.purge-thread` | moved to `trash` + `inboxTrashPurge` (30 days) | a thread still in `trash` since then is deleted with its emails and label links (no webhook event) |

@@ -1,5 +1,5 @@
 /**
- * How mail enters and leaves an inbox (INBOXES-FACTS §6.1-6.3, §6.5, §6.6):
+ * How mail enters and leaves an inbox (docs/reference/inboxes.md#inboxes-and-arriving-mail; docs/reference/inboxes.md#threading; docs/reference/inboxes.md#folders-and-read-state; docs/reference/inboxes.md#draft-rules; docs/reference/inboxes.md#reply-and-forward):
  * - `fileInbound`: a received message lands in every inbox of the team it
  *   was addressed to, in the thread it replies to or a new one;
  * - `sendFromInbox`: a reply, forward or sent draft goes through the emails
@@ -51,10 +51,10 @@ function threadRepliedTo(ctx: Emulator, inboxId: string, inReplyTo: string[], re
  * Files a received email (just stored by the receiving resource for
  * `teamId`) in every inbox of the team that one of `receivedFor` addresses
  * (the inbox address or its `receiving_address`), once per inbox: the
- * thread email is that received email, by its id (INBOXES-FACTS §10.1),
+ * thread email is that received email, by its id (docs/reference/inboxes.md#inbound-identity),
  * never a copy. A new thread starts in `inbox`; a reply joins its thread,
  * which becomes unread and returns to `inbox` from `sent` or `archive`
- * (spam and trash stay, INBOXES-FACTS §6.3). Raises `inbox.thread.created`
+ * (spam and trash stay, docs/reference/inboxes.md#folders-and-read-state). Raises `inbox.thread.created`
  * (new thread) and `inbox.email.received`, source `system`. Synchronous:
  * call it inside the transaction that stores the received email. Returns the
  * ids of the inboxes it landed in.
@@ -191,7 +191,7 @@ export function storedAttachment(a: AttachmentInput): StoredAttachment {
   };
 }
 
-/** The address mail from the inbox is sent from: `"from_name <address>"` when `from_name` is set (INBOXES-FACTS §6.5). */
+/** The address mail from the inbox is sent from: `"from_name <address>"` when `from_name` is set (docs/reference/inboxes.md#draft-rules). */
 export function senderOf(inbox: InboxRow): string {
   return inbox.from_name ? `${inbox.from_name.replace(/["\\]/g, '')} <${inbox.email_address}>` : inbox.email_address;
 }
@@ -267,7 +267,7 @@ export function emitSent(ctx: Emulator, inbox: InboxRow, threadId: string, email
   emitInboxEvent(ctx, inbox, 'inbox.email.sent', 'system', data);
 }
 
-/** Who a reply goes to (INBOXES-FACTS §6.6): the replied email's `Reply-To`, else its author; when the inbox sent it, its `to`. */
+/** Who a reply goes to (docs/reference/inboxes.md#reply-and-forward): the replied email's `Reply-To`, else its author; when the inbox sent it, its `to`. */
 export function replyRecipients(m: Pick<ThreadEmail, 'direction' | 'to' | 'reply_to' | 'from'>): string[] {
   if (m.direction === 'outbound') return m.to;
   return m.reply_to.length ? m.reply_to : [m.from];
@@ -283,7 +283,7 @@ export function prefixed(prefix: 'Re:' | 'Fwd:', subject: string | null): string
 export const MOVE_FOLDERS: readonly Folder[] = ['inbox', 'archive', 'spam', 'trash'];
 
 /**
- * One inbox of the fixtures file (`inboxes[]`, README "The fixtures"):
+ * One inbox of the fixtures file (`inboxes[]`, docs/fixtures.md):
  * `{id, team_id, email_address, name?, from_name?, created_at?, threads?:
  * [{id, subject, folder?, emails: [{id, direction?, from, to, cc?, subject?,
  * text?, html?, message_id?, read?, received_at?}]}]}`. Its domain is the

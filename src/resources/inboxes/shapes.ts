@@ -2,7 +2,7 @@
  * The wire shapes of the inboxes resource (resend@6.38 `dist/index.d.mts`
  * types, named on each function) and the `inbox.*` webhook `data`
  * (`WebhookEventPayload`: `InboxEventData`, `InboxThreadEventData`, …).
- * Timestamps are ISO 8601 with `Z` (INBOXES-FACTS §2, §10.10).
+ * Timestamps are ISO 8601 with `Z` (docs/reference/inboxes.md#objects; docs/reference/inboxes.md#other-answers).
  */
 import type { Emulator } from '../../context.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
@@ -29,7 +29,7 @@ import {
   type ThreadRow,
 } from './store.js';
 
-/** Who made a change (SDK `InboxEventSource`; INBOXES-FACTS §4 mapping). */
+/** Who made a change (SDK `InboxEventSource`; docs/reference/inboxes.md#webhook-events mapping). */
 export type InboxEventSource = 'api' | 'dashboard' | 'agent' | 'system';
 
 const iso = (ms: number): string => isoTime(ms)!;
@@ -97,7 +97,7 @@ export function toThreadSummary(ctx: Emulator, t: ThreadRow, messages: MessageRo
 
 /**
  * SDK `InboxThread` (list item): `from/to/cc/bcc` and `received_at` of the
- * most recent email (INBOXES-FACTS §6.2). `messages`: the thread's rows
+ * most recent email (docs/reference/inboxes.md#threading). `messages`: the thread's rows
  * oldest first, when the caller has read them.
  */
 export function toThreadItem(ctx: Emulator, t: ThreadRow, messages: MessageRow[] = threadMessages(ctx, t.id)) {
@@ -291,7 +291,7 @@ export function inboxesDashboard(ctx: Emulator, teamId: string) {
 /** SDK `InboxAgentSettings` (spec `InboxAgentSettings`). */
 export type AgentSettings = SchemaOf<'InboxAgentSettings'>;
 
-/** The agent settings (SDK `InboxAgentSettings`); never configured: `null`, `null`, `[]` (INBOXES-FACTS §3.7). */
+/** The agent settings (SDK `InboxAgentSettings`); never configured: `null`, `null`, `[]` (docs/reference/inboxes.md#agent-settings). */
 export function agentSettings(ctx: Emulator, inbox: InboxRow): AgentSettings {
   const a = findAgent(ctx, inbox.id);
   return {

@@ -1,5 +1,5 @@
 /**
- * The inboxes tables and their SQL (INBOXES-FACTS §5 state model): inboxes,
+ * The inboxes tables and their SQL (docs/reference/inboxes.md#state state model): inboxes,
  * their agent settings, labels, threads (with their labels), thread emails
  * and drafts. A thread email (`inbox_messages`) is a reference to an email
  * the rest of the emulator stores, never a copy: a received email (inbound,
@@ -14,7 +14,7 @@
  * Order: a thread's `seq` is moved to the end of the table whenever it gets
  * a new email (`touchThread`), and a draft's whenever it is edited, so
  * `paginate()` (newest `seq` first) lists threads by latest activity and
- * drafts by latest update, as the service does (INBOXES-FACTS §3.2, §3.6).
+ * drafts by latest update, as the service does (docs/reference/inboxes.md#thread-endpoints; docs/reference/inboxes.md#drafts).
  * Times are emulated ms.
  */
 import type { Emulator } from '../../context.js';
@@ -458,7 +458,7 @@ export interface ThreadFilter {
   ids?: string[];
 }
 
-/** The SQL condition and bind values of a thread filter. A thread in `inbox` with an outbound email also matches `sent` (INBOXES-FACTS §6.3). */
+/** The SQL condition and bind values of a thread filter. A thread in `inbox` with an outbound email also matches `sent` (docs/reference/inboxes.md#folders-and-read-state). */
 function threadWhere(inboxId: string, f: ThreadFilter): { where: string; params: unknown[] } {
   const conds = ['inbox_id = ?'];
   const params: unknown[] = [inboxId];
@@ -487,7 +487,7 @@ export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, quer
   return paginate(db, { table: 'inbox_threads', ...threadWhere(inboxId, f), query, defaultLimit: 20, map });
 }
 
-/** Most threads a search looks at (INBOXES-FACTS §6.9: "cap 10 000 threads"). */
+/** Most threads a search looks at (docs/reference/inboxes.md#search: at most 10 000 threads). */
 export const SEARCH_CAP = 10_000;
 
 /** Every thread of the inbox matching `f` (unpaged, at most `SEARCH_CAP`), most recently active first: what a search reads. */
@@ -525,7 +525,7 @@ export function threadMessages(ctx: Emulator, threadId: string): MessageRow[] {
   return ctx.db.prepare('SELECT * FROM inbox_messages WHERE thread_id = ? ORDER BY seq').all(threadId) as MessageRow[];
 }
 
-/** A page of a thread's emails, oldest first (INBOXES-FACTS §3.3: `after` = the last id seen → newer ones). */
+/** A page of a thread's emails, oldest first (docs/reference/inboxes.md#thread-emails: `after` = the last id seen → newer ones). */
 export function pageThreadMessages(db: DB, threadId: string, query: PageQuery): ListEnvelope<MessageRow> {
   return paginate(db, { table: 'inbox_messages', where: 'thread_id = ?', params: [threadId], query, defaultLimit: 20, order: { column: 'seq', direction: 'asc' }, map: (r: MessageRow) => r });
 }

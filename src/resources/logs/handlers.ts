@@ -1,5 +1,5 @@
 /**
- * Request logs (API-FACTS §5.17; reference operations `logs/*`).
+ * Request logs (docs/reference/resources.md#logs; reference operations `logs/*`).
  * | operationId | rule |
  * |---|---|
  * | logs/list | the team's logs, newest first; items `{id, created_at, endpoint, method, response_status, user_agent}`; 20 a page when `limit` is omitted (the spec is silent; logs grow with every call, so they are paged like emails) |

@@ -1,5 +1,5 @@
 /**
- * Recording of API requests (API-FACTS §5.17): one row a request, written by
+ * Recording of API requests (docs/reference/resources.md#logs): one row a request, written by
  * the module's `onResponse` hook after the reply is sent.
  */
 import type { Emulator } from '../../context.js';
@@ -50,7 +50,7 @@ function insertOf(db: DB): Insert {
 /**
  * Bodies whose JSON is longer than this (characters) are stored as
  * `{"truncated": true, "length": N}`, so a load of large requests (attachments
- * up to 40 MB) cannot fill the store. README "Emulator-specific behaviours".
+ * up to 40 MB) cannot fill the store. docs/differences.md#emulator-specific-behaviours.
  */
 export const LOG_BODY_LIMIT = 16 * 1024;
 /** The newest logs kept per team; older ones are pruned every `LOG_PRUNE_EVERY` inserts. */
@@ -63,7 +63,7 @@ const LOG_PRUNE_EVERY = 500;
  * `signing_secret` / `previous_signing_secret`, and OAuth-style secrets.
  * Their string values are stored as `REDACTED` in the request log, so GET
  * /logs/{id}, snapshots and the SQLite file never hold them (secrets stay
- * secret; the service's logs do not show secrets either). README "Request logs".
+ * secret; the service's logs do not show secrets either). docs/differences.md#emulator-specific-behaviours.
  */
 const SECRET_FIELDS = new Set(['token', 'signing_secret', 'previous_signing_secret', 'client_secret', 'access_token', 'refresh_token', 'password', 'code_verifier']);
 
@@ -123,7 +123,7 @@ export interface LogRow {
 /**
  * The endpoint as the service shows it: the request path without query
  * string, repeated leading slashes collapsed (the SDK may send `//emails`,
- * API-FACTS §1).
+ * docs/reference/transport.md#base-url-and-keys).
  */
 export function endpointOf(path: string): string {
   const p = path.split('?')[0].replace(/^\/+/, '/');

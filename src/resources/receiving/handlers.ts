@@ -1,10 +1,10 @@
 /**
- * Received (inbound) emails (API-FACTS §5.3; reference operationIds; SDK
+ * Received (inbound) emails (docs/reference/resources.md#received-emails; reference operationIds; SDK
  * `resend.emails.receiving`). Mail comes in through the admin API
  * (`POST /_emulator/inbound`, src/admin/inbound.ts → `receive.ts`).
  * | operationId | rule |
  * |---|---|
- * | emails/list-receiving | the team's received emails, newest first; items id, to, from, created_at, subject, bcc, cc, reply_to, received_for, message_id, attachments; all when `limit` is omitted (API-FACTS §4 "Page size"); times ISO `Z` |
+ * | emails/list-receiving | the team's received emails, newest first; items id, to, from, created_at, subject, bcc, cc, reply_to, received_for, message_id, attachments; all when `limit` is omitted (docs/reference/formats.md#page-size); times ISO `Z` |
  * | emails/get-receiving | adds `object: "email"`, html, text, headers, `raw` {download_url, expires_at}; `html_format` `data_uri` (default) inlines `cid:` images, `cid` keeps them; another team's email → 404 "Email not found" |
  * | emails/list-receiving-attachments | attachments in message order with `download_url` (admin URL serving the bytes) and `expires_at` (now + 1 h); all when `limit` is omitted; unknown email → 404 |
  * | emails/get-receiving-attachment | one attachment plus `object: "attachment"`; unknown → 404 "Attachment not found" |

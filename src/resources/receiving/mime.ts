@@ -127,7 +127,7 @@ function paramFilename(filename: string): string {
     : `filename="${filename}"`;
 }
 
-/** A new Message-ID `<random@domain>` (API-FACTS §4 "Message-ID" form). */
+/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form). */
 export function newMessageId(domain: string): string {
   return `<${randomBytes(12).toString('hex')}@${domain || 'emulator.local'}>`;
 }

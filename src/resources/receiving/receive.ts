@@ -20,8 +20,8 @@ export interface ReceivedCopy {
 
 /**
  * The team that receives mail for `domain` (the domains resource's
- * `receivingTeamOf`): case-insensitive exact name, a domain row with `capabilities.receiving = "enabled"` (interface-spec
- * "Domain": capabilities); a verified one wins over others, then the oldest.
+ * `receivingTeamOf`): case-insensitive exact name, a domain row with `capabilities.receiving = "enabled"` (docs/reference/interface-spec.md#domain:
+ * capabilities); a verified one wins over others, then the oldest.
  * Verification is not required (mail follows the MX record, not the
  * dashboard status). `null` when no team receives for it.
  */
@@ -39,7 +39,7 @@ function uniqueCi(list: string[]): string[] {
   });
 }
 
-/** `email.received` data (API-FACTS §6: no body, no headers; `from` bare). */
+/** `email.received` data (docs/reference/webhooks.md#envelope-and-data: no body, no headers; `from` bare). */
 function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[], receivedFor: string[], attachmentIds: string[]) {
   return {
     email_id: id,
@@ -120,7 +120,7 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
         insertAttachment.run(attachmentIds[i], teamId, id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), now);
       }
       emitEvent(ctx, teamId, 'email.received', eventData(id, now, m, bcc, receivedFor, attachmentIds));
-      // Mail for an inbox address lands in that inbox as a thread email that is this email (same id, INBOXES-FACTS §10.1), never a copy.
+      // Mail for an inbox address lands in that inbox as a thread email that is this email (same id, docs/reference/inboxes.md#inbound-identity), never a copy.
       ctx.inboxes.fileReceived(ctx, teamId, receivedFor, { id, subject: m.subject, messageId: m.messageId, headers: m.headers });
       copies.push({ id, team_id: teamId, received_for: receivedFor });
     }
@@ -131,7 +131,7 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
 
 /**
  * Stores one received email of the fixtures file synchronously (an inbox's
- * seeded thread email, INBOXES-FACTS §10.1: inbox mail is a received
+ * seeded thread email, docs/reference/inboxes.md#inbound-identity: inbox mail is a received
  * email): its raw message is `buildMime(input)`, its body and attachments
  * are `input`'s as given (`givenParts`), `received_for` the given
  * addresses. Raises no event and files it in no inbox (the seed does).

@@ -3,7 +3,7 @@
  * (reference document schemas ListReceivedEmailsResponse,
  * GetReceivedEmailResponse, RetrievedAttachment; SDK types
  * GetReceivingEmailResponseSuccess, InboundAttachment, AttachmentData).
- * Times are ISO 8601 `Z` (API-FACTS §5.3).
+ * Times are ISO 8601 `Z` (docs/reference/resources.md#received-emails).
  */
 import type { Emulator } from '../../context.js';
 import { isoTime } from '../../http/format.js';

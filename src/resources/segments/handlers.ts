@@ -1,11 +1,11 @@
 /**
  * Segments and their deprecated twin, audiences: the same rows under two
- * names (interface-spec "Audience (deprecated) and Segment", "Audiences",
- * "Segments", "Versioning" 1; API-FACTS §5.6, §8 #12):
+ * names (docs/reference/interface-spec.md#audience-deprecated-and-segment;
+ * docs/reference/interface-spec.md#versioning 1; docs/reference/resources.md#segments-and-audiences; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 12):
  * | operationId | rule |
  * |---|---|
  * | segments/create, audiences/create | `{name}` (missing → 422 ``Missing `name` field.``, REC) → 201 `{object, id, name}`; object `segment` / `audience` |
- * | segments/list, audiences/list | items `{id, name, created_at}`; all when `limit` is omitted (SPEC rule 3) |
+ * | segments/list, audiences/list | items `{id, name, created_at}`; all when `limit` is omitted (docs/reference/interface-spec.md#pagination rule 3) |
  * | segments/get, audiences/get | `{object, id, name, created_at}`; unknown → 404 `Audience not found` on both paths (REC:SEG-get-returns-error) |
  * | segments/update | `{name}` → `{object: "segment", id}` (SDK `segments.update`) |
  * | segments/remove, audiences/remove | `{object, id, deleted: true}`, also for an id that never existed (REC:SEG-remove-appears-to-remove); contacts are kept |

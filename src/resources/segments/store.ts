@@ -1,6 +1,6 @@
 /**
  * Segment rows (audiences are the same rows under their deprecated name,
- * interface-spec "Audience (deprecated) and Segment"). Memberships
+ * docs/reference/interface-spec.md#audience-deprecated-and-segment). Memberships
  * (`contact_segments`) are the contacts resource's.
  */
 import type { Emulator } from '../../context.js';
@@ -38,7 +38,7 @@ export interface SegmentRow {
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const SEGMENT_LIST_COLUMNS = 'id, name, created_at';
 
-/** The list item `{id, name, created_at}` (no `object`, SPEC). */
+/** The list item `{id, name, created_at}` (no `object`, docs/reference/interface-spec.md#conventions). */
 export function toSegmentItem(row: SegmentRow) {
   return { id: row.id, name: row.name, created_at: apiTime(row.created_at) };
 }
@@ -57,7 +57,7 @@ export function findSegment(ctx: Emulator, teamId: string, id: string): SegmentR
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ? AND team_id = ?').get(id, teamId) as SegmentRow | undefined;
 }
 
-/** The team's segment, or 404 `Audience not found` (the service's wording even on /segments, API-FACTS §2.2). */
+/** The team's segment, or 404 `Audience not found` (the service's wording even on /segments, docs/reference/errors.md#recorded-messages). */
 export function getSegmentOr404(ctx: Emulator, teamId: string, id: string): SegmentRow {
   const row = findSegment(ctx, teamId, id);
   if (!row) throw errors.notFound('Audience');

@@ -1,5 +1,5 @@
 /**
- * Suppressions (API-FACTS §5.16; reference operationIds `suppressions/*`).
+ * Suppressions (docs/reference/resources.md#suppressions; reference operationIds `suppressions/*`).
  * | operationId | rule |
  * |---|---|
  * | suppressions/add | `{email}` → 201 `{object: "suppression", id}`, origin `manual`, `suppression.added`; an address already listed answers its entry (no event) |

@@ -1,5 +1,5 @@
 /**
- * Suppression rows, their API shapes and events (API-FACTS §5.16, §6
+ * Suppression rows, their API shapes and events (docs/reference/resources.md#suppressions; docs/reference/webhooks.md#envelope-and-data
  * "suppression.*"). Other modules call `addSuppression` / `findSuppression`
  * (the emails lifecycle adds `bounce` and `complaint` entries and checks the
  * list before sending).
@@ -59,7 +59,7 @@ export function toSuppression(r: SuppressionRow) {
   return { object: 'suppression' as const, ...toSuppressionListItem(r) };
 }
 
-/** Webhook `data` of `suppression.added|removed` (API-FACTS §6: id, email, origin, source_id, created_at ISO). */
+/** Webhook `data` of `suppression.added|removed` (docs/reference/webhooks.md#envelope-and-data: id, email, origin, source_id, created_at ISO). */
 function eventData(r: SuppressionRow) {
   return { id: r.id, email: r.email, origin: r.origin, source_id: r.source_id, created_at: isoTime(r.created_at) };
 }

@@ -1,9 +1,9 @@
 /**
  * CONTRACT between modules (owned by the templates module; emails and
  * automations call it): resolving and rendering a published template
- * (API-FACTS §5.11: placeholders `{{{KEY}}}` / `{{{KEY|fallback}}}`), and
+ * (docs/reference/resources.md#templates: placeholders `{{{KEY}}}` / `{{{KEY|fallback}}}`), and
  * the emulator's one placeholder engine, `fillPlaceholders` (broadcasts call
- * it for their per-contact rendering, API-FACTS §5.12).
+ * it for their per-contact rendering, docs/reference/resources.md#broadcasts).
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
@@ -24,7 +24,7 @@ export interface PublishedTemplate {
 /**
  * The team's template by id or alias, in its published version. Throws
  * `ApiError` 404 if there is none, 422 `validation_error` if it was never published.
- * Draft edits made after publishing are not included (API-FACTS §5.11).
+ * Draft edits made after publishing are not included (docs/reference/resources.md#templates).
  */
 export function resolvePublishedTemplate(ctx: Emulator, teamId: string, idOrAlias: string): PublishedTemplate {
   const row = templateOr404(ctx, teamId, idOrAlias);
@@ -49,7 +49,7 @@ export function resolvePublishedTemplate(ctx: Emulator, teamId: string, idOrAlia
  * The one placeholder grammar of the emulator (templates, broadcasts):
  * `{{{ KEY }}}` or `{{{ KEY | fallback }}}`, spaces around the key and the
  * fallback ignored. A key is `[A-Za-z0-9_]` — the documented key of a template
- * variable and of a contact property (API-FACTS §5.11, contact-properties) —
+ * variable and of a contact property (docs/reference/resources.md#templates, contact-properties) —
  * optionally dotted (`contact.first_name`, a path into nested values). The
  * fallback runs to the closing braces and holds no `{` or `}`, so an unclosed
  * placeholder never swallows the next one. Anything else is plain text.
@@ -78,7 +78,7 @@ export interface PlaceholderValues {
  * one, the placeholder's own `|fallback` (trimmed); without that,
  * `values.otherwise(key)` (which may throw, e.g. 422 for a template variable
  * without a fallback). Used by template sends (`renderTemplate`) and
- * broadcasts (`renderForContact`); API-FACTS §5.11, §5.12.
+ * broadcasts (`renderForContact`); docs/reference/resources.md#templates; docs/reference/resources.md#broadcasts.
  */
 export function fillPlaceholders(source: string, values: PlaceholderValues): string {
   return source.replace(PLACEHOLDER, (whole, key: string, inline: string | undefined) => {
@@ -90,7 +90,7 @@ export function fillPlaceholders(source: string, values: PlaceholderValues): str
   });
 }
 
-/** Largest string value of a variable (API-FACTS §5.11). */
+/** Largest string value of a variable (docs/reference/resources.md#templates). */
 export const MAX_VARIABLE_STRING = 2000;
 
 /** A value by key, also through a dotted path into nested objects. */
@@ -120,7 +120,7 @@ function asText(v: unknown): string {
  * count as absent), then the placeholder's own `|fallback`, then the declared
  * variable's `fallback_value`. Values are inserted unescaped (triple braces).
  * String values over 2000 characters and numbers beyond 2^53−1 are rejected
- * with 422 (API-FACTS §5.11). Placeholders are filled in subject, html and text.
+ * with 422 (docs/reference/resources.md#templates). Placeholders are filled in subject, html and text.
  */
 export function renderTemplate(
   tpl: PublishedTemplate,

@@ -4,7 +4,7 @@
  * A template (`templates` row: id, alias, name, pointers) has versions
  * (`template_versions`: the content: from, subject, reply_to, html, text,
  * variables). `current_version_id` is the latest version (what GET shows);
- * `published_version_id` is the one sends use (API-FACTS §5.11: edits after
+ * `published_version_id` is the one sends use (docs/reference/resources.md#templates: edits after
  * publishing form a new draft; sends use the published version until
  * re-published). Name and alias belong to the template, not to a version.
  */
@@ -95,7 +95,7 @@ export const templatesMigration = {
   CREATE INDEX template_versions_template ON template_versions (template_id);`,
 };
 
-/** Stored reply-to → the SPEC's string or null (API-FACTS §8 #8); several addresses are joined with `, `. */
+/** Stored reply-to → the spec's string or null (docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 8); several addresses are joined with `, `. */
 export function replyToString(stored: string | null): string | null {
   const list = stored ? (JSON.parse(stored) as string[]) : null;
   return list && list.length ? list.join(', ') : null;
@@ -114,7 +114,7 @@ function fitsType(type: StoredVariable['type'], value: unknown): boolean {
 }
 
 /**
- * Checks variables beyond the schema (API-FACTS §5.11): keys unique, a
+ * Checks variables beyond the schema (docs/reference/resources.md#templates): keys unique, a
  * fallback of the variable's type. Keeps the id and created_at of a key that
  * already existed. Throws 422 `validation_error`.
  */
@@ -238,7 +238,7 @@ export function publishTemplate(ctx: Emulator, row: TemplateRow, at?: number): v
     .run(now, now, row.id);
 }
 
-/** The GET shape (interface-spec "Template"; `reply_to` string or null per SPEC). */
+/** The GET shape (docs/reference/interface-spec.md#template; `reply_to` string or null per the spec). */
 export function templateShape(ctx: Emulator, row: TemplateRow) {
   const v = getVersion(ctx, row.current_version_id);
   const variables = JSON.parse(v.variables) as StoredVariable[];
@@ -272,7 +272,7 @@ export function templateShape(ctx: Emulator, row: TemplateRow) {
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const TEMPLATE_LIST_COLUMNS = 'id, name, published_version_id, published_at, created_at, updated_at, alias';
 
-/** The list item shape (API-FACTS §5.11). */
+/** The list item shape (docs/reference/resources.md#templates). */
 export function templateListItem(row: TemplateRow) {
   return {
     id: row.id,

@@ -1,9 +1,9 @@
 /**
- * Topics (interface-spec "Topic", "Topics", "Pagination" rule 2; API-FACTS §5.10):
+ * Topics (docs/reference/interface-spec.md#topic; docs/reference/interface-spec.md#pagination rule 2; docs/reference/resources.md#topics):
  * | operationId | rule |
  * |---|---|
  * | topics/create | `{name ≤50, default_subscription opt_in\|opt_out (required), description ≤200, visibility public\|private (default private)}` → 201 `{object: "topic", id}` (REC) |
- * | topics/list | items `{id, name, description?, default_subscription, visibility, created_at}` (`description` left out when unset: SDK `description?: string`); `limit` defaults to 20 (SPEC) |
+ * | topics/list | items `{id, name, description?, default_subscription, visibility, created_at}` (`description` left out when unset: SDK `description?: string`); `limit` defaults to 20 (docs/reference/interface-spec.md#pagination) |
  * | topics/get | the item plus `object: "topic"`; unknown → 404 `Topic not found` |
  * | topics/update | `name`, `description`, `visibility`; `default_subscription` is immutable (422 `validation_error`) → `{object, id}` |
  * | topics/remove | `{object: "topic", id, deleted: true}` (REC); contacts' choices for it are dropped |

@@ -1,5 +1,5 @@
 /**
- * Topic rows and their shapes (interface-spec "Topic"; API-FACTS §5.10).
+ * Topic rows and their shapes (docs/reference/interface-spec.md#topic; docs/reference/resources.md#topics).
  * Contacts' explicit choices (`contact_topics`) are the contacts resource's;
  * without one a contact follows the topic's `default_subscription`.
  */

@@ -1,5 +1,5 @@
 /**
- * Handlers of /usage (INBOXES-FACTS §8):
+ * Handlers of /usage (docs/reference/inboxes.md#usage):
  * | operationId | rule |
  * |---|---|
  * | usage/get | any key of the team (`sending_access` too) → the SDK's `GetUsageResponseSuccess`, counted by `usageOf` (service.ts); without `--plan` limits null, or `NO_LIMIT` (2147483647) where the SDK types a `number`; the quota headers when a plan is set |

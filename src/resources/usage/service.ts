@@ -1,5 +1,5 @@
 /**
- * Usage and quotas (INBOXES-FACTS §8; API-FACTS §2.1 quota rows and "Quota
+ * Usage and quotas (docs/reference/inboxes.md#usage; docs/reference/errors.md#error-names-and-statuses quota rows and "Quota
  * headers"; the plans in src/state/plans.ts). Usage is counted from the
  * other rooms' state through their `service.ts` (never their SQL), in
  * emulated time:
@@ -10,7 +10,7 @@
  * | emails `used` | `sent + received` (the knowledge base: both count) | |
  * | contacts, segments, broadcasts, domains | the team's rows now | |
  * | automation runs | runs started | the UTC month so far |
- * The daily quota resets at 00:00 UTC (API-FACTS: "free daily quota resets
+ * The daily quota resets at 00:00 UTC (docs/reference/README.md: "free daily quota resets
  * 00:00 UTC"), the monthly one on the 1st at 00:00 UTC (the Go mock's
  * `resets_at`). The email quotas are checked where sending lives (emails'
  * `sendEmail`, `EmailQuota`), on the numbers of `emailUsage` (given to it as
@@ -63,7 +63,7 @@ export const usageCounter: UsageCounter = { emailUsage };
 /**
  * Refuses a broadcast when the team has more contacts than its plan allows:
  * 403 `validation_error` `You have reached your contacts quota. Please upgrade
- * your plan to send more emails.` (API-FACTS §2.1, D:api-reference/rate-limit).
+ * your plan to send more emails.` (docs/reference/errors.md#error-names-and-statuses, D:api-reference/rate-limit).
  * Does nothing without a plan.
  */
 export function checkContactsQuota(ctx: Emulator, teamId: string): void {
@@ -74,12 +74,12 @@ export function checkContactsQuota(ctx: Emulator, teamId: string): void {
   }
 }
 
-/** The rate limit GET /usage reports when `--rate-limit` is off: the service's documented default, 10 a second (API-FACTS "Limit values"). */
+/** The rate limit GET /usage reports when `--rate-limit` is off: the service's documented default, 10 a second (docs/reference/formats.md#rate-limits). */
 export const DEFAULT_RATE_LIMIT = 10;
 
 /**
  * The `limit` GET /usage reports, where the SDK types it `number` (never
- * null: `emails.monthly`, `contacts`, `automation_runs`, INBOXES-FACTS §8
+ * null: `emails.monthly`, `contacts`, `automation_runs`, docs/reference/inboxes.md#usage
  * "monthly is always a number"), for a limit the emulator does not have
  * (no `--plan`): 2,147,483,647, the largest 32-bit integer, so every
  * official SDK's integer type reads it (the Java SDK reads limits as `Integer`).
@@ -88,7 +88,7 @@ export const DEFAULT_RATE_LIMIT = 10;
 export const NO_LIMIT = 2_147_483_647;
 
 /**
- * GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8).
+ * GET /usage: the SDK's `GetUsageResponseSuccess` (docs/reference/inboxes.md#usage).
  * `emails` is `emailUsage`, the numbers a send's quota is checked against
  * (read once: the reply's quota headers come from it too); limits the SDK
  * types `number` are NO_LIMIT without a plan.

@@ -13,14 +13,14 @@ import {
 import type { Req } from '../../http/document-types.js';
 import { errors } from '../../http/errors.js';
 
-/** POST /webhooks → 201 `{object, id, signing_secret}` (API-FACTS §5.15, §8 #9). */
+/** POST /webhooks → 201 `{object, id, signing_secret}` (docs/reference/resources.md#webhook-endpoints; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 9). */
 function create(ctx: Emulator, req: Req<'webhooks/create'>) {
   checkEndpoint(req.body.endpoint);
   const row = insertWebhook(ctx, { teamId: req.auth!.teamId, endpoint: req.body.endpoint, events: [...new Set(req.body.events)] });
   return { object: 'webhook', id: row.id, signing_secret: row.signing_secret };
 }
 
-/** GET /webhooks: items without `object` or secret (SPEC "Webhook"); all when `limit` is omitted (SPEC "Pagination" 3). */
+/** GET /webhooks: items without `object` or secret (docs/reference/interface-spec.md#webhook); all when `limit` is omitted (docs/reference/interface-spec.md#pagination 3). */
 function list(ctx: Emulator, req: Req<'webhooks/list'>) {
   return pageWebhooks(ctx.db, req, {
     defaultLimit: null,
@@ -29,7 +29,7 @@ function list(ctx: Emulator, req: Req<'webhooks/list'>) {
   });
 }
 
-/** GET /webhooks/{id}: with `signing_secret` (SPEC "Webhook"). */
+/** GET /webhooks/{id}: with `signing_secret` (docs/reference/interface-spec.md#webhook). */
 function get(ctx: Emulator, req: Req<'webhooks/get'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   return {
@@ -45,7 +45,7 @@ function get(ctx: Emulator, req: Req<'webhooks/get'>) {
 
 /**
  * PATCH /webhooks/{id} `{endpoint?, events?, status?}` → `{object, id}`.
- * Disabling cancels the pending deliveries at once (API-FACTS §6: no more
+ * Disabling cancels the pending deliveries at once (docs/reference/webhooks.md#delivery-and-retries: no more
  * attempts); a new endpoint is used by the next attempt of pending ones.
  */
 function update(ctx: Emulator, req: Req<'webhooks/update'>) {
@@ -60,7 +60,7 @@ function update(ctx: Emulator, req: Req<'webhooks/update'>) {
   return { object: 'webhook', id: r.id };
 }
 
-/** DELETE /webhooks/{id} → `{object, id, deleted: true}`; pending deliveries are cancelled (API-FACTS §6). */
+/** DELETE /webhooks/{id} → `{object, id, deleted: true}`; pending deliveries are cancelled (docs/reference/webhooks.md#delivery-and-retries). */
 function remove(ctx: Emulator, req: Req<'webhooks/remove'>) {
   const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
   ctx.db.transaction(() => {

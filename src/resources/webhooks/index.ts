@@ -1,9 +1,9 @@
 /**
- * Webhook endpoints (interface-spec "Webhooks"; API-FACTS §5.15, §6, §8 #9-10):
+ * Webhook endpoints (docs/reference/interface-spec.md#webhook; docs/reference/resources.md#webhook-endpoints; docs/reference/webhooks.md; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ rows 9-10):
  * | operationId | rule |
  * |---|---|
  * | webhooks/create | `{endpoint (http(s) URL with a host), events (≥1 known type, deduplicated)}` → 201 `{object: "webhook", id, signing_secret}`, status `enabled`; bad endpoint 422 `invalid_parameter`, unknown event type or empty `events` 422 `validation_error` |
- * | webhooks/list | items `{id, created_at, status, endpoint, events}`, no secret (SPEC); all when `limit` is omitted |
+ * | webhooks/list | items `{id, created_at, status, endpoint, events}`, no secret (docs/reference/interface-spec.md#webhook); all when `limit` is omitted |
  * | webhooks/get | `object: "webhook"` with `signing_secret` (`whsec_` + base64 of 24 bytes) |
  * | webhooks/update | `endpoint`, `events`, `status` → `{object, id}`; a new endpoint/secret is used by the next attempt of pending deliveries; `disabled` cancels them |
  * | webhooks/remove | `{object, id, deleted: true}`; pending deliveries are cancelled |

@@ -1,6 +1,6 @@
 /**
  * Webhook endpoint rows: storage, lookup, secrets and endpoint checks
- * (interface-spec "Webhook"; API-FACTS §4, §5.15, §6).
+ * (docs/reference/interface-spec.md#webhook; docs/reference/formats.md#ids-and-tokens; docs/reference/resources.md#webhook-endpoints; docs/reference/webhooks.md).
  */
 import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
@@ -51,7 +51,7 @@ export interface WebhookRow {
   created_at: number;
 }
 
-/** A new signing secret: `whsec_` + base64 of 24 random bytes (API-FACTS §4, §6). */
+/** A new signing secret: `whsec_` + base64 of 24 random bytes (docs/reference/formats.md#ids-and-tokens; docs/reference/webhooks.md#signing). */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
@@ -66,7 +66,7 @@ export function getWebhookOr404(ctx: Emulator, teamId: string, id: string): Webh
 /**
  * Checks what the JSON Schema cannot: the endpoint parses as an absolute
  * `http:`/`https:` URL with a host and no credentials. Throws 422
- * `invalid_parameter` (the service's "malformed value", API-FACTS §2.1).
+ * `invalid_parameter` (the service's "malformed value", docs/reference/errors.md#error-names-and-statuses).
  * Plain `http:` and loopback hosts are allowed: receivers under test run
  * locally.
  */

@@ -4,7 +4,7 @@ import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const SEGMENT = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
 
-/** A graph using every step type of API-FACTS §5.13. */
+/** A graph using every step type of docs/reference/resources.md#automations-and-runs. */
 const EVERY_STEP = {
   steps: [
     { key: 'start', type: 'trigger', config: { event_name: 'user.created' } },

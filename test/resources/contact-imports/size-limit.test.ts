@@ -1,5 +1,5 @@
 /**
- * interface-spec "Limits": the import file is at most 200MB. The upload is
+ * docs/reference/interface-spec.md#limits: the import file is at most 200MB. The upload is
  * streamed (never buffered whole) and a file over the limit is answered 413
  * in the error shape, with nothing created.
  */

@@ -1,5 +1,5 @@
 /**
- * Rules of the inboxes resource (src/resources/inboxes/; INBOXES-FACTS):
+ * Rules of the inboxes resource (src/resources/inboxes/; docs/reference/inboxes.md):
  * permissions, validation naming the field, threading of raw MIME by
  * References, forwarding addresses, folders and unread counts, reply-all
  * recipients, forward limits, drafts, idempotency, the trash purge on the

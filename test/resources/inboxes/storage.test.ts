@@ -55,7 +55,7 @@ describe('inbox storage: one fact, one row', () => {
     expect(replied).toMatchObject({ direction: 'outbound', text: sent.text, from: sent.from, subject: sent.subject, message_id: sent.message_id });
     const sentFiles = (await t.api.get(`/emails/${reply.body.id}/attachments`)).body.data;
     expect(replied.attachments).toEqual(sentFiles.map((a: any) => ({ id: a.id, filename: a.filename, size: a.size })));
-    // (The thread's own `subject` is the thread's, INBOXES-FACTS §5.)
+    // (The thread's own `subject` is the thread's, docs/reference/inboxes.md#state.)
     const text = await inboxTablesText(t);
     for (const fact of ['Zebra-marker', 'ada@sender.test', 'note.txt', 'r.txt', b64('note body'), b64('reply file')]) expect(text).not.toContain(fact);
   });

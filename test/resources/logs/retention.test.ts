@@ -1,4 +1,4 @@
-/** Request logs stay bounded: large bodies are truncated, old rows pruned (README "Emulator-specific behaviours"). */
+/** Request logs stay bounded: large bodies are truncated, old rows pruned (docs/differences.md#emulator-specific-behaviours). */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { LOG_BODY_LIMIT, LOG_RETENTION } from '../../../src/resources/logs/store.js';

@@ -120,7 +120,7 @@ describe('segments and audiences', () => {
   });
 });
 
-describe('audiences list pagination (interface-spec "Pagination" rule 3: limit optional → all)', () => {
+describe('audiences list pagination (docs/reference/interface-spec.md#pagination rule 3: limit optional → all)', () => {
   const t = useFreshEmulatorPerTest();
 
   it('lists every audience without limit, and pages with limit and after', async () => {
