@@ -588,7 +588,7 @@ export function createDraft(
     if (existing) return { draft: existing, existing: true };
   }
   const now = ctx.clock.nowMs();
-  const row: Omit<DraftRow, 'seq'> = {
+  const row: Omit<DraftRow, 'seq' | 'activity'> = {
     id: newId(), inbox_id: inbox.id, type: replied ? 'reply' : 'standalone',
     to_addrs: listOrNull(b.to), cc: listOrNull(b.cc) ?? '[]', bcc: listOrNull(b.bcc) ?? '[]', subject: b.subject ?? null, html: b.html ?? null, text: b.text ?? null,
     thread_id: b.thread_id ?? null, reply_to_email_id: b.reply_to_email_id ?? null, email_id: null,
