@@ -46,6 +46,14 @@ module.exports = {
       to: { path: '^src/resources/[^/]+/', pathNot: ['^src/resources/$1/', '^src/resources/[^/]+/service\\.ts$'] },
     },
     {
+      name: 'handlers-leaf',
+      severity: 'error',
+      comment:
+        "A resource's handlers.ts is a leaf (issue 31): only its index.ts imports it (and contacts' legacy.ts, whose deprecated paths are the same handlers); the logic a handler calls lives in files named for what they do, which the others import instead (CONTRIBUTING 'Where things are').",
+      from: { path: '^src/', pathNot: ['^src/resources/[^/]+/index\\.ts$', '^src/resources/contacts/legacy\\.ts$'] },
+      to: { path: '^src/resources/[^/]+/handlers\\.ts$' },
+    },
+    {
       name: 'room-through-service',
       severity: 'error',
       comment:

@@ -3,7 +3,10 @@
  * docs/reference/formats.md#cursors; docs/reference/formats.md#page-size; docs/reference/formats.md#lists):
  * - newest first (`ORDER BY seq DESC`, `seq` = insertion order) unless the
  *   list names another `order` (a column and a direction: a thread's emails
- *   are oldest first, docs/reference/inboxes.md#thread-emails);
+ *   are oldest first, docs/reference/inboxes.md#thread-emails; an inbox's threads by latest
+ *   activity, its drafts by latest update, §3.2, §3.6); a column other than
+ *   `seq` is tie-broken by `seq` in the same direction, so cursors stay exact
+ *   when two rows share a value;
  * - `limit` 1..100 (checked by the spec's `limit` parameter schema);
  * - `after` = id of the last item seen → the items after it in the list's
  *   order (older ones, newest first); `before` = id of the first item seen →
@@ -49,9 +52,14 @@ export interface PageOptions<Row, Item> {
 }
 
 /**
- * A list's order: a column whose values are unique and never change while
- * the row is listed (`seq`, the insertion order, in every list), and the
- * direction. Default `{ column: 'seq', direction: 'desc' }` (newest first).
+ * A list's order: a column and a direction. `seq` (the insertion order,
+ * unique, never rewritten) is the default; another column (e.g. an
+ * activity counter) may repeat or change between two page reads: rows are
+ * then ordered by `(column, seq)`, both in `direction`, and a cursor is the
+ * cursor row's `(column, seq)` pair as it is when the page is read.
+ * Default `{ column: 'seq', direction: 'desc' }` (newest first). Give the
+ * table an index on `(<filter columns>, column)` so a page stays one range
+ * scan.
  */
 export interface PageOrder {
   /** A trusted constant, never user input. */
@@ -106,13 +114,15 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
   const limit = query.limit ?? opts.defaultLimit ?? null;
   const { column, direction } = opts.order ?? NEWEST_FIRST;
   const cursorId = query.after ?? query.before;
-  let cursorValue: unknown = null;
+  // A column other than `seq` is tie-broken by `seq`: the key of a row is (column, seq).
+  const tieBreak = column !== 'seq';
+  let cursorKey: unknown[] = [];
   if (cursorId !== undefined) {
-    const row = db.prepare(`SELECT ${column} AS v FROM ${table} WHERE id = ? AND (${where})`).get(cursorId, ...params) as { v: unknown } | undefined;
+    const row = db.prepare(`SELECT ${column} AS v, seq AS s FROM ${table} WHERE id = ? AND (${where})`).get(cursorId, ...params) as { v: unknown; s: unknown } | undefined;
     if (!row) {
       throw errors.unknownCursor(query.after !== undefined ? 'after' : 'before', cursorId);
     }
-    cursorValue = row.v;
+    cursorKey = tieBreak ? [row.v, row.v, row.s] : [row.v];
   }
   const cols = opts.columns ?? '*';
   // The list's order, and the comparison that means "after the cursor" in it.
@@ -120,19 +130,20 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
   const backward = direction === 'asc' ? 'DESC' : 'ASC';
   const afterOp = direction === 'asc' ? '>' : '<';
   const beforeOp = direction === 'asc' ? '<' : '>';
+  const orderBy = (dir: string) => (tieBreak ? `${column} ${dir}, seq ${dir}` : `${column} ${dir}`);
+  const past = (op: string) => (tieBreak ? `(${column} ${op} ? OR (${column} = ? AND seq ${op} ?))` : `${column} ${op} ?`);
   let rows: Row[];
   let hasMore: boolean;
   const take = limit === null ? -1 : limit + 1;
   if (query.before !== undefined) {
     // The items just before the cursor, read walking away from it, then put back in the list's order.
-    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where}) AND ${column} ${beforeOp} ? ORDER BY ${column} ${backward} LIMIT ?`), [...params, cursorValue, take]);
+    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where}) AND ${past(beforeOp)} ORDER BY ${orderBy(backward)} LIMIT ?`), [...params, ...cursorKey, take]);
     hasMore = limit !== null && rows.length > limit;
     if (hasMore) rows = rows.slice(0, limit!);
     rows.reverse();
   } else {
-    const cond = cursorId !== undefined ? ` AND ${column} ${afterOp} ?` : '';
-    const bind = cursorId !== undefined ? [...params, cursorValue, take] : [...params, take];
-    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where})${cond} ORDER BY ${column} ${forward} LIMIT ?`), bind);
+    const cond = cursorId !== undefined ? ` AND ${past(afterOp)}` : '';
+    rows = objects<Row>(db.prepare(`SELECT ${cols} FROM ${table} WHERE (${where})${cond} ORDER BY ${orderBy(forward)} LIMIT ?`), [...params, ...cursorKey, take]);
     hasMore = limit !== null && rows.length > limit;
     if (hasMore) rows = rows.slice(0, limit!);
   }

@@ -32,6 +32,7 @@ export const SCHEMA_ADDED: readonly (readonly number[])[] = [
   [701, 1600], // 14: topics.updated_at (topic events), the inboxes tables
   [1601], // 15: an inbox's thread emails reference the received and sent emails (issue 30: one fact, one row)
   [404, 451], // 16: quota usage kept per team and day (sent recipients, received emails)
+  [1602], // 17: inbox threads and drafts ordered by an `activity` column, `seq` never rewritten (issue 31)
 ];
 
 /** This version's schema version: the newest entry of `SCHEMA_ADDED`. */

@@ -38,6 +38,8 @@ const wrong: Record<string, string> = {
   'src/resources/emails/send.ts': "import { findDomain } from '../domains/store.js';\nexport const check = findDomain;",
   // room-through-service: the admin API reaching into a resource's handlers
   'src/admin/emails.ts': "import { send } from '../resources/emails/handlers.js';\nexport const resend = send;",
+  // handlers-leaf: a file of the resource other than index.ts importing its handlers
+  'src/resources/emails/jobs.ts': "import { send } from './handlers.js';\nexport const job = send;",
   // http-imports-no-room
   'src/http/auth.ts': "import { findDomain } from '../resources/domains/service.js';\nexport const auth = findDomain;",
   // deliveries-import-no-resource: even through a service
@@ -95,6 +97,8 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
       expect.arrayContaining([
         { rule: 'resource-through-service', from: 'src/resources/emails/send.ts', to: 'src/resources/domains/store.ts' },
         { rule: 'room-through-service', from: 'src/admin/emails.ts', to: 'src/resources/emails/handlers.ts' },
+        { rule: 'handlers-leaf', from: 'src/resources/emails/jobs.ts', to: 'src/resources/emails/handlers.ts' },
+        { rule: 'handlers-leaf', from: 'src/admin/emails.ts', to: 'src/resources/emails/handlers.ts' },
         { rule: 'http-imports-no-room', from: 'src/http/auth.ts', to: 'src/resources/domains/service.ts' },
         { rule: 'deliveries-import-no-resource', from: 'src/deliveries/emit.ts', to: 'src/resources/domains/service.ts' },
         { rule: 'ground-floor', from: 'src/clock/jobs.ts', to: 'src/http/pipeline.ts' },

@@ -98,4 +98,35 @@ describe('pagination (docs/reference/interface-spec.md#pagination)', () => {
     expect(() => page({ after: 'other' }, oldestFirst)).toThrow(/`after` cursor `other` does not match any item/);
     db.close();
   });
+
+  it('pages by a column other than seq, tie-broken by seq: cursors exact across equal values, the column may change between reads', () => {
+    const db = openDatabase();
+    db.exec('CREATE TABLE items (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, grp TEXT NOT NULL, activity INTEGER NOT NULL)');
+    // activity: i0..i2 share 1, i3..i5 share 2, i6 is 3.
+    const ids = Array.from({ length: 7 }, (_, i) => `i${i}`);
+    ids.forEach((id, i) => db.prepare('INSERT INTO items (id, grp, activity) VALUES (?, ?, ?)').run(id, 'a', i < 3 ? 1 : i < 6 ? 2 : 3));
+    const byActivity: PageOrder = { column: 'activity', direction: 'desc' };
+    const page = (query: PageQuery, order: PageOrder = byActivity) => {
+      const p = paginate<{ id: string }, string>(db, { table: 'items', where: 'grp = ?', params: ['a'], query, defaultLimit: 2, map: (r) => r.id, order });
+      return [p.data, p.has_more];
+    };
+    // Newest activity first, equal activity newest seq first.
+    const all = ['i6', 'i5', 'i4', 'i3', 'i2', 'i1', 'i0'];
+    expect(page({ limit: 7 })).toEqual([all, false]);
+    expect(page({})).toEqual([all.slice(0, 2), true]);
+    expect(page({ after: 'i5' })).toEqual([['i4', 'i3'], true]);
+    expect(page({ after: 'i4' })).toEqual([['i3', 'i2'], true]);
+    expect(page({ after: 'i1' })).toEqual([['i0'], false]);
+    expect(page({ before: 'i2' })).toEqual([['i4', 'i3'], true]);
+    expect(page({ before: 'i4' })).toEqual([['i6', 'i5'], false]);
+    // Ascending: oldest activity first, equal activity oldest seq first.
+    expect(page({ after: 'i1', limit: 3 }, { column: 'activity', direction: 'asc' })).toEqual([['i2', 'i3', 'i4'], true]);
+    expect(page({ before: 'i3', limit: 3 }, { column: 'activity', direction: 'asc' })).toEqual([['i0', 'i1', 'i2'], false]);
+    // i0 becomes the most active: it leads the list, and a cursor on it reads its new place.
+    db.prepare("UPDATE items SET activity = 4 WHERE id = 'i0'").run();
+    expect(page({})).toEqual([['i0', 'i6'], true]);
+    expect(page({ after: 'i0' })).toEqual([['i6', 'i5'], true]);
+    expect(page({ after: 'i2' })).toEqual([['i1'], false]);
+    db.close();
+  });
 });

@@ -5,12 +5,11 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
 import { checkGraph } from './graph.js';
-import { cancelRun } from './jobs.js';
+import { cancelRunsOf } from './jobs.js';
 import {
-  AUTOMATION_RUNS, automationListItem, automationOr404, AUTOMATIONS, automationShape, deleteAutomation, disableAutomation, findRun, graphOf,
-  insertAutomation, runListItem, runningRunIds, runShape, triggerEvent, updateAutomation, type AutomationRow, type RunRow, AUTOMATION_LIST_COLUMNS, RUN_LIST_COLUMNS,
+  automationListItem, automationOr404, automationShape, deleteAutomation, disableAutomation, findRun, graphOf, insertAutomation, pageAutomations, pageRuns,
+  runListItem, runShape, triggerEvent, updateAutomation,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -22,16 +21,7 @@ function create(ctx: Emulator, req: Req<'automations/create'>) {
 }
 
 function list(ctx: Emulator, req: Req<'automations/list'>) {
-  const status = req.query.status as string | undefined;
-  return paginate(ctx.db, {
-    table: AUTOMATIONS,
-    where: status ? 'team_id = ? AND status = ?' : 'team_id = ?',
-    params: status ? [req.auth!.teamId, status] : [req.auth!.teamId],
-    query: req.query,
-    defaultLimit: 20,
-    columns: AUTOMATION_LIST_COLUMNS,
-    map: (r: AutomationRow) => automationListItem(r),
-  });
+  return pageAutomations(ctx.db, req.auth!.teamId, req.query.status as string | undefined, req.query, automationListItem);
 }
 
 function get(ctx: Emulator, req: Req<'automations/get'>) {
@@ -45,10 +35,6 @@ function update(ctx: Emulator, req: Req<'automations/update'>) {
   const status = b.status ?? row.status;
   updateAutomation(ctx, row.id, { name: b.name ?? row.name, status, steps: JSON.stringify(graph.steps), connections: JSON.stringify(graph.connections), triggerEvent: triggerEvent(graph) });
   return { object: 'automation', id: row.id };
-}
-
-function cancelRunsOf(ctx: Emulator, automationId: string): void {
-  for (const id of runningRunIds(ctx, automationId)) cancelRun(ctx, id);
 }
 
 function remove(ctx: Emulator, req: Req<'automations/remove'>) {
@@ -80,16 +66,7 @@ function stop(ctx: Emulator, req: Req<'automations/stop'>) {
 function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   const statuses = req.query.status ? [...new Set(String(req.query.status).split(','))] : [];
-  const where = statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?';
-  return paginate(ctx.db, {
-    table: AUTOMATION_RUNS,
-    where,
-    params: [row.id, ...statuses],
-    query: req.query,
-    defaultLimit: null,
-    columns: RUN_LIST_COLUMNS,
-    map: (r: RunRow) => runListItem(r),
-  });
+  return pageRuns(ctx.db, row.id, statuses, req.query, runListItem);
 }
 
 function getRun(ctx: Emulator, req: Req<'automations/get-run'>) {

@@ -36,8 +36,8 @@ import { evaluate, resolveValues, type Rule, type RunContext } from './condition
 import { stepDuration } from './graph.js';
 import { newId } from '../../http/format.js';
 import {
-  completeRun, enabledFor, endRun, finishRunStep, insertRun, openSteps, runById, runStep, runStepRunning, setRunContact, setRunPayload, setStepWaitEvent,
-  startRunStep, stepsWaitingFor,
+  completeRun, enabledFor, endRun, finishRunStep, insertRun, openSteps, runById, runningRunIds, runStep, runStepRunning, setRunContact, setRunPayload,
+  setStepWaitEvent, startRunStep, stepsWaitingFor,
 } from './store.js';
 import type { ConnectionType, Graph, RunRow, RunStepRow, Step, StepStatus } from './store.js';
 
@@ -89,6 +89,11 @@ export function cancelRun(ctx: Emulator, runId: string): void {
   const now = ctx.clock.nowMs();
   endRun(ctx, runId, 'cancelled', now);
   automationRunJob.cancel(ctx, 'run_id', runId);
+}
+
+/** Cancels every running run of an automation (`cancelRun` each): it is stopped or deleted. */
+export function cancelRunsOf(ctx: Emulator, automationId: string): void {
+  for (const id of runningRunIds(ctx, automationId)) cancelRun(ctx, id);
 }
 
 /** The error column of a failed step: the ApiError body, or a 500 `application_error`. */

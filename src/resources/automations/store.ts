@@ -4,6 +4,8 @@
  * the automation do not change runs under way.
  */
 import type { Emulator } from '../../context.js';
+import type { DB } from '../../store/db.js';
+import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 import { apiTime, fromJson, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 
@@ -220,9 +222,31 @@ export function listRuns(ctx: Emulator, teamId: string, limit = 200): (RunRow & 
     .all(teamId, limit) as (RunRow & { automation_name: string | null })[];
 }
 
-/** The tables' names, for `paginate` with a filter (GET /automations?status=, GET /automations/{id}/runs?status=). */
-export const AUTOMATIONS = 'automations';
-export const AUTOMATION_RUNS = 'automation_runs';
+/** A page of the team's automations (GET /automations), only those in `status` when given; 20 by default. */
+export function pageAutomations<Item>(db: DB, teamId: string, status: string | undefined, query: PageQuery, map: (r: AutomationRow) => Item): ListEnvelope<Item> {
+  return paginate(db, {
+    table: 'automations',
+    where: status ? 'team_id = ? AND status = ?' : 'team_id = ?',
+    params: status ? [teamId, status] : [teamId],
+    query,
+    defaultLimit: 20,
+    columns: AUTOMATION_LIST_COLUMNS,
+    map,
+  });
+}
+
+/** A page of an automation's runs (GET /automations/{id}/runs), only those in one of `statuses` when any; all by default. */
+export function pageRuns<Item>(db: DB, automationId: string, statuses: string[], query: PageQuery, map: (r: RunRow) => Item): ListEnvelope<Item> {
+  return paginate(db, {
+    table: 'automation_runs',
+    where: statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?',
+    params: [automationId, ...statuses],
+    query,
+    defaultLimit: null,
+    columns: RUN_LIST_COLUMNS,
+    map,
+  });
+}
 
 /** Sets an automation's name, status, graph (JSON text) and trigger event; `updated_at` = emulated now. */
 export function updateAutomation(ctx: Emulator, id: string, a: { name: string; status: string; steps: string; connections: string; triggerEvent: string | null }): void {

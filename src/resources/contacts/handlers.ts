@@ -6,11 +6,10 @@
 import type { Emulator } from '../../context.js';
 import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
-import { paginate } from '../../http/pagination.js';
 import { errors } from '../../http/errors.js';
 import { getSegmentOr404, segmentNamesOf } from '../segments/service.js';
 import { pageTopics, type TopicRow } from '../topics/service.js';
-import { CONTACT_LIST_COLUMNS, CONTACT_MEMBERSHIPS, CONTACTS, explicitSubscriptions, removeMembership, SEGMENT_MEMBERS, toContactItem, type ContactRow } from './store.js';
+import { explicitSubscriptions, pageContacts, pageMemberships, removeMembership, toContactItem } from './store.js';
 import { contactRef } from './ref.js';
 import {
   typedPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
@@ -63,11 +62,8 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
 function list(ctx: Emulator, req: Req<'contacts/list'>) {
   const teamId = req.auth!.teamId;
   const { segment_id, ...page } = req.query;
-  if (segment_id !== undefined) {
-    getSegmentOr404(ctx, teamId, segment_id);
-    return paginate(ctx.db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segment_id], query: page, defaultLimit: null, columns: CONTACT_LIST_COLUMNS, map: (r: ContactRow) => toContactItem(r) });
-  }
-  return paginate(ctx.db, { table: CONTACTS, where: 'team_id = ?', params: [teamId], query: page, defaultLimit: null, columns: CONTACT_LIST_COLUMNS, map: (r: ContactRow) => toContactItem(r) });
+  if (segment_id !== undefined) getSegmentOr404(ctx, teamId, segment_id);
+  return pageContacts(ctx.db, teamId, segment_id, page, (r) => toContactItem(r));
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */
@@ -90,14 +86,7 @@ function remove(ctx: Emulator, req: OpRequest) {
 function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>) {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
-  const page = paginate(ctx.db, {
-    table: CONTACT_MEMBERSHIPS,
-    where: 'team_id = ? AND contact_id = ?',
-    params: [teamId, contact.id],
-    query: req.query,
-    defaultLimit: null,
-    map: (r: { id: string; created_at: number }) => ({ id: r.id, created_at: apiTime(r.created_at) }),
-  });
+  const page = pageMemberships(ctx.db, teamId, contact.id, req.query, (r) => ({ id: r.id, created_at: apiTime(r.created_at) }));
   // The page's segment names in one query. A membership is removed with its segment (segments' delete), so every segment is found.
   const names = segmentNamesOf(ctx, teamId, page.data.map((s) => s.id));
   return { ...page, data: page.data.map((s) => ({ id: s.id, name: names.get(s.id) ?? null, created_at: s.created_at })) };

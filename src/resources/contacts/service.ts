@@ -25,10 +25,10 @@ import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, typ
 import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404, type Subscription, type TopicRow } from '../topics/service.js';
 import type { OpRequest } from '../../module.js';
-import { paginate } from '../../http/pagination.js';
+import type { PageQuery } from '../../http/pagination.js';
 import {
   contactRowById, contactRowByRef, deleteContactRows, insertContactRow, updateContactRow,
-  CONTACT_LIST_COLUMNS, explicitSubscription, insertMembership, segmentIdsOf, SEGMENT_MEMBERS, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
+  explicitSubscription, insertMembership, pageContacts, segmentIdsOf, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
 } from './store.js';
 
 export type { Contact } from './store.js';
@@ -359,15 +359,7 @@ export function setSubscriptions(ctx: Emulator, teamId: string, contactId: strin
 export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: string) {
   const teamId = req.auth!.teamId;
   getSegmentOr404(ctx, teamId, segmentId);
-  return paginate(ctx.db, {
-    table: SEGMENT_MEMBERS,
-    where: 'team_id = ? AND segment_id = ?',
-    params: [teamId, segmentId],
-    query: req.query,
-    defaultLimit: null,
-    columns: CONTACT_LIST_COLUMNS,
-    map: (r: ContactRow) => toSegmentContactItem(r),
-  });
+  return pageContacts(ctx.db, teamId, segmentId, req.query as PageQuery, (r) => toSegmentContactItem(r));
 }
 
 export {

@@ -8,6 +8,7 @@
 import type { Emulator } from '../../context.js';
 import type { DB, Migration } from '../../store/db.js';
 import { apiTime } from '../../http/format.js';
+import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 
 /**
  * The contacts tables' schema steps. `contact_segments` and `contact_topics`
@@ -220,6 +221,23 @@ export function unsubscribedNow(ctx: Emulator, teamId: string, contactIds: reado
 
 /** The table's name, for `paginate` (GET /contacts, beside the segment-filtered `SEGMENT_MEMBERS`). */
 export const CONTACTS = 'contacts';
+
+/**
+ * A page of the team's contacts (GET /contacts), or of one segment's
+ * members when `segmentId` is given (GET /contacts?segment_id=, GET
+ * /segments/{id}/contacts), newest first, all when `limit` is omitted;
+ * rows read `CONTACT_LIST_COLUMNS` only.
+ */
+export function pageContacts<Item>(db: DB, teamId: string, segmentId: string | undefined, query: PageQuery, map: (r: ContactRow) => Item): ListEnvelope<Item> {
+  return segmentId !== undefined
+    ? paginate(db, { table: SEGMENT_MEMBERS, where: 'team_id = ? AND segment_id = ?', params: [teamId, segmentId], query, defaultLimit: null, columns: CONTACT_LIST_COLUMNS, map })
+    : paginate(db, { table: CONTACTS, where: 'team_id = ?', params: [teamId], query, defaultLimit: null, columns: CONTACT_LIST_COLUMNS, map });
+}
+
+/** A page of a contact's segment memberships (GET /contacts/{id}/segments): `id` = the segment's id, `created_at` the membership's; all by default. */
+export function pageMemberships<Item>(db: DB, teamId: string, contactId: string, query: PageQuery, map: (r: { id: string; created_at: number }) => Item): ListEnvelope<Item> {
+  return paginate(db, { table: CONTACT_MEMBERSHIPS, where: 'team_id = ? AND contact_id = ?', params: [teamId, contactId], query, defaultLimit: null, map });
+}
 
 /** Removes a contact from a segment (no-op when not a member). */
 export function removeMembership(ctx: Emulator, contactId: string, segmentId: string): void {

@@ -10,17 +10,14 @@
  * | domains/verify | any status → `pending` now (raises `domain.updated`), then the `domains.verify` job after `DELAYS.domainVerification` → `verified`, or `failed` per `verificationFails` |
  */
 import type { Emulator } from '../../context.js';
-import { errors, ApiError } from '../../http/errors.js';
-import { apiTime } from '../../http/format.js';
 import { DELAYS } from '../../clock/delays.js';
 import {
-  assertNameAvailable, cancelPendingClaims, claimById, deleteDomain, domainById, domainIdByName, emitDomainEvent, getDomainOr404, insertClaim, insertDomain,
-  latestClaimRow, pageDomains, resolveCapabilities, setClaimStatus, setDomainStatus, toDomain, toDomainListItem, updateDomainSettings, verifiedElsewhere,
-  type ClaimRow, DOMAIN_LIST_COLUMNS,
+  assertNameAvailable, cancelPendingClaims, deleteDomain, domainById, emitDomainEvent, getDomainOr404, insertDomain,
+  pageDomains, resolveCapabilities, setDomainStatus, toDomain, toDomainListItem, updateDomainSettings, DOMAIN_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
-import { domainVerifyJob, claimExpireJob, claimVerifyJob } from './jobs.js';
-import { randomBytes } from 'node:crypto';
+import { domainVerifyJob } from './jobs.js';
+import { createDomainClaim, latestClaim, toClaim, verifyDomainClaim } from './claims.js';
 
 function create(ctx: Emulator, req: Req<'domains/create'>) {
   const teamId = req.auth!.teamId;
@@ -91,55 +88,10 @@ export const domainOperations = {
   'domains/verify': verify,
 };
 
-/*
- * Domain claims (docs/reference/interface-spec.md#domain-claim; docs/reference/interface-spec.md#domain; docs/reference/resources.md#domains-and-claims):
- * | operationId | rule |
- * |---|---|
- * | domains/create-claim | only for a name another team has verified (else 422 `validation_error`); creates the placeholder domain (`not_started`) on the caller's team and a `pending` claim with a TXT record `_resend` = `resend-domain-verification=<32 hex>`, expiring after 7 days; 201 |
- * | domains/get-claim | the domain's latest claim; 404 `Domain claim not found` |
- * | domains/verify-claim | a `pending` or `failed` claim → `pending`, then the `domains.claim-verify` job after `DELAYS.claimVerification`: `completed` (the other team's domain is deleted, raising `domain.deleted` there; the placeholder gets new DKIM keys and stays `not_started`, to be verified like a new domain) or `failed` per the naming rule; an expired one → `expired` |
- * Deleting the placeholder domain cancels its pending claim (`canceled`).
- */
-function toClaim(row: ClaimRow) {
-  return {
-    object: 'domain_claim',
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    domain_id: row.domain_id,
-    region: row.region,
-    record: { type: 'TXT', name: '_resend', value: row.record_value, ttl: 'Auto' },
-    blocked_reason: row.blocked_reason,
-    failure_reason: row.failure_reason,
-    created_at: apiTime(row.created_at),
-    expires_at: apiTime(row.expires_at),
-  };
-}
-
-function latestClaim(ctx: Emulator, domainId: string): ClaimRow {
-  const row = latestClaimRow(ctx, domainId);
-  if (!row) throw errors.notFound('Domain claim');
-  return row;
-}
+/* Domain claims: the rules are in claims.ts. */
 
 function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
-  const teamId = req.auth!.teamId;
-  const name = req.body.name.toLowerCase();
-  resolveCapabilities(req.body.capabilities);
-  if (domainIdByName(ctx, teamId, name)) {
-    throw errors.validation(`The \`${name}\` domain has been registered already.`, 403);
-  }
-  if (verifiedElsewhere(ctx, teamId, name).length === 0) {
-    throw errors.validation(`The \`${name}\` domain is not verified by another team; create it with POST /domains instead.`, 422);
-  }
-  return ctx.db.transaction(() => {
-    const domain = insertDomain(ctx, teamId, req.body);
-    emitDomainEvent(ctx, 'domain.created', domain);
-    const now = ctx.clock.nowMs();
-    const claim = insertClaim(ctx, { teamId, domain, recordValue: `resend-domain-verification=${randomBytes(16).toString('hex')}`, createdAt: now, expiresAt: now + DELAYS.claimExpiry });
-    claimExpireJob.schedule(ctx, { claim_id: claim.id }, { dueAt: now + DELAYS.claimExpiry, teamId });
-    return toClaim(claim);
-  })();
+  return toClaim(createDomainClaim(ctx, req.auth!.teamId, req.body));
 }
 
 function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>) {
@@ -149,15 +101,7 @@ function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>) {
 
 function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
-  const claim = latestClaim(ctx, domain.id);
-  if (claim.status !== 'pending' && claim.status !== 'failed') {
-    throw new ApiError(422, 'validation_error', `The domain claim is \`${claim.status}\` and cannot be verified.`);
-  }
-  return ctx.db.transaction(() => {
-    setClaimStatus(ctx, claim.id, 'pending', null);
-    claimVerifyJob.schedule(ctx, { claim_id: claim.id }, { dueAt: ctx.clock.nowMs() + DELAYS.claimVerification, teamId: claim.team_id });
-    return toClaim(claimById(ctx, claim.id)!);
-  })();
+  return toClaim(verifyDomainClaim(ctx, latestClaim(ctx, domain.id)));
 }
 
 export const claimOperations = {
@@ -165,11 +109,5 @@ export const claimOperations = {
   'domains/get-claim': getClaim,
   'domains/verify-claim': verifyClaim,
 };
-
-/** The domain's latest claim in its API shape (GET /domains/{id}/claim), or null when it has none (for the admin dashboard). */
-export function latestClaimOf(ctx: Emulator, domainId: string): ReturnType<typeof toClaim> | null {
-  const row = latestClaimRow(ctx, domainId);
-  return row ? toClaim(row) : null;
-}
 
 export { insertDomain };

@@ -1,7 +1,8 @@
 /**
- * The domains resource: handlers of domains and claims (`handlers.ts`), DNS
- * records (`records.ts`), the tables, shapes and events (`store.ts`), what
- * other rooms use (`service.ts`), clock jobs (`jobs.ts`).
+ * The domains resource: handlers of domains and claims (`handlers.ts`), the
+ * claims' rules (`claims.ts`), DNS records (`records.ts`), the tables,
+ * shapes and events (`store.ts`), what other rooms use (`service.ts`), clock
+ * jobs (`jobs.ts`).
  */
 import type { ResourceModule } from '../../module.js';
 import { claimOperations, domainOperations, insertDomain } from './handlers.js';

@@ -16,4 +16,4 @@ export {
   senderDomain,
   type DomainRow,
 } from './store.js';
-export { latestClaimOf } from './handlers.js';
+export { latestClaimOf } from './claims.js';

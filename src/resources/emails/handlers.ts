@@ -2,22 +2,19 @@
  * Handlers of the /emails operations (the table is in `index.ts`).
  */
 import { randomBytes } from 'node:crypto';
-import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
 import { JsonText, Reply } from '../../module.js';
 import { parseDuration } from '../../clock/clock.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
 import { paginate } from '../../http/pagination.js';
-import { loadSpec } from '../../http/spec.js';
-import { compileBodySchema, toApiError } from '../../http/validate.js';
-import { parseScheduledAt, sendEmail, type SendEmailInput } from './send.js';
-import { emailSendJob } from './jobs.js';
+import { sendEmail } from './send.js';
+import { batchItemValidator, sendBatch } from './batch.js';
+import { cancelScheduled, reschedule } from './schedule.js';
 import { EmailQuota } from './quota.js';
 import {
-  EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail,
-  type AttachmentRow, type EmailRow,
+  EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, pageEmails, toEmail, type AttachmentRow, type EmailRow,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 
@@ -48,23 +45,10 @@ function send(ctx: Emulator, req: Req<'emails/send'>) {
   return withQuotaHeaders(quota, result);
 }
 
-let itemValidator: Promise<ValidateFunction> | null = null;
-
-/** The validator of one batch item: the `emails/send` body schema of spec/openapi.yaml. */
-function batchItemValidator(): Promise<ValidateFunction> {
-  itemValidator ??= loadSpec().then(({ operations }) => {
-    const op = operations.find((o) => o.operationId === 'emails/send');
-    if (!op?.body) throw new Error('spec/openapi.yaml lacks the emails/send body');
-    return compileBodySchema(op.body.schema);
-  });
-  return itemValidator;
-}
-
 /**
- * POST /emails/batch (docs/reference/resources.md#batch-sends): each item is a POST /emails body
- * without `attachments`. `strict` (default): the first bad item fails the
- * whole request and nothing is sent. `permissive`: good items are sent,
- * bad ones reported as `errors: [{index, message}]`.
+ * POST /emails/batch (docs/reference/resources.md#batch-sends): the `x-batch-validation` mode
+ * (`strict` by default, or `permissive`: 422 otherwise), then the items sent
+ * by `sendBatch` (batch.ts), once per idempotency key.
  */
 async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   const header = req.headers['x-batch-validation'];
@@ -76,30 +60,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const, quota };
-  const one = (item: unknown): string => {
-    if (!validate(item)) throw toApiError(validate.errors, 'body');
-    const email = item as SendEmailInput;
-    if (email.attachments !== undefined) throw errors.validation('Attachments are not supported in batch emails.', 422);
-    return sendEmail(ctx, email, sc).id;
-  };
-  const result = withIdempotency(ctx, req, 'emails/send-batch', 200, () => {
-    if (mode === 'strict') {
-      return ctx.db.transaction(() => ({ data: req.body.map((item) => ({ id: one(item) })) }))();
-    }
-    const data: { id: string }[] = [];
-    const errs: { index: number; message: string }[] = [];
-    ctx.db.transaction(() => {
-      req.body.forEach((item, index) => {
-        try {
-          data.push({ id: one(item) });
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          errs.push({ index, message: err.message });
-        }
-      });
-    })();
-    return { data, errors: errs };
-  });
+  const result = withIdempotency(ctx, req, 'emails/send-batch', 200, () => sendBatch(ctx, req.body, mode, validate, sc));
   return withQuotaHeaders(quota, result);
 }
 
@@ -113,33 +74,17 @@ function get(ctx: Emulator, req: Req<'emails/get'>) {
   return toEmail(getEmailOr404(ctx, req.auth!.teamId, req.params.email_id));
 }
 
-function notScheduled(row: EmailRow, what: string): ApiError {
-  return errors.validation(`Email \`${row.id}\` is \`${row.last_event}\`; only scheduled emails can be ${what}.`, 422);
-}
-
-/** PATCH /emails/{id} `{scheduled_at}`: moves a `scheduled` email's send job. */
+/** PATCH /emails/{id} `{scheduled_at}`: moves a `scheduled` email's send (schedule.ts). */
 function update(ctx: Emulator, req: Req<'emails/update'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
-  if (row.last_event !== 'scheduled') throw notScheduled(row, 'updated');
-  const now = ctx.clock.nowMs();
-  const at = parseScheduledAt(req.body.scheduled_at, now);
-  ctx.db.transaction(() => {
-    emailSendJob.cancel(ctx, 'email_id', row.id);
-    setScheduledAt(ctx, row.id, at);
-    emailSendJob.schedule(ctx, { email_id: row.id }, { dueAt: Math.max(at, now), teamId: row.team_id });
-  })();
-  notifyEmail(ctx, row.id);
+  reschedule(ctx, row, req.body.scheduled_at);
   return { object: 'email', id: row.id };
 }
 
-/** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; docs/reference/resources.md#emails). */
+/** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; docs/reference/resources.md#emails; schedule.ts). */
 function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
-  if (row.last_event !== 'scheduled') throw notScheduled(row, 'canceled');
-  ctx.db.transaction(() => {
-    emailSendJob.cancel(ctx, 'email_id', row.id);
-    recordStep(ctx, row, 'canceled');
-  })();
+  cancelScheduled(ctx, row);
   return { object: 'email', id: row.id };
 }
 

@@ -11,14 +11,34 @@
  * | add_labels | `labels` applied to the thread |
  * | assign_thread | `assignee_email` (null: unassign) → `inbox.thread.assigned` / `unassigned` |
  * | mark_as_spam, archive, move_to_trash | the thread moves to `spam`, `archive`, `trash` |
+ *
+ * The agent's settings (`inboxes/agent/update`) are kept here too.
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import type { Req } from '../../http/document-types.js';
-import { addLabelsToThread, createDraft, moveThread, threadOr404 } from './handlers.js';
+import { createDraft } from './drafts.js';
+import { addLabelsToThread } from './labels.js';
 import { prefixed } from './mail.js';
 import { agentSettings, emitInboxEvent, threadEventData, toThreadSummary, type InboxEventSource } from './shapes.js';
-import { findThread, setThreadAssignee, type InboxRow, type ThreadRow } from './store.js';
+import { findThread, saveAgent, setThreadAssignee, type InboxRow, type ThreadRow } from './store.js';
+import { moveThread, threadOr404 } from './threads.js';
+
+/**
+ * Changes the inbox's agent settings (`instructions`, `tone`, `actions`;
+ * 422 when none is given); the fields not given keep their value, `actions`
+ * without repeats. The settings are stored and returned, never acted on.
+ * Returns the settings' id.
+ */
+export function updateAgentSettings(ctx: Emulator, inbox: InboxRow, b: Req<'inboxes/agent/update'>['body']): string {
+  if (b.instructions === undefined && b.tone === undefined && b.actions === undefined) throw errors.missingField('instructions`, `tone` or `actions');
+  const now = agentSettings(ctx, inbox);
+  return saveAgent(ctx, inbox.id, {
+    instructions: b.instructions !== undefined ? b.instructions : now.instructions,
+    tone: b.tone !== undefined ? b.tone : now.tone,
+    actions: b.actions !== undefined ? [...new Set(b.actions)] : now.actions,
+  }, ctx.clock.nowMs());
+}
 
 /**
  * Assigns a thread to `assignee` (a team member's email; null unassigns) and

@@ -11,16 +11,20 @@
  * `email_count`, `has_attachment`, `has_draft`, thread `read`, thread
  * `from/to/cc/bcc`, `received_at`) are computed on read, never stored.
  *
- * Order: a thread's `seq` is moved to the end of the table whenever it gets
- * a new email (`touchThread`), and a draft's whenever it is edited, so
- * `paginate()` (newest `seq` first) lists threads by latest activity and
- * drafts by latest update, as the service does (docs/reference/inboxes.md#thread-endpoints; docs/reference/inboxes.md#drafts).
- * Times are emulated ms.
+ * Order: `seq` is the insertion order and is never rewritten. A thread's
+ * `activity` is a counter of its inbox: one more than the inbox's highest
+ * when the thread is created and whenever it gets an email (`touchThread`);
+ * a draft's likewise when it is created and whenever it is edited. Threads
+ * list by latest activity and drafts by latest update, as the service does
+ * (docs/reference/inboxes.md#thread-endpoints; docs/reference/inboxes.md#drafts), through `paginate()`'s order
+ * `ACTIVITY_FIRST` (`activity` newest first, tie-broken by `seq`). A
+ * counter, not a time: on the emulated clock many things happen in the same
+ * millisecond, and their order must still show. Times are emulated ms.
  */
 import type { Emulator } from '../../context.js';
 import type { DB, Migration } from '../../store/db.js';
 import { newId } from '../../http/format.js';
-import { paginate, teamPager, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+import { paginate, teamPager, type ListEnvelope, type PageOrder, type PageQuery } from '../../http/pagination.js';
 
 /** The inboxes tables' schema steps (range 1600-1699 in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -171,7 +175,22 @@ export const migrations: Migration[] = [
     ALTER TABLE inbox_messages DROP COLUMN attachments;
     UPDATE inbox_drafts SET html = NULL, text = NULL, attachments = '[]' WHERE email_id IS NOT NULL;`,
   },
+  {
+    version: 1602,
+    name: 'inbox_activity_order',
+    // Issue 31: threads and drafts listed by an `activity` column through the pager's order, instead of rewriting
+    // `seq`. An older store's `seq` already is that order (it was rewritten on activity), so it seeds the column.
+    sql: `ALTER TABLE inbox_threads ADD COLUMN activity INTEGER NOT NULL DEFAULT 0;
+    UPDATE inbox_threads SET activity = seq;
+    CREATE INDEX inbox_threads_activity ON inbox_threads (inbox_id, activity);
+    ALTER TABLE inbox_drafts ADD COLUMN activity INTEGER NOT NULL DEFAULT 0;
+    UPDATE inbox_drafts SET activity = seq;
+    CREATE INDEX inbox_drafts_activity ON inbox_drafts (inbox_id, activity);`,
+  },
 ];
+
+/** The order of an inbox's thread and draft lists: latest activity first (see the top of this file). */
+export const ACTIVITY_FIRST: PageOrder = { column: 'activity', direction: 'desc' };
 
 /** An `inboxes` row. */
 export interface InboxRow {
@@ -220,6 +239,8 @@ export interface ThreadRow {
   trashed_at: number | null;
   assignee_email: string | null;
   created_at: number;
+  /** The activity order in its inbox (a counter, see the top of this file). */
+  activity: number;
 }
 
 /** A stored attachment of an unsent draft (`content` base64, null for a `path` one). */
@@ -267,6 +288,8 @@ export interface DraftRow {
   attachments: string;
   created_at: number;
   updated_at: number;
+  /** The update order in its inbox (a counter, see the top of this file). */
+  activity: number;
 }
 
 // --- inboxes ---
@@ -413,14 +436,21 @@ export function findThreadById(ctx: Emulator, id: string): ThreadRow | undefined
   return ctx.db.prepare('SELECT * FROM inbox_threads WHERE id = ?').get(id) as ThreadRow | undefined;
 }
 
-/** Inserts a thread. */
+/** Inserts a thread, the most recently active of its inbox. */
 export function insertThread(ctx: Emulator, r: { id: string; inbox_id: string; subject: string | null; folder: Folder; created_at: number }): void {
-  ctx.db.prepare('INSERT INTO inbox_threads (id, inbox_id, subject, folder, created_at) VALUES (?, ?, ?, ?, ?)').run(r.id, r.inbox_id, r.subject, r.folder, r.created_at);
+  ctx.db
+    .prepare(
+      `INSERT INTO inbox_threads (id, inbox_id, subject, folder, created_at, activity)
+       VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(activity), 0) + 1 FROM inbox_threads WHERE inbox_id = ?))`,
+    )
+    .run(r.id, r.inbox_id, r.subject, r.folder, r.created_at, r.inbox_id);
 }
 
-/** Moves the thread to the end of the activity order (see the top of this file). */
+/** Makes the thread its inbox's most recently active (see the top of this file). */
 export function touchThread(ctx: Emulator, id: string): void {
-  ctx.db.prepare('UPDATE inbox_threads SET seq = (SELECT MAX(seq) FROM inbox_threads) + 1 WHERE id = ?').run(id);
+  ctx.db
+    .prepare('UPDATE inbox_threads SET activity = (SELECT MAX(t.activity) + 1 FROM inbox_threads t WHERE t.inbox_id = inbox_threads.inbox_id) WHERE id = ?')
+    .run(id);
 }
 
 /** Sets a thread's folder (`trashed_at` set when it goes to trash, cleared otherwise). */
@@ -484,7 +514,7 @@ function threadWhere(inboxId: string, f: ThreadFilter): { where: string; params:
 
 /** A page of the inbox's threads matching `f`, most recently active first. */
 export function pageThreads<Item>(db: DB, inboxId: string, f: ThreadFilter, query: PageQuery, map: (r: ThreadRow) => Item): ListEnvelope<Item> {
-  return paginate(db, { table: 'inbox_threads', ...threadWhere(inboxId, f), query, defaultLimit: 20, map });
+  return paginate(db, { table: 'inbox_threads', ...threadWhere(inboxId, f), query, defaultLimit: 20, order: ACTIVITY_FIRST, map });
 }
 
 /** Most threads a search looks at (docs/reference/inboxes.md#search: at most 10 000 threads). */
@@ -493,12 +523,12 @@ export const SEARCH_CAP = 10_000;
 /** Every thread of the inbox matching `f` (unpaged, at most `SEARCH_CAP`), most recently active first: what a search reads. */
 export function threadsMatching(ctx: Emulator, inboxId: string, f: ThreadFilter): ThreadRow[] {
   const { where, params } = threadWhere(inboxId, f);
-  return ctx.db.prepare(`SELECT * FROM inbox_threads WHERE ${where} ORDER BY seq DESC LIMIT ?`).all(...params, SEARCH_CAP) as ThreadRow[];
+  return ctx.db.prepare(`SELECT * FROM inbox_threads WHERE ${where} ORDER BY activity DESC, seq DESC LIMIT ?`).all(...params, SEARCH_CAP) as ThreadRow[];
 }
 
 /** Every thread of an inbox, most recently active first (dashboard, `emu`). */
 export function listThreads(ctx: Emulator, inboxId: string): ThreadRow[] {
-  return ctx.db.prepare('SELECT * FROM inbox_threads WHERE inbox_id = ? ORDER BY seq DESC').all(inboxId) as ThreadRow[];
+  return ctx.db.prepare('SELECT * FROM inbox_threads WHERE inbox_id = ? ORDER BY activity DESC, seq DESC').all(inboxId) as ThreadRow[];
 }
 
 /** The thread's labels, in the order they were applied. */
@@ -577,22 +607,23 @@ export function threadHasDraft(ctx: Emulator, threadId: string): boolean {
   return ctx.db.prepare('SELECT 1 FROM inbox_drafts WHERE thread_id = ? AND email_id IS NULL LIMIT 1').get(threadId) !== undefined;
 }
 
-/** Inserts a draft. */
-export function insertDraft(ctx: Emulator, r: Omit<DraftRow, 'seq'>): void {
+/** Inserts a draft, the most recently updated of its inbox. */
+export function insertDraft(ctx: Emulator, r: Omit<DraftRow, 'seq' | 'activity'>): void {
   ctx.db
     .prepare(
-      `INSERT INTO inbox_drafts (id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at)
-       VALUES (@id, @inbox_id, @type, @to_addrs, @cc, @bcc, @subject, @html, @text, @thread_id, @reply_to_email_id, @email_id, @attachments, @created_at, @updated_at)`,
+      `INSERT INTO inbox_drafts (id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at, activity)
+       VALUES (@id, @inbox_id, @type, @to_addrs, @cc, @bcc, @subject, @html, @text, @thread_id, @reply_to_email_id, @email_id, @attachments, @created_at, @updated_at,
+         (SELECT COALESCE(MAX(activity), 0) + 1 FROM inbox_drafts WHERE inbox_id = @inbox_id))`,
     )
     .run(r);
 }
 
-/** Writes a draft's editable fields and moves it to the end of the update order. */
+/** Writes a draft's editable fields and makes it its inbox's most recently updated. */
 export function updateDraft(ctx: Emulator, r: Pick<DraftRow, 'id' | 'to_addrs' | 'cc' | 'bcc' | 'subject' | 'html' | 'text' | 'attachments' | 'updated_at'>): void {
   ctx.db
     .prepare(
       `UPDATE inbox_drafts SET to_addrs = @to_addrs, cc = @cc, bcc = @bcc, subject = @subject, html = @html, text = @text, attachments = @attachments,
-       updated_at = @updated_at, seq = (SELECT MAX(seq) FROM inbox_drafts) + 1 WHERE id = @id`,
+       updated_at = @updated_at, activity = (SELECT MAX(d.activity) + 1 FROM inbox_drafts d WHERE d.inbox_id = inbox_drafts.inbox_id) WHERE id = @id`,
     )
     .run(r);
 }
@@ -613,10 +644,10 @@ export function deleteDraft(ctx: Emulator, id: string): void {
 
 /** A page of the inbox's unsent drafts, most recently updated first. */
 export function pageDrafts<Item>(db: DB, inboxId: string, query: PageQuery, map: (r: DraftRow) => Item): ListEnvelope<Item> {
-  return paginate(db, { table: 'inbox_drafts', where: 'inbox_id = ? AND email_id IS NULL', params: [inboxId], query, defaultLimit: 20, map });
+  return paginate(db, { table: 'inbox_drafts', where: 'inbox_id = ? AND email_id IS NULL', params: [inboxId], query, defaultLimit: 20, order: ACTIVITY_FIRST, map });
 }
 
-/** Every draft of an inbox, newest first (dashboard, `emu`). */
+/** Every draft of an inbox, most recently updated first (dashboard, `emu`). */
 export function listDrafts(ctx: Emulator, inboxId: string): DraftRow[] {
-  return ctx.db.prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? ORDER BY seq DESC').all(inboxId) as DraftRow[];
+  return ctx.db.prepare('SELECT * FROM inbox_drafts WHERE inbox_id = ? ORDER BY activity DESC, seq DESC').all(inboxId) as DraftRow[];
 }

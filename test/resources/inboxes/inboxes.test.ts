@@ -296,6 +296,30 @@ describe('inboxes', () => {
     expect(older).toEqual({ object: 'list', has_more: false, data: [] });
   });
 
+  it('lists drafts most recently updated first, with cursors, and never rewrites a row\'s seq (threads and drafts order by their activity column)', async () => {
+    const inbox = await makeInbox(t, 'order@example.com');
+    const ids: string[] = [];
+    for (const subject of ['d1', 'd2', 'd3']) ids.push((await t.api.post(`/inboxes/${inbox}/drafts`).send({ subject })).body.id);
+    const db = t.emu.ctx.db;
+    const seqs = () => db.prepare('SELECT id, seq FROM inbox_drafts WHERE inbox_id = ? ORDER BY seq').all(inbox);
+    const before = seqs();
+    expect((await t.api.patch(`/inboxes/${inbox}/drafts/${ids[0]}`).send({ subject: 'd1 again' })).status).toBe(200);
+    expect(seqs()).toEqual(before);
+    const subjects = (page: { data: { subject: string }[] }) => page.data.map((d) => d.subject);
+    expect(subjects((await t.api.get(`/inboxes/${inbox}/drafts`)).body)).toEqual(['d1 again', 'd3', 'd2']);
+    const p1 = (await t.api.get(`/inboxes/${inbox}/drafts?limit=1&after=${ids[0]}`)).body;
+    expect([subjects(p1), p1.has_more]).toEqual([['d3'], true]);
+    const back = (await t.api.get(`/inboxes/${inbox}/drafts?before=${ids[1]}`)).body;
+    expect([subjects(back), back.has_more]).toEqual([['d1 again', 'd3'], false]);
+    // A thread that gets an email leads the list; its seq stays its insertion order.
+    for (const s of ['a', 'b']) await postJson(t, { from: 'x@sender.test', to: 'order@example.com', subject: s, text: s, message_id: `<${s}-order@sender.test>` });
+    const threadSeqs = () => db.prepare('SELECT id, seq FROM inbox_threads WHERE inbox_id = ? ORDER BY seq').all(inbox);
+    const threadsBefore = threadSeqs();
+    await postJson(t, { from: 'x@sender.test', to: 'order@example.com', subject: 'Re: a', text: 'a2', headers: { 'In-Reply-To': '<a-order@sender.test>' } });
+    expect(threadSeqs()).toEqual(threadsBefore);
+    expect((await threadsOf(t, inbox)).map((x) => x.subject)).toEqual(['a', 'b']);
+  });
+
   it('search looks at every thread, not only the first page of 20', async () => {
     const inbox = await makeInbox(t, 'many@example.com');
     await postJson(t, { from: 'x@sender.test', to: 'many@example.com', subject: 'Oldest', text: 'the needle is here' });
