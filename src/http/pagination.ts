@@ -4,7 +4,8 @@
  * - newest first (`ORDER BY seq DESC`, `seq` = insertion order) unless the
  *   list names another `order` (a column and a direction: a thread's emails
  *   are oldest first, docs/reference/inboxes.md#thread-emails; an inbox's threads by latest
- *   activity, its drafts by latest update, §3.2, §3.6); a column other than
+ *   activity, its drafts by latest update, docs/reference/inboxes.md#thread-endpoints,
+ *   docs/reference/inboxes.md#drafts); a column other than
  *   `seq` is tie-broken by `seq` in the same direction, so cursors stay exact
  *   when two rows share a value;
  * - `limit` 1..100 (checked by the spec's `limit` parameter schema);

@@ -1,6 +1,6 @@
 /**
  * An inbox's labels and the labels of its threads (docs/reference/inboxes.md#labels,
- * §6.4): `#RRGGBB` colours (random when omitted), names unique in the
+ * docs/reference/inboxes.md#label-rules): `#RRGGBB` colours (random when omitted), names unique in the
  * inbox (case-insensitive), at most 100 an inbox; applying, replacing and
  * removing a thread's labels, one `inbox.thread.labels.updated` per label
  * changed.
