@@ -17,8 +17,8 @@ module.exports = {
       name: 'ground-floor',
       severity: 'error',
       comment:
-        'The ground floor (the module contract src/module.ts, the context src/context.ts, the store src/store/, the clock and scheduler src/clock/) imports no room above it: no HTTP, resource, admin, deliveries, state, SMTP or server code (issue 9).',
-      from: { path: '^src/(module\\.ts|context\\.ts|store/|clock/)' },
+        'The ground floor (the module contract src/module.ts, the context src/context.ts, the event bus src/bus.ts, the store src/store/, the clock and scheduler src/clock/) imports no room above it: no HTTP, resource, admin, deliveries, state, SMTP or server code (issue 9).',
+      from: { path: '^src/(module\\.ts|context\\.ts|bus\\.ts|store/|clock/)' },
       to: { path: '^src/(http|resources|admin|deliveries|state|smtp)/|^src/(app|server|cli|index|vitest|jest|playwright|modules)\\.ts$|^src/testing/' },
     },
     {

@@ -67,10 +67,11 @@ export type EmulatorApp = Express;
  * an operation of the document has no handler.
  *
  * Handed-out URLs (attachment `download_url`, raw and unsubscribe links,
- * share URLs) start with `ctx.config.baseUrl`: `--public-url` when given;
- * else the listening URL, set by the server; else (an app with no listener
- * of its own, or one mounted under a prefix) the origin and mount path of
- * the latest request, `http://HOST/prefix`.
+ * share URLs) start with `ctx.runtime.baseUrl` (`RuntimeState`,
+ * src/context.ts): `--public-url` when given; else the listening URL, set by
+ * the server; else (an app with no listener of its own, or one mounted under
+ * a prefix) the origin and mount path of the latest authenticated request,
+ * `http://HOST/prefix`, set here (`followRequestBase`).
  */
 export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []): Promise<EmulatorApp> {
   const { operations } = await loadSpec();
@@ -114,12 +115,13 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
    * When the app is mounted or listens on no port of its own (`createApp`),
    * the base of handed-out URLs follows the latest admitted call (its Host
    * and the mount path): set once the caller is authenticated, so a request
-   * refused or unrouted, with any Host, changes nothing.
+   * refused or unrouted, with any Host, changes nothing. The one writer of
+   * `ctx.runtime.baseUrl` besides the server's listener (RuntimeState).
    */
   const followRequestBase: Step = ({ req }) => {
-    if ((mounted || !ctx.config.listening) && !ctx.config.publicUrl && req.headers.host) {
+    if ((mounted || !ctx.runtime.listening) && !ctx.config.publicUrl && req.headers.host) {
       // The app's requests are express's (`protocol` honours `trust proxy`).
-      ctx.config.baseUrl = `${(req as unknown as Request).protocol}://${req.headers.host}${req.baseUrl ?? ''}`;
+      ctx.runtime.baseUrl = `${(req as unknown as Request).protocol}://${req.headers.host}${req.baseUrl ?? ''}`;
     }
   };
   const routes: Route[] = operations.map((op) => {

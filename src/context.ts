@@ -1,8 +1,9 @@
 /**
  * The emulator's shared state, handed to every handler and job:
- * store, clock, scheduler, configuration and an in-process event bus.
+ * store, clock, scheduler, configuration (frozen), runtime state and an
+ * in-process event bus.
  */
-import { EventEmitter } from 'node:events';
+import type { EventBus } from './bus.js';
 import type { DB, Migration } from './store/db.js';
 import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
@@ -35,7 +36,13 @@ export interface ServerTimeouts {
 /** A plan whose quotas the emulator counts against (src/state/plans.ts). */
 export type PlanName = 'free' | 'pro' | 'scale';
 
-/** Server configuration (docs/reference/design.md#cli flags and docs/reference/design.md#programmatic options). */
+/**
+ * Server configuration (docs/reference/design.md#cli and docs/reference/design.md#programmatic):
+ * what the emulator was started with, never changed afterwards. `prepare`
+ * (src/server.ts) freezes its own copy (`Object.freeze`, and its
+ * `timeouts` and `faults`) as `ctx.config`; what changes while it runs is
+ * `ctx.runtime` (`RuntimeState`).
+ */
 export interface EmulatorConfig {
   /** `:memory:` or a file path. */
   db: string;
@@ -63,25 +70,16 @@ export interface EmulatorConfig {
    */
   publicUrl?: string;
   /**
-   * Base of the absolute URLs the emulator hands out: `publicUrl`, else the
-   * listening URL, else (an app mounted under a prefix, or one with no
-   * listener of its own: `createApp()`) the latest request's origin and mount
-   * path (src/app.ts).
-   */
-  baseUrl: string;
-  /**
    * Path prefix the emulator's own listener serves the app under (`/resend`:
    * the app mounted in an express parent at that path; CLI `--mount-path`,
    * `startServer({ mountPath })`). Default: none, the app at `/`.
    */
   mountPath?: string;
-  /** True while the emulator's own HTTP listener serves the app (`startServer()`, the CLI); false for `createApp()`. */
-  listening?: boolean;
   /**
    * Fault rules added at start and put back at every reset (CLI `--faults
    * FILE`, `startServer({ faults })`; src/faults/). Default: none.
    */
-  faults?: FaultInput[];
+  faults?: readonly FaultInput[];
   /**
    * When set, every `/_emulator` route but health (and the links handed out
    * to others) needs `Authorization: Bearer <adminToken>` or the inbox
@@ -89,8 +87,8 @@ export interface EmulatorConfig {
    */
   adminToken?: string;
   /** Listener timeouts (internal; default `DEFAULT_TIMEOUTS`). */
-  timeouts: ServerTimeouts;
-  /** The address the HTTP server is bound to (`--host`), set when it listens; the admin API answers to it as a Host (src/admin/guard.ts). */
+  timeouts: Readonly<ServerTimeouts>;
+  /** The address the HTTP server is bound to (`--host`; given by `run`, src/server.ts, unset for `createApp()`); the admin API answers to it as a Host (src/admin/guard.ts). */
   bindHost?: string;
   /**
    * Where multipart uploads (contact import CSVs) are stored until their
@@ -107,6 +105,27 @@ export interface EmulatorConfig {
   httpsPort: number;
   /** Folder of the local CA (`ca.pem`, `intermediate.pem`, `intermediate-key.pem`); default: beside the `--db` file, or the user's cache folder. */
   tlsDir?: string;
+}
+
+/**
+ * What changes while an emulator runs, apart from its store and clock
+ * (`ctx.runtime`; `ctx.config` never changes). Each field is written in one
+ * place, named here with its rule.
+ */
+export interface RuntimeState {
+  /**
+   * Base of the absolute URLs the emulator hands out (attachment
+   * `download_url`s, raw and unsubscribe links, share URLs), no trailing
+   * slash: `config.publicUrl` when given (set by `prepare`, never changed);
+   * else the listening URL, set by `run` once its listener is bound
+   * (src/server.ts); else (an app with no listener of its own, `createApp()`,
+   * or one mounted in a user's express app under a prefix) the origin and
+   * mount path of the latest authenticated request, `http://HOST/prefix`
+   * (`followRequestBase`, src/app.ts). `''` until one of these is known.
+   */
+  baseUrl: string;
+  /** True while the emulator's own HTTP listener serves the app (set by `run` once bound, false again when it closes, src/server.ts); always false for `createApp()`. */
+  listening: boolean;
 }
 
 /** The caller, from the API key (see `src/http/auth.ts`). */
@@ -211,17 +230,21 @@ export interface UsageCounter {
   emailUsage(ctx: Emulator, teamId: string): { daily: EmailWindow; monthly: EmailWindow };
 }
 
-/**
- * Notifications on `bus` (for the inbox page's server-sent events and
- * `waitForEmail`): `'email'` (email id), `'delivery'` (delivery id),
- * `'clock'` (now ms), `'reset'`.
- */
+/** One emulator: what every handler, job and step gets as `ctx`. */
 export interface Emulator {
   db: DB;
   clock: Clock;
   scheduler: Scheduler;
-  config: EmulatorConfig;
-  bus: EventEmitter;
+  /** What the emulator was started with, frozen (`Object.freeze`): reading it is always safe, writing it throws. */
+  config: Readonly<EmulatorConfig>;
+  /** What changes while it runs (the base of handed-out URLs, whether it listens); see `RuntimeState` for who sets each field. */
+  runtime: RuntimeState;
+  /**
+   * In-process notifications (src/bus.ts: `BusEvents` lists every event and
+   * its payload), each emitted after the transaction of its change commits;
+   * for the inbox page's server-sent events, `waitForEmail` and caches.
+   */
+  bus: EventBus;
   /** The fault rules (src/faults/store.ts): `POST /_emulator/faults`, `emu.faults`, `--faults`. */
   faults: Faults;
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;

@@ -272,8 +272,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Emulato
  * read, or `clock.advance` is given an unreadable duration (at call time).
  */
 export async function startServer(options: StartServerOptions = {}): Promise<EmulatorServer> {
-  const config = configOf(options);
-  config.mountPath = options.mountPath ?? process.env.EMULATOR_MOUNT_PATH;
+  const config = { ...configOf(options), mountPath: options.mountPath ?? process.env.EMULATOR_MOUNT_PATH };
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
   return { ...instanceOf(r), url: r.url, smtpPort: r.smtpPort, httpsUrl: r.httpsUrl, caCertPath: r.caCertPath };
 }

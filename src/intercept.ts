@@ -30,7 +30,6 @@
  */
 import http, { type IncomingMessage, type RequestListener } from 'node:http';
 import { Duplex } from 'node:stream';
-import type { EventEmitter } from 'node:events';
 import { lazy, requirePackage } from './lazy.js';
 
 // Loaded on the first interception only (most users of the package never intercept; start-up speed).
@@ -56,7 +55,8 @@ export const RESEND_API_HOST = 'api.resend.com';
 export interface InterceptTarget {
   app?: RequestListener;
   url?: string;
-  ctx?: { bus: EventEmitter };
+  /** The emulator's bus (`ctx.bus`, src/bus.ts), or anything with the same `once` / `off` of a `'close'` event (a node `EventEmitter` has them). */
+  ctx?: { bus: { once(name: 'close', listener: () => void): unknown; off(name: 'close', listener: () => void): unknown } };
 }
 
 /** A running interception. */

@@ -8,11 +8,11 @@ import { errors } from './http/errors.js';
 import { writeJson } from './http/pipeline.js';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { EventEmitter } from 'node:events';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { registerJobs } from './clock/jobs.js';
-import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type ServerTimeouts } from './context.js';
+import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type RuntimeState, type ServerTimeouts } from './context.js';
+import { EventBus } from './bus.js';
 import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
@@ -40,13 +40,13 @@ const LEVELS = ['error', 'warn', 'info', 'debug'];
  * link still fits), idle keep-alive connections closed after 5 s, an SMTP
  * connection silent for 60 s closed.
  */
-export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+export const DEFAULT_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
   headersMs: 10_000,
   requestMs: 300_000,
   keepAliveMs: 5_000,
   checkIntervalMs: 5_000,
   smtpSocketMs: 60_000,
-};
+});
 
 /** Configuration defaults (docs/reference/design.md#cli). */
 export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): EmulatorConfig {
@@ -59,12 +59,26 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     validateResponses: false,
     webhookTimeoutMs: 10_000,
     rateLimit: 0,
-    baseUrl: '',
     uploadDir: os.tmpdir(),
     timeouts: DEFAULT_TIMEOUTS,
     httpsPort: DEFAULT_HTTPS_PORT,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   };
+}
+
+/**
+ * The configuration as `ctx.config` holds it: a copy of `config`, frozen
+ * with its `timeouts` and its `faults` list (`Object.freeze`; a write
+ * throws in strict mode), so nothing the caller does to its object later,
+ * and nothing the emulator does while it runs, changes it. What changes at
+ * run time is `ctx.runtime` (src/context.ts `RuntimeState`).
+ */
+export function frozenConfig(config: EmulatorConfig): Readonly<EmulatorConfig> {
+  return Object.freeze({
+    ...config,
+    timeouts: Object.freeze({ ...config.timeouts }),
+    ...(config.faults ? { faults: Object.freeze([...config.faults]) } : {}),
+  });
 }
 
 /**
@@ -102,21 +116,24 @@ export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp'
 
 /**
  * Opens the store (migrating it, seeding fixtures if it has no team), builds
- * the app and starts the scheduler; listens on nothing. Throws if the
+ * the app and starts the scheduler; listens on nothing. `ctx.config` is a
+ * frozen copy of `options` (`frozenConfig`). Throws if the
  * fixtures cannot be read or do not fit the store (then the store is closed).
  */
-export async function prepare(config: EmulatorConfig): Promise<Prepared> {
+export async function prepare(options: EmulatorConfig): Promise<Prepared> {
+  const config = frozenConfig(options);
   const migrations = modules.flatMap((m) => m.migrations ?? []);
   const db = config.db === ':memory:' ? openMigratedMemoryStore(migrations) : openDatabase(config.db);
   const clock = new Clock(config.clock);
-  const bus = new EventEmitter();
-  bus.setMaxListeners(0);
+  const bus = new EventBus(db);
+  // The base of handed-out URLs: `--public-url` now and for good; otherwise set by `run` once it listens, or by the requests of an app with no listener of its own (RuntimeState).
+  const runtime: RuntimeState = { baseUrl: (config.publicUrl ?? '').replace(/\/+$/, ''), listening: false };
   const threshold = LEVELS.indexOf(config.logLevel);
   const log: Emulator['log'] = (level, msg) => {
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const base = { db, clock, scheduler, config, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter, usage: usageCounter };
+  const base = { db, clock, scheduler, config, runtime, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter, usage: usageCounter };
   // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).
   let ctx: Emulator;
   let fixtures: Record<string, any>;
@@ -150,8 +167,6 @@ export async function prepare(config: EmulatorConfig): Promise<Prepared> {
   }
   const reset = () => resetState(ctx, fixtures);
   scheduler.restoreClock();
-  // Until a listener (or the first request of an app without one) tells it otherwise.
-  config.baseUrl = (config.publicUrl ?? '').replace(/\/+$/, '');
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   let app: EmulatorApp;
@@ -251,10 +266,10 @@ function bornWithAppPrototypes(app: EmulatorApp): Pick<http.ServerOptions, 'Inco
  * bound (then the error's `listener` says which: `http` or `smtp`, and
  * nothing stays open).
  */
-export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 4400, smtpPort: number | null = null): Promise<Running> {
-  config.bindHost = host;
-  const prepared = await prepare(config);
+export async function run(options: EmulatorConfig, host = '127.0.0.1', port = 4400, smtpPort: number | null = null): Promise<Running> {
+  const prepared = await prepare({ ...options, bindHost: host });
   const { ctx, app } = prepared;
+  const { config, runtime } = ctx;
   const t = config.timeouts;
   const mountPath = normalizeMountPath(config.mountPath);
   const listener = mountPath ? mountedApp(app, mountPath) : app;
@@ -300,8 +315,9 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
   const url = `http://${shownHost}:${addr.port}${mountPath}`;
   const smtpUrl = smtp ? `smtp://${shownHost}:${smtp.port}` : null;
   const httpsUrl = tls ? `https://${shownHost}:${tls.port}${mountPath}` : null;
-  config.baseUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
-  config.listening = true;
+  // Listening: handed-out URLs start with the listening URL (mount path included), unless `--public-url` set them for good (RuntimeState).
+  if (!config.publicUrl) runtime.baseUrl = url.replace(/\/+$/, '');
+  runtime.listening = true;
   // Requests are coming: the route table is built next, while the first client connects (see buildRouteTable).
   setImmediate(() => void buildRouteTable());
   let closed = false;
@@ -322,7 +338,7 @@ export async function run(config: EmulatorConfig, host = '127.0.0.1', port = 440
       await tls?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      config.listening = false;
+      runtime.listening = false;
       await prepared.close();
     },
   };

@@ -12,6 +12,7 @@
  * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
  */
 import type { Emulator } from '../context.js';
+import type { BusEvent, BusListener } from '../bus.js';
 import { listTeams as allTeams } from '../state/teams.js';
 import type { ResponseInfo } from '../module.js';
 import { HANDLED, Reply, type ResourceModule } from '../module.js';
@@ -76,15 +77,17 @@ function events(ctx: Emulator, req: Req<'admin/events'>) {
   res.write('retry: 2000\n\n');
   const clockData = () => ({ now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode });
   send('hello', clockData());
-  const listeners: Record<string, (...args: any[]) => void> = {
-    email: (id: string) => send('email', { id }),
-    delivery: (id: string) => send('delivery', { id }),
-    inbound: (id: string) => send('inbound', { id }),
-    change: (data: { team_id: string; operation: string }) => send('change', data),
+  // Every event of the bus but `close` (which ends the stream), relayed under its own name.
+  const listeners: { [K in Exclude<BusEvent, 'close'>]: BusListener<K> } = {
+    email: (id) => send('email', { id }),
+    delivery: (id) => send('delivery', { id }),
+    inbound: (id) => send('inbound', { id }),
+    change: (data) => send('change', data),
     clock: () => send('clock', clockData()),
     reset: () => send('reset', {}),
   };
-  for (const [name, fn] of Object.entries(listeners)) ctx.bus.on(name, fn);
+  const names = Object.keys(listeners) as (keyof typeof listeners)[];
+  for (const name of names) ctx.bus.on(name, listeners[name] as BusListener<typeof name>);
   const ping = setInterval(() => {
     if (!res.writableEnded) res.write(': ping\n\n');
   }, SSE_PING_MS);
@@ -94,7 +97,7 @@ function events(ctx: Emulator, req: Req<'admin/events'>) {
     if (closed) return;
     closed = true;
     clearInterval(ping);
-    for (const [name, fn] of Object.entries(listeners)) ctx.bus.off(name, fn);
+    for (const name of names) ctx.bus.off(name, listeners[name] as BusListener<typeof name>);
     ctx.bus.off('close', close);
     if (!res.writableEnded) res.end();
   };

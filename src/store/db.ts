@@ -15,6 +15,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { SCHEMA_VERSION, schemaVersionOf } from './schema.js';
+import { runTransaction } from './after-commit.js';
 
 export type DB = Database.Database;
 
@@ -157,7 +158,9 @@ function openError(file: string, err: unknown): unknown {
  * plus a write at open, held until close; the OS drops the lock when the
  * process dies, even by kill -9), so two emulators never write one file
  * at once. `db.transaction(fn)` returns a plain function (no `.immediate`
- * and friends) that runs `fn` in a transaction, nested ones as savepoints.
+ * and friends) that runs `fn` in a transaction, nested ones as savepoints;
+ * callbacks queued by `afterCommit` (src/store/after-commit.ts) run when the
+ * outermost one commits and are dropped with a level that rolls back.
  * `db.prepare(sql)` returns one cached statement per SQL text, so
  * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
  * must not `iterate()` a statement they may re-enter. Throws
@@ -194,9 +197,12 @@ export function openDatabase(file = ':memory:'): DB {
   }
   // One transaction wrapper per connection: better-sqlite3's `transaction(fn)` builds five wrappers and their
   // properties on every call, which code calling `db.transaction(() => …)()` per request paid each time (~3 % of
-  // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
+  // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw; and what
+  // `afterCommit` queued runs once the outermost level commits, or is dropped with a level that rolls back
+  // (src/store/after-commit.ts: the bus tells only committed state).
   const inTransaction = db.transaction((run: () => unknown) => run());
-  db.transaction = ((fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => inTransaction(() => fn(...args))) as unknown as DB['transaction'];
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => (...args: unknown[]) =>
+    runTransaction(db, () => inTransaction(() => fn(...args)))) as unknown as DB['transaction'];
   // exec, not pragma(): pragma() makes an uncached statement (see FINALIZE_FROM_JS).
   if (file !== ':memory:') {
     try {

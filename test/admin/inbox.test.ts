@@ -132,7 +132,7 @@ describe('server-sent events', () => {
   });
 
   it('stops listening when the client goes away', async () => {
-    const names = ['email', 'delivery', 'clock', 'reset'];
+    const names = ['email', 'delivery', 'clock', 'reset'] as const;
     const counts = () => names.map((n) => t.emu.ctx.bus.listenerCount(n));
     const base = counts();
     const s = openStream(t);

@@ -173,7 +173,7 @@ function eligible(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): b
 
 /** The email of one contact, placeholders filled, with the one-click unsubscribe headers (RFC 2369, RFC 8058). */
 function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): SendEmailInput {
-  const unsubscribe = unsubscribeUrl(ctx.config.baseUrl, row.id, c.id);
+  const unsubscribe = unsubscribeUrl(ctx.runtime.baseUrl, row.id, c.id);
   const vars = { contact: c, properties: contactPropertyValues(ctx, row.team_id, c, run.definitions), unsubscribeUrl: unsubscribe };
   const input: SendEmailInput = {
     from: row.from_address,

@@ -100,7 +100,7 @@ function share(ctx: Emulator, req: Req<'emails/share'>) {
   }
   const expires = isoTime(ctx.clock.nowMs() + ttl)!;
   const token = randomBytes(16).toString('hex');
-  return { object: 'email', id: row.id, url: `${ctx.config.baseUrl}/_emulator/emails/${row.id}?share=${token}&expires_at=${encodeURIComponent(expires)}` };
+  return { object: 'email', id: row.id, url: `${ctx.runtime.baseUrl}/_emulator/emails/${row.id}?share=${token}&expires_at=${encodeURIComponent(expires)}` };
 }
 
 /**
@@ -116,7 +116,7 @@ function toAttachment(ctx: Emulator, a: AttachmentRow) {
     content_type: a.content_type,
     ...(a.content_id !== null ? { content_id: a.content_id } : {}),
     content_disposition: a.content_id ? 'inline' : 'attachment',
-    download_url: a.path ?? `${ctx.config.baseUrl}/_emulator/emails/${a.email_id}/attachments/${a.id}`,
+    download_url: a.path ?? `${ctx.runtime.baseUrl}/_emulator/emails/${a.email_id}/attachments/${a.id}`,
     expires_at: isoTime(ctx.clock.nowMs() + DOWNLOAD_URL_TTL_MS)!,
     size: a.size,
   };

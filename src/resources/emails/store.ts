@@ -373,9 +373,9 @@ export function webhookData(r: EmailHead, extra: Record<string, unknown> = {}): 
   return { ...data, ...extra };
 }
 
-/** Tells `ctx.bus` listeners (long-polls, the inbox page) that an email was created or changed, after the current transaction. */
+/** Tells `ctx.bus` listeners (long-polls, the inbox page) that an email was created or changed: once the current transaction commits (src/bus.ts), never if it rolls back. */
 export function notifyEmail(ctx: Emulator, id: string): void {
-  setImmediate(() => ctx.bus.emit('email', id));
+  ctx.bus.emit('email', id);
 }
 
 /** Events that have a webhook type (`email.<type>`). `queued` and `canceled` have none. */

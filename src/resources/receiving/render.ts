@@ -14,12 +14,12 @@ export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
 
 /** The admin URL that serves an attachment's bytes. */
 export function attachmentUrl(ctx: Emulator, attachmentId: string): string {
-  return `${ctx.config.baseUrl}/_emulator/inbound/attachments/${attachmentId}`;
+  return `${ctx.runtime.baseUrl}/_emulator/inbound/attachments/${attachmentId}`;
 }
 
 /** The admin URL that serves the message as received (`message/rfc822`). */
 export function rawUrl(ctx: Emulator, emailId: string): string {
-  return `${ctx.config.baseUrl}/_emulator/inbound/emails/${emailId}/raw`;
+  return `${ctx.runtime.baseUrl}/_emulator/inbound/emails/${emailId}/raw`;
 }
 
 /** Attachment metadata embedded in a received email: nullable fields stay `null`. */

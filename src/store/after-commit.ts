@@ -1,0 +1,92 @@
+/**
+ * Work that must wait until the store's writes are committed: what the
+ * event bus (`ctx.bus`, src/bus.ts) tells its listeners (the inbox page's
+ * server-sent events, `waitForEmail`, long-polls) is only ever committed
+ * state, and a write that rolls back tells them nothing (issue 31 item 6).
+ *
+ * Every transaction of a connection goes through `runTransaction`
+ * (`db.transaction(fn)` of src/store/db.ts calls it at every level): a
+ * callback queued with `afterCommit` inside a transaction runs right after
+ * the outermost transaction commits, in the order queued; one queued inside
+ * a savepoint that rolls back (the nested `db.transaction` threw) is dropped
+ * with it, as is everything when the outermost transaction rolls back.
+ * A transaction cannot span an `await` (better-sqlite3 transactions are
+ * synchronous), so "in a transaction" is always the current synchronous run.
+ *
+ * Types only by shape (`{ inTransaction }`, what better-sqlite3's
+ * `Database` has), so this file and src/store/db.ts import each other in no
+ * circle.
+ */
+
+/** What this file needs of a connection: whether a transaction is open on it (better-sqlite3's `db.inTransaction`). */
+export interface TransactionState {
+  readonly inTransaction: boolean;
+}
+
+/** The callbacks waiting for the outermost transaction of each connection to commit. */
+const queues = new WeakMap<TransactionState, (() => void)[]>();
+
+/**
+ * Runs `fn` once the writes made so far are committed: at once (synchronously)
+ * when no transaction is open on `db`, else right after the outermost
+ * transaction commits, never if the transaction (or the savepoint it was
+ * queued in) rolls back. What `fn` throws reaches the caller that committed
+ * (after every other queued callback has run).
+ */
+export function afterCommit(db: TransactionState, fn: () => void): void {
+  if (!db.inTransaction) {
+    fn();
+    return;
+  }
+  let queue = queues.get(db);
+  if (!queue) {
+    queue = [];
+    queues.set(db, queue);
+  }
+  queue.push(fn);
+}
+
+/**
+ * Runs one level of a transaction on `db`: `run` is the driver's
+ * transaction function (BEGIN … COMMIT, or SAVEPOINT … RELEASE when one is
+ * open already; it rolls back and rethrows when its function throws).
+ * When `run` throws, the callbacks queued during it are dropped; when it
+ * returns and was the outermost level, the queue runs (`afterCommit`).
+ * Returns what `run` returns; throws what `run` throws, or the first error
+ * a queued callback threw (the transaction is committed then).
+ */
+export function runTransaction<T>(db: TransactionState, run: () => T): T {
+  const outermost = !db.inTransaction;
+  const mark = queues.get(db)?.length ?? 0;
+  let result: T;
+  try {
+    result = run();
+  } catch (err) {
+    const queue = queues.get(db);
+    if (queue) queue.length = mark;
+    throw err;
+  }
+  if (outermost) flush(db);
+  return result;
+}
+
+/** Runs (and empties) the queue of `db`; a callback's error is rethrown once all have run. */
+function flush(db: TransactionState): void {
+  const queue = queues.get(db);
+  if (!queue?.length) return;
+  // Taken first: a callback may open (and commit) transactions of its own, which flush what they queue themselves.
+  const due = queue.splice(0);
+  let failed = false;
+  let failure: unknown;
+  for (const fn of due) {
+    try {
+      fn();
+    } catch (err) {
+      if (!failed) {
+        failed = true;
+        failure = err;
+      }
+    }
+  }
+  if (failed) throw failure;
+}

@@ -1,0 +1,86 @@
+/**
+ * The event bus (src/bus.ts): every event is emitted after the transaction
+ * of its change commits, so a listener finds the committed row it is about,
+ * and a transaction that rolls back emits nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, useEmulator } from './helpers.js';
+import { emitEvent } from '../src/deliveries/emit.js';
+
+describe('ctx.bus', () => {
+  // `record`: deliveries are recorded, never POSTed (the endpoint below listens nowhere).
+  const t = useEmulator({ webhooks: 'record' });
+
+  async function domainHook() {
+    await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/hooks', events: ['domain.created'] }).expect(201);
+  }
+
+  it('a delivery event reaches its listener after the commit, and the listener finds the delivery', async () => {
+    await domainHook();
+    const heard: { inTransaction: boolean; found: string | undefined }[] = [];
+    t.emu.ctx.bus.on('delivery', (id) => {
+      heard.push({ inTransaction: t.emu.ctx.db.inTransaction, found: t.emu.webhookDeliveries().find((d) => d.id === id)?.event_type });
+    });
+    await t.api.post('/domains').send({ name: 'bus.example' }).expect(201);
+    expect(heard).toEqual([{ inTransaction: false, found: 'domain.created' }]);
+  });
+
+  it('an email event reaches its listener after the commit, and the listener finds the email', async () => {
+    const heard: { inTransaction: boolean; subject: string | undefined }[] = [];
+    t.emu.ctx.bus.on('email', (id) => {
+      heard.push({ inTransaction: t.emu.ctx.db.inTransaction, subject: t.emu.emails().find((e) => e.id === id)?.subject });
+    });
+    const sent = await t.api.post('/emails').send({ from: 'Acme <hi@example.com>', to: 'delivered@resend.dev', subject: 'on the bus', html: '<p>x</p>' }).expect(200);
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard.every((h) => !h.inTransaction && h.subject === 'on the bus')).toBe(true);
+    expect(t.emu.emails().map((e) => e.id)).toEqual([sent.body.id]);
+  });
+
+  it('a rolled-back transaction emits nothing (and records nothing)', async () => {
+    await domainHook();
+    const heard: string[] = [];
+    t.emu.ctx.bus.on('delivery', (id) => heard.push(id));
+    const ctx = t.emu.ctx;
+    expect(() =>
+      ctx.db.transaction(() => {
+        expect(emitEvent(ctx, FIXTURES.defaultTeamId, 'domain.created', { id: 'd', name: 'rolled.example' })).toHaveLength(1);
+        throw new Error('rolled back');
+      })(),
+    ).toThrow('rolled back');
+    expect(heard).toEqual([]);
+    expect(t.emu.webhookDeliveries()).toEqual([]);
+  });
+
+  it('a rolled-back savepoint emits nothing; the rest of its transaction emits once committed', async () => {
+    await domainHook();
+    const heard: { id: string; inTransaction: boolean }[] = [];
+    t.emu.ctx.bus.on('delivery', (id) => heard.push({ id, inTransaction: t.emu.ctx.db.inTransaction }));
+    const ctx = t.emu.ctx;
+    let kept: string[] = [];
+    ctx.db.transaction(() => {
+      kept = emitEvent(ctx, FIXTURES.defaultTeamId, 'domain.created', { id: 'd1', name: 'kept.example' });
+      try {
+        ctx.db.transaction(() => {
+          emitEvent(ctx, FIXTURES.defaultTeamId, 'domain.created', { id: 'd2', name: 'lost.example' });
+          throw new Error('savepoint rolled back');
+        })();
+      } catch {
+        // the outer transaction goes on
+      }
+      expect(heard).toEqual([]);
+    })();
+    expect(heard).toEqual([{ id: kept[0], inTransaction: false }]);
+    expect(t.emu.webhookDeliveries().map((d) => d.id)).toEqual(kept);
+  });
+
+  it('outside a transaction, emit calls the listeners at once; off removes one', () => {
+    const heard: number[] = [];
+    const onClock = (now: number) => heard.push(now);
+    t.emu.ctx.bus.on('clock', onClock);
+    t.emu.ctx.bus.emit('clock', 42);
+    expect(heard).toEqual([42]);
+    t.emu.ctx.bus.off('clock', onClock);
+    t.emu.ctx.bus.emit('clock', 43);
+    expect(heard).toEqual([42]);
+  });
+});
