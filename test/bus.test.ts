@@ -4,12 +4,12 @@
  * and a transaction that rolls back emits nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, useEmulator } from './helpers.js';
+import { FIXTURES, useFreshEmulatorPerTest } from './helpers.js';
 import { emitEvent } from '../src/deliveries/emit.js';
 
 describe('ctx.bus', () => {
   // `record`: deliveries are recorded, never POSTed (the endpoint below listens nowhere).
-  const t = useEmulator({ webhooks: 'record' });
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
 
   async function domainHook() {
     await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/hooks', events: ['domain.created'] }).expect(201);

@@ -16,7 +16,6 @@
  * });
  * ```
  */
-import type { EventEmitter } from 'node:events';
 import { afterEach, beforeEach } from 'vitest';
 import request from 'supertest';
 import { startServer, type EmulatorServer, type StartServerOptions } from '../src/index.js';
@@ -60,21 +59,18 @@ export function useFreshEmulatorPerTest(options: StartServerOptions = {}): TestE
 }
 
 /**
- * Resolves once a listener for `event` is added to `emitter`: the signal that
+ * Resolves once a listener for `event` is added to the bus: the signal that
  * a long-poll has registered its waiter (e.g. `GET /_emulator/emails?wait=`
  * listening to `emu.ctx.bus` `'email'`, src/admin/emails.ts `waitForMatch`),
  * so a test sends what it waits for after that, in order, with no sleep.
  * Call it before starting the request.
  */
-export function listenerAdded(emitter: EventEmitter, event: string): Promise<void> {
+export function listenerAdded(bus: { listenerCount(name: 'email'): number }, event: 'email'): Promise<void> {
+  const before = bus.listenerCount(event);
   return new Promise((resolve) => {
-    const onNewListener = (name: string | symbol) => {
-      if (name !== event) return;
-      emitter.off('newListener', onNewListener);
-      // 'newListener' fires just before the listener is added: resolve after it is in place.
-      queueMicrotask(resolve);
-    };
-    emitter.on('newListener', onNewListener);
+    // The bus (src/bus.ts) has no 'newListener' event: look again after each turn of the event loop until the count grows.
+    const look = () => (bus.listenerCount(event) > before ? resolve() : setImmediate(look));
+    look();
   });
 }
 
