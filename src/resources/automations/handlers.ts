@@ -80,11 +80,12 @@ function stop(ctx: Emulator, req: Req<'automations/stop'>) {
 function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>) {
   const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
   const statuses = req.query.status ? [...new Set(String(req.query.status).split(','))] : [];
-  const where = statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?';
+  // The statuses as one JSON array (json_each): one SQL text whatever their number (src/store/db.ts).
+  const where = statuses.length ? 'automation_id = ? AND status IN (SELECT value FROM json_each(?))' : 'automation_id = ?';
   return paginate(ctx.db, {
     table: AUTOMATION_RUNS,
     where,
-    params: [row.id, ...statuses],
+    params: statuses.length ? [row.id, JSON.stringify(statuses)] : [row.id],
     query: req.query,
     defaultLimit: null,
     columns: RUN_LIST_COLUMNS,
