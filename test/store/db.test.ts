@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import Database from 'better-sqlite3';
 import { cachedStatementCount, DatabaseInUseError, migrate, openDatabase, openMigratedMemoryStore, STATEMENT_CACHE_SIZE, type DB } from '../../src/store/db.js';
@@ -102,6 +103,14 @@ describe('the store interface over the driver', () => {
     } finally {
       driver.close();
     }
+  });
+
+  it('in src/, only src/store/db.ts imports the driver', () => {
+    const src = fileURLToPath(new URL('../../src', import.meta.url));
+    const importers = (fs.readdirSync(src, { recursive: true, encoding: 'utf8' }) as string[])
+      .filter((f) => f.endsWith('.ts') && /from 'better-sqlite3'|import\('better-sqlite3'\)|require\('better-sqlite3'\)/.test(fs.readFileSync(path.join(src, f), 'utf8')))
+      .map((f) => f.split(path.sep).join('/'));
+    expect(importers).toEqual(['store/db.ts']);
   });
 
   it('a flood of distinct SQL texts never grows the statement cache past its bound, and evicted SQL prepares again', () => {
