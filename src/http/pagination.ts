@@ -17,7 +17,7 @@
  * Each page is one indexed range scan on `(team_id, seq)`, so its cost does
  * not grow with the table.
  */
-import type { DB } from '../store/db.js';
+import type { DB, Statement } from '../store/db.js';
 import { errors } from './errors.js';
 
 /** Pagination query parameters as validated. */
@@ -71,28 +71,15 @@ export interface PageOrder {
 /** The order of every list that names none: newest first. */
 export const NEWEST_FIRST: PageOrder = { column: 'seq', direction: 'desc' };
 
-/** Column names of a statement's result, by statement (read once). */
-const columnNames = new WeakMap<object, string[]>();
-
 /**
  * Runs a page query and returns its rows as objects. Rows are read in raw
  * mode (arrays) and keyed here: better-sqlite3 building 101 objects natively
  * costs about twice as much (issue "Fast as the stack allows": the list's
  * CPU profile).
  */
-function objects<Row>(stmt: ReturnType<DB['prepare']>, bind: unknown[]): Row[] {
-  let names = columnNames.get(stmt);
-  if (!names) {
-    names = stmt.columns().map((c) => c.name);
-    columnNames.set(stmt, names);
-  }
-  // Statements are shared by SQL text (src/store/db.ts): raw mode only for this call.
-  let raw: unknown[][];
-  try {
-    raw = stmt.raw(true).all(...(bind as [])) as unknown[][];
-  } finally {
-    stmt.raw(false);
-  }
+function objects<Row>(stmt: Statement, bind: unknown[]): Row[] {
+  const names = stmt.columns();
+  const raw = stmt.raw().all(...bind);
   const out = new Array<Row>(raw.length);
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i];

@@ -11,13 +11,80 @@
  *   renders them as `YYYY-MM-DD HH:MM:SS.ffffff+00`.
  */
 import Database from 'better-sqlite3';
+import { runTransaction } from './after-commit.js';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { SCHEMA_VERSION, schemaVersionOf } from './schema.js';
-import { runTransaction } from './after-commit.js';
 
-export type DB = Database.Database;
+/** What `run()` reports: rows changed, and the rowid of the last INSERT (SQLite's `changes()` and `last_insert_rowid()`). */
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+
+/**
+ * A prepared statement of the store. Parameters are positional (`?`) or one
+ * object of named ones (`@name`); values are numbers, strings, bigints,
+ * Buffers or null. `get()` gives the first row (`undefined` when none),
+ * `all()` every row, as objects keyed by column name unless the statement
+ * was reached through `raw()` (rows as arrays) or `pluck()` (the first
+ * column's value). `raw()` and `pluck()` return views of the same
+ * statement whose mode holds only for their own calls, so a statement
+ * shared by SQL text is never left in a mode another caller does not
+ * expect. `columns()` names the result columns, in order. Errors are the
+ * driver's (`SqliteError`, with `code` such as `SQLITE_CONSTRAINT_UNIQUE` or
+ * `SQLITE_FULL`). No `iterate()`: a cursor left open keeps the statement
+ * busy for any other caller of the same SQL, and on Node >= 24.19 makes
+ * more native wrappers (see `FINALIZE_FROM_JS`).
+ */
+export interface Statement<Row = unknown> {
+  run(...params: unknown[]): RunResult;
+  get(...params: unknown[]): Row | undefined;
+  all(...params: unknown[]): Row[];
+  /** The same statement, giving each row as an array of column values (for this view's calls only). */
+  raw(): Statement<unknown[]>;
+  /** The same statement, giving each row's first column value (for this view's calls only). */
+  pluck(): Statement<unknown>;
+  /** The result columns' names, in order (read once per statement). */
+  columns(): readonly string[];
+}
+
+/**
+ * The store: what the emulator needs of SQLite, over one better-sqlite3
+ * connection that it wraps and never patches (`openDatabase`).
+ * - `prepare(sql)`: the statement for `sql`, from a cache of the
+ *   `STATEMENT_CACHE_SIZE` most recently used SQL texts (LRU). SQL is text
+ *   the code writes, never user input; a list of values is passed as one
+ *   JSON array through `json_each(?)`, so each query shape is one SQL text.
+ * - `exec(sql)`: runs one or more statements, no parameters, no result
+ *   (schema, PRAGMA settings).
+ * - `transaction(fn)`: a function that runs `fn` in a transaction
+ *   (`BEGIN` deferred, `COMMIT`; `ROLLBACK` and rethrow when `fn` throws);
+ *   nested calls are savepoints. `fn` must be synchronous. Callbacks queued
+ *   by `afterCommit` (src/store/after-commit.ts) run when the outermost one
+ *   commits and are dropped with a level that rolls back.
+ * - `inTransaction`: whether a transaction is open (after-commit reads it).
+ * - `close()`: closes the connection (again: nothing); any later call throws.
+ * - `name`: the file given to `openDatabase` (`:memory:` for none).
+ */
+export interface DB {
+  readonly name: string;
+  readonly inTransaction: boolean;
+  prepare<Row = unknown>(sql: string): Statement<Row>;
+  exec(sql: string): void;
+  transaction<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R;
+  close(): void;
+}
+
+/**
+ * How many prepared statements a store keeps (least recently used let go
+ * first). The emulator's code has a few hundred distinct SQL texts; the
+ * lists of values go through `json_each(?)`, so the number of texts does
+ * not grow with data. Past the bound a statement is prepared again when
+ * next used (tens of µs).
+ */
+export const STATEMENT_CACHE_SIZE = 512;
 
 /** One schema step. `version` orders all migrations of all modules. */
 export interface Migration {
@@ -51,17 +118,21 @@ export interface Migration {
  * `iterate()` or `backup()` here (more wrappers).
  */
 const FINALIZE_FROM_JS = finalizeFromJs(process.versions.node);
-/** Wrappers of open connections (Node >= 24.19), by connection. */
-const open = new Map<DB, Map<string, Database.Statement>>();
-/** Wrappers of closed connections, held until a `gc()` of ours has finalised them (Node >= 24.19). */
+/** Wrappers of closed connections and let-go statements, held until a `gc()` of ours has finalised them (Node >= 24.19). */
 let closed: object[] = [];
 /** The same, weakly: what is still alive after that `gc()` (something else holds it) is held again. */
 let closedRefs: WeakRef<object>[] = [];
 /** Connections closed since the last collection. */
 let closedSinceGc = 0;
+/** Statements let go by a cache (LRU) since the last collection. */
+let evictedSinceGc = 0;
 /** Closed connections let go together, before one full collection (a few ms of GC for 64 emulators). */
 const CLOSED_BATCH = 64;
+/** Statements let go by caches before one full collection: a flood of distinct SQL stays bounded in memory too. */
+const EVICTED_BATCH = 1_024;
 let collect: (() => void) | null = null;
+/** Open stores (Node >= 24.19): their wrappers stay reachable while open, even when the caller drops a store without closing it. */
+const open = new Set<DB>();
 
 /** True on Node versions whose ObjectWrap destructor needs a JS context: 24.19 and later (`version`: `process.versions.node`). */
 export function finalizeFromJs(version: string): boolean {
@@ -78,24 +149,29 @@ function fullGc(): () => void {
 }
 
 /**
- * After `db.close()` (Node >= 24.19): its wrappers are held in `closed`.
- * Every `CLOSED_BATCH` closes they are let go and a full `gc()` runs at
- * once, so the destructors of those nobody else holds run here, in JS;
- * those still alive after it (a test keeping an old emulator, a caller
- * keeping a statement) are held again, never left for a collection V8
- * starts by itself. (A WeakRef keeps its target alive to the end of the
- * job that made it, so this close's own wrappers wait for the next batch.)
+ * Native wrappers let go (Node >= 24.19): a closed connection's `Database`
+ * and its cached statements (`connections` 1), or statements a cache let
+ * go (`connections` 0). They are held in `closed`. Every `CLOSED_BATCH`
+ * closes (or `EVICTED_BATCH` statements let go) they are let go and a full
+ * `gc()` runs at once, so the destructors of those nobody else holds run
+ * here, in JS; those still alive after it (a test keeping an old emulator,
+ * a caller keeping a statement) are held again, never left for a
+ * collection V8 starts by itself. (A WeakRef keeps its target alive to the
+ * end of the job that made it, so this call's own wrappers wait for the
+ * next batch.)
  */
-function retire(db: DB): void {
-  const statements = open.get(db);
-  if (!statements) return;
-  open.delete(db);
-  for (const o of [db, ...statements.values()]) {
+function retire(wrappers: Iterable<object>, connections: number): void {
+  let n = 0;
+  for (const o of wrappers) {
     closed.push(o);
     closedRefs.push(new WeakRef(o));
+    n++;
   }
-  if (++closedSinceGc < CLOSED_BATCH) return;
+  closedSinceGc += connections;
+  if (!connections) evictedSinceGc += n;
+  if (closedSinceGc < CLOSED_BATCH && evictedSinceGc < EVICTED_BATCH) return;
   closedSinceGc = 0;
+  evictedSinceGc = 0;
   collect ??= fullGc();
   const refs = closedRefs;
   closed.length = 0; // nothing allocated between letting go and collecting
@@ -109,6 +185,131 @@ function retire(db: DB): void {
       closedRefs.push(ref);
     }
   }
+}
+
+/** A view of a cached statement: rows as objects, arrays (`raw`) or first values (`pluck`), the mode set for each call and put back after. */
+class StoreStatement<Row> implements Statement<Row> {
+  #raw: StoreStatement<unknown[]> | undefined;
+  #pluck: StoreStatement<unknown> | undefined;
+  #columns: readonly string[] | undefined;
+  constructor(
+    /** The driver's statement. */
+    readonly stmt: Database.Statement<unknown[], unknown>,
+    private readonly mode: 'objects' | 'raw' | 'pluck',
+    private readonly base?: StoreStatement<unknown>,
+  ) {}
+  run(...params: unknown[]): RunResult {
+    return this.stmt.run(...params);
+  }
+  get(...params: unknown[]): Row | undefined {
+    if (this.mode === 'objects') return this.stmt.get(...params) as Row | undefined;
+    this.enter();
+    try {
+      return this.stmt.get(...params) as Row | undefined;
+    } finally {
+      this.leave();
+    }
+  }
+  all(...params: unknown[]): Row[] {
+    if (this.mode === 'objects') return this.stmt.all(...params) as Row[];
+    this.enter();
+    try {
+      return this.stmt.all(...params) as Row[];
+    } finally {
+      this.leave();
+    }
+  }
+  raw(): Statement<unknown[]> {
+    const base = this.base ?? (this as StoreStatement<unknown>);
+    return (base.#raw ??= new StoreStatement<unknown[]>(this.stmt, 'raw', base));
+  }
+  pluck(): Statement<unknown> {
+    const base = this.base ?? (this as StoreStatement<unknown>);
+    return (base.#pluck ??= new StoreStatement<unknown>(this.stmt, 'pluck', base));
+  }
+  columns(): readonly string[] {
+    const base = this.base ?? (this as StoreStatement<unknown>);
+    return (base.#columns ??= Object.freeze(this.stmt.columns().map((c) => c.name)));
+  }
+  private enter(): void {
+    if (this.mode === 'raw') this.stmt.raw(true);
+    else this.stmt.pluck(true);
+  }
+  private leave(): void {
+    if (this.mode === 'raw') this.stmt.raw(false);
+    else this.stmt.pluck(false);
+  }
+}
+
+/** The store over one better-sqlite3 connection (see `DB`); the driver's objects are used as they are. */
+class Store implements DB {
+  /** Statements by SQL text, least recently used first (a Map keeps insertion order). */
+  readonly #statements = new Map<string, StoreStatement<unknown>>();
+  readonly #db: Database.Database;
+  readonly #inTransaction: (run: () => unknown) => unknown;
+  #closed = false;
+  constructor(db: Database.Database) {
+    this.#db = db;
+    // One transaction function per connection: better-sqlite3's `transaction(fn)` builds five wrappers and their
+    // properties on every call, which code calling `db.transaction(() => …)()` per request paid each time (~3 % of
+    // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
+    this.#inTransaction = db.transaction((run: () => unknown) => run());
+  }
+  get name(): string {
+    return this.#db.name;
+  }
+  /** How many statements the cache holds now (at most `STATEMENT_CACHE_SIZE`). */
+  get cachedStatements(): number {
+    return this.#statements.size;
+  }
+  prepare<Row = unknown>(sql: string): Statement<Row> {
+    const cache = this.#statements;
+    let stmt = cache.get(sql);
+    if (stmt) {
+      cache.delete(sql); // most recently used goes last
+    } else {
+      stmt = new StoreStatement<unknown>(this.#db.prepare(sql), 'objects');
+      if (cache.size >= STATEMENT_CACHE_SIZE) {
+        const [oldest, evicted] = cache.entries().next().value!;
+        cache.delete(oldest);
+        if (FINALIZE_FROM_JS) retire([nativeOf(evicted)], 0);
+      }
+    }
+    cache.set(sql, stmt);
+    return stmt as Statement<unknown> as Statement<Row>;
+  }
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+  /** Whether a transaction is open on the connection (src/store/after-commit.ts reads it). */
+  get inTransaction(): boolean {
+    return this.#db.inTransaction;
+  }
+  transaction<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R {
+    const inTransaction = this.#inTransaction;
+    // What `afterCommit` queued runs once the outermost level commits, or is dropped with a level that rolls
+    // back (src/store/after-commit.ts: the bus tells only committed state).
+    return (...args: Args) => runTransaction(this, () => inTransaction(() => fn(...args)) as R);
+  }
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+    open.delete(this);
+    const statements = [...this.#statements.values()].map(nativeOf);
+    this.#statements.clear();
+    if (FINALIZE_FROM_JS) retire([this.#db, ...statements], 1);
+  }
+}
+
+/** The driver's statement under a view. */
+function nativeOf(stmt: StoreStatement<unknown>): object {
+  return stmt.stmt;
+}
+
+/** How many statements `db`'s cache holds (tests: the cache stays within `STATEMENT_CACHE_SIZE`). */
+export function cachedStatementCount(db: DB): number {
+  return (db as Store).cachedStatements;
 }
 
 /** `openDatabase` on a file that another process (or connection) holds. `code`: `EMULATOR_DB_IN_USE`. */
@@ -157,53 +358,24 @@ function openError(file: string, err: unknown): unknown {
  * WAL mode and locked for this connection alone (`locking_mode = EXCLUSIVE`
  * plus a write at open, held until close; the OS drops the lock when the
  * process dies, even by kill -9), so two emulators never write one file
- * at once. `db.transaction(fn)` returns a plain function (no `.immediate`
- * and friends) that runs `fn` in a transaction, nested ones as savepoints;
- * callbacks queued by `afterCommit` (src/store/after-commit.ts) run when the
- * outermost one commits and are dropped with a level that rolls back.
- * `db.prepare(sql)` returns one cached statement per SQL text, so
- * callers must not change a statement's mode (`pluck`, `raw`, `expand`) and
- * must not `iterate()` a statement they may re-enter. Throws
+ * at once. Returns the store interface `DB` (statements cached per SQL
+ * text, LRU-bounded; transactions as plain functions); the driver's own
+ * objects are never handed out nor patched. Throws
  * `DatabaseInUseError` at once when another connection holds the file,
  * `DatabaseStartError` for a file that is not a database or cannot be
  * opened for writing (nothing written to it), or the driver's error.
  */
 export function openDatabase(file = ':memory:'): DB {
   // timeout 0: a file held elsewhere fails at once instead of after the 5 s busy wait.
-  let db: DB;
+  let driver: Database.Database;
   try {
-    db = new Database(file, { timeout: 0 });
+    driver = new Database(file, { timeout: 0 });
   } catch (err) {
     throw openError(file, err);
   }
-  const statements = new Map<string, Database.Statement>();
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    let stmt = statements.get(sql);
-    if (!stmt) {
-      stmt = prepare(sql);
-      statements.set(sql, stmt);
-    }
-    return stmt;
-  }) as DB['prepare'];
-  if (FINALIZE_FROM_JS) {
-    open.set(db, statements);
-    const close = db.close.bind(db);
-    db.close = () => {
-      close();
-      retire(db);
-      return db;
-    };
-  }
-  // One transaction wrapper per connection: better-sqlite3's `transaction(fn)` builds five wrappers and their
-  // properties on every call, which code calling `db.transaction(() => …)()` per request paid each time (~3 % of
-  // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw; and what
-  // `afterCommit` queued runs once the outermost level commits, or is dropped with a level that rolls back
-  // (src/store/after-commit.ts: the bus tells only committed state).
-  const inTransaction = db.transaction((run: () => unknown) => run());
-  db.transaction = ((fn: (...args: unknown[]) => unknown) => (...args: unknown[]) =>
-    runTransaction(db, () => inTransaction(() => fn(...args)))) as unknown as DB['transaction'];
-  // exec, not pragma(): pragma() makes an uncached statement (see FINALIZE_FROM_JS).
+  const db = new Store(driver);
+  if (FINALIZE_FROM_JS) open.add(db);
+  // exec, not the driver's pragma(): that makes an uncached statement (see FINALIZE_FROM_JS).
   if (file !== ':memory:') {
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');
@@ -286,7 +458,7 @@ function migratedSchemaOf(db: DB): MigratedSchema {
     .all() as { type: string; name: string; sql: string }[];
   const rows: MigratedSchema['rows'] = [];
   for (const { name } of objects.filter((o) => o.type === 'table')) {
-    const values = db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
+    const values = db.prepare(`SELECT * FROM "${name}"`).raw().all();
     if (!values.length) continue;
     const width = values[0].length;
     rows.push({ insert: `INSERT INTO "${name}" VALUES (${Array(width).fill('?').join(', ')})`, values });

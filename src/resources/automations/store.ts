@@ -239,8 +239,9 @@ export function pageAutomations<Item>(db: DB, teamId: string, status: string | u
 export function pageRuns<Item>(db: DB, automationId: string, statuses: string[], query: PageQuery, map: (r: RunRow) => Item): ListEnvelope<Item> {
   return paginate(db, {
     table: 'automation_runs',
-    where: statuses.length ? `automation_id = ? AND status IN (${statuses.map(() => '?').join(', ')})` : 'automation_id = ?',
-    params: [automationId, ...statuses],
+    // The statuses as one JSON array (json_each): one SQL text whatever their number (src/store/db.ts).
+    where: statuses.length ? 'automation_id = ? AND status IN (SELECT value FROM json_each(?))' : 'automation_id = ?',
+    params: statuses.length ? [automationId, JSON.stringify(statuses)] : [automationId],
     query,
     defaultLimit: null,
     columns: RUN_LIST_COLUMNS,

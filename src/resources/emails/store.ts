@@ -262,26 +262,32 @@ export function toListItem(r: Pick<EmailRow, 'id' | 'to_addrs' | 'from_addr' | '
 export const LIST_PAGE_COLUMNS = 'id, last_event, scheduled_at';
 
 /**
- * How many list items' unchanging parts are kept per store (FIFO), about
- * 0.4 KB each: a suite listing the newest emails again and again reads
- * them from here (reading and serializing the 11 columns of 100
- * rows was ~60 % of GET /emails).
+ * How many list items are kept per store (FIFO), about 0.8 KB each: a
+ * suite listing the newest emails again and again reads them from here
+ * (reading, shaping and serializing the 11 columns of 100 rows was ~60 %
+ * of GET /emails).
  */
 const LIST_ITEM_CACHE_SIZE = 5_000;
 
-/** A list item's JSON around its changing fields: `head` + last_event + scheduled_at + `tail`. */
-interface ItemParts {
-  head: string;
-  tail: string;
+/**
+ * An email's list item as last served: the object `toListItem` made
+ * (frozen, its arrays too), the `last_event` and `scheduled_at` (ms) it
+ * was made with, and its JSON text (`JSON.stringify(item)`).
+ */
+interface CachedItem {
+  item: Readonly<ReturnType<typeof toListItem>>;
+  lastEvent: string;
+  scheduledAt: number | null;
+  json: string;
 }
 
 /** The item caches, one per store; emptied on reset and snapshot import (the bus `reset`). */
-const itemCaches = new WeakMap<object, Map<string, ItemParts>>();
+const itemCaches = new WeakMap<object, Map<string, CachedItem>>();
 
-function itemCacheOf(ctx: Emulator): Map<string, ItemParts> {
+function itemCacheOf(ctx: Emulator): Map<string, CachedItem> {
   let cache = itemCaches.get(ctx.db);
   if (!cache) {
-    const created = new Map<string, ItemParts>();
+    const created = new Map<string, CachedItem>();
     itemCaches.set(ctx.db, created);
     ctx.bus.on('reset', () => created.clear());
     cache = created;
@@ -290,39 +296,46 @@ function itemCacheOf(ctx: Emulator): Map<string, ItemParts> {
 }
 
 /**
- * The unchanging part of an email's list item. An email's columns other
- * than `last_event` and `scheduled_at` never change after it is stored
- * (only those two have an UPDATE in this file), so the text stays true.
+ * The list item of the page row `r`, and its JSON text. An email's columns
+ * other than `last_event` and `scheduled_at` never change after it is
+ * stored (only those two have an UPDATE in this file), so the item is read
+ * once (`toListItem` of its `LIST_COLUMNS`) and kept; when the row's
+ * `last_event` or `scheduled_at` differ from the kept item's, a new item is
+ * built from it with the row's values (a spread keeps `toListItem`'s key
+ * order) and serialized again.
  */
-function itemParts(ctx: Emulator, id: string): ItemParts {
+function listItemOf(ctx: Emulator, r: Pick<EmailRow, 'id' | 'last_event' | 'scheduled_at'>): CachedItem {
   const cache = itemCacheOf(ctx);
-  let parts = cache.get(id);
-  if (parts) return parts;
-  const r = ctx.db.prepare(`SELECT ${LIST_COLUMNS} FROM emails WHERE id = ?`).get(id) as EmailRow;
-  const item = toListItem(r);
-  const whole = JSON.stringify(item);
-  const at = whole.indexOf(',"last_event":');
-  const end = whole.lastIndexOf(',"message_id":');
-  parts = { head: whole.slice(0, at + ',"last_event":'.length), tail: whole.slice(end) };
-  if (cache.size >= LIST_ITEM_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(id, parts);
-  return parts;
+  let kept = cache.get(r.id);
+  if (!kept) {
+    const row = ctx.db.prepare(`SELECT ${LIST_COLUMNS} FROM emails WHERE id = ?`).get(r.id) as EmailRow;
+    const made = toListItem(row);
+    for (const v of Object.values(made)) if (Array.isArray(v)) Object.freeze(v);
+    const item = Object.freeze(made);
+    kept = { item, lastEvent: row.last_event, scheduledAt: row.scheduled_at, json: JSON.stringify(item) };
+    if (cache.size >= LIST_ITEM_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(r.id, kept);
+  }
+  if (kept.lastEvent !== r.last_event || kept.scheduledAt !== r.scheduled_at) {
+    const item = Object.freeze({ ...kept.item, last_event: r.last_event, scheduled_at: apiTime(r.scheduled_at) });
+    kept.item = item;
+    kept.lastEvent = r.last_event;
+    kept.scheduledAt = r.scheduled_at;
+    kept.json = JSON.stringify(item);
+  }
+  return kept;
 }
 
 /**
  * The JSON array of the list items (`toListItem`) of `rows`, read with
- * `LIST_PAGE_COLUMNS`: the same text `JSON.stringify(rows.map(toListItem))`
- * gives, built from the cached unchanging parts and the rows' current
- * `last_event` and `scheduled_at`.
+ * `LIST_PAGE_COLUMNS`: each item the object `toListItem` gives for the
+ * email's current row, serialized whole (`listItemOf` keeps the text until
+ * the row's `last_event` or `scheduled_at` changes); the same text
+ * `JSON.stringify(rows.map(toListItem))` gives.
  */
 export function listItemsJson(ctx: Emulator, rows: readonly Pick<EmailRow, 'id' | 'last_event' | 'scheduled_at'>[]): string {
   let out = '[';
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    const p = itemParts(ctx, r.id);
-    const scheduled = apiTime(r.scheduled_at);
-    out += `${i ? ',' : ''}${p.head}${JSON.stringify(r.last_event)},"scheduled_at":${scheduled === null ? 'null' : JSON.stringify(scheduled)}${p.tail}`;
-  }
+  for (let i = 0; i < rows.length; i++) out += (i ? ',' : '') + listItemOf(ctx, rows[i]).json;
   return out + ']';
 }
 

@@ -492,22 +492,23 @@ export interface ThreadFilter {
 function threadWhere(inboxId: string, f: ThreadFilter): { where: string; params: unknown[] } {
   const conds = ['inbox_id = ?'];
   const params: unknown[] = [inboxId];
-  const folderConds = [`folder IN (${f.folders.map(() => '?').join(', ')})`];
-  params.push(...f.folders);
+  // Lists of values as one JSON array through json_each (src/store/db.ts: one SQL text per query shape).
+  const folderConds = ['folder IN (SELECT value FROM json_each(?))'];
+  params.push(JSON.stringify(f.folders));
   if (f.folders.includes('sent')) {
     folderConds.push("(folder = 'inbox' AND EXISTS (SELECT 1 FROM inbox_messages m WHERE m.thread_id = inbox_threads.id AND m.direction = 'outbound'))");
   }
   conds.push(`(${folderConds.join(' OR ')})`);
   if (f.labels?.length) {
-    conds.push(`EXISTS (SELECT 1 FROM inbox_thread_labels l WHERE l.thread_id = inbox_threads.id AND l.label_id IN (${f.labels.map(() => '?').join(', ')}))`);
-    params.push(...f.labels);
+    conds.push('EXISTS (SELECT 1 FROM inbox_thread_labels l WHERE l.thread_id = inbox_threads.id AND l.label_id IN (SELECT value FROM json_each(?)))');
+    params.push(JSON.stringify(f.labels));
   }
   if (f.read !== undefined) {
     conds.push(`${f.read ? 'NOT ' : ''}EXISTS (SELECT 1 FROM inbox_messages m WHERE m.thread_id = inbox_threads.id AND m.read = 0)`);
   }
   if (f.ids) {
-    conds.push(f.ids.length ? `id IN (${f.ids.map(() => '?').join(', ')})` : '0');
-    params.push(...f.ids);
+    conds.push('id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(f.ids));
   }
   return { where: conds.join(' AND '), params };
 }

@@ -5,8 +5,7 @@
  * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
  */
 import type { Emulator } from '../../context.js';
-import type { Migration } from '../../store/db.js';
-import type { Statement } from 'better-sqlite3';
+import type { Migration, Statement } from '../../store/db.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 
@@ -165,7 +164,7 @@ export function attachmentMeta(ctx: Emulator, emailId: string, id: string): Rece
  * bcc_addresses, reply_to_addresses, received_for, subject, message_id, html,
  * text, headers, raw, created_at)` (arrays as JSON text, raw as base64).
  */
-export function receivedEmailInsert(ctx: Emulator): Statement<unknown[]> {
+export function receivedEmailInsert(ctx: Emulator): Statement {
   return ctx.db.prepare(
     `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
        received_for, subject, message_id, html, text, headers, raw, created_at)
@@ -178,7 +177,7 @@ export function receivedEmailInsert(ctx: Emulator): Statement<unknown[]> {
  * filename, content_type, content_id, content_disposition, size, content
  * (base64), created_at)`.
  */
-export function receivedAttachmentInsert(ctx: Emulator): Statement<unknown[]> {
+export function receivedAttachmentInsert(ctx: Emulator): Statement {
   return ctx.db.prepare(
     `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
