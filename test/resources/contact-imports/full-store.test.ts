@@ -37,7 +37,8 @@ beforeAll(() => {
   }
 });
 afterAll(() => {
-  if (mounted) execFileSync('umount', [dir]);
+  // A file still open (a failed run's stream) makes the mount busy: detach it lazily then.
+  if (mounted) execFileSync('umount', ['-l', dir]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
