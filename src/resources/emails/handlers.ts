@@ -3,12 +3,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import type { Emulator } from '../../context.js';
+import type { Auth, Emulator } from '../../context.js';
 import { JsonText, Reply } from '../../module.js';
 import { parseDuration } from '../../clock/clock.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
-import { withIdempotency } from '../../http/idempotency.js';
 import { paginate } from '../../http/pagination.js';
 import { loadSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
@@ -27,24 +26,29 @@ export const SHARE_MAX_MS = 48 * 3_600_000;
 export const DOWNLOAD_URL_TTL_MS = 3_600_000;
 
 /**
- * A send's answer (`result`: the body, or the `Reply` of an idempotent
- * replay) with the quota headers of `--plan` (`quota.headers()`: the emails
- * used so far today and this month, this request's sends included);
- * `result` as it is without a plan.
+ * A send's answer (`result`: the body) with the quota headers of `--plan`
+ * (`quota.headers()`: the emails used so far today and this month, this
+ * request's sends included); `result` as it is without a plan. An
+ * idempotent replay gets them from `quotaReplayHeaders` (the module's
+ * `replayHeaders`).
  */
 function withQuotaHeaders(quota: EmailQuota | null, result: unknown): unknown {
-  if (!quota) return result;
-  const headers = quota.headers();
-  if (result instanceof Reply) return new Reply(result.status, result.body, { ...result.headers, ...headers }, result.contentType);
-  return new Reply(200, result, headers);
+  return quota ? new Reply(200, result, quota.headers()) : result;
+}
+
+/**
+ * The quota headers of now for an idempotent replay of a send (a replay
+ * sends nothing: the emails used so far, API-FACTS "Quota headers"); none
+ * without a plan.
+ */
+export function quotaReplayHeaders(ctx: Emulator, auth: Auth): Record<string, string> {
+  return EmailQuota.read(ctx, auth.teamId)?.headers() ?? {};
 }
 
 function send(ctx: Emulator, req: Req<'emails/send'>) {
   // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
-  const result = withIdempotency(ctx, req, 'emails/send', 200, () =>
-    sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota }),
-  );
+  const result = sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota });
   return withQuotaHeaders(quota, result);
 }
 
@@ -82,25 +86,22 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
     if (email.attachments !== undefined) throw errors.validation('Attachments are not supported in batch emails.', 422);
     return sendEmail(ctx, email, sc).id;
   };
-  const result = withIdempotency(ctx, req, 'emails/send-batch', 200, () => {
-    if (mode === 'strict') {
-      return ctx.db.transaction(() => ({ data: req.body.map((item) => ({ id: one(item) })) }))();
-    }
-    const data: { id: string }[] = [];
-    const errs: { index: number; message: string }[] = [];
-    ctx.db.transaction(() => {
-      req.body.forEach((item, index) => {
-        try {
-          data.push({ id: one(item) });
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          errs.push({ index, message: err.message });
-        }
-      });
-    })();
-    return { data, errors: errs };
-  });
-  return withQuotaHeaders(quota, result);
+  if (mode === 'strict') {
+    return withQuotaHeaders(quota, ctx.db.transaction(() => ({ data: req.body.map((item) => ({ id: one(item) })) }))());
+  }
+  const data: { id: string }[] = [];
+  const errs: { index: number; message: string }[] = [];
+  ctx.db.transaction(() => {
+    req.body.forEach((item, index) => {
+      try {
+        data.push({ id: one(item) });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        errs.push({ index, message: err.message });
+      }
+    });
+  })();
+  return withQuotaHeaders(quota, { data, errors: errs });
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {

@@ -21,7 +21,6 @@ import type { OperationHandler } from '../../module.js';
 import { Reply } from '../../module.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
-import { withIdempotency } from '../../http/idempotency.js';
 import { DELAYS } from '../../clock/delays.js';
 import { purgeThreadJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
@@ -399,14 +398,12 @@ function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
   }
   const bcc = asList(b.bcc);
   checkRecipientCount(to, cc, bcc);
-  return withIdempotency(ctx, req, `inboxes/threads/emails/reply:${inbox.id}:${original.id}`, 201, () => {
-    const sent = ctx.db.transaction(() =>
-      sendFromInbox(ctx, inbox, {
-        to, cc, bcc, subject: b.subject ?? prefixed('Re:', thread.subject), html: b.html, text: b.text, attachments, headers, replyTo: original, threadId: thread.id,
-      }),
-    )();
-    return { id: sent.emailId };
-  });
+  const sent = ctx.db.transaction(() =>
+    sendFromInbox(ctx, inbox, {
+      to, cc, bcc, subject: b.subject ?? prefixed('Re:', thread.subject), html: b.html, text: b.text, attachments, headers, replyTo: original, threadId: thread.id,
+    }),
+  )();
+  return { id: sent.emailId };
 }
 
 /** The forwarded-message banner and the original's text (INBOXES-FACTS §6.6, the documented example). */
@@ -439,12 +436,10 @@ function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
   const bcc = asList(b.bcc);
   checkRecipientCount(to, cc, bcc);
   const bodies = forwardBodies(original, { html: b.html, text: b.text });
-  return withIdempotency(ctx, req, `inboxes/threads/emails/forward:${inbox.id}:${original.id}`, 201, () => {
-    const sent = ctx.db.transaction(() =>
-      sendFromInbox(ctx, inbox, { to, cc, bcc, subject: b.subject ?? prefixed('Fwd:', original.subject ?? thread.subject), ...bodies, attachments, headers, replyTo: null, threadId: thread.id }),
-    )();
-    return { id: sent.emailId };
-  });
+  const sent = ctx.db.transaction(() =>
+    sendFromInbox(ctx, inbox, { to, cc, bcc, subject: b.subject ?? prefixed('Fwd:', original.subject ?? thread.subject), ...bodies, attachments, headers, replyTo: null, threadId: thread.id }),
+  )();
+  return { id: sent.emailId };
 }
 
 // --- thread labels ---
@@ -614,10 +609,8 @@ function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   // An email's existing unsent reply draft is answered 200, a new draft 201 (INBOXES-FACTS §3.6); a replay answers the recorded one.
-  return withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
-    const { draft, existing } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
-    return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
-  });
+  const { draft, existing } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
+  return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
 }
 
 function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {
@@ -667,33 +660,31 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   const headers = checkCustomHeaders((req.body as { headers?: Record<string, string> | null } | undefined)?.headers);
-  return withIdempotency(ctx, req, `inboxes/drafts/send:${draft.id}`, 200, () => {
-    if (draft.email_id !== null) throw alreadySent();
-    const to = draft.to_addrs === null ? [] : (JSON.parse(draft.to_addrs) as string[]);
-    if (to.length === 0) throw errors.validation('The draft has no recipient: set `to` before sending it.', 422);
-    const thread = draft.thread_id ? findThread(ctx, inbox.id, draft.thread_id) ?? null : null;
-    const repliedRow = thread && draft.reply_to_email_id ? findMessage(ctx, thread.id, draft.reply_to_email_id) : undefined;
-    const replied = repliedRow ? threadEmail(ctx, repliedRow, false) ?? null : null;
-    const atts: AttachmentInput[] = attachmentsOfDraft(draft).map((a) => ({
-      ...(a.content !== null ? { content: a.content } : { path: a.path! }), ...(a.filename ? { filename: a.filename } : {}), content_type: a.content_type,
+  if (draft.email_id !== null) throw alreadySent();
+  const to = draft.to_addrs === null ? [] : (JSON.parse(draft.to_addrs) as string[]);
+  if (to.length === 0) throw errors.validation('The draft has no recipient: set `to` before sending it.', 422);
+  const thread = draft.thread_id ? findThread(ctx, inbox.id, draft.thread_id) ?? null : null;
+  const repliedRow = thread && draft.reply_to_email_id ? findMessage(ctx, thread.id, draft.reply_to_email_id) : undefined;
+  const replied = repliedRow ? threadEmail(ctx, repliedRow, false) ?? null : null;
+  const atts: AttachmentInput[] = attachmentsOfDraft(draft).map((a) => ({
+    ...(a.content !== null ? { content: a.content } : { path: a.path! }), ...(a.filename ? { filename: a.filename } : {}), content_type: a.content_type,
+  }));
+  const emailId = ctx.db.transaction(() => {
+    const sent = sendFromInbox(ctx, inbox, {
+      to, cc: JSON.parse(draft.cc), bcc: JSON.parse(draft.bcc),
+      subject: draft.subject ?? (thread ? prefixed('Re:', thread.subject) : ''),
+      ...(draft.html !== null ? { html: draft.html } : {}), ...(draft.text !== null ? { text: draft.text } : {}),
+      attachments: atts, headers, replyTo: replied, threadId: thread?.id ?? null,
+    }, false);
+    markDraftSent(ctx, draft.id, sent.emailId, sent.threadId, ctx.clock.nowMs());
+    const sentDraft = findDraft(ctx, inbox.id, draft.id)!;
+    emitInboxEvent(ctx, inbox, 'inbox.draft.sent', 'api', () => ({
+      ...threadEventData(ctx, inbox.id, sent.threadId), email_id: sent.emailId, email: toEventEmail(threadEmail(ctx, findInboxMessage(ctx, inbox.id, sent.emailId)!, false)!), draft_id: draft.id, draft: toEventDraft(ctx, sentDraft),
     }));
-    const emailId = ctx.db.transaction(() => {
-      const sent = sendFromInbox(ctx, inbox, {
-        to, cc: JSON.parse(draft.cc), bcc: JSON.parse(draft.bcc),
-        subject: draft.subject ?? (thread ? prefixed('Re:', thread.subject) : ''),
-        ...(draft.html !== null ? { html: draft.html } : {}), ...(draft.text !== null ? { text: draft.text } : {}),
-        attachments: atts, headers, replyTo: replied, threadId: thread?.id ?? null,
-      }, false);
-      markDraftSent(ctx, draft.id, sent.emailId, sent.threadId, ctx.clock.nowMs());
-      const sentDraft = findDraft(ctx, inbox.id, draft.id)!;
-      emitInboxEvent(ctx, inbox, 'inbox.draft.sent', 'api', () => ({
-        ...threadEventData(ctx, inbox.id, sent.threadId), email_id: sent.emailId, email: toEventEmail(threadEmail(ctx, findInboxMessage(ctx, inbox.id, sent.emailId)!, false)!), draft_id: draft.id, draft: toEventDraft(ctx, sentDraft),
-      }));
-      emitSent(ctx, inbox, sent.threadId, sent.emailId, sent.created);
-      return sent.emailId;
-    })();
-    return { id: emailId };
-  });
+    emitSent(ctx, inbox, sent.threadId, sent.emailId, sent.created);
+    return sent.emailId;
+  })();
+  return { id: emailId };
 }
 
 // --- agent ---
