@@ -49,6 +49,7 @@ import { findSegment } from '../segments/service.js';
 import { findTopic } from '../topics/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { endImport, importById, markImportRunning, saveImportCounts, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
+import { importMessages } from './messages.js';
 
 /** `contact-imports.start` (`startImport`). */
 export const importStartJob = defineJob('contact-imports.start', (ctx, job) => startImport(ctx, job.payload.import_id));
@@ -177,7 +178,7 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
     const col = (name: string | undefined, fallback: string, explicit: boolean): number | null => {
       const wanted = (name ?? fallback).toLowerCase();
       const found = columns!.get(wanted) ?? null;
-      if (found === null && explicit) throw new ApiError(422, 'validation_error', `The CSV has no column \`${name}\`.`);
+      if (found === null && explicit) throw importMessages.noSuchColumn(name);
       return found;
     };
     let emailCol: number | null = null;

@@ -10,7 +10,7 @@
  * | domains/verify | any status → `pending` now (raises `domain.updated`), then the `domains.verify` job after `DELAYS.domainVerification` → `verified`, or `failed` per `verificationFails` |
  */
 import type { Emulator } from '../../context.js';
-import { errors, ApiError } from '../../http/errors.js';
+import { errors } from '../../http/errors.js';
 import { apiTime } from '../../http/format.js';
 import { DELAYS } from '../../clock/delays.js';
 import {
@@ -21,6 +21,7 @@ import {
 import type { Req } from '../../http/document-types.js';
 import { domainVerifyJob, claimExpireJob, claimVerifyJob } from './jobs.js';
 import { randomBytes } from 'node:crypto';
+import { domainMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'domains/create'>) {
   const teamId = req.auth!.teamId;
@@ -127,10 +128,10 @@ function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
   const name = req.body.name.toLowerCase();
   resolveCapabilities(req.body.capabilities);
   if (domainIdByName(ctx, teamId, name)) {
-    throw errors.validation(`The \`${name}\` domain has been registered already.`, 403);
+    throw domainMessages.registeredAlready(name);
   }
   if (verifiedElsewhere(ctx, teamId, name).length === 0) {
-    throw errors.validation(`The \`${name}\` domain is not verified by another team; create it with POST /domains instead.`, 422);
+    throw domainMessages.notVerifiedElsewhere(name);
   }
   return ctx.db.transaction(() => {
     const domain = insertDomain(ctx, teamId, req.body);
@@ -151,7 +152,7 @@ function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   const claim = latestClaim(ctx, domain.id);
   if (claim.status !== 'pending' && claim.status !== 'failed') {
-    throw new ApiError(422, 'validation_error', `The domain claim is \`${claim.status}\` and cannot be verified.`);
+    throw domainMessages.claimNotVerifiable(claim.status);
   }
   return ctx.db.transaction(() => {
     setClaimStatus(ctx, claim.id, 'pending', null);
