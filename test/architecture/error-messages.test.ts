@@ -11,7 +11,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../../src/resources');
 /** Resources whose messages are all in their `messages.ts`. */
-const MOVED = ['api-keys', 'contact-imports', 'contact-properties', 'domains', 'events', 'topics', 'webhooks'];
+const MOVED = ['api-keys', 'contact-imports', 'contact-properties', 'domains', 'events', 'templates', 'topics', 'webhooks'];
 /** An error made with its text written in place: `errors.validation('…`, `new ApiError(422, 'x', `…`. */
 const INLINE = /(?:errors\.(?:validation|invalidParameter)\(\s*|new ApiError\(\s*\d+\s*,\s*[^,]+,\s*)['"`]/;
 /** What the messages tables accept as a source (`MessageSource`). */
