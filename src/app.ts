@@ -12,7 +12,8 @@
  * raw body, authenticate,
  * rate-limit, inject a fault (`src/faults/step.ts`: public operations of
  * authenticated callers only), store an upload (multipart), validate
- * (parameters, then body), call the handler, reply
+ * (parameters, then body), honour an `Idempotency-Key` (operations that
+ * declare the header), call the handler, reply
  * (checked against the spec when `config.validateResponses`), log (the
  * `onResponse` hooks); a step that throws ends in the error steps and the
  * error renderer. A path served with another method answers 405; an
@@ -34,8 +35,8 @@ import { loadReferenceCheck } from './http/reference-check.js';
 import { routerOf } from './http/router.js';
 import type { OperationHandler, RawRequest, ResourceModule, ResponseInfo } from './module.js';
 import {
-  JSON_BODY_LIMIT, JSON_MEDIA_TYPES, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, lazyValidators, limitRate, logRefusal,
-  logResponse, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest,
+  JSON_BODY_LIMIT, JSON_MEDIA_TYPES, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, honourIdempotencyKey, lazyValidators, limitRate,
+  logRefusal, logResponse, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest,
   type Call, type ErrorStep, type Middleware, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
@@ -78,7 +79,9 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
   const referenceCheck = await loadReferenceCheck();
   const handlers = new Map<string, OperationHandler>();
+  const replayHeaders = new Map<string, NonNullable<ResourceModule['replayHeaders']>[string]>();
   for (const mod of modules) {
+    for (const [id, h] of Object.entries(mod.replayHeaders ?? {})) replayHeaders.set(id, h);
     for (const [id, h] of Object.entries(mod.operations ?? {})) {
       if (handlers.has(id)) throw new Error(`operation ${id} handled twice (module ${mod.name})`);
       if (!operations.some((o) => o.operationId === id)) throw new Error(`module ${mod.name} handles ${id}, which spec/openapi.yaml lacks`);
@@ -135,6 +138,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
       // A multipart body is stored only once the caller is admitted: a refused request never writes a file.
       ...(op.body?.mediaType === 'multipart/form-data' ? [readUpload(upload)] : []),
       validateRequest(validators),
+      // Operations that declare the `Idempotency-Key` header (spec/paths/*.yaml): a repeated key answers the recorded reply.
+      ...(op.idempotent ? [honourIdempotencyKey(ctx, replayHeaders)] : []),
       callHandler(ctx, handlers.get(op.operationId)!),
       sendReply(ctx, validators, referenceCheck),
       logResponse(onResponse),

@@ -115,4 +115,12 @@ export interface ResourceModule extends SeededModule {
   jobs?: readonly AnyJobDefinition[];
   /** Called after every answered API operation (e.g. to record request logs). Must not throw. */
   onResponse?: (ctx: Emulator, info: ResponseInfo) => void;
+  /**
+   * Headers of now for an idempotent replay of one of its operations
+   * (operationId → headers of the caller `auth`): a replay answers the
+   * recorded status and body without calling the handler
+   * (src/http/idempotency.ts), so headers that describe the present, not the
+   * first call, come from here (emails: the quota headers of `--plan`).
+   */
+  replayHeaders?: Record<string, (ctx: Emulator, auth: Auth) => Record<string, string>>;
 }

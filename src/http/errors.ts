@@ -133,8 +133,29 @@ export class ApiError extends Error {
 }
 
 /**
+ * Where an error message's text comes from: a fact of the record
+ * (`docs/reference/errors.md#error-names-and-statuses`), a recording (`REC:…`), an SDK's source (`SDK:…`), a
+ * page of the service's documentation (`D:…`), or our own wording where the
+ * records are silent (`emulator choice`).
+ */
+export type MessageSource = `docs/reference/${string}` | `REC:${string}` | `SDK:${string}` | `D:${string}` | 'emulator choice';
+
+/** An entry of a resource's messages table: a function that makes the `ApiError`, with the `source` of its text. */
+export type Message<A extends unknown[]> = ((...args: A) => ApiError) & { readonly source: MessageSource };
+
+/**
+ * An entry of a messages table (`src/resources/<resource>/messages.ts`, one
+ * per resource; the shared templates are `errors` below): `make` builds the
+ * error (status, name and text), `source` says where the text comes from.
+ */
+export function message<A extends unknown[]>(source: MessageSource, make: (...args: A) => ApiError): Message<A> {
+  return Object.assign(make, { source });
+}
+
+/**
  * Error templates (the Prism idea: a small table, not messages scattered
- * through handlers). Each returns an `ApiError` to throw.
+ * through handlers). Each returns an `ApiError` to throw. A resource's own
+ * messages are in its `messages.ts`, each with its source (`message`).
  */
 export const errors = {
   /** 401, no Authorization header (docs/reference/errors.md#error-names-and-statuses). */

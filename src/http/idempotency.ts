@@ -1,15 +1,23 @@
 /**
- * `Idempotency-Key` for POST /emails and /emails/batch (docs/reference/transport.md#idempotency-keys; docs/reference/errors.md#error-names-and-statuses;
- * also the inboxes' reply, forward, draft create and draft send, docs/reference/inboxes.md#transport;
- * D:dashboard/emails/idempotency-keys):
+ * `Idempotency-Key` (docs/reference/transport.md; docs/reference/errors.md#error-names-and-statuses; D:dashboard/emails/idempotency-keys),
+ * one pipeline step for every operation that declares the header parameter
+ * in spec/paths/*.yaml (`honourIdempotencyKey`, src/http/pipeline.ts): POST
+ * /emails and /emails/batch, the inboxes' reply, forward, draft create and
+ * draft send (docs/reference/inboxes.md#transport). A key is scoped to its team, the operationId
+ * and the path parameters (`idempotencyScope`):
  * - header absent → the request runs normally;
  * - empty or over 256 characters → 400 `invalid_idempotency_key`;
- * - same team + operation + key + same body within 24 h of emulated time →
- *   the first (successful) response again, nothing done a second time;
+ * - same team + scope + key + same body within 24 h of emulated time →
+ *   the first (successful) response again (status and body), the handler
+ *   not called, nothing done a second time;
+ * - same key while the first call is still under way (an asynchronous
+ *   handler) → 409 `concurrent_idempotent_requests`;
  * - same key, different body within 24 h → 409 `invalid_idempotent_request`;
  * - after 24 h the key is free again. Failed requests are not remembered.
- * Bodies are compared by a hash of their canonical JSON (key order ignored).
- * The table lives in the emails module's migrations (`idempotencyMigration`).
+ * Bodies (as validated: undeclared keys pruned) are compared by a hash of
+ * their canonical JSON (key order ignored). The key is checked after the
+ * request is validated and before the handler runs, so a replay answers even
+ * where the handler's own checks would now refuse (a draft since sent).
  */
 import { createHash } from 'node:crypto';
 import type { Emulator } from '../context.js';
@@ -60,38 +68,111 @@ export function idempotencyKeyOf(req: Pick<OpRequest, 'headers'>): string | null
   return key;
 }
 
+/** What the idempotency step found for a call with a key and no recorded answer: the key to record its answer under. */
+export interface IdempotencyClaim {
+  teamId: string;
+  /** `operationId` and the path parameters (`idempotencyScope`). */
+  scope: string;
+  key: string;
+  /** sha256 of the body's canonical JSON. */
+  hash: string;
+  /** An expired row of the same key, replaced when the answer is recorded. */
+  staleSeq: number | null;
+}
+
 /**
- * Runs `run` (synchronous) under the request's idempotency key, per the
- * rules above. `run` returns the success body, sent with `status`, or a
- * `Reply` when the status depends on the outcome (e.g. 200 for an existing
- * draft, 201 for a new one): its status and body are recorded (not its
- * headers) and a replay answers them. `scope` names the operation (e.g.
- * `emails/send`). Returns what `run` returned, or on a replay a `Reply` with
- * the recorded status and body. Throws what `run` throws, plus the two
- * errors above.
+ * The scope of a key: the operationId, then each path parameter's value in
+ * the document's order (`inboxes/drafts/send:inbox@x.dev:2f0…`), so a key
+ * is one operation on one resource. An operation without path parameters is
+ * its operationId alone (`emails/send`).
  */
-export function withIdempotency(ctx: Emulator, req: OpRequest, scope: string, status: number, run: () => unknown): unknown {
-  const key = idempotencyKeyOf(req);
-  if (key === null) return run();
-  const teamId = req.auth!.teamId;
-  const hash = createHash('sha256').update(canonical(req.body)).digest('hex');
-  const now = ctx.clock.nowMs();
-  const row = ctx.db.prepare('SELECT * FROM idempotency_keys WHERE team_id = ? AND scope = ? AND key = ?').get(teamId, scope, key) as
+export function idempotencyScope(operationId: string, pathParams: readonly string[]): string {
+  return pathParams.length ? `${operationId}:${pathParams.join(':')}` : operationId;
+}
+
+/** Calls under way with a key (team, scope, key), per emulator: a second one meanwhile is 409 `concurrent_idempotent_requests`. */
+const inFlight = new WeakMap<Emulator, Set<string>>();
+
+/**
+ * Looks the call's key up (`teamId`, `scope`, `key`, the validated `body`),
+ * per the rules above: returns `{ replay }` (the recorded status and body)
+ * for the same body within 24 h, otherwise `{ claim }` to run the call under.
+ * Throws 409 `invalid_idempotent_request` for another body, 409
+ * `concurrent_idempotent_requests` while a call with the same key is under
+ * way (an asynchronous handler; the service's answer, docs/reference/errors.md#error-names-and-statuses).
+ */
+export function lookUpIdempotencyKey(ctx: Emulator, teamId: string, scope: string, key: string, body: unknown): { replay: Reply } | { claim: IdempotencyClaim } {
+  const hash = createHash('sha256').update(canonical(body)).digest('hex');
+  const row = ctx.db.prepare('SELECT seq, body_hash, status, response, created_at FROM idempotency_keys WHERE team_id = ? AND scope = ? AND key = ?').get(teamId, scope, key) as
     | { seq: number; body_hash: string; status: number; response: string; created_at: number }
     | undefined;
-  if (row && row.created_at + IDEMPOTENCY_TTL_MS > now) {
+  if (row && row.created_at + IDEMPOTENCY_TTL_MS > ctx.clock.nowMs()) {
     if (row.body_hash !== hash) {
       throw new ApiError(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload. Change your idempotency key or payload.');
     }
-    return new Reply(row.status, JSON.parse(row.response));
+    return { replay: new Reply(row.status, JSON.parse(row.response)) };
   }
-  return ctx.db.transaction(() => {
-    if (row) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(row.seq);
-    const result = run();
+  if (inFlight.get(ctx)?.has(JSON.stringify([teamId, scope, key]))) {
+    throw new ApiError(409, 'concurrent_idempotent_requests', 'Same idempotency key used while original request is still in progress.');
+  }
+  return { claim: { teamId, scope, key, hash, staleSeq: row?.seq ?? null } };
+}
+
+/**
+ * Runs a call under its claimed key: `run` (the operation's handler) and the
+ * record of its answer in one transaction, so a crash leaves both or
+ * neither; what `run` returns (the success body, sent with `status`, or a
+ * `Reply`: its status and body are recorded, not its headers). A handler
+ * that returns a promise (it awaits before writing) has its answer recorded
+ * in a transaction of its own once it resolves, the key held meanwhile (a
+ * second call with it is 409 `concurrent_idempotent_requests`). A call that
+ * throws records nothing. Returns what `run` returned.
+ */
+export function runUnderKey(ctx: Emulator, claim: IdempotencyClaim, status: number, run: () => unknown): unknown {
+  const id = JSON.stringify([claim.teamId, claim.scope, claim.key]);
+  let held = inFlight.get(ctx);
+  if (!held) inFlight.set(ctx, (held = new Set()));
+  const record = (result: unknown) => {
+    if (claim.staleSeq !== null) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(claim.staleSeq);
     const [recorded, body] = result instanceof Reply ? [result.status, result.body] : [status, result];
     ctx.db
       .prepare('INSERT INTO idempotency_keys (team_id, scope, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(teamId, scope, key, hash, recorded, JSON.stringify(body), now);
+      .run(claim.teamId, claim.scope, claim.key, claim.hash, recorded, JSON.stringify(body), ctx.clock.nowMs());
+  };
+  held.add(id);
+  // better-sqlite3 refuses a transaction function that returns a promise: an async handler's promise is kept aside.
+  let pending: PromiseLike<unknown> | null = null;
+  let result: unknown;
+  try {
+    result = ctx.db.transaction(() => {
+      const r = run();
+      if (typeof (r as PromiseLike<unknown> | null)?.then === 'function') {
+        pending = r as PromiseLike<unknown>;
+        return undefined;
+      }
+      record(r);
+      return r;
+    })();
+  } catch (err) {
+    held.delete(id);
+    throw err;
+  }
+  if (pending === null) {
+    held.delete(id);
     return result;
-  })();
+  }
+  return Promise.resolve(pending as PromiseLike<unknown>).then(
+    (r) => {
+      try {
+        ctx.db.transaction(() => record(r))();
+      } finally {
+        held.delete(id);
+      }
+      return r;
+    },
+    (err) => {
+      held.delete(id);
+      throw err;
+    },
+  );
 }

@@ -9,7 +9,8 @@
  * | `authenticateCaller` | the API key → `call.auth` (`src/http/auth.ts`) | 401, 403 |
  * | `limitRate` | counts the request per team, sets the rate-limit headers (`src/http/rate-limit.ts`) | 429 |
  * | `validateRequest` | path and query parameters coerced and checked against the spec, the body pruned of keys the document does not declare (`pruneBody`), then checked (`src/http/validate.ts`) | 400, 422 |
- * | `callHandler` | the operation's handler → `call.result` | the handler's `ApiError` |
+ * | `honourIdempotencyKey` (operations that declare the `Idempotency-Key` header) | a key seen before: the recorded answer as `call.result` (the handler is not called); a new key: `call.idempotency`, under which `callHandler` runs (`src/http/idempotency.ts`) | 400 `invalid_idempotency_key`, 409 |
+ * | `callHandler` | the operation's handler → `call.result` (with `call.idempotency`: in one transaction with the record of its answer) | the handler's `ApiError` |
  * | `sendReply` | the JSON reply (or a `Reply` with its own type, or nothing for `HANDLED`); with `validateResponses`, the body is checked against the spec first | 500 when the reply drifts from the spec (tests) |
  * | `logResponse` | the `onResponse` hooks (request logs) of an answered call | never |
  *
@@ -38,6 +39,7 @@ import type { ReferenceCheck } from './reference-check.js';
 import { lazy } from '../lazy.js';
 import { storeFullError } from './store-full.js';
 import { fullStore, isStoreFull } from '../store/full.js';
+import { idempotencyKeyOf, idempotencyScope, lookUpIdempotencyKey, runUnderKey, type IdempotencyClaim } from './idempotency.js';
 
 /** A middleware made on its first call (its package loads then). */
 function onFirstUse(make: () => Middleware): Middleware {
@@ -77,8 +79,10 @@ export interface Call {
   body: unknown;
   /** The body as the client sent it, before `pruneBody` (set by `validateRequest`): what the request log records. */
   received?: unknown;
-  /** What the handler returned (set by `callHandler`). */
+  /** What the handler returned (set by `callHandler`), or the recorded answer of an idempotent replay (set by `honourIdempotencyKey`). */
   result?: unknown;
+  /** The key a call runs under (set by `honourIdempotencyKey` for a key not seen before): `callHandler` records its answer. */
+  idempotency?: IdempotencyClaim;
   /** The JSON reply sent (set by `sendReply`; the body may be a `JsonText`); unset for a `HANDLED` stream or a non-JSON `Reply`, which are not logged. */
   sent?: { status: number; body: unknown };
 }
@@ -199,12 +203,48 @@ export function validateRequest(validators: () => OperationValidators): Step {
   };
 }
 
-/** Call: the operation's handler with the validated request (`OpRequest`). */
+/** Headers of now for an idempotent replay, by operationId (the modules' `replayHeaders`). */
+export type ReplayHeaders = ReadonlyMap<string, (ctx: Emulator, auth: Auth) => Record<string, string>>;
+
+/**
+ * Honour the `Idempotency-Key` (src/http/idempotency.ts), for an operation
+ * that declares the header (`Operation.idempotent`), after validation and
+ * before the call: no header, nothing; a key seen before with the same body
+ * within 24 h, the recorded status and body as `call.result` (with the
+ * operation's `replayHeaders` of now) and the handler is not called; a new
+ * key, `call.idempotency`. One rule for every such operation, scoped to the
+ * team, the operationId and the path parameters. Throws 400
+ * `invalid_idempotency_key`, 409 `invalid_idempotent_request`, 409
+ * `concurrent_idempotent_requests`.
+ */
+export function honourIdempotencyKey(ctx: Emulator, replayHeaders: ReplayHeaders): Step {
+  return (call) => {
+    const key = idempotencyKeyOf(call.req);
+    if (key === null || !call.auth) return;
+    const pathParams = call.op.parameters.filter((p) => p.in === 'path').map((p) => String(call.params[p.name]));
+    const found = lookUpIdempotencyKey(ctx, call.auth.teamId, idempotencyScope(call.op.operationId, pathParams), key, call.body);
+    if ('claim' in found) {
+      call.idempotency = found.claim;
+      return;
+    }
+    const headers = replayHeaders.get(call.op.operationId)?.(ctx, call.auth);
+    call.result = headers ? new Reply(found.replay.status, found.replay.body, headers) : found.replay;
+  };
+}
+
+/**
+ * Call: the operation's handler with the validated request (`OpRequest`);
+ * skipped when an earlier step answered (an idempotent replay). Under
+ * `call.idempotency`, the handler and the record of its answer are one
+ * transaction (`runUnderKey`).
+ */
 export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
   return (call) => {
+    if (call.result !== undefined) return;
     const { req } = call;
     const opReq: OpRequest = { params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req, response: call.res };
-    const result = handler(ctx, opReq);
+    const claim = call.idempotency;
+    const result = claim ? runUnderKey(ctx, claim, call.op.successStatus, () => handler(ctx, opReq)) : handler(ctx, opReq);
     if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
       return Promise.resolve(result).then((r) => void (call.result = r));
     }

@@ -61,6 +61,12 @@ export interface Operation {
   requiresAuth: boolean;
   /** `x-emulator-permission: sending`: allowed to `sending_access` keys. */
   sending: boolean;
+  /**
+   * The operation declares the `Idempotency-Key` header parameter: the
+   * pipeline's `honourIdempotencyKey` step answers a repeated key
+   * (src/http/idempotency.ts).
+   */
+  idempotent: boolean;
   /** Path and query parameters (path-item level merged in). */
   parameters: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: Schema }[];
   /**
@@ -182,6 +188,7 @@ export function loadSpec(): Promise<{ document: Document; operations: Operation[
             routePath: p.replace(/\{([^}]+)\}/g, ':$1'),
             requiresAuth: security.length > 0,
             sending: op['x-emulator-permission'] === 'sending',
+            idempotent: params.some((prm) => prm.in === 'header' && prm.name.toLowerCase() === 'idempotency-key'),
             parameters: params,
             body,
             successStatus,

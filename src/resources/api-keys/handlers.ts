@@ -15,6 +15,7 @@ import { errors } from '../../http/errors.js';
 import type { Req } from '../../http/document-types.js';
 import { findTeamDomain } from '../domains/service.js';
 import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey, pageApiKeys } from './store.js';
+import { apiKeyMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'api-keys/create'>) {
   const { name, permission = 'full_access', domain_id } = req.body;
@@ -22,7 +23,7 @@ function create(ctx: Emulator, req: Req<'api-keys/create'>) {
   let domainId: string | null = null;
   if (domain_id !== undefined && domain_id !== null) {
     if (permission !== 'sending_access') {
-      throw errors.validation('The `domain_id` field can only be used with `sending_access` permission.', 422);
+      throw apiKeyMessages.domainOnlyForSending();
     }
     if (!findTeamDomain(ctx, teamId, domain_id)) throw errors.notFound('Domain');
     domainId = domain_id;

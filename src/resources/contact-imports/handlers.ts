@@ -32,6 +32,7 @@ import { parseJsonField } from './json-fields.js';
 import { CONTACT_IMPORTS, getImportOr404, insertImport, toImport, type ImportOptions, type ImportRow } from './store.js';
 import { importStartJob } from './jobs.js';
 import type { Req } from '../../http/document-types.js';
+import { importMessages } from './messages.js';
 
 async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
   const teamId = req.auth!.teamId;
@@ -43,7 +44,7 @@ async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
     const topics = (await parseJsonField<ImportOptions['topics']>('topics', req.body.topics)) ?? [];
     const defs = propertiesByKey(ctx, teamId);
     for (const key of Object.keys(columnMap.properties ?? {})) {
-      if (!defs.has(key)) throw errors.validation(`The contact property \`${key}\` in \`column_map.properties\` does not exist. Create it first with POST /contact-properties.`, 422);
+      if (!defs.has(key)) throw importMessages.unknownMappedProperty(key);
     }
     for (const s of segments) getSegmentOr404(ctx, teamId, s.id);
     for (const t of topics) getTopicOr404(ctx, teamId, t.id);

@@ -8,11 +8,17 @@
  *   the start of each batch, in its transaction, so a failed row has
  *   written nothing without a savepoint of its own), then `completed`
  *   (or `failed` when the file cannot be read, is not valid CSV or lacks a
- *   mapped column). The temporary file is deleted in every case. An async
- *   job (src/clock/scheduler.ts): a run interrupted by a crash runs again
- *   after the restart and resumes after its last committed batch (the
+ *   mapped column). The temporary file is deleted once the import ends. An
+ *   async job (src/clock/scheduler.ts): a run interrupted by a crash runs
+ *   again after the restart and resumes after its last committed batch (the
  *   stored `counts.total` rows are skipped, counts carry on), so every row
  *   is counted once (crash safety: a stop in the middle repeats nothing and loses nothing).
+ *   A full store (`SQLITE_FULL`, `ENOSPC`: `fullStore`, src/store/full.ts) is
+ *   the machine's fault, not the file's: the batch's transaction is rolled
+ *   back, the import stays `in_progress` with its upload, and the error
+ *   reaches the scheduler, which puts the job back to `pending` and runs it
+ *   again once space frees (the scheduler's rule for every job); the run
+ *   resumes after the last committed batch, as after a crash.
  * Row rules: the header row names the columns (matched case-insensitively);
  * default mapping `email`, `first_name`, `last_name`, `unsubscribed`, and
  * every column whose header equals the key of one of the team's contact
@@ -22,8 +28,10 @@
  * emulator choice, the documents being silent (see `defaultPropertyColumns`); empty
  * cells leave a field unset; a row with an invalid email or a value that
  * does not parse as its mapped type (`number`, `boolean`: true/false/1/0/
- * yes/no) or fit its contact property counts as `failed`; an existing email
- * is `updated` (on_conflict `upsert`, the default per docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 5)
+ * yes/no) or fit its contact property counts as `failed` (only a row's own
+ * validation failure, `RowError` or `ApiError`: any other error ends the
+ * batch, see above); an existing email
+ * is `updated` (on_conflict `upsert`, the default per docs/reference/interface-spec.md#where-the-spec-and-the-service-differ #5)
  * or `skipped` (`skip`, left untouched). Created and updated contacts join
  * the import's segments and get its topic subscriptions. No `contact.*`
  * webhook events (docs/reference/resources.md#contact-imports).
@@ -35,11 +43,13 @@ import { ApiError } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
 import { defineJob } from '../../clock/jobs.js';
 import { isUploadFile } from '../../http/uploads.js';
+import { fullStore } from '../../store/full.js';
 import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
 import { findSegment } from '../segments/service.js';
 import { findTopic } from '../topics/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { endImport, importById, markImportRunning, saveImportCounts, ZERO_COUNTS, type Counts, type ImportOptions } from './store.js';
+import { importMessages } from './messages.js';
 
 /** `contact-imports.start` (`startImport`). */
 export const importStartJob = defineJob('contact-imports.start', (ctx, job) => startImport(ctx, job.payload.import_id));
@@ -125,7 +135,10 @@ function finish(ctx: Emulator, importId: string, status: 'completed' | 'failed',
 
 /**
  * Job `contact-imports.run` (`jobId`: the job, ended with the import). Rows
- * already counted by an earlier, interrupted run are skipped.
+ * already counted by an earlier, interrupted run are skipped. Rejects with
+ * the store's error when the store is full (`fullStore`): the import stays
+ * `in_progress` with its upload and the scheduler runs the job again later;
+ * any other failure of the file ends the import `failed`.
  */
 async function runImport(ctx: Emulator, importId: string, jobId?: number): Promise<void> {
   const row = importById(ctx, importId);
@@ -144,6 +157,9 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
     checked.segments = opts.segments.filter((s) => findSegment(ctx, teamId, s));
     checked.topics = opts.topics.filter((t) => findTopic(ctx, teamId, t.id));
   };
+  /** Set when the store is full: the upload is kept for the next run. */
+  let pending = false;
+  let source: fs.ReadStream | null = null;
   try {
     // Only a file stored by an upload (a snapshot could name any path).
     if (!file || !isUploadFile(file) || !fs.existsSync(file)) {
@@ -151,7 +167,8 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
       return;
     }
     // Rows as arrays (the header row first): csv-parse builds no object per row.
-    const parser = fs.createReadStream(file).pipe(
+    source = fs.createReadStream(file);
+    const parser = source.pipe(
       requirePackage<typeof import('csv-parse')>('csv-parse').parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }),
     );
     /** The header's columns (trimmed, lower case) → their index. */
@@ -161,7 +178,7 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
     const col = (name: string | undefined, fallback: string, explicit: boolean): number | null => {
       const wanted = (name ?? fallback).toLowerCase();
       const found = columns!.get(wanted) ?? null;
-      if (found === null && explicit) throw new ApiError(422, 'validation_error', `The CSV has no column \`${name}\`.`);
+      if (found === null && explicit) throw importMessages.noSuchColumn(name);
       return found;
     };
     let emailCol: number | null = null;
@@ -199,8 +216,8 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
         try {
           next[writeRow(record)]++;
         } catch (err) {
-          // A row's own fault (a cell, a property) is thrown before it writes; anything else may come after a write:
-          // the whole batch is undone and the import fails with it, never a half-written row.
+          // A row's own fault (a cell, a property) is thrown before it writes; anything else (a full store) may come
+          // after a write: the whole batch is undone, never a half-written row, and the run ends (see `runImport`).
           if (!(err instanceof RowError) && !(err instanceof ApiError)) throw err;
           next.failed++;
         }
@@ -241,9 +258,21 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
     }
     finish(ctx, importId, 'completed', counts, null, jobId);
   } catch (err) {
-    finish(ctx, importId, 'failed', counts, (err as Error)?.message ?? String(err), jobId);
+    // A full store: nothing of the batch was written; the job stays pending (the scheduler's rule) and resumes here.
+    if (fullStore(err)) {
+      pending = true;
+      throw err;
+    }
+    try {
+      finish(ctx, importId, 'failed', counts, (err as Error)?.message ?? String(err), jobId);
+    } catch (e) {
+      // The failure itself cannot be written on a full store: the file is kept, the next run decides again.
+      pending = fullStore(e) !== null;
+      throw e;
+    }
   } finally {
-    if (file && isUploadFile(file)) await fs.promises.rm(file, { force: true }).catch(() => {});
+    source?.destroy();
+    if (!pending && file && isUploadFile(file)) await fs.promises.rm(file, { force: true }).catch(() => {});
   }
 }
 

@@ -9,9 +9,9 @@
  * `column_map.properties.*.type` as `string` itself).
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ApiError } from '../../http/errors.js';
 import { loadSpec, type Schema } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
+import { importMessages } from './messages.js';
 
 const OPERATION = 'contacts/create-import';
 const cache = new Map<string, ValidateFunction>();
@@ -39,12 +39,12 @@ export async function parseJsonField<T>(field: string, text: unknown): Promise<T
   try {
     value = JSON.parse(String(text));
   } catch (err) {
-    throw new ApiError(422, 'validation_error', `The \`${field}\` field must be valid JSON: ${(err as Error).message}.`);
+    throw importMessages.fieldNotJson(field, (err as Error).message);
   }
   const validate = await validatorFor(field);
   if (!validate(value)) {
     const e = toApiError(validate.errors, 'body');
-    throw new ApiError(422, e.name, `The \`${field}\` field is invalid: ${e.message}`);
+    throw importMessages.fieldInvalid(field, e.name, e.message);
   }
   return value as T;
 }

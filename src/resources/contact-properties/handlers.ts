@@ -11,19 +11,19 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
-import { errors } from '../../http/errors.js';
 import {
   checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem,
   type PropertyRow, PROPERTY_LIST_COLUMNS,
 } from './store.js';
 import type { Req } from '../../http/document-types.js';
 import { removePropertyValues } from '../contacts/service.js';
+import { contactPropertyMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
   const teamId = req.auth!.teamId;
   const { key, type } = req.body;
   const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
-  if (propertyKeyTaken(ctx, teamId, key)) throw errors.validation(`A contact property with the key \`${key}\` already exists.`, 422);
+  if (propertyKeyTaken(ctx, teamId, key)) throw contactPropertyMessages.keyTaken(key);
   const row = insertProperty(ctx, { teamId, key, type, fallbackValue: fallback });
   return { object: 'contact_property', id: row.id };
 }

@@ -7,6 +7,7 @@ import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import { contactPropertyMessages } from './messages.js';
 
 /** The contact-properties tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -82,7 +83,7 @@ export function checkTyped(type: PropertyType, value: unknown, field: string): s
   if (value === null) return null;
   if (type === 'string' && typeof value === 'string') return value;
   if (type === 'number' && typeof value === 'number' && Number.isFinite(value)) return value;
-  throw errors.validation(`The \`${field}\` field must be a ${type}, as the contact property is of type \`${type}\`.`, 422);
+  throw contactPropertyMessages.wrongType(field, type);
 }
 
 /**
@@ -96,7 +97,7 @@ export function validateContactProperties(ctx: Emulator, teamId: string, input: 
   const out: Record<string, string | number | null> = {};
   for (const [key, value] of Object.entries(input)) {
     const def = defs.get(key);
-    if (!def) throw errors.validation(`The contact property \`${key}\` does not exist. Create it first with POST /contact-properties.`, 422);
+    if (!def) throw contactPropertyMessages.unknownProperty(key);
     out[key] = checkTyped(def.type, value, `properties.${key}`);
   }
   return out;

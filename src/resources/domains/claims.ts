@@ -14,6 +14,7 @@ import { apiTime } from '../../http/format.js';
 import type { Req } from '../../http/document-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { claimExpireJob, claimVerifyJob } from './jobs.js';
+import { domainMessages } from './messages.js';
 import {
   claimById, domainIdByName, emitDomainEvent, insertClaim, insertDomain, latestClaimRow, resolveCapabilities, setClaimStatus, verifiedElsewhere, type ClaimRow,
 } from './store.js';
@@ -53,10 +54,10 @@ export function createDomainClaim(ctx: Emulator, teamId: string, body: Req<'doma
   const name = body.name.toLowerCase();
   resolveCapabilities(body.capabilities);
   if (domainIdByName(ctx, teamId, name)) {
-    throw errors.validation(`The \`${name}\` domain has been registered already.`, 403);
+    throw domainMessages.registeredAlready(name);
   }
   if (verifiedElsewhere(ctx, teamId, name).length === 0) {
-    throw errors.validation(`The \`${name}\` domain is not verified by another team; create it with POST /domains instead.`, 422);
+    throw domainMessages.notVerifiedElsewhere(name);
   }
   return ctx.db.transaction(() => {
     const domain = insertDomain(ctx, teamId, body);
@@ -75,7 +76,7 @@ export function createDomainClaim(ctx: Emulator, teamId: string, body: Req<'doma
  */
 export function verifyDomainClaim(ctx: Emulator, claim: ClaimRow): ClaimRow {
   if (claim.status !== 'pending' && claim.status !== 'failed') {
-    throw new ApiError(422, 'validation_error', `The domain claim is \`${claim.status}\` and cannot be verified.`);
+    throw domainMessages.claimNotVerifiable(claim.status);
   }
   return ctx.db.transaction(() => {
     setClaimStatus(ctx, claim.id, 'pending', null);

@@ -18,6 +18,7 @@ import {
 import type { Req } from '../../http/document-types.js';
 import { domainVerifyJob } from './jobs.js';
 import { createDomainClaim, latestClaim, toClaim, verifyDomainClaim } from './claims.js';
+import { domainMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'domains/create'>) {
   const teamId = req.auth!.teamId;

@@ -12,6 +12,7 @@ import { newId } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
 import type { SchemaOf } from '../../http/document-types.js';
 import { newDkimValue } from './records.js';
+import { domainMessages } from './messages.js';
 
 export const migrations: Migration[] = [
   {
@@ -243,7 +244,7 @@ export type CreateDomainBody = SchemaOf<'CreateDomainBody'>;
 export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
   const capabilities = { sending: c?.sending ?? 'enabled', receiving: c?.receiving ?? 'disabled' } as const;
   if (capabilities.sending === 'disabled' && capabilities.receiving === 'disabled') {
-    throw errors.validation('At least one capability (`sending` or `receiving`) must be enabled.', 422);
+    throw domainMessages.noCapability();
   }
   return capabilities;
 }
@@ -277,7 +278,7 @@ export function assertNameAvailable(ctx: Emulator, teamId: string, name: string)
   const taken = ctx.db
     .prepare(`SELECT id FROM domains WHERE name = ? AND (team_id = ? OR status = 'verified')`)
     .get(name.toLowerCase(), teamId);
-  if (taken) throw errors.validation(`The \`${name.toLowerCase()}\` domain has been registered already.`, 403);
+  if (taken) throw domainMessages.registeredAlready(name.toLowerCase());
 }
 
 /** A page of the team's domains (`paginateTeam` options but the table). */

@@ -2,12 +2,11 @@
  * Handlers of the /emails operations (the table is in `index.ts`).
  */
 import { randomBytes } from 'node:crypto';
-import type { Emulator } from '../../context.js';
+import type { Auth, Emulator } from '../../context.js';
 import { JsonText, Reply } from '../../module.js';
 import { parseDuration } from '../../clock/clock.js';
 import { errors } from '../../http/errors.js';
 import { isoTime } from '../../http/format.js';
-import { withIdempotency } from '../../http/idempotency.js';
 import { paginate } from '../../http/pagination.js';
 import { sendEmail } from './send.js';
 import { batchItemValidator, sendBatch } from './batch.js';
@@ -24,24 +23,29 @@ export const SHARE_MAX_MS = 48 * 3_600_000;
 export const DOWNLOAD_URL_TTL_MS = 3_600_000;
 
 /**
- * A send's answer (`result`: the body, or the `Reply` of an idempotent
- * replay) with the quota headers of `--plan` (`quota.headers()`: the emails
- * used so far today and this month, this request's sends included);
- * `result` as it is without a plan.
+ * A send's answer (`result`: the body) with the quota headers of `--plan`
+ * (`quota.headers()`: the emails used so far today and this month, this
+ * request's sends included); `result` as it is without a plan. An
+ * idempotent replay gets them from `quotaReplayHeaders` (the module's
+ * `replayHeaders`).
  */
 function withQuotaHeaders(quota: EmailQuota | null, result: unknown): unknown {
-  if (!quota) return result;
-  const headers = quota.headers();
-  if (result instanceof Reply) return new Reply(result.status, result.body, { ...result.headers, ...headers }, result.contentType);
-  return new Reply(200, result, headers);
+  return quota ? new Reply(200, result, quota.headers()) : result;
+}
+
+/**
+ * The quota headers of now for an idempotent replay of a send (a replay
+ * sends nothing: the emails used so far, docs/reference/formats.md#quotas); none
+ * without a plan.
+ */
+export function quotaReplayHeaders(ctx: Emulator, auth: Auth): Record<string, string> {
+  return EmailQuota.read(ctx, auth.teamId)?.headers() ?? {};
 }
 
 function send(ctx: Emulator, req: Req<'emails/send'>) {
   // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
-  const result = withIdempotency(ctx, req, 'emails/send', 200, () =>
-    sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota }),
-  );
+  const result = sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota });
   return withQuotaHeaders(quota, result);
 }
 
@@ -60,8 +64,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const, quota };
-  const result = withIdempotency(ctx, req, 'emails/send-batch', 200, () => sendBatch(ctx, req.body, mode, validate, sc));
-  return withQuotaHeaders(quota, result);
+  return withQuotaHeaders(quota, sendBatch(ctx, req.body, mode, validate, sc));
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>) {

@@ -16,7 +16,7 @@
  * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `jobs.ts`.
  */
 import type { ResourceModule } from '../../module.js';
-import { emailOperations } from './handlers.js';
+import { emailOperations, quotaReplayHeaders } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
 import { emailContactMigration, emailEventsColumnMigration, emailsMigration, sentUsageMigration } from './store.js';
@@ -27,6 +27,8 @@ export const emailsModule: ResourceModule = {
   migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration, sentUsageMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics },
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
+  // An idempotent replay sends nothing; its quota headers are those of now (src/http/idempotency.ts).
+  replayHeaders: { 'emails/send': quotaReplayHeaders, 'emails/send-batch': quotaReplayHeaders },
   /**
    * `fixtures.emails`: `[{id, team_id, from, to, subject, html?, text?, cc?, bcc?, reply_to?, tags?,
    * created_at (ISO), events: [{type, at (ISO)}]}]` (`seedEmail`).

@@ -6,6 +6,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
+import { eventMessages } from './messages.js';
 
 export type PayloadType = 'string' | 'number' | 'boolean' | 'date';
 
@@ -52,7 +53,7 @@ export function eventOr404(ctx: Emulator, teamId: string, idOrName: string): Eve
 /** Inserts a definition. Throws 422 `validation_error` when the team already has that name. */
 export function insertEvent(ctx: Emulator, teamId: string, e: { id?: string; name: string; schema?: Record<string, PayloadType> | null; createdAt?: number }): EventRow {
   if (ctx.db.prepare('SELECT 1 FROM events WHERE team_id = ? AND name = ?').get(teamId, e.name)) {
-    throw errors.validation(`An event named \`${e.name}\` already exists.`, 422);
+    throw eventMessages.nameTaken(e.name);
   }
   const id = e.id ?? newId();
   const now = e.createdAt ?? ctx.clock.nowMs();
@@ -107,8 +108,7 @@ export function coercePayload(schema: Record<string, PayloadType> | null, payloa
     if (v === undefined || v === null) continue;
     const c = coerceOne(type, v);
     if (c === undefined) {
-      const article = type === 'date' ? 'a valid' : /^[aeiou]/.test(type) ? 'an' : 'a';
-      throw errors.validation(`The \`payload.${key}\` field must be ${article} ${type}.`, 422);
+      throw eventMessages.payloadType(key, type);
     }
     out[key] = c;
   }

@@ -24,7 +24,6 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
 import { Reply } from '../../module.js';
-import { withIdempotency } from '../../http/idempotency.js';
 import type { Req } from '../../http/document-types.js';
 import { updateAgentSettings } from './agent.js';
 import { createDraft, draftOr404, editDraft, removeDraft, sendDraft, type DraftInput } from './drafts.js';
@@ -123,7 +122,7 @@ function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const original = messageOr404(ctx, thread, req.params.email_id);
   const msg = replyMessage(inbox, thread, original, req.body);
-  return withIdempotency(ctx, req, `inboxes/threads/emails/reply:${inbox.id}:${original.id}`, 201, () => ({ id: sendInThread(ctx, inbox, msg) }));
+  return { id: sendInThread(ctx, inbox, msg) };
 }
 
 function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
@@ -131,7 +130,7 @@ function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const original = messageOr404(ctx, thread, req.params.email_id);
   const msg = forwardMessage(ctx, thread, original, req.body);
-  return withIdempotency(ctx, req, `inboxes/threads/emails/forward:${inbox.id}:${original.id}`, 201, () => ({ id: sendInThread(ctx, inbox, msg) }));
+  return { id: sendInThread(ctx, inbox, msg) };
 }
 
 // --- thread labels ---
@@ -194,10 +193,8 @@ function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   // An email's existing unsent reply draft is answered 200, a new draft 201 (docs/reference/inboxes.md#drafts); a replay answers the recorded one.
-  return withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
-    const { draft, existing } = createDraft(ctx, inbox, b as DraftInput, 'api');
-    return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
-  });
+  const { draft, existing } = createDraft(ctx, inbox, b as DraftInput, 'api');
+  return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
 }
 
 function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {
@@ -223,7 +220,7 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   const headers = checkCustomHeaders((req.body as { headers?: Record<string, string> | null } | undefined)?.headers);
-  return withIdempotency(ctx, req, `inboxes/drafts/send:${draft.id}`, 200, () => ({ id: sendDraft(ctx, inbox, draft, headers) }));
+  return { id: sendDraft(ctx, inbox, draft, headers) };
 }
 
 // --- agent ---

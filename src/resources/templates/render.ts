@@ -6,7 +6,7 @@
  * it for their per-contact rendering, docs/reference/resources.md#broadcasts).
  */
 import type { Emulator } from '../../context.js';
-import { errors } from '../../http/errors.js';
+import { templateMessages } from './messages.js';
 import { getVersion, replyToString, templateOr404, type StoredVariable } from './store.js';
 
 /** The published version of a template, ready to render. */
@@ -29,7 +29,7 @@ export interface PublishedTemplate {
 export function resolvePublishedTemplate(ctx: Emulator, teamId: string, idOrAlias: string): PublishedTemplate {
   const row = templateOr404(ctx, teamId, idOrAlias);
   if (!row.published_version_id) {
-    throw errors.validation(`The template \`${idOrAlias}\` has not been published. Publish it before sending.`, 422);
+    throw templateMessages.notPublished(idOrAlias);
   }
   const v = getVersion(ctx, row.published_version_id);
   const vars = JSON.parse(v.variables) as StoredVariable[];
@@ -128,10 +128,10 @@ export function renderTemplate(
 ): { from: string | null; subject: string | null; reply_to: string | null; html: string; text: string | null } {
   for (const [key, value] of Object.entries(variables ?? {})) {
     if (typeof value === 'string' && value.length > MAX_VARIABLE_STRING) {
-      throw errors.validation(`The value of variable \`${key}\` must be at most ${MAX_VARIABLE_STRING} characters.`, 422);
+      throw templateMessages.valueTooLong(key, MAX_VARIABLE_STRING);
     }
     if (typeof value === 'number' && (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)) {
-      throw errors.validation(`The value of variable \`${key}\` must be a number between -(2^53-1) and 2^53-1.`, 422);
+      throw templateMessages.valueOutOfRange(key);
     }
   }
   const declared = new Map(tpl.variables.map((v) => [v.key, v]));
@@ -140,7 +140,7 @@ export function renderTemplate(
     otherwise: (key) => {
       const fb = declared.get(key)?.fallback_value;
       if (fb !== undefined && fb !== null) return asText(fb);
-      throw errors.validation(`Missing value for template variable \`${key}\`: provide it in \`template.variables\` or give the variable a fallback value.`, 422);
+      throw templateMessages.missingValue(key);
     },
   };
   const fill = (source: string): string => fillPlaceholders(source, values);

@@ -11,6 +11,7 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
+import { templateMessages } from './messages.js';
 import { teamPager } from '../../http/pagination.js';
 
 /** A stored variable (times in emulated ms). */
@@ -122,10 +123,10 @@ export function buildVariables(ctx: Emulator, input: VersionInput['variables'], 
   const now = ctx.clock.nowMs();
   const seen = new Set<string>();
   return (input ?? []).map((v) => {
-    if (seen.has(v.key)) throw errors.validation(`The variable key \`${v.key}\` is used more than once.`, 422);
+    if (seen.has(v.key)) throw templateMessages.duplicateVariable(v.key);
     seen.add(v.key);
     if (!fitsType(v.type, v.fallback_value)) {
-      throw errors.validation(`The \`fallback_value\` of variable \`${v.key}\` must be of type ${v.type}.`, 422);
+      throw templateMessages.fallbackType(v.key, v.type);
     }
     const old = previous.find((p) => p.key === v.key);
     const fallback = v.fallback_value === undefined ? null : v.fallback_value;
@@ -147,7 +148,7 @@ export function insertVersion(ctx: Emulator, templateId: string, content: { from
 /** Throws 422 if another template of the team has this alias. */
 export function assertAliasFree(ctx: Emulator, teamId: string, alias: string, exceptId?: string): void {
   const taken = ctx.db.prepare('SELECT id FROM templates WHERE team_id = ? AND alias = ? AND id != ?').get(teamId, alias, exceptId ?? '') as { id: string } | undefined;
-  if (taken) throw errors.validation(`A template with the alias \`${alias}\` already exists.`, 422);
+  if (taken) throw templateMessages.aliasTaken(alias);
 }
 
 /**
@@ -192,7 +193,7 @@ export function templateOr404(ctx: Emulator, teamId: string, idOrAlias: string):
 
 export function getVersion(ctx: Emulator, versionId: string): VersionRow {
   const v = ctx.db.prepare('SELECT * FROM template_versions WHERE id = ?').get(versionId) as VersionRow | undefined;
-  if (!v) throw new ApiError(500, 'application_error', `template version ${versionId} is missing`);
+  if (!v) throw templateMessages.versionMissing(versionId);
   return v;
 }
 

@@ -13,11 +13,11 @@
  */
 import type { Emulator } from '../../context.js';
 import type { OperationHandler } from '../../module.js';
-import { errors } from '../../http/errors.js';
 import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, topicEventData, updateTopic, type TopicRow, TOPIC_LIST_COLUMNS } from './store.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import type { Req } from '../../http/document-types.js';
 import { removeTopicSubscriptions } from '../contacts/service.js';
+import { topicMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'topics/create'>) {
   const b = req.body;
@@ -46,7 +46,7 @@ function update(ctx: Emulator, req: Req<'topics/update'>) {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   const b = req.body;
   if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
-    throw errors.validation('The `default_subscription` field cannot be changed after the topic is created.', 422);
+    throw topicMessages.defaultSubscriptionFixed();
   }
   ctx.db.transaction(() => {
     const updated = updateTopic(ctx, row.id, { name: b.name ?? row.name, description: b.description !== undefined ? b.description : row.description, visibility: b.visibility ?? row.visibility });

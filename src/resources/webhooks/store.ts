@@ -8,6 +8,7 @@ import { newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import { webhookMessages } from './messages.js';
 
 /** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
 export const migrations: Migration[] = [
@@ -75,13 +76,13 @@ export function checkEndpoint(endpoint: string): void {
   try {
     url = new URL(endpoint);
   } catch {
-    throw errors.invalidParameter('The `endpoint` field must be a valid URL starting with http:// or https://.');
+    throw webhookMessages.endpointNotUrl();
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-    throw errors.invalidParameter('The `endpoint` field must be a valid URL starting with http:// or https://.');
+    throw webhookMessages.endpointNotUrl();
   }
   if (url.username || url.password) {
-    throw errors.invalidParameter('The `endpoint` field must not contain credentials.');
+    throw webhookMessages.endpointCredentials();
   }
 }
 
