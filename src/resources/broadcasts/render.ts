@@ -85,7 +85,7 @@ export function unsubscribeUrl(baseUrl: string, broadcastId: string, contactId: 
  * from an href). Anything else takes the slow path (the whole rendered html
  * converted).
  */
-const PLAIN_VALUE = /^(?!mailto:)[A-Za-z0-9][A-Za-z0-9@._+\-:/?=%,!~*()$;#]*(?: [A-Za-z0-9@._+\-:/?=%,!~*()$;#]+)*$/i;
+const PLAIN_VALUE = /^(?!mailto:)[A-Za-z0-9][\w@.+\-:/?=%,!~*()$;#]*(?: [\w@.+\-:/?=%,!~*()$;#]+)*$/i;
 
 /**
  * The plain-text part of a broadcast's html (`html`: with its preview text)
