@@ -31,7 +31,7 @@ import { getTopicOr404, type TopicRow } from '../topics/service.js';
 import { checkSender, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { parseAddress } from '../emails/service.js';
 import { broadcastById, setBroadcastStatus, statusError, type BroadcastRow } from './store.js';
-import { renderForContact, unsubscribeUrl, withPreviewText } from './render.js';
+import { renderForContact, textDeriver, unsubscribeUrl, withPreviewText, type RenderVars } from './render.js';
 
 /** Emails handed to sending per `broadcasts.deliver` run. */
 const BATCH_SIZE = 100;
@@ -148,6 +148,8 @@ function runStart(ctx: Emulator, job: Job<JobPayloads['broadcasts.start']>): voi
 interface RunData {
   topic: TopicRow | ApiError | null;
   definitions: Map<string, PropertyRow>;
+  /** The text part derived once from the html (`textDeriver`), when the broadcast has html, no text, and placeholders. */
+  text: ((vars: RenderVars) => string | undefined) | null;
 }
 
 function runData(ctx: Emulator, row: BroadcastRow): RunData {
@@ -160,7 +162,8 @@ function runData(ctx: Emulator, row: BroadcastRow): RunData {
       topic = err;
     }
   }
-  return { topic, definitions: propertiesByKey(ctx, row.team_id) };
+  const text = row.text === null && row.html !== null ? textDeriver(withPreviewText(row.html, row.preview_text)) : null;
+  return { topic, definitions: propertiesByKey(ctx, row.team_id), text };
 }
 
 /** Whether the broadcast goes to this contact now. */
@@ -182,9 +185,9 @@ function emailFor(ctx: Emulator, row: BroadcastRow, c: Contact, run: RunData): S
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
   const html = renderForContact(row.html === null ? null : withPreviewText(row.html, row.preview_text), vars);
-  const text = renderForContact(row.text, vars);
+  const text = renderForContact(row.text, vars) ?? run.text?.(vars);
   if (html !== null) input.html = html;
-  if (text !== null) input.text = text;
+  if (text !== null && text !== undefined) input.text = text; // else sendEmail converts the html
   if (row.reply_to !== null) input.reply_to = JSON.parse(row.reply_to) as string[];
   if (row.topic_id !== null) input.topic_id = row.topic_id;
   return input;

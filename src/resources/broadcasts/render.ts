@@ -14,7 +14,8 @@
  * contact's values come from.
  */
 import type { Contact } from '../contacts/service.js';
-import { fillPlaceholders, UNKNOWN_PLACEHOLDER } from '../templates/service.js';
+import { fillPlaceholders, placeholderPattern, UNKNOWN_PLACEHOLDER } from '../templates/service.js';
+import { htmlToText } from '../emails/service.js';
 
 /** What a contact's placeholders are filled from. */
 export interface RenderVars {
@@ -75,4 +76,53 @@ export function withPreviewText(html: string, previewText: string | null): strin
 export function unsubscribeUrl(baseUrl: string, broadcastId: string, contactId: string): string {
   const token = Buffer.from(JSON.stringify({ b: broadcastId, c: contactId })).toString('base64url');
   return `${baseUrl}/_emulator/unsubscribe/${token}`;
+}
+
+/**
+ * A value that html-to-text would pass through a text node or an `href`
+ * unchanged: starts with a letter or digit, no markup or entity characters
+ * (`<>&"'`), no whitespace but single inner spaces, no `mailto:` (stripped
+ * from an href). Anything else takes the slow path (the whole rendered html
+ * converted).
+ */
+const PLAIN_VALUE = /^(?!mailto:)[A-Za-z0-9][\w@.+\-:/?=%,!~*()$;#]*(?: [\w@.+\-:/?=%,!~*()$;#]+)*$/i;
+
+/**
+ * The plain-text part of a broadcast's html (`html`: with its preview text)
+ * derived once for all its contacts (issue 30: html-to-text per email was
+ * ~1/3 of handing a broadcast's emails to `sendEmail`): the html is converted
+ * once with each placeholder replaced by an opaque token, and a contact's
+ * text is that text with each token replaced by the placeholder's value.
+ * Returns a function giving a contact's text, or `undefined` when this
+ * contact's values are not plain (`PLAIN_VALUE`), in which case the caller
+ * leaves the text to `sendEmail` (html-to-text of the rendered html, as
+ * before); returns `null` when the html cannot be derived this way (a token
+ * that html-to-text drops, repeats or changes, e.g. in a heading it upper-
+ * cases, an entity, a comment). Either way the text is the one html-to-text
+ * gives for the contact's rendered html.
+ */
+export function textDeriver(html: string): ((vars: RenderVars) => string | undefined) | null {
+  const placeholders: string[] = [];
+  const salt = `zq${Math.random().toString(36).slice(2, 8)}`;
+  if (html.includes(salt)) return null;
+  let inEntity = false;
+  const tokenized = html.replace(placeholderPattern(), (match: string, _key: string, _fallback: string | undefined, offset: number) => {
+    if (/&[#A-Za-z0-9]*$/.test(html.slice(Math.max(0, offset - 12), offset))) inEntity = true; // part of an entity's name
+    placeholders.push(match);
+    return `${salt}${placeholders.length - 1}x`;
+  });
+  if (inEntity || placeholders.length === 0) return null;
+  const text = htmlToText(tokenized);
+  if (text === '') return null;
+  const token = new RegExp(`${salt}(\\d+)x`, 'g');
+  const parts = text.split(token); // text, index, text, index, ..., text
+  const seen = parts.filter((_, i) => i % 2 === 1).map(Number);
+  if (seen.length !== placeholders.length || new Set(seen).size !== placeholders.length) return null;
+  return (vars) => {
+    const values = placeholders.map((p) => renderForContact(p, vars)!);
+    if (!values.every((v) => PLAIN_VALUE.test(v))) return undefined;
+    let out = parts[0];
+    for (let i = 1; i < parts.length; i += 2) out += values[Number(parts[i])] + parts[i + 1];
+    return out;
+  };
 }

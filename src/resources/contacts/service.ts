@@ -27,7 +27,7 @@ import { getTopicOr404, type Subscription, type TopicRow } from '../topics/servi
 import type { OpRequest } from '../../module.js';
 import type { PageQuery } from '../../http/pagination.js';
 import {
-  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, updateContactRow,
+  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowIfAbsent, updateContactRow,
   explicitSubscription, insertMembership, pageContacts, segmentIdsOf, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
 } from './store.js';
 
@@ -203,14 +203,18 @@ export interface CheckedRefs {
  * Property values are typed against `checked.defs` (422 `validation_error`
  * for an unknown key or a wrong type, nothing written). Call inside the
  * caller's transaction. Returns whether a contact was created.
+ * `existing: 'unknown'`: the caller has not looked (the import's hot path):
+ * the row is inserted unless the email exists, and only then is the contact
+ * read and updated, or left as it is with `opts.skipExisting` (returned
+ * with `skipped: true`). Same outcome as `findContact` first.
  */
 export function writeContactChecked(
   ctx: Emulator,
   teamId: string,
-  existing: Contact | undefined,
+  existing: Contact | undefined | 'unknown',
   fields: { email: string; first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> },
-  opts: { checked: CheckedRefs },
-): { id: string; created: boolean } {
+  opts: { checked: CheckedRefs; skipExisting?: boolean },
+): { id: string; created: boolean; skipped?: true } {
   const { defs, segments, topics } = opts.checked;
   const props: Record<string, string | number | null> = {};
   for (const [key, value] of Object.entries(fields.properties ?? {})) {
@@ -220,6 +224,20 @@ export function writeContactChecked(
   }
   const now = ctx.clock.nowMs();
   let id: string;
+  if (existing === 'unknown') {
+    // Insert first, look up only on a conflict (issue 30): the same outcome as `findContact` then this function.
+    const email = fields.email.trim();
+    if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+    id = newId();
+    const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
+    if (insertContactRowIfAbsent(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now })) {
+      for (const s of segments) insertMembership(ctx, teamId, id, s, now);
+      upsertSubscriptions(ctx, id, topics, now);
+      return { id, created: true };
+    }
+    existing = findContact(ctx, teamId, email)!;
+    if (opts.skipExisting) return { id: existing.id, created: false, skipped: true };
+  }
   if (existing) {
     id = existing.id;
     const merged: Record<string, unknown> = { ...existing.properties };

@@ -273,6 +273,23 @@ export function insertContactRow(
     .run(c.id, c.teamId, c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, c.at);
 }
 
+/**
+ * Inserts a contact row unless the team has one with its email (any case):
+ * `INSERT ... ON CONFLICT (team_id, email_lower) DO NOTHING`, so a bulk
+ * writer (the CSV import) looks a contact up only when it exists (issue 30:
+ * the lookup before every insert was ~9 % of an import). Same row as
+ * `insertContactRow`. Returns whether it was inserted.
+ */
+export function insertContactRowIfAbsent(
+  ctx: Emulator,
+  c: { id: string; teamId: string; email: string; firstName: string | null; lastName: string | null; unsubscribed: boolean; properties: Record<string, unknown>; at: number },
+): boolean {
+  return ctx.db
+    .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team_id, email_lower) DO NOTHING`)
+    .run(c.id, c.teamId, c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, c.at).changes === 1;
+}
+
 /** Rewrites a contact row's fields (`properties` the whole stored map; `at` the update time, ms). */
 export function updateContactRow(
   ctx: Emulator,

@@ -12,3 +12,4 @@ export { attachmentMetaOfEmails, emailsByIds, type EmailWithBodies } from './sto
 export { seedEmail, type FixtureEmail } from './seed.js';
 export { EmailQuota, quotaHeadersOf, recipientCount } from './quota.js';
 export { sentRecipients } from './store.js';
+export { htmlToText } from './text.js';

@@ -56,6 +56,11 @@ export function resolvePublishedTemplate(ctx: Emulator, teamId: string, idOrAlia
  */
 const PLACEHOLDER = /\{\{\{\s*([A-Za-z0-9_.]+)\s*(?:\|([^{}]*))?\}\}\}/g;
 
+/** A fresh global regex of the placeholder grammar above (its own `lastIndex`), for callers that split a text by placeholders. */
+export function placeholderPattern(): RegExp {
+  return new RegExp(PLACEHOLDER.source, 'g');
+}
+
 /** What `lookup` returns for a name the caller does not know: the placeholder stays as written. */
 export const UNKNOWN_PLACEHOLDER: unique symbol = Symbol('unknown placeholder');
 

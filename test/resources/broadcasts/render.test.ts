@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderForContact, unsubscribeUrl, withPreviewText } from '../../../src/resources/broadcasts/render.js';
+import { renderForContact, textDeriver, unsubscribeUrl, withPreviewText } from '../../../src/resources/broadcasts/render.js';
+import { htmlToText } from '../../../src/resources/emails/text.js';
 import type { Contact } from '../../../src/resources/contacts/service.js';
 
 const contact = (over: Partial<Contact> = {}): Contact => ({
@@ -48,5 +49,46 @@ describe('broadcast rendering', () => {
     const a = unsubscribeUrl('http://127.0.0.1:4400', 'b1', 'c1');
     expect(a).toMatch(/^http:\/\/127\.0\.0\.1:4400\/_emulator\/unsubscribe\/[A-Za-z0-9_-]+$/);
     expect(a).not.toBe(unsubscribeUrl('http://127.0.0.1:4400', 'b1', 'c2'));
+  });
+});
+
+describe('the text part derived once per broadcast (issue 30)', () => {
+  const htmls = [
+    '<p>Hello {{{FIRST_NAME|there}}}, news from Acme.</p><p><a href="{{{RESEND_UNSUBSCRIBE_URL}}}">Unsubscribe</a></p>',
+    '<html><body><h1>Hi {{{FIRST_NAME}}}</h1><p>{{{contact.plan|free}}} plan</p></body></html>',
+    '<p>Caf&eacute; for {{{FIRST_NAME}}} &amp; {{{LAST_NAME|friends}}}</p><ul><li>{{{EMAIL}}}</li></ul><a href="mailto:{{{EMAIL}}}">{{{EMAIL}}}</a>',
+    '<p>&{{{FIRST_NAME}}};</p>',
+    '<!-- {{{FIRST_NAME}}} --><p>x{{{FIRST_NAME}}}y{{{LAST_NAME}}}{{{EMAIL}}}</p><table><tr><th>{{{FIRST_NAME}}}</th></tr></table>',
+    '<pre>  {{{FIRST_NAME}}}   </pre><img alt="{{{FIRST_NAME}}}" src="{{{RESEND_UNSUBSCRIBE_URL}}}">',
+  ];
+  const people = [
+    contact(),
+    contact({ first_name: null, last_name: '' }),
+    contact({ first_name: 'Mary Ann', last_name: "O'Brien" }),
+    contact({ first_name: '<b>Bo</b> & co', last_name: '  spaced  out ' }),
+    contact({ first_name: 'amp', email: 'x+y@example.com' }),
+    contact({ first_name: 'mailto:a@b.c', last_name: '#top' }),
+  ];
+  it('gives, for every contact, the text html-to-text gives for its rendered html', () => {
+    let derived = 0;
+    for (const html of htmls) {
+      const derive = textDeriver(html);
+      for (const c of people) {
+        const v = { ...vars(c, { plan: 'pro' }), unsubscribeUrl: `http://127.0.0.1:3000/_emulator/unsubscribe/${unsubscribeUrl('http://x', 'b_1', c.id).slice(-12)}${c.first_name ?? 'x'}` };
+        const expected = htmlToText(renderForContact(html, v)!);
+        const got = derive?.(v);
+        if (got !== undefined) {
+          derived++;
+          expect(got, `${html} / ${JSON.stringify(c)}`).toBe(expected);
+        }
+      }
+    }
+    expect(derived).toBeGreaterThan(5); // the fast path is taken for plain values
+  });
+  it('declines an html where a placeholder is upper-cased, hidden or part of an entity', () => {
+    expect(textDeriver('<h1>Hi {{{FIRST_NAME}}}</h1>')).toBeNull();
+    expect(textDeriver('<!-- {{{FIRST_NAME}}} --><p>x</p>')).toBeNull();
+    expect(textDeriver('<p>&{{{FIRST_NAME}}};</p>')).toBeNull();
+    expect(textDeriver('<p>No placeholders</p>')).toBeNull();
   });
 });
