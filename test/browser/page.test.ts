@@ -85,7 +85,7 @@ describe('inbox page', () => {
     const id = await send(t, { subject: 'The big newsletter', html });
     await open(t);
     await expect.poll(() => item('email', id).count(), { timeout: 20_000 }).toBe(1);
-    expect(Number(await page.locator('#count-emails').textContent())).toBeGreaterThan(1);
+    expect(Number(await page.locator('#count-emails').textContent())).toBe(1); // the default fixtures send nothing: the count is the newsletter's
     await item('email', id).click();
     expect(await page.locator('[data-testid="email-subject"]').textContent()).toBe('The big newsletter');
     await expect.poll(() => page.frameLocator('#email-html').locator('#end').textContent(), { timeout: 20_000 }).toBe('The end of a long newsletter.');
