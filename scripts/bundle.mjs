@@ -129,9 +129,15 @@ async function buildShared(file, modules, plugins) {
     supported: { 'dynamic-import': false },
   });
 }
+// caniemail (the HTML check, src/admin/html-check.ts) is an ES module only: Jest's CommonJS runtime cannot
+// require() it (Node 20.19+ can, Jest before Node 24.9 cannot). dist/vendor-caniemail.cjs is it bundled as
+// CommonJS, with its dependencies, required by the core on the first check only.
+await esbuild.build({ ...common, packages: undefined, stdin: { contents: "export * from 'caniemail';", resolveDir: root, sourcefile: 'vendor-caniemail.js' }, format: 'cjs', outfile: path.join(root, 'dist', 'vendor-caniemail.cjs') });
+/** esbuild plugin: `caniemail` becomes the external ./vendor-caniemail.cjs (above). */
+const vendored = { name: 'vendor-caniemail', setup(build) { build.onResolve({ filter: /^caniemail$/ }, () => ({ path: './vendor-caniemail.cjs', external: true })); } };
 // testing.cjs first: what it imports of the rest joins the core.
-await buildShared('testing.cjs', testingModules, [shared(true)]);
-await buildShared('core.cjs', coreModules, []);
+await buildShared('testing.cjs', testingModules, [shared(true), vendored]);
+await buildShared('core.cjs', coreModules, [vendored]);
 
 // The declarations for `require`: a copy of tsc's dist/src/**/*.d.ts under
 // dist/cjs-types/, whose package.json says `commonjs`, so TypeScript reads
