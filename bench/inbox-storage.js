@@ -35,7 +35,7 @@ export async function measureInboxStorage({ count = 100, sizeKb = 20 } = {}) {
     await post('/inboxes', { email_address: 'desk@example.com' });
     const snapshotBytes = async () => Buffer.byteLength(await (await fetch(`${emu.url}/_emulator/snapshot`)).text());
     const db = emu.ctx.db;
-    const storeBytes = () => db.pragma('page_count', { simple: true }) * db.pragma('page_size', { simple: true });
+    const storeBytes = () => db.prepare('PRAGMA page_count').pluck().get() * db.prepare('PRAGMA page_size').pluck().get();
     const half = Math.round((sizeKb * 1024) / 2);
     const words = (n, seed) => Array.from({ length: Math.ceil(n / 8) }, (_, i) => `w${(i * 7919 + seed) % 99991}`.padEnd(8, ' ')).join('').slice(0, n);
     const send = async (to, i) =>
