@@ -1,5 +1,5 @@
 /**
- * Stopping with the process that started us (issue 28 item 6): `npx
+ * Stopping with the process that started us (a killed npx must not leave the emulator holding its port): `npx
  * emulator start` runs as npx -> `sh -c emulator ...` -> node. A SIGTERM to
  * npx kills the `sh -c` wrapper and leaves node running (npm forwards the
  * signal to the shell, which does not pass it on); a SIGKILL to npx leaves

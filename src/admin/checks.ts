@@ -1,5 +1,5 @@
 /**
- * The checks of an email, sent or received (issue 29; spec
+ * The checks of an email, sent or received (what a mail client will make of it, asked for on demand; spec
  * `spec/paths/admin-checks.yaml`; no auth):
  * | operationId | path | answers |
  * |---|---|---|

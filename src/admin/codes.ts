@@ -1,5 +1,5 @@
 /**
- * One-time codes in an email (issue "Inspect everything": `codes` beside
+ * One-time codes in an email (so a test reads a code the way a person would: `codes` beside
  * `links` on every inspected email). The rule, also in
  * docs/sending.md#one-time-codes-codes:
  *

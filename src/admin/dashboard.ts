@@ -1,5 +1,5 @@
 /**
- * What the inbox page's dashboard views read (issue "Inspect everything";
+ * What the inbox page's dashboard views read (the whole account visible while one builds;
  * spec `spec/paths/admin-dashboard.yaml`; no auth; read-only). Each view is
  * one team's state, read through the owning resource's exported functions
  * (never its SQL). Times ISO 8601, emulated.

@@ -1,5 +1,5 @@
 /**
- * The HTML check of an email (issue 29; what Mailpit's "HTML check" does,
+ * The HTML check of an email (so a team knows before sending whether a client breaks the email; what Mailpit's "HTML check" does,
  * `GET /api/v1/message/{ID}/html-check`): which HTML elements, attributes,
  * CSS properties, selectors and at-rules the email uses that some email
  * client supports only partly or not at all, from the caniemail.com data

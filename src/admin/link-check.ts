@@ -1,5 +1,5 @@
 /**
- * The link check of an email (issue 29; what Mailpit's "Link check" does,
+ * The link check of an email (so broken links show before sending; what Mailpit's "Link check" does,
  * `GET /api/v1/message/{ID}/link-check`): each http(s) link and image of
  * the email is requested, only when asked (the admin API's `link-check`;
  * never on its own, so tests and CI stay off the network), and its status or

@@ -1,6 +1,6 @@
 /**
  * The raw message of a sent email, as the service would have put it on the
- * wire (issue "Inspect everything", docs/reference/design.md#contracts): built with
+ * wire (every email inspectable down to its bytes, docs/reference/design.md#contracts): built with
  * nodemailer's `MailComposer` (RFC 5322 / MIME by a well-kept library, not
  * by hand).
  *

@@ -1,6 +1,6 @@
 /**
  * The search language of `GET /_emulator/emails?q=`, `emu.emails({ q })` and
- * the inbox page's search box (issue "Inspect everything"; Mailpit's terms).
+ * the inbox page's search box (one search language for tests and people; Mailpit's terms).
  * Terms are separated by spaces and combined with AND:
  *
  * | term | matches an email whose |

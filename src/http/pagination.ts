@@ -74,7 +74,7 @@ export const NEWEST_FIRST: PageOrder = { column: 'seq', direction: 'desc' };
 /**
  * Runs a page query and returns its rows as objects. Rows are read in raw
  * mode (arrays) and keyed here: better-sqlite3 building 101 objects natively
- * costs about twice as much (issue "Fast as the stack allows": the list's
+ * costs about twice as much (lists are on every test's hot path: the list's
  * CPU profile).
  */
 function objects<Row>(stmt: Statement, bind: unknown[]): Row[] {

@@ -128,7 +128,7 @@ function describing(schemas: Schema[]): Schema[] {
 }
 
 /**
- * The one rule for keys a body carries beyond the document (issue 27): in
+ * The one rule for keys a body carries beyond the document (official SDKs repeat ids in bodies and must never reach SQL with them): in
  * every operation, a key of a JSON object that the document does not
  * declare is ignored: dropped here, in the validation step, before the
  * schema check, so no handler (and no SQL) ever sees it. This is what the

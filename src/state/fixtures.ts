@@ -9,7 +9,7 @@
  *   sent or received email, no delivery, no run, no sent broadcast. What
  *   `startServer()`, `createApp()`, the test entries and `emulator start`
  *   seed unless told otherwise, so nothing seeded can satisfy a test's
- *   assertion on what happened (issue 28).
+ *   assertion on what happened (a test that sent nothing must not pass on seeded mail).
  * - `demo` (`fixtures/demo.json`): the same account with some history
  *   (three sent emails, a sent broadcast, an inbox thread), to look around
  *   the dashboard (`emulator start --fixtures demo`).

@@ -2,7 +2,7 @@
  * Work that must wait until the store's writes are committed: what the
  * event bus (`ctx.bus`, src/bus.ts) tells its listeners (the inbox page's
  * server-sent events, `waitForEmail`, long-polls) is only ever committed
- * state, and a write that rolls back tells them nothing (issue 31 item 6).
+ * state, and a write that rolls back tells them nothing (a listener that reads the row must find it).
  *
  * Every transaction of a connection goes through `runTransaction`
  * (`db.transaction(fn)` of src/store/db.ts calls it at every level): a

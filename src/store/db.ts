@@ -97,7 +97,7 @@ export interface Migration {
 }
 
 /**
- * Node >= 24.19 only (issue 30): there `node_object_wrap.h`, compiled into
+ * Node >= 24.19 only (holding them on every Node kept every closed emulator in memory): there `node_object_wrap.h`, compiled into
  * better-sqlite3 12 (the last line that supports Node 20; 13 is Node-API and
  * needs Node 22), registers an environment cleanup hook for every wrapped
  * object and removes it in the destructor, which needs an entered JS context

@@ -30,9 +30,9 @@ export const SCHEMA_ADDED: readonly (readonly number[])[] = [
   [403], // 12: an email's history in emails.events (email_events dropped)
   [602], // 13: memberships indexed by (segment_id, seq)
   [701, 1600], // 14: topics.updated_at (topic events), the inboxes tables
-  [1601], // 15: an inbox's thread emails reference the received and sent emails (issue 30: one fact, one row)
+  [1601], // 15: an inbox's thread emails reference the received and sent emails (one fact, one row: the two copies could disagree)
   [404, 451], // 16: quota usage kept per team and day (sent recipients, received emails)
-  [1602], // 17: inbox threads and drafts ordered by an `activity` column, `seq` never rewritten (issue 31)
+  [1602], // 17: inbox threads and drafts ordered by an `activity` column, `seq` never rewritten (it is the insertion order cursors rely on)
 ];
 
 /** This version's schema version: the newest entry of `SCHEMA_ADDED`. */

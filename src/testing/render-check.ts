@@ -1,5 +1,5 @@
 /**
- * The HTML check in tests (issue 29): `checkEmailHtml(email)` returns the
+ * The HTML check in tests (a test fails before Outlook breaks the email): `checkEmailHtml(email)` returns the
  * check of an email (src/admin/html-check.ts, the same as
  * `GET /_emulator/emails/{id}/html-check`), and `toRenderIn(clients)`, the
  * matcher of every test-framework entry, fails when the email uses an HTML

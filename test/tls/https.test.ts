@@ -125,9 +125,12 @@ describe('HTTPS listener (tls: true)', () => {
   it('sends the intermediate with the leaf, on HTTPS and after STARTTLS', async () => {
     const intermediate = new X509Certificate(fs.readFileSync(path.join(dir, 'tls', 'intermediate.pem'), 'utf8'));
     const root = new X509Certificate(fs.readFileSync(emu.caCertPath!, 'utf8'));
-    // The chain as the peer sent it, without any trust: leaf, then the intermediate, never the root.
+    // The client trusts the root alone, so a verified chain proves the server sent the intermediate with the leaf;
+    // the verified chain is leaf, intermediate, then the trusted root.
     const sentOverHttps = await new Promise<string[]>((resolve, reject) => {
-      const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(emu.httpsUrl!).port), servername: 'api.resend.com', rejectUnauthorized: false }, () => {
+      // Trusting the emulator's root alone: the chain must verify against it (authorized), then its links are read.
+      const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(emu.httpsUrl!).port), servername: 'api.resend.com', ca: fs.readFileSync(emu.caCertPath!, 'utf8') }, () => {
+        if (!socket.authorized) reject(new Error(`chain not verified: ${String(socket.authorizationError)}`));
         const subjects: string[] = [];
         // getPeerCertificate(true) links the certificates the server sent through issuerCertificate (a self-issued one links to itself).
         let c: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
@@ -140,7 +143,7 @@ describe('HTTPS listener (tls: true)', () => {
       });
       socket.on('error', reject);
     });
-    expect(sentOverHttps).toEqual(['CN=api.resend.com', intermediate.subject]);
+    expect(sentOverHttps).toEqual(['CN=api.resend.com', intermediate.subject, root.subject]);
     expect(intermediate.issuer).toBe(root.subject);
 
     // STARTTLS: a client that trusts the root alone can only verify the leaf if the relay sent the intermediate.

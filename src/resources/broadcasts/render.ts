@@ -89,7 +89,7 @@ const PLAIN_VALUE = /^(?!mailto:)[A-Za-z0-9][\w@.+\-:/?=%,!~*()$;#]*(?: [\w@.+\-
 
 /**
  * The plain-text part of a broadcast's html (`html`: with its preview text)
- * derived once for all its contacts (issue 30: html-to-text per email was
+ * derived once for all its contacts (html-to-text per email was
  * ~1/3 of handing a broadcast's emails to `sendEmail`): the html is converted
  * once with each placeholder replaced by an opaque token, and a contact's
  * text is that text with each token replaced by the placeholder's value.

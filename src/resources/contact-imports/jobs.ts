@@ -59,8 +59,8 @@ export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runIm
 
 /**
  * Rows committed per transaction (with `counts`). A row has no savepoint of
- * its own (SAVEPOINT and RELEASE were ~20 % of an import's CPU profile,
- * issue 30): its checks all come before its first write.
+ * its own (SAVEPOINT and RELEASE were ~20 % of an import's CPU profile):
+ * its checks all come before its first write.
  */
 const BATCH_ROWS = 500;
 
@@ -194,7 +194,7 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
       if (!isValidEmail(email)) throw new RowError(`invalid email: ${email}`);
       const skip = opts.on_conflict === 'skip';
       try {
-        // Insert first, look up only on a conflict (issue 30): the lookup before every row was ~9 % of the profile.
+        // Insert first, look up only on a conflict: the lookup before every row was ~9 % of the profile.
         const out = writeContactChecked(ctx, teamId, 'unknown', rowFields(cell, email), { checked, skipExisting: skip });
         return out.skipped ? 'skipped' : out.created ? 'created' : 'updated';
       } catch (err) {
@@ -264,7 +264,7 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
       }
     };
     // Records drained synchronously on each 'readable' (not `for await`: a promise and a microtask per row were
-    // ~1/3 of an import's CPU profile with their garbage, issue 30). The first error (the file, the CSV, a
+    // ~1/3 of an import's CPU profile with their garbage). The first error (the file, the CSV, a
     // missing column, the store) ends the import like a throw from the loop did.
     await new Promise<void>((resolve, reject) => {
       let failed = false;

@@ -225,7 +225,7 @@ export function writeContactChecked(
   const now = ctx.clock.nowMs();
   let id: string;
   if (existing === 'unknown') {
-    // Insert first, look up only on a conflict (issue 30): the same outcome as `findContact` then this function.
+    // Insert first, look up only on a conflict (a lookup before every imported row was ~9 % of an import): the same outcome as `findContact` then this function.
     const email = fields.email.trim();
     if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
     id = newId();

@@ -64,7 +64,7 @@ export const migrations: Migration[] = [
   {
     // Members listed newest contact first in one index range scan, so a
     // segment-filtered page costs the same at 100 or 1 000 000 contacts, for
-    // large and small segments alike (issue "Fast as the stack allows").
+    // large and small segments alike.
     // The trigger fills `contact_seq` on every insert (API, import,
     // fixtures, snapshots written before this step).
     version: 601,
@@ -276,7 +276,7 @@ export function insertContactRow(
 /**
  * Inserts a contact row unless the team has one with its email (any case):
  * `INSERT ... ON CONFLICT (team_id, email_lower) DO NOTHING`, so a bulk
- * writer (the CSV import) looks a contact up only when it exists (issue 30:
+ * writer (the CSV import) looks a contact up only when it exists (an import's speed:
  * the lookup before every insert was ~9 % of an import). Same row as
  * `insertContactRow`. Returns whether it was inserted.
  */

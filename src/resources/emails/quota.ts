@@ -3,7 +3,7 @@
  * rows and "Quota headers"), where sending lives: `sendEmail` (send.ts) is
  * the one place a send is checked (API, batch, SMTP and inbox sends: the
  * sources the usage counts), against the usage read once per request
- * (issue 30): `ctx.usage.emailUsage`, the day's and the month's sent
+ * (a recount of every email per send made sends slower as the account grew): `ctx.usage.emailUsage`, the day's and the month's sent
  * recipients and received emails (src/resources/usage/service.ts), two
  * queries over at most the month's days, whatever the number of emails.
  */

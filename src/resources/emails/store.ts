@@ -237,7 +237,7 @@ export function attachmentsOf(ctx: Emulator, emailId: string): AttachmentRow[] {
 /**
  * The columns `toListItem` reads: lists select only these (not html, text,
  * headers), so a page's cost does not grow with the size of the emails
- * (issue "Fast as the stack allows": `SELECT *` was 39 % of GET /emails).
+ * (`SELECT *` was 39 % of GET /emails).
  */
 export const LIST_COLUMNS = 'id, to_addrs, from_addr, created_at, subject, bcc, cc, reply_to, last_event, scheduled_at, message_id';
 
@@ -514,7 +514,7 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
 
 
 /**
- * Migration 404: the team's quota usage kept as it happens (issue 30):
+ * Migration 404: the team's quota usage kept as it happens (constant-time quota checks):
  * `emulator_sent_usage` holds, per team and UTC day (`created_at` ÷
  * 86,400,000), the recipients of its transactional sends (`source` api,
  * batch or smtp: each To, CC and BCC address one email, the service's

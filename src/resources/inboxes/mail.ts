@@ -306,7 +306,7 @@ export interface FixtureInbox {
 
 /**
  * Seeds one fixtures inbox with its threads (no events). Each thread email
- * is stored where its kind of email lives (issue 30: one fact, one row): an
+ * is stored where its kind of email lives (one fact, one row: never a copy that could disagree): an
  * inbound one as a received email (`GET /emails/receiving`, its raw
  * message built from the fixture), an outbound one as a sent email
  * (`GET /emails`, `delivered`), then filed in its thread by id. Throws a

@@ -159,7 +159,7 @@ export function attachmentsOfDraft(d: Pick<DraftRow, 'attachments'>): StoredAtta
 /**
  * SDK `InboxDraft`. An unsent draft is its own row; a sent one (`email_id`
  * set) keeps its fields but its `html`, `text` and `attachments` are read
- * from the email it became (one fact, one row: issue 30).
+ * from the email it became (one fact, one row: never a copy).
  */
 export function toDraft(ctx: Emulator, d: DraftRow) {
   let html = d.html;

@@ -126,7 +126,7 @@ export const migrations: Migration[] = [
   {
     version: 1601,
     name: 'inbox_messages_reference_emails',
-    // One fact, one row (issue 30): a thread email becomes a reference to its received or sent email. A thread
+    // One fact, one row (two copies could disagree, and doubled the store): a thread email becomes a reference to its received or sent email. A thread
     // email of an older store that exists nowhere else (a fixture-seeded one) moves to where its kind of email
     // lives (received_emails with its attachments, or emails with its attachments), once; then the copied
     // columns go, and a sent draft's bodies and files (its email's now) are dropped.
@@ -178,7 +178,7 @@ export const migrations: Migration[] = [
   {
     version: 1602,
     name: 'inbox_activity_order',
-    // Issue 31: threads and drafts listed by an `activity` column through the pager's order, instead of rewriting
+    // Cursors rely on `seq` as the insertion order: threads and drafts listed by an `activity` column through the pager's order, instead of rewriting
     // `seq`. An older store's `seq` already is that order (it was rewritten on activity), so it seeds the column.
     sql: `ALTER TABLE inbox_threads ADD COLUMN activity INTEGER NOT NULL DEFAULT 0;
     UPDATE inbox_threads SET activity = seq;

@@ -1,6 +1,6 @@
 /**
  * A thread's emails as the inbox shows them (SDK `InboxMessage`), read from
- * where the emulator stores each email, never copied (issue 30, "one fact,
+ * where the emulator stores each email, never copied (so an inbox and the email lists can never disagree, "one fact,
  * one row"): an inbound thread email is the received email with its id
  * (the receiving resource's service), an outbound one the sent email with
  * its id (the emails resource's service). The inbox's own row

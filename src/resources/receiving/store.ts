@@ -51,7 +51,7 @@ export const migrations: Migration[] = [
     CREATE INDEX received_attachments_email ON received_attachments (email_id, seq);`,
   },
   {
-    // The team's received emails per UTC day (issue 30), kept by triggers in the statement that inserts or
+    // The team's received emails per UTC day (for constant-time quota checks), kept by triggers in the statement that inserts or
     // deletes a row, so a quota check reads at most the month's days; see `receivedCounts`. The emulator's
     // bookkeeping (`emulator_`): not in snapshots, not emptied by reset (the triggers follow the rows).
     version: 451,
