@@ -14,45 +14,18 @@
  * the upload case checks the answer to an `ENOSPC` from the upload step
  * (`FULL_DISK_PAGES=1` asks for that variant).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig, run, type Running } from '../../src/server.js';
 import { UPLOAD_PREFIX } from '../../src/http/uploads.js';
 import { storeFullError } from '../../src/http/store-full.js';
 import nodemailer from 'nodemailer';
 import { client } from '../helpers.js';
+import { useSmallFilesystem } from './small-filesystem.js';
 
 const SIZE = 4 * 1024 * 1024;
-let dir: string;
-let mounted = false;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'full-disk-'));
-  try {
-    // FULL_DISK_PAGES=1 runs the max_page_count variant even where a mount would work.
-    if (process.env.FULL_DISK_PAGES === '1') throw new Error('max_page_count variant asked for');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', dir], { stdio: 'ignore' });
-    mounted = true;
-  } catch {
-    mounted = false; // not allowed here: max_page_count instead (see the file comment)
-  }
-});
-afterAll(() => {
-  if (mounted) execFileSync('umount', [dir]);
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** Fills the mount but `leave` bytes with a ballast file; returns a function that frees the space again. */
-function fill(leave: number): () => void {
-  const ballast = path.join(dir, 'ballast');
-  const st = fs.statfsSync(dir);
-  const free = Number(st.bavail) * Number(st.bsize);
-  fs.writeFileSync(ballast, Buffer.alloc(Math.max(free - leave, 0)));
-  return () => fs.rmSync(ballast, { force: true });
-}
+const small = useSmallFilesystem('full-disk-', SIZE);
 
 /** Every line written to stderr while `fn` runs. */
 function captureLog(): { lines: () => string[]; restore: () => void } {
@@ -72,19 +45,19 @@ describe('a full store', () => {
   afterEach(async () => {
     await emu?.close();
     emu = null;
-    fs.rmSync(path.join(dir, 'ballast'), { force: true });
-    for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+    fs.rmSync(path.join(small.dir, 'ballast'), { force: true });
+    for (const f of fs.readdirSync(small.dir)) fs.rmSync(path.join(small.dir, f), { recursive: true, force: true });
   });
 
   it('a --db store that fills up: 507 insufficient_storage naming the file, one log line, nothing half-written, reads work, jobs stay pending; the next write succeeds once space frees; integrity ok', async () => {
-    const db = path.join(dir, 'state.db');
-    emu = await run(defaultConfig({ db, clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: dir }), '127.0.0.1', 0);
+    const db = path.join(small.dir, 'state.db');
+    emu = await run(defaultConfig({ db, clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: small.dir }), '127.0.0.1', 0);
     const api = client(emu.url, emu.apiKey);
     const count = () => (emu!.ctx.db.prepare('SELECT COUNT(*) AS n FROM emails').get() as { n: number }).n;
     const seeded = count(); // the fixtures' emails
     let free: () => void;
-    if (mounted) {
-      free = fill(256 * 1024);
+    if (small.mounted) {
+      free = small.fill(256 * 1024);
     } else {
       const pages = emu.ctx.db.prepare('PRAGMA page_count').get() as { page_count: number };
       emu.ctx.db.exec(`PRAGMA max_page_count = ${pages.page_count + 40}`);
@@ -155,7 +128,7 @@ describe('a full store', () => {
   });
 
   it('over SMTP: a message the full store cannot take is answered 452 (a transient reply: the client retries), one log line; accepted once space frees', async () => {
-    emu = await run(defaultConfig({ clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: dir }), '127.0.0.1', 0, 0);
+    emu = await run(defaultConfig({ clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: small.dir }), '127.0.0.1', 0, 0);
     const db = emu.ctx.db;
     db.exec(`PRAGMA max_page_count = ${(db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count + 5}`);
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: emu.smtpPort!, secure: false, ignoreTLS: true, auth: { user: 'resend', pass: emu.apiKey } });
@@ -177,19 +150,19 @@ describe('a full store', () => {
   });
 
   it('an upload that runs out of space mid-stream: 507 naming the upload folder, its temp file removed; works once space frees', async () => {
-    const uploads = path.join(dir, 'uploads');
+    const uploads = path.join(small.dir, 'uploads');
     fs.mkdirSync(uploads);
     emu = await run(defaultConfig({ clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: uploads }), '127.0.0.1', 0);
     const api = client(emu.url, emu.apiKey);
     const rows = Array.from({ length: 20_000 }, (_, i) => `user${i}@example.net,Name${i}`).join('\n');
     const csv = Buffer.from(`email,first_name\n${rows}\n`); // ~520 KB
-    if (!mounted) {
+    if (!small.mounted) {
       // No mount here: the answer to the upload step's ENOSPC, as the pipeline renders it.
       const err = storeFullError(emu.ctx, 'uploads', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 'POST /contacts/imports');
       expect(err?.toJSON()).toEqual({ statusCode: 507, name: 'insufficient_storage', message: expect.stringContaining(`the emulator's upload folder ${uploads} is full (ENOSPC: `) });
       return;
     }
-    const free = fill(64 * 1024);
+    const free = small.fill(64 * 1024);
     const log = captureLog();
     let res;
     try {

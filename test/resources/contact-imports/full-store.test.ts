@@ -12,44 +12,17 @@
  * refuses the mount, the store's `PRAGMA max_page_count` is set low on the
  * emulator's connection instead (space frees when it is raised).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig, run, type Running } from '../../../src/server.js';
 import { UPLOAD_PREFIX } from '../../../src/http/uploads.js';
 import { client } from '../../helpers.js';
+import { useSmallFilesystem } from '../../store/small-filesystem.js';
 
 const SIZE = 24 * 1024 * 1024;
 const ROWS = 30_000;
-let dir: string;
-let mounted = false;
-
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-full-'));
-  try {
-    if (process.env.FULL_DISK_PAGES === '1') throw new Error('max_page_count variant asked for');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', dir], { stdio: 'ignore' });
-    mounted = true;
-  } catch {
-    mounted = false; // not allowed here: max_page_count instead (see the file comment)
-  }
-});
-afterAll(() => {
-  // A file still open (a failed run's stream) makes the mount busy: detach it lazily then.
-  if (mounted) execFileSync('umount', ['-l', dir]);
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** Fills the mount but `leave` bytes with a ballast file; returns a function that frees the space again. */
-function fill(leave: number): () => void {
-  const ballast = path.join(dir, 'ballast');
-  const st = fs.statfsSync(dir);
-  const free = Number(st.bavail) * Number(st.bsize);
-  fs.writeFileSync(ballast, Buffer.alloc(Math.max(free - leave, 0)));
-  return () => fs.rmSync(ballast, { force: true });
-}
+const small = useSmallFilesystem('import-full-', SIZE);
 
 describe('a contact import on a full store', () => {
   let emu: Running | null = null;
@@ -58,8 +31,8 @@ describe('a contact import on a full store', () => {
   });
 
   it('stays in_progress with its upload while the store is full, then resumes after its last committed batch and completes with every row counted once', async () => {
-    const db = path.join(dir, 'state.db');
-    const uploads = path.join(dir, 'uploads');
+    const db = path.join(small.dir, 'state.db');
+    const uploads = path.join(small.dir, 'uploads');
     fs.mkdirSync(uploads);
     emu = await run(defaultConfig({ db, clock: 'manual', validateResponses: true, logLevel: 'error', uploadDir: uploads }), '127.0.0.1', 0);
     const api = client(emu.url, emu.apiKey);
@@ -74,9 +47,9 @@ describe('a contact import on a full store', () => {
 
     // Room for a few batches of rows, not for 30,000.
     let free: () => void;
-    if (mounted) {
+    if (small.mounted) {
       emu.ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      free = fill(600 * 1024);
+      free = small.fill(600 * 1024);
     } else {
       const pages = emu.ctx.db.prepare('PRAGMA page_count').pluck().get() as number;
       emu.ctx.db.exec(`PRAGMA max_page_count = ${pages + 150}`);
