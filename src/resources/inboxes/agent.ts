@@ -16,6 +16,7 @@
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import type { Req } from '../../http/document-types.js';
 import { createDraft } from './drafts.js';
 import { addLabelsToThread } from './labels.js';
@@ -31,7 +32,7 @@ import { moveThread, threadOr404 } from './threads.js';
  * Returns the settings' id.
  */
 export function updateAgentSettings(ctx: Emulator, inbox: InboxRow, b: Req<'inboxes/agent/update'>['body']): string {
-  if (b.instructions === undefined && b.tone === undefined && b.actions === undefined) throw errors.missingField('instructions`, `tone` or `actions');
+  if (b.instructions === undefined && b.tone === undefined && b.actions === undefined) throw inboxMessages.agentUpdateEmpty();
   const now = agentSettings(ctx, inbox);
   return saveAgent(ctx, inbox.id, {
     instructions: b.instructions !== undefined ? b.instructions : now.instructions,
@@ -84,7 +85,7 @@ export type AgentActionInput = Req<'admin/inbox-agent-action'>['body'];
 export function performAgentAction(ctx: Emulator, inbox: InboxRow, input: AgentActionInput) {
   const settings = agentSettings(ctx, inbox);
   if (!settings.actions.includes(input.action)) {
-    throw errors.validation(`The \`${input.action}\` action is not enabled in this inbox's agent settings (\`actions\`).`, 422);
+    throw inboxMessages.actionNotEnabled(input.action);
   }
   const thread = threadOr404(ctx, inbox, input.thread_id);
   let draftId: string | null = null;

@@ -7,7 +7,7 @@
  * sent draft can be neither edited nor sent again (409).
  */
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import { newId } from '../../http/format.js';
 import type { Req } from '../../http/document-types.js';
 import { asList, parseAddress } from '../emails/service.js';
@@ -34,7 +34,7 @@ import {
 /** The inbox's draft, or 404 `Draft not found.` */
 export function draftOr404(ctx: Emulator, inbox: InboxRow, id: string): DraftRow {
   const d = findDraft(ctx, inbox.id, id);
-  if (!d) throw new ApiError(404, 'not_found', 'Draft not found.');
+  if (!d) throw inboxMessages.draftNotFound();
   return d;
 }
 
@@ -42,7 +42,7 @@ export function draftOr404(ctx: Emulator, inbox: InboxRow, id: string): DraftRow
 function draftAttachments(list: AttachmentInput[]): StoredAttachment[] {
   let bytes = 0;
   for (const a of list) bytes += checkAttachmentFile(a);
-  if (bytes > MAX_CONTENT_BYTES) throw errors.validation('The files on a draft can total at most 25 MB.', 422);
+  if (bytes > MAX_CONTENT_BYTES) throw inboxMessages.draftFilesTooLarge();
   return list.map(storedAttachment);
 }
 
@@ -56,8 +56,8 @@ const listOrNull = (v: string | string[] | null | undefined): string | null => (
 /** At most 50 recipients, each an address: 422 otherwise. */
 function checkDraftRecipients(d: Pick<DraftRow, 'to_addrs' | 'cc' | 'bcc'>): void {
   const all = [d.to_addrs, d.cc, d.bcc].flatMap((j) => (j === null ? [] : (JSON.parse(j) as string[])));
-  if (all.length > 50) throw errors.validation(`A draft can have at most 50 recipients, but this one has ${all.length}.`, 422);
-  for (const a of all) if (!parseAddress(a)) throw errors.validation(`Invalid recipient \`${a}\`. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
+  if (all.length > 50) throw inboxMessages.draftTooManyRecipients(all.length);
+  for (const a of all) if (!parseAddress(a)) throw inboxMessages.draftInvalidRecipient(a);
 }
 
 /** The draft events' `draft_id`, `draft` and (reply drafts) `thread_id`, `thread` (SDK `InboxDraftEventData`). */
@@ -87,7 +87,7 @@ export interface DraftInput {
  */
 export function createDraft(ctx: Emulator, inbox: InboxRow, b: DraftInput, source: InboxEventSource): { draft: DraftRow; existing: boolean } {
   if ((b.thread_id === undefined) !== (b.reply_to_email_id === undefined)) {
-    throw errors.validation('The `thread_id` and `reply_to_email_id` fields must be given together, or neither.', 422);
+    throw inboxMessages.draftReplyFieldsApart();
   }
   let replied: ThreadEmail | null = null;
   if (b.thread_id !== undefined) {
@@ -103,7 +103,7 @@ export function createDraft(ctx: Emulator, inbox: InboxRow, b: DraftInput, sourc
     thread_id: b.thread_id ?? null, reply_to_email_id: b.reply_to_email_id ?? null, email_id: null,
     attachments: JSON.stringify(draftAttachments(b.attachments ?? [])), created_at: now, updated_at: now,
   };
-  if (!nonEmpty(row)) throw errors.validation('A draft must contain at least one non-empty field.', 422);
+  if (!nonEmpty(row)) throw inboxMessages.draftEmpty();
   if (replied && (row.to_addrs === null || row.to_addrs === '[]')) row.to_addrs = JSON.stringify(uniqueRecipients(replyRecipients(replied), [inbox.email_address]));
   checkDraftRecipients(row);
   return ctx.db.transaction(() => {
@@ -114,17 +114,14 @@ export function createDraft(ctx: Emulator, inbox: InboxRow, b: DraftInput, sourc
   })();
 }
 
-/** 409 `This draft has already been sent.` */
-const alreadySent = () => new ApiError(409, 'validation_error', 'This draft has already been sent.');
-
 /**
  * Changes the given fields of an unsent draft and raises
  * `inbox.draft.updated`; it becomes the inbox's most recently updated.
  * Throws 409 when sent, 422 for no field, an emptied draft, recipients or files.
  */
 export function editDraft(ctx: Emulator, inbox: InboxRow, draft: DraftRow, b: Req<'inboxes/drafts/update'>['body']): void {
-  if (draft.email_id !== null) throw alreadySent();
-  if (Object.keys(b).length === 0) throw errors.validation('Give at least one field to change: `to`, `cc`, `bcc`, `subject`, `text`, `html` or `attachments`.', 422);
+  if (draft.email_id !== null) throw inboxMessages.draftAlreadySent();
+  if (Object.keys(b).length === 0) throw inboxMessages.draftUpdateEmpty();
   const next = {
     id: draft.id,
     to_addrs: b.to !== undefined ? listOrNull(b.to) : draft.to_addrs,
@@ -136,7 +133,7 @@ export function editDraft(ctx: Emulator, inbox: InboxRow, draft: DraftRow, b: Re
     attachments: b.attachments !== undefined ? JSON.stringify(draftAttachments((b.attachments ?? []) as AttachmentInput[])) : draft.attachments,
     updated_at: ctx.clock.nowMs(),
   };
-  if (!nonEmpty(next)) throw errors.validation('A draft must contain at least one non-empty field.', 422);
+  if (!nonEmpty(next)) throw inboxMessages.draftEmpty();
   checkDraftRecipients(next);
   ctx.db.transaction(() => {
     updateDraft(ctx, next);
@@ -160,9 +157,9 @@ export function removeDraft(ctx: Emulator, inbox: InboxRow, draft: DraftRow): vo
  * what `sendFromInbox` throws.
  */
 export function sendDraft(ctx: Emulator, inbox: InboxRow, draft: DraftRow, headers: Record<string, string>): string {
-  if (draft.email_id !== null) throw alreadySent();
+  if (draft.email_id !== null) throw inboxMessages.draftAlreadySent();
   const to = draft.to_addrs === null ? [] : (JSON.parse(draft.to_addrs) as string[]);
-  if (to.length === 0) throw errors.validation('The draft has no recipient: set `to` before sending it.', 422);
+  if (to.length === 0) throw inboxMessages.draftNoRecipient();
   const thread = draft.thread_id ? findThread(ctx, inbox.id, draft.thread_id) ?? null : null;
   const repliedRow = thread && draft.reply_to_email_id ? findMessage(ctx, thread.id, draft.reply_to_email_id) : undefined;
   const replied = repliedRow ? threadEmail(ctx, repliedRow, false) ?? null : null;

@@ -4,7 +4,7 @@
  * one), changing its names, removing it with what it holds.
  */
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import type { Req } from '../../http/document-types.js';
 import { newId } from '../../http/format.js';
 import { capabilitiesOf, domainIdByName, findTeamDomain } from '../domains/service.js';
@@ -18,13 +18,13 @@ const FORWARDING_DOMAIN = 'inbound.resend-emulator.localhost';
 /** The team's inbox named by id or address, or 404 `Inbox not found.` (docs/reference/inboxes.md#inbox-errors). */
 export function inboxOr404(ctx: Emulator, teamId: string, idOrEmail: string): InboxRow {
   const row = findInbox(ctx, teamId, idOrEmail);
-  if (!row) throw new ApiError(404, 'not_found', 'Inbox not found.');
+  if (!row) throw inboxMessages.inboxNotFound();
   return row;
 }
 
 /** `from_name` is a plain display name, never `Name <email>` (docs/reference/inboxes.md#inbox-endpoints): 422 naming the field otherwise. */
 function checkFromName(v: string | undefined): void {
-  if (v !== undefined && /[<>@\r\n]/.test(v)) throw errors.validation('The `from_name` field must be a plain name, such as `Acme Support`, without an email address.', 422);
+  if (v !== undefined && /[<>@\r\n]/.test(v)) throw inboxMessages.fromNameNotPlain();
 }
 
 /**
@@ -38,16 +38,16 @@ export function createInbox(ctx: Emulator, teamId: string, b: Req<'inboxes/creat
   checkFromName(b.from_name);
   const parsed = parseAddress(b.email_address);
   if (!parsed || parsed.name !== null) {
-    throw errors.validation('Invalid `email_address` field. The email address needs to follow the `email@example.com` format.', 422);
+    throw inboxMessages.invalidInboxAddress();
   }
   const domainId = domainIdByName(ctx, teamId, parsed.domain);
   const domain = domainId ? findTeamDomain(ctx, teamId, domainId) : null;
-  if (!domain) throw errors.validation(`The \`email_address\` domain \`${parsed.domain}\` is not a domain of this team. Add and verify it first.`, 422);
-  if (domain.status !== 'verified') throw errors.validation(`The \`email_address\` domain \`${parsed.domain}\` is not verified. Please, verify your domain.`, 422);
+  if (!domain) throw inboxMessages.inboxDomainUnknown(parsed.domain);
+  if (domain.status !== 'verified') throw inboxMessages.inboxDomainNotVerified(parsed.domain);
   if (capabilitiesOf(domain).receiving !== 'enabled' && b.forwarding !== true) {
-    throw errors.validation(`The \`email_address\` domain \`${parsed.domain}\` does not receive emails. Enable receiving on it, or create the inbox with \`forwarding: true\`.`, 422);
+    throw inboxMessages.inboxDomainNotReceiving(parsed.domain);
   }
-  if (findInbox(ctx, teamId, parsed.address)) throw errors.validation(`The \`email_address\` \`${parsed.address}\` is already an inbox.`, 422);
+  if (findInbox(ctx, teamId, parsed.address)) throw inboxMessages.inboxExists(parsed.address);
   const id = newId();
   const now = ctx.clock.nowMs();
   ctx.db.transaction(() => {
@@ -62,7 +62,7 @@ export function createInbox(ctx: Emulator, teamId: string, b: Req<'inboxes/creat
 
 /** Changes an inbox's `name` and/or `from_name` (422 when neither is given) and raises `inbox.updated`. */
 export function updateInboxNames(ctx: Emulator, inbox: InboxRow, b: Req<'inboxes/update'>['body']): void {
-  if (b.name === undefined && b.from_name === undefined) throw errors.missingField('name` or `from_name');
+  if (b.name === undefined && b.from_name === undefined) throw inboxMessages.inboxUpdateEmpty();
   checkFromName(b.from_name);
   ctx.db.transaction(() => {
     updateInbox(ctx, inbox.id, b.name ?? inbox.name, b.from_name !== undefined ? b.from_name : inbox.from_name, ctx.clock.nowMs());

@@ -6,7 +6,7 @@
  * changed.
  */
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import { newId } from '../../http/format.js';
 import { emitInboxEvent, threadEventData, toThreadLabel, type InboxEventSource } from './shapes.js';
 import {
@@ -30,7 +30,7 @@ const MAX_LABELS = 100;
 /** The inbox's label, or 404 `Label not found.` (`Label "<id>" not found.` when `quoted`: a label named in a list or filter, docs/reference/inboxes.md#inbox-errors). */
 export function labelOr404(ctx: Emulator, inbox: InboxRow, id: string, quoted = false): LabelRow {
   const l = findLabel(ctx, inbox.id, id);
-  if (!l) throw new ApiError(404, 'not_found', quoted ? `Label "${id}" not found.` : 'Label not found.');
+  if (!l) throw quoted ? inboxMessages.namedLabelNotFound(id) : inboxMessages.labelNotFound();
   return l;
 }
 
@@ -41,8 +41,8 @@ function randomColor(): string {
 
 /** Creates a label; returns its id. Throws 422 when the name is taken in the inbox or the inbox has `MAX_LABELS`. */
 export function createLabel(ctx: Emulator, inbox: InboxRow, b: { name: string; color?: string }): string {
-  if (findLabelByName(ctx, inbox.id, b.name)) throw errors.validation(`A label named \`${b.name}\` already exists in this inbox.`, 422);
-  if (listLabels(ctx, inbox.id).length >= MAX_LABELS) throw errors.validation(`An inbox can have at most ${MAX_LABELS} labels.`, 422);
+  if (findLabelByName(ctx, inbox.id, b.name)) throw inboxMessages.labelNameTaken(b.name);
+  if (listLabels(ctx, inbox.id).length >= MAX_LABELS) throw inboxMessages.tooManyLabels(MAX_LABELS);
   const id = newId();
   insertLabel(ctx, { id, inbox_id: inbox.id, name: b.name, color: b.color ?? randomColor(), created_at: ctx.clock.nowMs() });
   return id;
@@ -52,7 +52,7 @@ export function createLabel(ctx: Emulator, inbox: InboxRow, b: { name: string; c
 export function updateLabelOf(ctx: Emulator, inbox: InboxRow, label: LabelRow, b: { name?: string; color?: string }): void {
   if (b.name !== undefined) {
     const other = findLabelByName(ctx, inbox.id, b.name);
-    if (other && other.id !== label.id) throw errors.validation(`A label named \`${b.name}\` already exists in this inbox.`, 422);
+    if (other && other.id !== label.id) throw inboxMessages.labelNameTaken(b.name);
   }
   updateLabel(ctx, label.id, b.name ?? label.name, b.color ?? label.color);
 }

@@ -12,7 +12,7 @@
  * subject.
  */
 import type { Emulator, InboxRouter, ReceivedForInbox } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import { contentTypeOf, newId } from '../../http/format.js';
 import { loadEmail, seedEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { storeReceivedEmail } from '../receiving/service.js';
@@ -114,9 +114,9 @@ const RESERVED_HEADERS = new Set(['in-reply-to', 'references', 'reply-to']);
 export function checkCustomHeaders(headers: Record<string, string> | null | undefined): Record<string, string> {
   if (!headers) return {};
   for (const [name, value] of Object.entries(headers)) {
-    if (name.trim() === '') throw errors.validation('The `headers` field cannot have an empty header name.', 422);
-    if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value)) throw errors.validation(`The \`headers\` field's \`${name.replace(/[\r\n\0]/g, ' ')}\` header cannot contain line breaks or null characters.`, 422);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw errors.validation(`The \`${name}\` header is set by Resend and cannot be set in \`headers\`.`, 422);
+    if (name.trim() === '') throw inboxMessages.headerNameEmpty();
+    if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value)) throw inboxMessages.headerLineBreak(name.replace(/[\r\n\0]/g, ' '));
+    if (RESERVED_HEADERS.has(name.toLowerCase())) throw inboxMessages.headerReserved(name);
   }
   return headers;
 }
@@ -144,7 +144,7 @@ export interface AttachmentInput {
 export function checkAttachmentFile(a: AttachmentInput): number {
   if (a.content !== undefined) {
     const n = Buffer.from(a.content, 'base64').length;
-    if (n === 0) throw new ApiError(422, 'invalid_attachment', `The attachment \`${a.filename ?? 'file'}\` is empty.`);
+    if (n === 0) throw inboxMessages.attachmentEmpty(a.filename ?? 'file');
     return n;
   }
   if (a.path !== undefined) {
@@ -155,7 +155,7 @@ export function checkAttachmentFile(a: AttachmentInput): number {
       url = null;
     }
     if (!url || !/^https?:$/.test(url.protocol) || ['localhost', '127.0.0.1', '0.0.0.0', '[::1]'].includes(url.hostname)) {
-      throw new ApiError(422, 'invalid_attachment', 'An attachment `path` must be an `http` or `https` URL that does not point to `localhost`, `127.0.0.1` or `0.0.0.0`.');
+      throw inboxMessages.attachmentPathRefused();
     }
   }
   return 0;
@@ -167,10 +167,10 @@ export function checkAttachmentFile(a: AttachmentInput): number {
  * decoded `content`. Throws 422 `validation_error` naming `attachments`.
  */
 export function checkAttachments(list: AttachmentInput[]): void {
-  if (list.length > MAX_FILES) throw errors.validation(`The \`attachments\` field can have at most ${MAX_FILES} files, but received ${list.length}.`, 422);
+  if (list.length > MAX_FILES) throw inboxMessages.tooManyAttachments(MAX_FILES, list.length);
   let bytes = 0;
   for (const a of list) bytes += checkAttachmentFile(a);
-  if (bytes > MAX_CONTENT_BYTES) throw errors.validation('The `attachments` field can have at most 25 MB of `content`.', 422);
+  if (bytes > MAX_CONTENT_BYTES) throw inboxMessages.attachmentsTooLarge();
 }
 
 /**
@@ -242,7 +242,7 @@ export function sendFromInbox(ctx: Emulator, inbox: InboxRow, msg: OutboundMessa
     ...(msg.attachments.length ? { attachments: msg.attachments } : {}),
     ...(Object.keys(headers).length ? { headers } : {}),
   };
-  if (msg.to.length === 0) throw errors.validation('The email has no recipient: give `to`.', 422);
+  if (msg.to.length === 0) throw inboxMessages.noRecipient();
   const { id } = sendEmail(ctx, input, { teamId: inbox.team_id, source: 'api' });
   const sent = loadEmail(ctx, id)!;
   const now = ctx.clock.nowMs();

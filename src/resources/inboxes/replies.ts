@@ -6,7 +6,7 @@
  * (`sendFromInbox`, mail.ts).
  */
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import type { Req } from '../../http/document-types.js';
 import { asList, bareAddress } from '../emails/service.js';
 import { checkAttachments, checkCustomHeaders, prefixed, replyRecipients, sendFromInbox, type AttachmentInput, type OutboundMessage } from './mail.js';
@@ -27,7 +27,7 @@ export function uniqueRecipients(list: string[], exclude: string[] = []): string
 /** At most 50 recipients in `to`, `cc` and `bcc` together: 422 otherwise. */
 function checkRecipientCount(to: string[], cc: string[], bcc: string[]): void {
   const n = to.length + cc.length + bcc.length;
-  if (n > 50) throw errors.validation(`An email can have at most 50 recipients, but this one has ${n}.`, 422);
+  if (n > 50) throw inboxMessages.tooManyRecipients(n);
 }
 
 /** `&`, `<` and `>` as HTML entities: text put into an HTML body. */
@@ -51,7 +51,7 @@ export function forwardBodies(m: ThreadEmail, note: { html?: string; text?: stri
  * neither `html` nor `text`, bad headers or attachments, over 50 recipients.
  */
 export function replyMessage(inbox: InboxRow, thread: ThreadRow, original: ThreadEmail, b: Req<'inboxes/threads/emails/reply'>['body']): OutboundMessage {
-  if (b.html === undefined && b.text === undefined) throw errors.missingField('html` or `text');
+  if (b.html === undefined && b.text === undefined) throw inboxMessages.replyBodyMissing();
   const headers = checkCustomHeaders(b.headers);
   const attachments = (b.attachments ?? []) as AttachmentInput[];
   checkAttachments(attachments);
@@ -78,7 +78,7 @@ export function forwardMessage(ctx: Emulator, thread: ThreadRow, original: Threa
   const headers = checkCustomHeaders(b.headers);
   const originals = threadEmailFiles(ctx, original);
   if (originals.some((a) => a.content === null)) {
-    throw new ApiError(422, 'invalid_attachment', 'An attachment of the original email was sent from a URL (`path`) and cannot be forwarded.');
+    throw inboxMessages.forwardPathAttachment();
   }
   const attachments: AttachmentInput[] = [
     ...originals.map((a) => ({ content: a.content!, ...(a.filename ? { filename: a.filename } : {}), content_type: a.content_type })),

@@ -7,7 +7,7 @@
  * `SEARCH_CAP` threads; `matched_email_id` is the newest matching email.
  */
 import type { Emulator } from '../../context.js';
-import { errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import type { Req } from '../../http/document-types.js';
 import type { ListEnvelope } from '../../http/pagination.js';
 import { checkThreadCursor, threadFilter } from './threads.js';
@@ -31,7 +31,7 @@ export function dateBound(field: 'start_date' | 'end_date', v: string | undefine
   if (v === undefined) return undefined;
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
   const t = Date.parse(dateOnly ? `${v}T00:00:00.000Z` : v);
-  if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw errors.validation(`The \`${field}\` must be a valid ISO 8601 date.`, 422);
+  if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw inboxMessages.invalidDate(field);
   return dateOnly && field === 'end_date' ? t + 86_400_000 - 1 : t;
 }
 
@@ -51,18 +51,18 @@ export function searchThreads<Item>(
 ): ListEnvelope<Item> {
   checkThreadCursor(ctx, inbox, q);
   const filter = threadFilter(ctx, inbox, q);
-  if (q.query !== undefined && q.query.length > 256) throw errors.validation(`The \`query\` parameter must be at most 256 characters, but received ${q.query.length}.`, 422);
+  if (q.query !== undefined && q.query.length > 256) throw inboxMessages.queryTooLong(q.query.length);
   for (const field of ['from', 'to', 'cc', 'bcc'] as const) {
     const n = q[field]?.split(',').length ?? 0;
-    if (n > 20) throw errors.validation(`The \`${field}\` parameter must contain at most 20 values, but received ${n}.`, 422);
+    if (n > 20) throw inboxMessages.tooManyValues(field, n);
   }
   const query = parseQuery(q.query ?? '');
   if (query.must.length + query.not.length > 32) {
-    throw errors.validation(`The \`query\` parameter must contain at most 32 words, but received ${query.must.length + query.not.length}.`, 422);
+    throw inboxMessages.tooManyWords(query.must.length + query.not.length);
   }
   const start = dateBound('start_date', q.start_date);
   const end = dateBound('end_date', q.end_date);
-  if (start !== undefined && end !== undefined && start > end) throw errors.validation('The `start_date` must be on or before the `end_date`.', 422);
+  if (start !== undefined && end !== undefined && start > end) throw inboxMessages.datesReversed();
   const csv = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : undefined);
   const addr = { from: csv(q.from), to: csv(q.to), cc: csv(q.cc), bcc: csv(q.bcc) };
   const hasAttachment = q.has_attachment === undefined ? undefined : q.has_attachment === 'true';

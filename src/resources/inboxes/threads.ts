@@ -4,7 +4,7 @@
  * between folders (trash schedules its purge), marking it read.
  */
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { inboxMessages } from './messages.js';
 import type { Req } from '../../http/document-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { purgeThreadJob } from './jobs.js';
@@ -16,7 +16,7 @@ import { findMessage, findThread, setThreadFolder, setThreadRead, type Folder, t
 /** The inbox's thread, or 404 `Thread not found.` ([GUESS] text, docs/reference/inboxes.md#inbox-errors). */
 export function threadOr404(ctx: Emulator, inbox: InboxRow, id: string): ThreadRow {
   const t = findThread(ctx, inbox.id, id);
-  if (!t) throw new ApiError(404, 'not_found', 'Thread not found.');
+  if (!t) throw inboxMessages.threadNotFound();
   return t;
 }
 
@@ -24,7 +24,7 @@ export function threadOr404(ctx: Emulator, inbox: InboxRow, id: string): ThreadR
 export function messageOr404(ctx: Emulator, thread: ThreadRow, id: string): ThreadEmail {
   const row = findMessage(ctx, thread.id, id);
   const m = row ? threadEmail(ctx, row, true) : undefined;
-  if (!m) throw new ApiError(404, 'not_found', 'Email not found.');
+  if (!m) throw inboxMessages.emailNotFound();
   return m;
 }
 
@@ -40,11 +40,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: string; labels?: string; read?: string }): ThreadFilter {
   const given = q.labels?.split(',');
-  if (given && given.length > 50) throw errors.validation(`The \`labels\` parameter must contain at most 50 label IDs, but received ${given.length}.`, 422);
-  for (const id of given ?? []) if (!UUID.test(id)) throw errors.validation(`The \`labels\` value "${id}" must be a valid UUID.`, 422);
+  if (given && given.length > 50) throw inboxMessages.tooManyLabelFilters(given.length);
+  for (const id of given ?? []) if (!UUID.test(id)) throw inboxMessages.labelFilterNotUuid(id);
   const labels = given ? [...new Set(given)] : undefined;
   const folders = q.folders ? [...new Set(q.folders.split(','))] : labels ? ['inbox', 'archive', 'sent'] : ['inbox'];
-  for (const f of folders) if (!FOLDER_SET.has(f)) throw errors.validation(`The \`folders\` value "${f}" must be one of: inbox, archive, spam, sent, trash.`, 422);
+  for (const f of folders) if (!FOLDER_SET.has(f)) throw inboxMessages.unknownFolder(f);
   for (const id of labels ?? []) labelOr404(ctx, inbox, id, true);
   return { folders: folders as Folder[], labels, read: q.read === undefined ? undefined : q.read === 'true' };
 }
@@ -60,7 +60,7 @@ export function checkThreadCursor(ctx: Emulator, inbox: InboxRow, q: { after?: s
   for (const [which, bound] of [['after', 'start_date'], ['before', 'end_date']] as const) {
     const id = q[which];
     if (id !== undefined && !findThread(ctx, inbox.id, id)) {
-      throw errors.validation(`The \`${which}\` parameter must be a thread ID. To filter by date, use \`GET /inboxes/:id/threads/search\` with \`${bound}\`.`, 422);
+      throw inboxMessages.cursorNotThread(which, bound);
     }
   }
 }
@@ -86,7 +86,7 @@ export function moveThread(ctx: Emulator, inbox: InboxRow, thread: ThreadRow, fo
  * One transaction. Returns the thread as it is after.
  */
 export function updateThread(ctx: Emulator, inbox: InboxRow, thread: ThreadRow, b: Req<'inboxes/threads/update'>['body']): ThreadRow {
-  if (b.read === undefined && b.folder === undefined) throw errors.missingField('read` or `folder');
+  if (b.read === undefined && b.folder === undefined) throw inboxMessages.threadUpdateEmpty();
   ctx.db.transaction(() => {
     if (b.read !== undefined) setThreadRead(ctx, thread.id, b.read);
     if (b.folder !== undefined) moveThread(ctx, inbox, thread, b.folder, 'api');

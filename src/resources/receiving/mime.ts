@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
-import { errors } from '../../http/errors.js';
+import { receivingMessages } from './messages.js';
 import { contentTypeOf } from '../../http/format.js';
 // The bytes of `content` in the forms POST /emails takes (base64, byte values, a Buffer as JSON), decoded as a send decodes them.
 import { attachmentBytes } from '../emails/service.js';
@@ -92,7 +92,7 @@ export function parseAddressField(field: string, value: string | string[] | unde
   for (const entry of entries) {
     const parsed = flatten(postalMime().addressParser(entry) as Address[]);
     if (parsed.length === 0 || parsed.some((m) => !ADDRESS.test(m.address))) {
-      throw errors.validation(`Invalid \`${field}\` field. \`${entry}\` is not a valid email address or \`Name <email@example.com>\`.`, 422);
+      throw receivingMessages.invalidAddressEntry(field, entry);
     }
     out.push(...parsed);
   }
@@ -144,7 +144,7 @@ const STRUCTURAL = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'm
  */
 export function buildMime(input: InboundJson, dateMs: number): string {
   const from = parseAddressField('from', input.from);
-  if (from.length !== 1) throw errors.validation('Invalid `from` field. Give exactly one sender.', 422);
+  if (from.length !== 1) throw receivingMessages.notOneSender();
   const to = parseAddressField('to', input.to);
   const cc = parseAddressField('cc', input.cc);
   const replyTo = parseAddressField('reply_to', input.reply_to);
@@ -233,7 +233,7 @@ export function givenParts(input: InboundJson): Pick<ParsedMessage, 'html' | 'te
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const email = await postalMime().default.parse(raw, { attachmentEncoding: 'arraybuffer' });
   const from = flatten(email.from ? [email.from] : [])[0];
-  if (!from) throw errors.validation('The message has no `From` address.', 422);
+  if (!from) throw receivingMessages.noFromAddress();
   const fromHeader = from.name ? `${from.name} <${from.address}>` : from.address;
   const headers: Record<string, string> = {};
   for (const h of email.headers) if (!(h.key in headers)) headers[h.key] = postalMime().decodeWords(h.value);

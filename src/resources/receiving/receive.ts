@@ -5,7 +5,7 @@
  */
 import type { Emulator } from '../../context.js';
 import { receivingTeamOf } from '../domains/service.js';
-import { errors } from '../../http/errors.js';
+import { receivingMessages } from './messages.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { buildMime, givenParts, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
@@ -77,7 +77,7 @@ function eventData(id: string, createdAt: number, m: ParsedMessage, bcc: string[
 export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: string[], given?: Pick<ParsedMessage, 'html' | 'text' | 'attachments'>): Promise<ReceivedCopy[]> {
   const m = { ...(await parseMessage(raw)), ...given };
   const recipients = uniqueCi(envelope ?? [...m.to, ...m.cc, ...m.bcc]);
-  if (recipients.length === 0) throw errors.validation('The message has no recipients: give `to` (or To/Cc headers, or `rcpt_to`).', 422);
+  if (recipients.length === 0) throw receivingMessages.noRecipients();
 
   const byTeam = new Map<string, string[]>();
   const unrouted: string[] = [];
@@ -92,11 +92,7 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
     byTeam.set(team, [...(byTeam.get(team) ?? []), address]);
   }
   if (byTeam.size === 0) {
-    const names = unrouted.map((d) => `\`${d}\``).join(', ');
-    throw errors.validation(
-      `The ${names} domain${unrouted.length > 1 ? 's are' : ' is'} not set up for receiving. Enable the \`receiving\` capability on a domain of a team to receive emails at it.`,
-      422,
-    );
+    throw receivingMessages.notReceiving(unrouted);
   }
 
   const headerRecipients = new Set([...m.to, ...m.cc].map((a) => a.toLowerCase()));

@@ -17,7 +17,7 @@
  * `ctx.usage`); broadcasts call `checkContactsQuota`.
  */
 import type { Emulator, EmailWindow, UsageCounter } from '../../context.js';
-import { errors } from '../../http/errors.js';
+import { usageMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { planLimits } from '../../state/plans.js';
 import { sentRecipients } from '../emails/service.js';
@@ -70,7 +70,7 @@ export function checkContactsQuota(ctx: Emulator, teamId: string): void {
   const limit = planLimits(ctx).contacts;
   if (limit === null) return;
   if (countContacts(ctx, teamId) > limit) {
-    throw errors.validation('You have reached your contacts quota. Please upgrade your plan to send more emails.', 403);
+    throw usageMessages.contactsQuotaReached();
   }
 }
 
