@@ -55,7 +55,10 @@ export const inboxMessages = {
   labelFilterNotUuid: message(DOCUMENTED, (id: string) => errors.validation(`The \`labels\` value "${id}" must be a valid UUID.`, 422)),
   /** 422: a `folders` value that is not a folder. */
   unknownFolder: message(DOCUMENTED, (folder: string) => errors.validation(`The \`folders\` value "${folder}" must be one of: inbox, archive, spam, sent, trash.`, 422)),
-  /** 422: an `after`/`before` cursor that names no thread of the inbox; names the search's date bound instead. */
+  /** 404: an `after`/`before` cursor shaped as an id that names no thread of the inbox. */
+  cursorNotFound: message(DOCUMENTED, () =>
+    new ApiError(404, 'not_found', 'The pagination cursor references an object that does not exist. See https://resend.com/docs/api-reference/pagination for more information.')),
+  /** 422: an `after`/`before` cursor that is not a thread id (a date, say); names the search's date bound instead. */
   cursorNotThread: message(DOCUMENTED, (which: 'after' | 'before', bound: 'start_date' | 'end_date') =>
     errors.validation(`The \`${which}\` parameter must be a thread ID. To filter by date, use \`GET /inboxes/:id/threads/search\` with \`${bound}\`.`, 422)),
   /** 422: a `start_date`/`end_date` that is not an ISO 8601 date. */

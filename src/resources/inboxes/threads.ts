@@ -51,17 +51,19 @@ export function threadFilter(ctx: Emulator, inbox: InboxRow, q: { folders?: stri
 
 /**
  * A thread-list cursor must name a thread of the inbox (docs/reference/inboxes.md#inbox-errors):
- * 422 ``The `after` parameter must be a thread ID. To filter by date, use
- * `GET /inboxes/:id/threads/search` with `start_date`.`` (`end_date` for `before`).
- * Both cursors together are left to the pager (its own 422).
+ * a value that is not an id (a date, say) → 422 ``The `after` parameter must
+ * be a thread ID. To filter by date, use `GET /inboxes/:id/threads/search`
+ * with `start_date`.`` (`end_date` for `before`); an id that names no thread
+ * of the inbox → 404 `The pagination cursor references an object that does
+ * not exist. …`. Both cursors together are left to the pager (its own 422).
  */
 export function checkThreadCursor(ctx: Emulator, inbox: InboxRow, q: { after?: string; before?: string }): void {
   if (q.after !== undefined && q.before !== undefined) return; // both: the pagination error
   for (const [which, bound] of [['after', 'start_date'], ['before', 'end_date']] as const) {
     const id = q[which];
-    if (id !== undefined && !findThread(ctx, inbox.id, id)) {
-      throw inboxMessages.cursorNotThread(which, bound);
-    }
+    if (id === undefined) continue;
+    if (!UUID.test(id)) throw inboxMessages.cursorNotThread(which, bound);
+    if (!findThread(ctx, inbox.id, id)) throw inboxMessages.cursorNotFound();
   }
 }
 

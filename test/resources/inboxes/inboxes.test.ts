@@ -285,6 +285,8 @@ describe('inboxes', () => {
     expect(back.data.map((x: any) => x.subject)).toEqual(['a', 'c']);
     const badCursor = await t.api.get(`/inboxes/${inbox}/threads?after=2026-01-01`);
     expect(badCursor.body).toEqual({ statusCode: 422, name: 'validation_error', message: 'The `after` parameter must be a thread ID. To filter by date, use `GET /inboxes/:id/threads/search` with `start_date`.' });
+    const goneCursor = await t.api.get(`/inboxes/${inbox}/threads?before=00000000-0000-4000-8000-000000000000`);
+    expect(goneCursor.body).toEqual({ statusCode: 404, name: 'not_found', message: 'The pagination cursor references an object that does not exist. See https://resend.com/docs/api-reference/pagination for more information.' });
     const words = await t.api.get(`/inboxes/${inbox}/threads/search?query=${encodeURIComponent(Array.from({ length: 33 }, (_, i) => `w${i}`).join(' '))}`);
     expect(words.body).toMatchObject({ statusCode: 422, message: 'The `query` parameter must contain at most 32 words, but received 33.' });
     const both = await t.api.get(`/inboxes/${inbox}/threads?after=${all[0].id}&before=${all[1].id}`);
