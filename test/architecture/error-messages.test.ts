@@ -1,9 +1,8 @@
 /**
- * Error messages live in tables (issue 31 item 8): a resource's own messages
- * in its `messages.ts`, each with the source of its text (`message`,
- * src/http/errors.ts); the shared templates in src/http/errors.ts. For the
- * resources moved so far (`MOVED`; the list grows resource by resource), no
- * other file of the resource writes a message inline.
+ * Error messages live in tables: a resource's own messages in its
+ * `messages.ts`, each with the source of its text (`message`,
+ * src/http/errors.ts); the shared templates in src/http/errors.ts. No other
+ * file of any resource writes a message inline.
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -11,14 +10,11 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../../src/resources');
 /**
- * Resources whose messages are all in their `messages.ts`. One whose errors
- * are all shared templates (segments, suppressions, oauth, logs: only
- * `errors.notFound`) has no table of its own.
+ * Every resource folder. One whose errors are all shared templates
+ * (segments, suppressions, oauth, logs: only `errors.notFound`) has no
+ * table of its own.
  */
-const MOVED = [
-  'api-keys', 'contact-imports', 'contact-properties', 'domains', 'events', 'templates', 'topics', 'webhooks',
-  'inboxes', 'receiving', 'usage', 'oauth', 'logs', 'segments', 'suppressions',
-];
+const RESOURCES = fs.readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 /**
  * An error made with its text written in place, over one line or several:
  * - `errors.validation(` / `errors.invalidParameter(` whose message holds a
@@ -27,7 +23,10 @@ const MOVED = [
  *   status expression, a conditional message too);
  * - free text passed through a shared template meant for one name: a
  *   `errors.missingField(` / `errors.missingParameter(` literal with a backtick
- *   in it (``'html` or `text'``), a `errors.notFound(` template literal.
+ *   in it (``'html` or `text'``), a `errors.notFound(` template literal;
+ * - a wrapper that makes its callers write the text: a bare parameter as the
+ *   message (`errors.validation(message, 403)`, `new ApiError(status, name,
+ *   text)`). A message another error made (`err.message`) is not one.
  */
 const INLINE = new RegExp(
   [
@@ -35,6 +34,7 @@ const INLINE = new RegExp(
     /new ApiError\(\s*[^,()]+,\s*[^,()]+,\s*[^,)]*?['"`]/.source,
     /errors\.missing(?:Field|Parameter)\(\s*(?:'[^'\n]*`|"[^"\n]*`)/.source,
     /errors\.notFound\(\s*`/.source,
+    /(?:errors\.(?:validation|invalidParameter)\(|new ApiError\(\s*[^,()]+,\s*[^,()]+,)\s*[a-z_$][\w$]*\s*[,)]/.source,
   ].join('|'),
   'g',
 );
@@ -76,19 +76,32 @@ describe('error messages in tables', () => {
     expect(inlineMessages("throw errors.missingField('html` or `text');\nthrow errors.missingParameter(\"a` or `b\");\nthrow errors.notFound(`${kind}`);")).toHaveLength(3);
   });
 
+  it('the check finds a wrapper that takes its text from its callers (self-test)', () => {
+    const code = [
+      'function statusError(message: string): ApiError {',
+      '  return errors.validation(message, 403);',
+      '}',
+      'const e = new ApiError(status, name, text);',
+      'const f = errors.invalidParameter(',
+      '  text,',
+      ');',
+    ].join('\n');
+    expect(inlineMessages(code).map((l) => Number(l.split(':')[0]))).toEqual([2, 4, 5]);
+  });
+
   it('the check leaves shared templates and messages made elsewhere alone (self-test)', () => {
     const code = [
       "throw errors.missingField('name');",
       "throw errors.notFound('OAuth grant');",
-      'throw errors.validation(message, 422);',
-      'throw new ApiError(status, name, message, { retry: after });',
+      'throw errors.validation(err.message, 422);',
+      'throw new ApiError(429, name, ERROR_NAMES[name].message, this.headers());',
       "throw new ApiError(e.status, e.name, e.message, { 'retry-after': '1' });",
       'throw inboxMessages.labelNameTaken(b.name);',
     ].join('\n');
     expect(inlineMessages(code)).toEqual([]);
   });
 
-  for (const resource of MOVED) {
+  for (const resource of RESOURCES) {
     it(`${resource}: every message is in messages.ts, each with its source`, async () => {
       const dir = path.join(ROOT, resource);
       const inline = fs.readdirSync(dir)

@@ -8,7 +8,7 @@
  * Every failure is 422 `validation_error`.
  */
 import { parseDuration } from '../../clock/clock.js';
-import { errors } from '../../http/errors.js';
+import { automationMessages } from './messages.js';
 import type { Connection, ConnectionType, Graph, Step } from './store.js';
 
 /** Longest delay or wait timeout (docs/reference/resources.md#automations-and-runs). */
@@ -17,8 +17,8 @@ export const MAX_WAIT_MS = 30 * 24 * 3_600_000;
 /** Reads a step duration (`30 minutes`, `1 hour`, `2 days`) in ms; throws 422 if unreadable, not positive or over 30 days. */
 export function stepDuration(text: unknown, field: string): number {
   const ms = typeof text === 'string' ? parseDuration(text) : null;
-  if (ms === null || ms <= 0) throw errors.validation(`Invalid \`${field}\` field: \`${String(text)}\` is not a duration such as "30 minutes", "1 hour" or "2 days".`, 422);
-  if (ms > MAX_WAIT_MS) throw errors.validation(`Invalid \`${field}\` field: the duration must be at most 30 days.`, 422);
+  if (ms === null || ms <= 0) throw automationMessages.durationUnreadable(field, text);
+  if (ms > MAX_WAIT_MS) throw automationMessages.durationTooLong(field);
   return ms;
 }
 
@@ -34,7 +34,7 @@ const ALLOWED: Record<string, ConnectionType[]> = {
 export function checkGraph(steps: Step[], connections: { from: string; to: string; type?: ConnectionType }[]): Graph {
   const byKey = new Map<string, Step>();
   steps.forEach((s, i) => {
-    if (byKey.has(s.key)) throw errors.validation(`Invalid \`steps[${i}].key\` field: the key \`${s.key}\` is used by another step.`, 422);
+    if (byKey.has(s.key)) throw automationMessages.duplicateStepKey(i, s.key);
     byKey.set(s.key, s);
     if (s.type === 'delay') stepDuration(s.config.duration, `steps[${i}].config.duration`);
     if (s.type === 'wait_for_event' && s.config.timeout !== undefined) stepDuration(s.config.timeout, `steps[${i}].config.timeout`);
@@ -42,13 +42,13 @@ export function checkGraph(steps: Step[], connections: { from: string; to: strin
   const conns: Connection[] = connections.map((c, i) => {
     const type = c.type ?? 'default';
     for (const end of ['from', 'to'] as const) {
-      if (!byKey.has(c[end])) throw errors.validation(`Invalid \`connections[${i}].${end}\` field: no step has the key \`${c[end]}\`.`, 422);
+      if (!byKey.has(c[end])) throw automationMessages.unknownStepKey(i, end, c[end]);
     }
-    if (byKey.get(c.to)!.type === 'trigger') throw errors.validation(`Invalid \`connections[${i}].to\` field: a connection cannot lead to the trigger step.`, 422);
+    if (byKey.get(c.to)!.type === 'trigger') throw automationMessages.connectionToTrigger(i);
     const sourceType = byKey.get(c.from)!.type;
     const allowed = ALLOWED[sourceType] ?? ['default'];
     if (!allowed.includes(type)) {
-      throw errors.validation(`Invalid \`connections[${i}].type\` field: a connection from a \`${sourceType}\` step must be of type ${allowed.join(', ')}.`, 422);
+      throw automationMessages.connectionType(i, sourceType, allowed);
     }
     return { from: c.from, to: c.to, type };
   });
@@ -59,7 +59,7 @@ export function checkGraph(steps: Step[], connections: { from: string; to: strin
   const visit = (k: string): void => {
     colour.set(k, 1);
     for (const n of out.get(k) ?? []) {
-      if (colour.get(n) === 1) throw errors.validation(`Invalid \`connections\` field: the steps form a cycle through \`${n}\`.`, 422);
+      if (colour.get(n) === 1) throw automationMessages.cycle(n);
       if (!colour.has(n)) visit(n);
     }
     colour.set(k, 2);

@@ -18,7 +18,7 @@
  * `skipped` (docs/reference/resources.md#automations-and-runs).
  */
 import type { Emulator } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, errors } from '../../http/errors.js';
 import { DELAYS } from '../../clock/delays.js';
 import { defineJob } from '../../clock/jobs.js';
 import type { AutomationRunPayload } from '../../clock/job-types.js';
@@ -135,7 +135,7 @@ class Walker {
 
   private contact(): Contact {
     const c = this.run.contact_id ? findContact(this.ctx, this.teamId, this.run.contact_id) : undefined;
-    if (!c) throw new ApiError(404, 'not_found', 'Contact not found');
+    if (!c) throw errors.notFound('Contact');
     return c;
   }
 
@@ -174,7 +174,7 @@ class Walker {
             else if (this.run.contact_email) {
               c = findContact(this.ctx, this.teamId, this.run.contact_email) ?? createContact(this.ctx, this.teamId, { email: this.run.contact_email }).contact;
             }
-            if (!c) throw new ApiError(404, 'not_found', 'Contact not found');
+            if (!c) throw errors.notFound('Contact');
             setRunContact(this.ctx, this.run.id, c.id, c.email);
             this.run = { ...this.run, contact_id: c.id, contact_email: c.email };
           })();

@@ -2,13 +2,13 @@
  * Operation handlers of the broadcasts resource (rules: the table in index.ts).
  */
 import type { Emulator } from '../../context.js';
-import { errors } from '../../http/errors.js';
 import { replyToList } from '../../http/format.js';
 import { paginateTeam } from '../../http/pagination.js';
 import {
-  BROADCAST_LIST_COLUMNS, BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, statusError, toBroadcast, toListItem, updateBroadcast, type BroadcastChanges, type BroadcastRow,
+  BROADCAST_LIST_COLUMNS, BROADCASTS, contentOf, deleteBroadcast, getOr404, insertBroadcast, toBroadcast, toListItem, updateBroadcast, type BroadcastChanges, type BroadcastRow,
 } from './store.js';
 import { cancelBroadcast, dropJobs, sendBroadcast } from './jobs.js';
+import { broadcastMessages } from './messages.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
 import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404 } from '../topics/service.js';
@@ -24,7 +24,7 @@ function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
   const b = req.body;
   const teamId = req.auth!.teamId;
   if (b.scheduled_at !== undefined && b.scheduled_at !== null && b.send !== true) {
-    throw errors.validation('The `scheduled_at` field can only be used when `send` is true.', 422);
+    throw broadcastMessages.scheduledAtWithoutSend();
   }
   const segmentId = segmentOf(b)!;
   getSegmentOr404(ctx, teamId, segmentId);
@@ -72,7 +72,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   if (b.topic_id !== undefined) changes.topic_id = b.topic_id ?? null;
   const editable = row.status === 'draft' || row.status === 'scheduled';
   if (!editable && Object.keys(changes).some((f) => f !== 'name')) {
-    throw statusError(`This broadcast cannot be edited because its status is \`${row.status}\`. Once sending has started only its \`name\` can change.`);
+    throw broadcastMessages.notEditable(row.status);
   }
   if (typeof changes.segment_id === 'string') getSegmentOr404(ctx, teamId, changes.segment_id);
   if (typeof changes.topic_id === 'string') getTopicOr404(ctx, teamId, changes.topic_id);
@@ -83,7 +83,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
 function remove(ctx: Emulator, req: Req<'broadcasts/remove'>) {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   if (row.status !== 'draft' && row.status !== 'scheduled') {
-    throw statusError(`This broadcast cannot be deleted because its status is \`${row.status}\`. Only \`draft\` and \`scheduled\` broadcasts can be deleted.`);
+    throw broadcastMessages.notDeletable(row.status);
   }
   ctx.db.transaction(() => {
     dropJobs(ctx, row.id);

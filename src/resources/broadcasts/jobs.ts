@@ -24,13 +24,14 @@ import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { readScheduledAt } from '../../clock/natural-time.js';
 import { checkContactsQuota } from '../usage/service.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { getTopicOr404, type TopicRow } from '../topics/service.js';
 import { checkSender, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { parseAddress } from '../emails/service.js';
-import { broadcastById, setBroadcastStatus, statusError, type BroadcastRow } from './store.js';
+import { broadcastById, setBroadcastStatus, type BroadcastRow } from './store.js';
+import { broadcastMessages } from './messages.js';
 import { renderForContact, textDeriver, unsubscribeUrl, withPreviewText, type RenderVars } from './render.js';
 
 /** Emails handed to sending per `broadcasts.deliver` run. */
@@ -49,7 +50,7 @@ export const broadcastDeliverJob = defineJob('broadcasts.deliver', runDeliver);
 export function parseScheduledAt(input: string, nowMs: number): number {
   const at = readScheduledAt(input, nowMs);
   if (at !== null) return at;
-  throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
+  throw broadcastMessages.scheduledAtUnreadable();
 }
 
 /**
@@ -62,10 +63,10 @@ export function parseScheduledAt(input: string, nowMs: number): number {
  */
 export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: string | null | undefined): void {
   if (row.status !== 'draft' && row.status !== 'scheduled') {
-    throw statusError(`This broadcast cannot be sent because its status is \`${row.status}\`. Only \`draft\` and \`scheduled\` broadcasts can be sent.`);
+    throw broadcastMessages.notSendable(row.status);
   }
   if (row.html === null && row.text === null) {
-    throw errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422);
+    throw broadcastMessages.noContent();
   }
   checkBroadcastSender(ctx, row);
   // Over the `--plan` contacts quota: 403 `validation_error` (docs/reference/errors.md#error-names-and-statuses; usage's service).
@@ -116,7 +117,7 @@ export function cancelBroadcast(ctx: Emulator, row: BroadcastRow): void {
     broadcastDeliverJob.cancel(ctx, 'broadcast_id', row.id);
     setBroadcastStatus(ctx, row.id, { status: 'canceled' });
   } else {
-    throw statusError(`This broadcast cannot be canceled because its status is \`${row.status}\`. Only \`queued\` and \`scheduled\` broadcasts can be canceled.`);
+    throw broadcastMessages.notCancelable(row.status);
   }
 }
 

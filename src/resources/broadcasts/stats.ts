@@ -12,6 +12,7 @@ import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
 import { emailsOfBroadcast } from '../emails/service.js';
 import { unsubscribedNow } from '../contacts/service.js';
 import type { BroadcastRow } from './store.js';
+import { broadcastMessages } from './messages.js';
 
 /** The recipient event types of the reference. */
 export type RecipientType = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'unsubscribed' | 'suppressed';
@@ -100,7 +101,7 @@ function sentEmails(ctx: Emulator, row: BroadcastRow) {
  */
 export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { type: RecipientType; email?: string; bounce_type?: string }) {
   if (q.bounce_type !== undefined && q.type !== 'bounced') {
-    throw errors.validation('The `bounce_type` parameter can only be used when `type` is `bounced`.', 422);
+    throw broadcastMessages.bounceTypeWithoutBounced();
   }
   const wanted = q.email?.toLowerCase();
   const rows: object[] = [];

@@ -5,7 +5,7 @@
 import type { Emulator } from '../../context.js';
 import type { DB } from '../../store/db.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { errors } from '../../http/errors.js';
 
 /** Statuses (docs/reference/resources.md#broadcasts): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
 export type BroadcastStatus = 'draft' | 'scheduled' | 'queued' | 'sent' | 'canceled';
@@ -188,11 +188,6 @@ export function insertBroadcast(
       b.sentAt ?? null,
     );
   return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow;
-}
-
-/** 403 `validation_error`: the broadcast's status forbids the action (the service answers cancel of a draft/sent broadcast this way). */
-export function statusError(message: string): ApiError {
-  return errors.validation(message, 403);
 }
 
 /** The team's broadcasts, newest first (for the admin dashboard). */

@@ -3,7 +3,7 @@
  * puts emails into the path raw, docs/reference/transport.md#path-encoding; express has
  * already percent-decoded it).
  */
-import { ApiError } from '../../http/errors.js';
+import { contactMessages } from './messages.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,5 +16,5 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function contactRef(value: string | undefined): string {
   const v = (value ?? '').trim();
   if (v.includes('@') || UUID.test(v)) return v;
-  throw new ApiError(422, 'missing_required_field', 'Missing `id` or `email` field.');
+  throw contactMessages.idOrEmailRequired();
 }

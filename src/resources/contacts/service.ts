@@ -20,8 +20,9 @@
 import type { Emulator } from '../../context.js';
 import { isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import { contactMessages } from './messages.js';
 import { emitEvent } from '../../deliveries/emit.js';
-import { checkTyped, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/service.js';
+import { checkTyped, contactPropertyMessages, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/service.js';
 import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404, type Subscription, type TopicRow } from '../topics/service.js';
 import type { OpRequest } from '../../module.js';
@@ -90,7 +91,7 @@ export interface CreateContactInput {
  */
 export function createContactWith(ctx: Emulator, teamId: string, input: CreateContactInput, opts: { emitEvents?: boolean } = {}): { contact: Contact; created: boolean } {
   const email = input.email.trim();
-  if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+  if (!isValidEmail(email)) throw contactMessages.invalidEmail();
   const props = validateContactProperties(ctx, teamId, input.properties ?? {});
   for (const s of input.segments ?? []) getSegmentOr404(ctx, teamId, s);
   for (const t of input.topics ?? []) getTopicOr404(ctx, teamId, t.id);
@@ -148,8 +149,8 @@ export function updateContactWith(ctx: Emulator, teamId: string, id: string, pat
   let email = row.email;
   if (patch.email !== undefined && patch.email.trim().toLowerCase() !== row.email_lower) {
     email = patch.email.trim();
-    if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
-    if (contactRowByRef(ctx, teamId, email)) throw errors.validation(`A contact with the email \`${email}\` already exists.`, 422);
+    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+    if (contactRowByRef(ctx, teamId, email)) throw contactMessages.emailTaken(email);
   }
   return ctx.db.transaction(() => {
     const merged: Record<string, unknown> = JSON.parse(row.properties);
@@ -219,7 +220,7 @@ export function writeContactChecked(
   const props: Record<string, string | number | null> = {};
   for (const [key, value] of Object.entries(fields.properties ?? {})) {
     const def = defs.get(key);
-    if (!def) throw errors.validation(`The contact property \`${key}\` does not exist. Create it first with POST /contact-properties.`, 422);
+    if (!def) throw contactPropertyMessages.unknownProperty(key);
     props[key] = checkTyped(def.type, value, `properties.${key}`);
   }
   const now = ctx.clock.nowMs();
@@ -227,7 +228,7 @@ export function writeContactChecked(
   if (existing === 'unknown') {
     // Insert first, look up only on a conflict (a lookup before every imported row was ~9 % of an import): the same outcome as `findContact` then this function.
     const email = fields.email.trim();
-    if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
     id = newId();
     const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
     if (insertContactRowIfAbsent(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now })) {
@@ -255,7 +256,7 @@ export function writeContactChecked(
     });
   } else {
     const email = fields.email.trim();
-    if (!isValidEmail(email)) throw errors.validation('Invalid `email` field. It must be a valid email address.', 422);
+    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
     id = newId();
     const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
     insertContactRow(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now });

@@ -9,10 +9,11 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 import { loadSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { sendEmail, type SendContext, type SendEmailInput } from './send.js';
+import { emailMessages } from './messages.js';
 
 let itemValidator: Promise<ValidateFunction> | null = null;
 
@@ -36,7 +37,7 @@ export function sendBatch(ctx: Emulator, items: unknown[], mode: 'strict' | 'per
   const one = (item: unknown): string => {
     if (!validate(item)) throw toApiError(validate.errors, 'body');
     const email = item as SendEmailInput;
-    if (email.attachments !== undefined) throw errors.validation('Attachments are not supported in batch emails.', 422);
+    if (email.attachments !== undefined) throw emailMessages.batchAttachments();
     return sendEmail(ctx, email, sc).id;
   };
   if (mode === 'strict') {

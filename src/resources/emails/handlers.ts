@@ -6,6 +6,7 @@ import type { Auth, Emulator } from '../../context.js';
 import { JsonText, Reply } from '../../module.js';
 import { parseDuration } from '../../clock/clock.js';
 import { errors } from '../../http/errors.js';
+import { emailMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';
 import { sendEmail } from './send.js';
@@ -58,7 +59,7 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   const header = req.headers['x-batch-validation'];
   const mode = (Array.isArray(header) ? header[0] : header ?? 'strict').toLowerCase();
   if (mode !== 'strict' && mode !== 'permissive') {
-    throw errors.validation('Invalid `x-batch-validation` header. Must be one of: strict, permissive.', 422);
+    throw emailMessages.batchValidationHeader();
   }
   const validate = await batchItemValidator();
   // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
@@ -99,7 +100,7 @@ function share(ctx: Emulator, req: Req<'emails/share'>) {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const ttl = req.body?.expires_in !== undefined ? parseDuration(req.body.expires_in) : SHARE_MAX_MS;
   if (ttl === null || ttl <= 0 || ttl > SHARE_MAX_MS) {
-    throw errors.validation('Invalid `expires_in` field. Use a duration like `10m`, `2 hours` or `1 day`, at most 48 hours.', 422);
+    throw emailMessages.shareExpiresIn();
   }
   const expires = isoTime(ctx.clock.nowMs() + ttl)!;
   const token = randomBytes(16).toString('hex');

@@ -24,7 +24,7 @@
 import type { Emulator } from '../../context.js';
 import { domainNamesOf } from '../domains/service.js';
 import { broadcastNamesOf } from '../broadcasts/service.js';
-import { errors } from '../../http/errors.js';
+import { emailMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { parseAddress } from './addresses.js';
 import type { EmailRow } from './store.js';
@@ -42,7 +42,7 @@ const DAY = 86_400_000;
 function parseDate(value: string, field: string): number {
   const t = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(t)) {
-    throw errors.validation(`Invalid \`${field}\` parameter. It must be an ISO 8601 date or date-time.`, 422);
+    throw emailMessages.metricsDate(field);
   }
   return t;
 }
@@ -110,12 +110,12 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
   const now = ctx.clock.nowMs();
   const end = Math.min(q.end_date ? parseDate(q.end_date, 'end_date') : now, now);
   const start = q.start_date ? parseDate(q.start_date, 'start_date') : end - 6 * DAY;
-  if (start > end) throw errors.validation('The `start_date` must be on or before the `end_date`.', 422);
+  if (start > end) throw emailMessages.metricsDateOrder();
   const timeZone = q.timezone ?? 'UTC';
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
-    throw errors.validation(`Invalid \`timezone\` parameter \`${timeZone}\`. It must be an IANA time zone such as \`America/New_York\`.`, 422);
+    throw emailMessages.metricsTimeZone(timeZone);
   }
   const granularity = q.granularity ?? 'daily';
   const wanted = q.metrics ? csv(q.metrics) : [...METRICS];
@@ -124,7 +124,7 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
   const emailIds = csv(q.email_id);
   const broadcastIds = csv(q.broadcast_id);
   if ((dims.includes('email') || emailIds.length) && (dims.includes('broadcast') || broadcastIds.length)) {
-    throw errors.validation('The `email` dimension and `email_id` cannot be combined with the `broadcast` dimension or `broadcast_id`.', 422);
+    throw emailMessages.metricsEmailAndBroadcast();
   }
 
   const emails = new Map<string, Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>>();

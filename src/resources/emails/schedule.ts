@@ -5,15 +5,10 @@
  * email's status.
  */
 import type { Emulator } from '../../context.js';
-import { errors, type ApiError } from '../../http/errors.js';
 import { parseScheduledAt } from './send.js';
 import { emailSendJob } from './jobs.js';
+import { emailMessages } from './messages.js';
 import { notifyEmail, recordStep, setScheduledAt, type EmailRow } from './store.js';
-
-/** 422: only scheduled emails can be `what` (updated, canceled). */
-function notScheduled(row: EmailRow, what: string): ApiError {
-  return errors.validation(`Email \`${row.id}\` is \`${row.last_event}\`; only scheduled emails can be ${what}.`, 422);
-}
 
 /**
  * Moves a `scheduled` email to `scheduledAt` (what `parseScheduledAt`
@@ -21,7 +16,7 @@ function notScheduled(row: EmailRow, what: string): ApiError {
  * due then (now, when it is past). Throws 422 for another status or a bad time.
  */
 export function reschedule(ctx: Emulator, row: EmailRow, scheduledAt: string): void {
-  if (row.last_event !== 'scheduled') throw notScheduled(row, 'updated');
+  if (row.last_event !== 'scheduled') throw emailMessages.notScheduled(row.id, row.last_event, 'updated');
   const now = ctx.clock.nowMs();
   const at = parseScheduledAt(scheduledAt, now);
   ctx.db.transaction(() => {
@@ -34,7 +29,7 @@ export function reschedule(ctx: Emulator, row: EmailRow, scheduledAt: string): v
 
 /** Cancels a `scheduled` email (its send job dropped, `canceled` recorded). Throws 422 for another status. */
 export function cancelScheduled(ctx: Emulator, row: EmailRow): void {
-  if (row.last_event !== 'scheduled') throw notScheduled(row, 'canceled');
+  if (row.last_event !== 'scheduled') throw emailMessages.notScheduled(row.id, row.last_event, 'canceled');
   ctx.db.transaction(() => {
     emailSendJob.cancel(ctx, 'email_id', row.id);
     recordStep(ctx, row, 'canceled');

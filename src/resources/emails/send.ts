@@ -29,7 +29,7 @@ import type { Emulator } from '../../context.js';
 import { domainNameOf, senderDomain } from '../domains/service.js';
 import { readScheduledAt } from '../../clock/natural-time.js';
 import { DELAYS } from '../../clock/delays.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { errors } from '../../http/errors.js';
 import { contentTypeOf, newId } from '../../http/format.js';
 import { getTeam } from '../../state/teams.js';
 import { renderTemplate, resolvePublishedTemplate } from '../templates/service.js';
@@ -38,6 +38,7 @@ import { asList, bareAddress, parseAddress } from './addresses.js';
 import { firstEvents, insertAttachment, insertEmail, messageId, recordStep } from './store.js';
 import { emailSendJob } from './jobs.js';
 import { EmailQuota, recipientCount } from './quota.js';
+import { emailMessages } from './messages.js';
 
 /**
  * The body of POST /emails (docs/reference/resources.md#emails), generated from `SendEmailBody`
@@ -86,16 +87,13 @@ export function checkSender(ctx: Emulator, teamId: string, fromDomain: string, r
     const owner = getTeam(ctx.db, teamId)?.owner_email.toLowerCase() ?? '';
     const stranger = recipients.map(bareAddress).find((a) => a !== owner && !a.endsWith('@resend.dev'));
     if (stranger !== undefined) {
-      throw errors.validation(
-        `You can only send testing emails to your own email address (${owner}). To send emails to other recipients, please verify a domain at resend.com/domains, and change the \`from\` address to an email using this domain.`,
-        403,
-      );
+      throw emailMessages.testingSenderOnly(owner);
     }
     return null;
   }
   const domain = senderDomain(ctx, teamId, fromDomain);
   if (!domain || domain.status !== 'verified') {
-    throw errors.validation(`The \`${fromDomain}\` domain is not verified. Please, add and verify your domain.`, 403);
+    throw emailMessages.domainNotVerified(fromDomain);
   }
   return domain.id;
 }
@@ -124,13 +122,10 @@ export function attachmentBytes(content: SchemaOf<'AttachmentContent'>): Buffer 
   if (typeof content === 'object') return Buffer.from(content.data);
   const b64 = content.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) {
-    throw new ApiError(422, 'invalid_attachment', 'Attachment `content` must be a base64-encoded string.');
+    throw emailMessages.attachmentNotBase64();
   }
   return Buffer.from(b64, 'base64');
 }
-
-const invalidAddress = (field: string) =>
-  errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422);
 
 /**
  * Reads `scheduled_at` (`readScheduledAt`: ISO 8601 or natural language, on
@@ -140,16 +135,16 @@ const invalidAddress = (field: string) =>
 export function parseScheduledAt(input: string, nowMs: number): number {
   const at = readScheduledAt(input, nowMs);
   if (at === null) {
-    throw errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422);
+    throw emailMessages.scheduledAtUnreadable();
   }
   if (at > nowMs + DELAYS.emailScheduleLimit) {
-    throw errors.validation('The `scheduled_at` field must be within the next 30 days.', 422);
+    throw emailMessages.scheduledAtTooFar();
   }
   return at;
 }
 
 function checkRecipients(field: string, values: string[]): string[] {
-  for (const v of values) if (!parseAddress(v)) throw invalidAddress(field);
+  for (const v of values) if (!parseAddress(v)) throw emailMessages.invalidAddress(field);
   return values;
 }
 
@@ -186,7 +181,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   let templateId: string | null = null;
   if (input.template) {
     if (input.html !== undefined || input.text !== undefined) {
-      throw errors.validation('The `template` field cannot be used together with `html` or `text`.', 422);
+      throw emailMessages.templateWithContent();
     }
     const tpl = resolvePublishedTemplate(ctx, teamId, input.template.id);
     rendered = renderTemplate(tpl, input.template.variables ?? {});
@@ -194,7 +189,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   }
   // resend-go's `SendEmailRequest` has no `omitempty` on `from` and `subject`: `""` is what it sends for "the template's".
   const given = (v: string | undefined) => (rendered && v === '' ? undefined : v);
-  if (!rendered && input.from === '') throw errors.validation('The `from` field must not be empty.', 400);
+  if (!rendered && input.from === '') throw emailMessages.emptyFrom();
   const fromRaw = given(input.from) ?? rendered?.from ?? undefined;
   if (fromRaw === undefined || fromRaw === null) throw errors.missingField('from');
   const subject = given(input.subject) ?? rendered?.subject ?? undefined;
@@ -203,7 +198,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const replyTo = input.reply_to !== undefined && asList(input.reply_to).length ? asList(input.reply_to) : asList(rendered?.reply_to ?? null);
 
   const from = parseAddress(fromRaw);
-  if (!from) throw invalidAddress('from');
+  if (!from) throw emailMessages.invalidAddress('from');
   const to = checkRecipients('to', asList(input.to));
   const cc = checkRecipients('cc', asList(input.cc));
   const bcc = checkRecipients('bcc', asList(input.bcc));
@@ -213,7 +208,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const domainId = checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
   if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
     const allowed = domainNameOf(ctx, sc.restrictDomainId);
-    throw errors.validation(`This API key can only send emails from the \`${allowed ?? sc.restrictDomainId}\` domain.`, 403);
+    throw emailMessages.keyRestrictedToDomain(allowed ?? sc.restrictDomainId);
   }
 
   // Attachments: `content` (Base64, byte array or Buffer) is stored; `path` is recorded, never fetched.
@@ -223,13 +218,13 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
     const content = a.content !== undefined ? attachmentBytes(a.content) : null;
     const contentType = a.content_type ?? a.contentType;
     if (contentType !== undefined && !MEDIA_TYPE.test(contentType)) {
-      throw new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(contentType.slice(0, 100))}.`);
+      throw emailMessages.attachmentContentType(contentType);
     }
     const filename = a.filename ?? (a.path ? decodeURIComponent(a.path.split(/[?#]/)[0].split('/').pop() || '') || null : null);
     return { filename, path: a.path ?? null, content, content_type: contentType ?? contentTypeOf(filename), content_id: a.content_id ?? a.inline_content_id ?? null };
   });
   const totalBytes = attachments.reduce((n, a) => n + (a.content?.length ?? 0), 0);
-  if (totalBytes > MAX_ATTACHMENTS_BYTES) throw errors.validation('Attachments may total at most 40 MB per email.', 422);
+  if (totalBytes > MAX_ATTACHMENTS_BYTES) throw emailMessages.attachmentsTooLarge();
 
   const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now) : null;
   if (input.topic_id !== undefined) getTopicOr404(ctx, teamId, input.topic_id);
