@@ -11,7 +11,7 @@ import { teamPager } from '../../http/pagination.js';
 
 /** Schema of the emails module (migration 400; 402 adds `contact_id`, see `emailContactMigration`). */
 export const emailsMigration = {
-  version: 400,
+  version: 19,
   name: 'emails',
   sql: `CREATE TABLE emails (
     seq INTEGER PRIMARY KEY,
@@ -73,7 +73,7 @@ export const emailsMigration = {
  * ids over and drops that table.
  */
 export const emailContactMigration = {
-  version: 402,
+  version: 29,
   name: 'emails_contact_id',
   sql: `ALTER TABLE emails ADD COLUMN contact_id TEXT;`,
 };
@@ -87,7 +87,7 @@ export const emailContactMigration = {
  * array costs ~100. Events of older stores are copied over in order.
  */
 export const emailEventsColumnMigration = {
-  version: 403,
+  version: 31,
   name: 'emails_events_column',
   sql: `ALTER TABLE emails ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
   UPDATE emails SET events = (
@@ -529,7 +529,7 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
  * exported in snapshots, not emptied by reset (the triggers follow the rows).
  */
 export const sentUsageMigration = {
-  version: 404,
+  version: 36,
   name: 'emails_sent_usage',
   sql: `CREATE TABLE emulator_sent_usage (
     team_id TEXT NOT NULL,

@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 
 export const migrations: Migration[] = [
   {
-    version: 450,
+    version: 18,
     name: 'received_emails',
     sql: `CREATE TABLE received_emails (
       seq INTEGER PRIMARY KEY,
@@ -54,7 +54,7 @@ export const migrations: Migration[] = [
     // The team's received emails per UTC day (for constant-time quota checks), kept by triggers in the statement that inserts or
     // deletes a row, so a quota check reads at most the month's days; see `receivedCounts`. The emulator's
     // bookkeeping (`emulator_`): not in snapshots, not emptied by reset (the triggers follow the rows).
-    version: 451,
+    version: 37,
     name: 'received_usage',
     sql: `CREATE TABLE emulator_received_usage (
       team_id TEXT NOT NULL,
