@@ -82,7 +82,7 @@ export const migrations = [
   },
   {
     // broadcast_emails repeated emails.broadcast_id; its one own fact, the
-    // contact, now lives on the email row (emails migration 402: one fact, one
+    // contact, now lives on the email row (emails migration 29: one fact, one
     // place). Copied over for stores made before, then the table goes.
     version: 30,
     name: 'broadcast_emails_to_emails_contact_id',

@@ -1,5 +1,5 @@
 /**
- * Storage of received emails: the tables (migration 450; 451 the quota
+ * Storage of received emails: the tables (migration 18; 37 the quota
  * counts, `receivedCounts`), rows and the
  * queries every operation shares. Bytes (the raw message, attachment
  * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
@@ -187,7 +187,7 @@ export function receivedAttachmentInsert(ctx: Emulator): Statement {
 /**
  * How many received emails count toward the team's quota in two windows
  * (each one email, the service's knowledge base), read in one query from
- * the per-day counts of migration 451: `day`, those stored at or after
+ * the per-day counts of migration 37: `day`, those stored at or after
  * `dayStartMs`, and `month`, at or after `monthStartMs` (emulated ms; UTC
  * day starts, as usage's `quotaWindows` gives them).
  */
