@@ -1,27 +1,9 @@
 /**
  * Every module of the emulator, in seeding order (a module's fixtures may
- * refer to rows seeded before it). Each owns a range of migration versions:
- * | range | module |
- * |---|---|
- * | 1-99 | teams (src/state/teams.ts; and the clock's jobs) |
- * | 100-199 | api-keys |
- * | 200-299 | domains |
- * | 300-349 | webhooks (endpoints); 350-399 src/deliveries |
- * | 400-449 | emails (sent) |
- * | 450-499 | receiving |
- * | 500-549 | contacts (and its join tables contact_segments 510, contact_topics 511; also 601, the members index, numbered before the move); 550-599 contact-imports |
- * | 600-699 | segments (and audiences) |
- * | 700-799 | topics |
- * | 800-899 | contact-properties |
- * | 900-999 | templates |
- * | 1000-1099 | broadcasts |
- * | 1100-1199 | automations (and runs) |
- * | 1200-1299 | events |
- * | 1300-1399 | suppressions |
- * | 1400-1499 | logs |
- * | 1500-1599 | oauth |
- * | 1600-1699 | inboxes |
- * | 1700-1799 | usage (no table yet: it counts through the other rooms' service.ts) |
+ * refer to rows seeded before it). A module declares its migrations
+ * (`migrations`), numbered in the order written across all modules
+ * (src/store/schema.ts): a new one takes the next number, whatever module
+ * it belongs to.
  */
 import type { ResourceModule } from './module.js';
 import { teamsModule } from './state/teams.js';

@@ -89,7 +89,7 @@ export const FULL_RETRY_MS = 1_000;
 
 /** The saved clock (one row), kept out of reset and snapshots (`userTables` skips `emulator_*`). */
 export const clockMigration = {
-  version: 3,
+  version: 27,
   name: 'emulator_clock',
   sql: `CREATE TABLE emulator_clock (
     id INTEGER PRIMARY KEY CHECK (id = 1),

@@ -11,7 +11,7 @@ import { paginate, type ListEnvelope, type PageQuery } from '../http/pagination.
 
 export const migrations: Migration[] = [
   {
-    version: 350,
+    version: 6,
     name: 'webhook_deliveries',
     sql: `CREATE TABLE webhook_deliveries (
       seq INTEGER PRIMARY KEY,
@@ -41,7 +41,7 @@ export const migrations: Migration[] = [
   {
     // `attempt_count` is no longer read or written (attempts are counted
     // from `webhook_attempts`); it stays because migrations are append-only.
-    version: 351,
+    version: 26,
     name: 'webhook_attempt_details',
     sql: `ALTER TABLE webhook_deliveries ADD COLUMN attempt_count INTEGER NOT NULL DEFAULT 0;
     UPDATE webhook_deliveries SET attempt_count = (SELECT COUNT(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id);

@@ -33,7 +33,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
  * the emails module listed it.
  */
 export const idempotencyMigration = {
-  version: 401,
+  version: 20,
   name: 'idempotency_keys',
   sql: `CREATE TABLE idempotency_keys (
     seq INTEGER PRIMARY KEY,

@@ -31,29 +31,14 @@ function tablesOf(db: DB): Record<string, Record<string, unknown>[]> {
 }
 
 /**
- * A migration that only creates, if missing, tables (and their indexes):
- * a table moved from one module to another keeps its rows and its schema
- * (e.g. 510 `contact_segments`, created by the segments module before).
- * Returns the tables it creates, or null for any other migration.
+ * The migrations of a store at schema version `version`: the first ones of
+ * the order written (src/store/schema.ts; a table that moved between rooms
+ * kept its migration's number, so a version's migrations build its tables
+ * whichever room declares them now).
  */
-function movedTables(m: Migration): string[] | null {
-  if (!/^\s*(CREATE (TABLE|INDEX) IF NOT EXISTS [^;]+;\s*)+$/i.test(m.sql)) return null;
-  return [...m.sql.matchAll(/CREATE TABLE IF NOT EXISTS "?(\w+)"?/gi)].map((x) => x[1]);
-}
-
-/**
- * The migrations of a store at schema version `version` whose snapshot
- * holds `tables`: that version's, and the later moves (`movedTables`) of
- * tables it holds, which then already existed under another module's
- * migration (migrations keep their number and SQL; a moved table's
- * creation moves with it).
- */
-function migrationsFor(migrations: Migration[], version: number, tables: ReadonlySet<string>): Migration[] {
+function migrationsFor(migrations: Migration[], version: number): Migration[] {
   const at = migrationsAt(version);
-  // A moved table that this version's own migrations alter (601 alters contact_segments) existed then too.
-  const sql = migrations.filter((m) => at.has(m.version)).map((m) => m.sql).join('\n');
-  const existed = (t: string) => tables.has(t) || new RegExp(`\\b${t}\\b`).test(sql);
-  return migrations.filter((m) => at.has(m.version) || (movedTables(m)?.some(existed) ?? false));
+  return migrations.filter((m) => at.has(m.version));
 }
 
 /** An in-memory store migrated with `migrations` (a scratch store for an older snapshot). */
@@ -118,8 +103,7 @@ function isExportOf(schema: Map<string, Set<string>>, tables: Tables): boolean {
 function inferSchemaVersion(ctx: Emulator, migrations: Migration[], tables: Tables): number {
   const current = columnsOf(ctx.db);
   if (isExportOf(current, tables)) return SCHEMA_VERSION;
-  const names = new Set(Object.keys(tables));
-  const older = (v: number) => schemaOf(migrationsFor(migrations, v, names));
+  const older = (v: number) => schemaOf(migrationsFor(migrations, v));
   for (let v = SCHEMA_VERSION - 1; v >= 1; v--) if (isExportOf(older(v), tables)) return v;
   // Not a whole export (a hand-written snapshot names only some tables or columns).
   if (fits(current, tables)) return SCHEMA_VERSION;
@@ -144,7 +128,7 @@ export function snapshotSchemaVersion(ctx: Emulator, snapshot: { tables?: Tables
  * as they would a `--db` file. Returns the migrated tables.
  */
 function upgradeTables(migrations: Migration[], version: number, tables: Tables): Tables {
-  const db = scratchStore(migrationsFor(migrations, version, new Set(Object.keys(tables))));
+  const db = scratchStore(migrationsFor(migrations, version));
   try {
     const known = new Set(userTables(db));
     for (const t of Object.keys(tables)) {
@@ -192,6 +176,17 @@ function loadRows(db: DB, known: Iterable<string>, tables: Record<string, Record
       db.prepare(`INSERT INTO "${t}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => row[k] as any));
     }
   }
+}
+
+/**
+ * The first row of `db` whose foreign key names no row of its parent table
+ * (`PRAGMA foreign_key_check`), described for a 422 (`a row of table
+ * \`contact_segments\` (rowid 3) refers to a missing row of \`contacts\``),
+ * or null when every reference resolves.
+ */
+function danglingReference(db: DB): string | null {
+  const row = db.prepare('SELECT "table", rowid, parent FROM pragma_foreign_key_check LIMIT 1').get() as { table: string; rowid: number; parent: string } | undefined;
+  return row ? `a row of table \`${row.table}\` (rowid ${row.rowid}) refers to a missing row of \`${row.parent}\`` : null;
 }
 
 /** A column as `PRAGMA table_info` describes it. */
@@ -252,7 +247,11 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
   const uploads = referencedUploads(ctx);
   try {
     ctx.db.transaction(() => {
+      // A snapshot lists its tables in any order: the foreign keys are checked once every row is in (`danglingReference`).
+      ctx.db.exec('PRAGMA defer_foreign_keys = ON');
       loadRows(ctx.db, known, tables);
+      const dangling = danglingReference(ctx.db);
+      if (dangling) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${dangling}.`);
       // A job running when the snapshot was taken runs again, as after a restart (its run here ended with the old state).
       ctx.scheduler.recover();
       // A pending job no handler runs would fail when due: refused now, like at start-up.

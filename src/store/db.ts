@@ -15,7 +15,7 @@ import { runTransaction } from './after-commit.js';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { SCHEMA_VERSION, schemaVersionOf } from './schema.js';
+import { LEGACY_NUMBERS, NUMBERING, SCHEMA_VERSION, schemaVersionOf } from './schema.js';
 
 /** What `run()` reports: rows changed, and the rowid of the last INSERT (SQLite's `changes()` and `last_insert_rowid()`). */
 export interface RunResult {
@@ -88,7 +88,7 @@ export const STATEMENT_CACHE_SIZE = 512;
 
 /** One schema step. `version` orders all migrations of all modules. */
 export interface Migration {
-  /** Global order; each module takes its own range (core 1-99, see src/modules.ts). */
+  /** Its number in the order written: 1, 2, 3, … across all modules, the next one for a new migration (src/store/schema.ts). */
   version: number;
   /** Short label, stored in `schema_migrations`. */
   name: string;
@@ -392,34 +392,51 @@ export function openDatabase(file = ':memory:'): DB {
 }
 
 /**
- * Applies, in `version` order, every migration not yet recorded in
- * `schema_migrations`, each in its own transaction, then records the
- * store's schema version (src/store/schema.ts) in `PRAGMA user_version`
- * when the applied set is one of the project's.
+ * Applies, in `version` order (the order written, src/store/schema.ts),
+ * every migration not yet recorded in `schema_migrations`, each in its own
+ * transaction, then records the store's schema version (src/store/schema.ts)
+ * in `PRAGMA user_version` when the applied set is one of the project's.
+ * A store recorded under the module-range numbers of schema versions 1 to
+ * 17 (no row of migration 0, `NUMBERING`) has them translated first
+ * (`LEGACY_NUMBERS`), with the row of migration 0, in one transaction.
  * Throws if two migrations share a version (a programming error), and
  * `DatabaseStartError` (`EMULATOR_DB_TOO_NEW`, before writing anything)
  * when the store was written by a newer version: a `user_version` above
- * `SCHEMA_VERSION`, or an applied migration that `migrations` lacks.
+ * `SCHEMA_VERSION`, or an applied migration that `migrations` (or, under
+ * the old numbers, `LEGACY_NUMBERS`) lacks.
  */
 export function migrate(db: DB, migrations: Migration[]): void {
   const stamped = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
+  const recorded = hasTable ? (db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as MigrationRow[]) : [];
+  const numbered = recorded.some((r) => r.version === NUMBERING.version);
+  const legacy = hasTable && !numbered;
   const known = new Set(migrations.map((m) => m.version));
-  const foreign = hasTable
-    ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[]).filter((r) => !known.has(r.version))
-    : [];
+  const foreign = legacy ? recorded.filter((r) => !LEGACY_NUMBERS.has(r.version)) : recorded.filter((r) => r.version !== NUMBERING.version && !known.has(r.version));
   if (stamped > SCHEMA_VERSION || foreign.length) {
     const file = db.name;
     const theirs = stamped > SCHEMA_VERSION ? `schema version ${stamped}` : `migration${foreign.length === 1 ? '' : 's'} ${foreign.map((f) => `${f.version} (${f.name})`).join(', ')}`;
     throw new DatabaseStartError('EMULATOR_DB_TOO_NEW', file, `--db ${file} was written by a newer resend-emulator (${theirs}; this version knows schema version ${SCHEMA_VERSION}); it was left as it is: upgrade resend-emulator, or give --db another file`);
   }
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i].version === sorted[i - 1].version) {
-      throw new Error(`duplicate migration version ${sorted[i].version}: ${sorted[i - 1].name} and ${sorted[i].name}`);
+  for (let i = 0; i < sorted.length; i++) {
+    if (sorted[i].version === NUMBERING.version || (i > 0 && sorted[i].version === sorted[i - 1].version)) {
+      throw new Error(`duplicate migration version ${sorted[i].version}: ${i > 0 ? sorted[i - 1].name : NUMBERING.name} and ${sorted[i].name}`);
     }
+  }
+  if (!numbered) {
+    db.transaction(() => {
+      // The text every store has had since the first schema version (the schema is compared as text).
+      db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+      if (legacy) {
+        // Old and new numbers overlap (module-range 3 is 27, 100 is 3): every row is rewritten at once.
+        db.prepare('DELETE FROM schema_migrations').run();
+        const insert = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+        for (const r of recorded) insert.run(LEGACY_NUMBERS.get(r.version)!, r.name, r.applied_at);
+      }
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(NUMBERING.version, NUMBERING.name, Date.now());
+    })();
   }
   const applied = new Set(
     (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
@@ -434,6 +451,13 @@ export function migrate(db: DB, migrations: Migration[]): void {
   }
   const version = schemaVersionOf((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   if (version !== null && version !== stamped) db.exec(`PRAGMA user_version = ${version}`);
+}
+
+/** A row of `schema_migrations`: a migration's number, its name, and when it ran (wall-clock ms). */
+interface MigrationRow {
+  version: number;
+  name: string;
+  applied_at: number;
 }
 
 /**

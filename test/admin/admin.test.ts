@@ -102,4 +102,16 @@ describe('admin API: out-of-range and malformed input', () => {
     expect(after.tables).toEqual(before.tables);
     expect((await t.api.get('/domains')).status).toBe(200);
   });
+  it('imports a snapshot whose tables come in any order, and refuses one with a row whose parent is missing (422 naming both tables), changing nothing', async () => {
+    const before = (await t.anon.get('/_emulator/snapshot')).body;
+    // Children before their parents: the foreign keys are checked once every row is in.
+    const reversed = Object.fromEntries(Object.entries<unknown[]>(before.tables).reverse());
+    expect(Object.keys(reversed).indexOf('contact_segments')).toBeLessThan(Object.keys(reversed).indexOf('contacts'));
+    expect((await t.anon.post('/_emulator/snapshot').send({ ...before, tables: reversed })).status).toBe(200);
+    const dangling = { ...before, tables: { ...before.tables, contact_topics: [...before.tables.contact_topics, { contact_id: 'no-such-contact', topic_id: before.tables.topics[0].id, subscription: 'opt_in', updated_at: 0 }] } };
+    const res = await t.anon.post('/_emulator/snapshot').send(dangling);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ statusCode: 422, name: 'validation_error', message: expect.stringMatching(/^Invalid snapshot: a row of table `contact_topics` \(rowid \d+\) refers to a missing row of `contacts`\.$/) });
+    expect((await t.anon.get('/_emulator/snapshot')).body.tables).toEqual(before.tables);
+  });
 });

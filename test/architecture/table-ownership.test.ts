@@ -145,15 +145,15 @@ export function violations(files: Record<string, string>): string[] {
 /** `file: table` pairs allowed to cross rooms, each with why. */
 const ALLOWED: Record<string, string> = {
   'src/resources/broadcasts/store.ts: emails':
-    "migration 1002 moves broadcast_emails' contact onto the email rows of stores made before it (issue 9 item 8), once, then drops broadcast_emails",
+    "migration 30 moves broadcast_emails' contact onto the email rows of stores made before it (issue 9 item 8), once, then drops broadcast_emails",
   'src/resources/inboxes/store.ts: email_attachments':
-    "migration 1601 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
+    "migration 35 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
   'src/resources/inboxes/store.ts: emails':
-    "migration 1601 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
+    "migration 35 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
   'src/resources/inboxes/store.ts: received_attachments':
-    "migration 1601 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
+    "migration 35 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
   'src/resources/inboxes/store.ts: received_emails':
-    "migration 1601 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
+    "migration 35 moves an inbox's own copies of thread emails that exist nowhere else (fixture-seeded ones of stores made before it) to where their kind of email lives (issue 30: one fact, one row), once, then drops the copied columns",
 };
 
 describe('table ownership (issue 9)', () => {

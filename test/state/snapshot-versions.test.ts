@@ -22,7 +22,7 @@ import { snapshotSchemaVersion } from '../../src/state/snapshot.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/snapshots');
 const versions = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1);
-/** The tables migration 1601 moves seeded thread emails into. */
+/** The tables migration 35 moves seeded thread emails into. */
 const MOVED_TO = new Set(['received_emails', 'received_attachments', 'emails', 'email_attachments']);
 const load = (v: number) => JSON.parse(fs.readFileSync(path.join(dir, `v${v}.json`), 'utf8'));
 
@@ -47,7 +47,7 @@ describe('snapshots of every schema version', () => {
     let checked = 0;
     for (const [table, rows] of Object.entries<Record<string, unknown>[]>(snap.tables)) {
       if (!now.has(table)) {
-        // The two tables a migration dropped: broadcast_emails (1002: into emails.contact_id), email_events (403: into emails.events).
+        // The two tables a migration dropped: broadcast_emails (30: into emails.contact_id), email_events (31: into emails.events).
         expect(['broadcast_emails', 'email_events']).toContain(table);
         if (table === 'broadcast_emails') {
           for (const be of rows) {
@@ -65,7 +65,7 @@ describe('snapshots of every schema version', () => {
       }
       const cols = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name));
       const stored = db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all() as Record<string, unknown>[];
-      // Migration 1601 (issue 30): a thread email that existed only in its inbox (a seeded one) moves to received_emails / emails.
+      // Migration 35: a thread email that existed only in its inbox (a seeded one) moves to received_emails / emails.
       const moved = MOVED_TO.has(table) ? stored.filter((s) => movedIds.has(String(table.endsWith('attachments') ? s.email_id : s.id)) && !rows.some((r) => r.id === s.id)).length : 0;
       if (table !== 'jobs') expect(stored, table).toHaveLength(rows.length + moved);
       for (const row of rows) {
@@ -82,6 +82,8 @@ describe('snapshots of every schema version', () => {
       }
     }
     expect(checked).toBeGreaterThan(5);
+    // Every reference resolves (schema version 18's foreign keys: a row whose parent was gone was dropped by the migration).
+    expect(db.prepare('SELECT * FROM pragma_foreign_key_check').all()).toEqual([]);
     // Through the API: the fixture's emails and contacts, and the clock.
     for (const e of snap.tables.emails ?? []) {
       const got = await t.api.get(`/emails/${e.id}`);
@@ -93,7 +95,7 @@ describe('snapshots of every schema version', () => {
       const list = await t.api.get('/contacts?limit=100');
       expect(list.body.data.map((c: any) => c.email).sort()).toEqual(contacts.map((c: any) => c.email).sort());
     }
-    // The inboxes' thread emails, read from the emails they are (migration 1601 moved the copies of older versions).
+    // The inboxes' thread emails, read from the emails they are (migration 35 moved the copies of older versions).
     for (const m of snap.tables.inbox_messages ?? []) {
       const got = await t.api.get(`/inboxes/${m.inbox_id}/threads/${m.thread_id}/emails/${m.id}`);
       expect(got.status, JSON.stringify(got.body)).toBe(200);

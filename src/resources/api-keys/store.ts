@@ -12,7 +12,7 @@ import { isStoreFull } from '../../store/full.js';
 
 export const migrations: Migration[] = [
   {
-    version: 100,
+    version: 3,
     name: 'api_keys',
     sql: `CREATE TABLE api_keys (
       seq INTEGER PRIMARY KEY,

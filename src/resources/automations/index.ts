@@ -22,11 +22,11 @@ import type { ResourceModule } from '../../module.js';
 import { automationOperations } from './handlers.js';
 import { automationRunJob } from './jobs.js';
 import { checkGraph } from './graph.js';
-import { automationsMigration, insertAutomation } from './store.js';
+import { automationRunsForeignKeysMigration, automationsMigration, insertAutomation } from './store.js';
 
 export const automationsModule: ResourceModule = {
   name: 'automations',
-  migrations: [automationsMigration],
+  migrations: [automationsMigration, automationRunsForeignKeysMigration],
   operations: automationOperations,
   jobs: [automationRunJob],
   seed(ctx, fixtures) {

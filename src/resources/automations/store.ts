@@ -82,7 +82,7 @@ export interface RunStepRow {
 }
 
 export const automationsMigration = {
-  version: 1100,
+  version: 23,
   name: 'automations',
   sql: `CREATE TABLE automations (
     seq INTEGER PRIMARY KEY,
@@ -129,6 +129,62 @@ export const automationsMigration = {
     created_at INTEGER NOT NULL,
     UNIQUE (run_id, key)
   );
+  CREATE INDEX automation_run_steps_wait ON automation_run_steps (status, wait_event);`,
+};
+
+/**
+ * Foreign keys: an automation's runs go with it, a run's steps with the run
+ * (`DELETE /automations/{id}`). Table rebuilds (SQLite adds a foreign key no
+ * other way), runs first (the steps refer to them); rows whose automation or
+ * run is gone are dropped (the checks are deferred for the copy, and what
+ * `foreign_key_check` finds is deleted before the commit: a step of a
+ * dropped run goes with it).
+ */
+export const automationRunsForeignKeysMigration = {
+  version: 41,
+  name: 'automation_runs_foreign_keys',
+  sql: `PRAGMA defer_foreign_keys = ON;
+  CREATE TABLE automation_runs_fk (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    team_id TEXT NOT NULL,
+    automation_id TEXT NOT NULL REFERENCES automations (id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    event_name TEXT NOT NULL,
+    event_payload TEXT NOT NULL,
+    contact_id TEXT,
+    contact_email TEXT,
+    graph TEXT NOT NULL,
+    started_at INTEGER,
+    completed_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  INSERT INTO automation_runs_fk (seq, id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at)
+    SELECT seq, id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at FROM automation_runs;
+  DROP TABLE automation_runs;
+  ALTER TABLE automation_runs_fk RENAME TO automation_runs;
+  DELETE FROM automation_runs WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('automation_runs'));
+  CREATE INDEX automation_runs_automation ON automation_runs (automation_id, seq);
+  CREATE INDEX automation_runs_status ON automation_runs (team_id, status);
+  CREATE TABLE automation_run_steps_fk (
+    seq INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES automation_runs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started_at INTEGER,
+    completed_at INTEGER,
+    output TEXT,
+    error TEXT,
+    wait_event TEXT,
+    created_at INTEGER NOT NULL,
+    UNIQUE (run_id, key)
+  );
+  INSERT INTO automation_run_steps_fk (seq, run_id, key, type, status, started_at, completed_at, output, error, wait_event, created_at)
+    SELECT seq, run_id, key, type, status, started_at, completed_at, output, error, wait_event, created_at FROM automation_run_steps;
+  DROP TABLE automation_run_steps;
+  ALTER TABLE automation_run_steps_fk RENAME TO automation_run_steps;
+  DELETE FROM automation_run_steps WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('automation_run_steps'));
   CREATE INDEX automation_run_steps_wait ON automation_run_steps (status, wait_event);`,
 };
 
@@ -261,10 +317,8 @@ export function runningRunIds(ctx: Emulator, automationId: string): string[] {
   return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as { id: string }[]).map((r) => r.id);
 }
 
-/** Deletes an automation with its runs and their steps. Call inside a transaction. */
+/** Deletes an automation; its runs and their steps go with it (foreign keys, `automationRunsForeignKeysMigration`). Call inside a transaction. */
 export function deleteAutomation(ctx: Emulator, id: string): void {
-  ctx.db.prepare('DELETE FROM automation_run_steps WHERE run_id IN (SELECT id FROM automation_runs WHERE automation_id = ?)').run(id);
-  ctx.db.prepare('DELETE FROM automation_runs WHERE automation_id = ?').run(id);
   ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(id);
 }
 

@@ -45,7 +45,7 @@ export interface BroadcastContent {
 
 export const migrations = [
   {
-    version: 1000,
+    version: 14,
     name: 'broadcasts',
     sql: `CREATE TABLE broadcasts (
       seq INTEGER PRIMARY KEY,
@@ -68,7 +68,7 @@ export const migrations = [
     CREATE INDEX broadcasts_team ON broadcasts (team_id, seq);`,
   },
   {
-    version: 1001,
+    version: 15,
     name: 'broadcast_emails',
     sql: `CREATE TABLE broadcast_emails (
       seq INTEGER PRIMARY KEY,
@@ -82,9 +82,9 @@ export const migrations = [
   },
   {
     // broadcast_emails repeated emails.broadcast_id; its one own fact, the
-    // contact, now lives on the email row (emails migration 402: one fact, one
+    // contact, now lives on the email row (emails migration 29: one fact, one
     // place). Copied over for stores made before, then the table goes.
-    version: 1002,
+    version: 30,
     name: 'broadcast_emails_to_emails_contact_id',
     sql: `UPDATE emails SET contact_id = (SELECT be.contact_id FROM broadcast_emails be WHERE be.email_id = emails.id ORDER BY be.seq LIMIT 1)
       WHERE contact_id IS NULL AND id IN (SELECT email_id FROM broadcast_emails);

@@ -9,7 +9,7 @@ import type { Migration } from '../../store/db.js';
 /** The contact-imports tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 550,
+    version: 8,
     name: 'contact_imports',
     sql: `CREATE TABLE contact_imports (
       seq INTEGER PRIMARY KEY,

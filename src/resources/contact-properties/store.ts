@@ -12,7 +12,7 @@ import { contactPropertyMessages } from './messages.js';
 /** The contact-properties tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 800,
+    version: 13,
     name: 'contact_properties',
     sql: `CREATE TABLE contact_properties (
       seq INTEGER PRIMARY KEY,

@@ -382,6 +382,6 @@ export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: st
 }
 
 export {
-  countContacts, subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, removeSegmentMemberships, removeTopicSubscriptions, segmentContactsPage,
+  countContacts, subscribedEmailsOfSegment, explicitSubscription, lastMembershipSeq, listContacts, removePropertyValues, segmentContactsPage,
   segmentIdsOf, unsubscribedNow,
 } from './store.js';

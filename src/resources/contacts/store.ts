@@ -11,14 +11,16 @@ import { apiTime } from '../../http/format.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 
 /**
- * The contacts tables' schema steps. `contact_segments` and `contact_topics`
- * were created by the segments (600) and topics (700) steps before they
- * moved here: steps 510 and 511 create them only where those did not (a new
- * store); 601 (the members index) keeps its number.
+ * The contacts tables' migrations. `contact_segments` and `contact_topics`
+ * were first created inside the segments (9) and topics (11) migrations;
+ * since they moved here, 10 and 12 create them (`IF NOT EXISTS`: a store
+ * made before the move has them from 9 and 11, under their module-range
+ * numbers 600 and 700), in the place of the order written where they were
+ * first created. 39 rebuilds both with their foreign keys.
  */
 export const migrations: Migration[] = [
   {
-    version: 500,
+    version: 7,
     name: 'contacts',
     sql: `CREATE TABLE contacts (
       seq INTEGER PRIMARY KEY,
@@ -37,7 +39,7 @@ export const migrations: Migration[] = [
     CREATE INDEX contacts_team ON contacts (team_id, seq);`,
   },
   {
-    version: 510,
+    version: 10,
     name: 'contact_segments',
     sql: `CREATE TABLE IF NOT EXISTS contact_segments (
       seq INTEGER PRIMARY KEY,
@@ -50,7 +52,7 @@ export const migrations: Migration[] = [
     CREATE INDEX IF NOT EXISTS contact_segments_segment ON contact_segments (segment_id, contact_id);`,
   },
   {
-    version: 511,
+    version: 12,
     name: 'contact_topics',
     sql: `CREATE TABLE IF NOT EXISTS contact_topics (
       contact_id TEXT NOT NULL,
@@ -67,7 +69,7 @@ export const migrations: Migration[] = [
     // large and small segments alike.
     // The trigger fills `contact_seq` on every insert (API, import,
     // fixtures, snapshots written before this step).
-    version: 601,
+    version: 28,
     name: 'contact_segments_contact_seq',
     sql: `ALTER TABLE contact_segments ADD COLUMN contact_seq INTEGER;
     UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = contact_segments.contact_id);
@@ -82,10 +84,55 @@ export const migrations: Migration[] = [
     // membership): one range scan on (segment_id, seq). The index it replaces, (segment_id, contact_id), made
     // each batch read every membership of the segment and sort them, so a broadcast cost quadratic time in its
     // segment's size (100,000 contacts took 76 s). Lookups by contact and segment use the UNIQUE index.
-    version: 602,
+    version: 32,
     name: 'contact_segments_by_seq',
     sql: `DROP INDEX IF EXISTS contact_segments_segment;
     CREATE INDEX contact_segments_segment_seq ON contact_segments (segment_id, seq);`,
+  },
+  {
+    // Foreign keys: a membership goes with its contact or its segment, a topic choice with its contact or its
+    // topic (docs/reference/resources.md#segments-and-audiences: deleting a segment keeps its contacts); both
+    // follow a contact's id when it changes (a seeded contact takes the fixtures' id). SQLite
+    // adds them only by rebuilding the table: copy, drop, rename, then the indexes and the trigger again. Rows
+    // whose contact, segment or topic is gone (none are made since these rules, but an older store's deletes
+    // could leave them) are dropped: the checks are deferred for the copy, and what `foreign_key_check` finds
+    // is deleted before the commit.
+    version: 39,
+    name: 'contact_foreign_keys',
+    sql: `PRAGMA defer_foreign_keys = ON;
+    CREATE TABLE contact_segments_fk (
+      seq INTEGER PRIMARY KEY,
+      team_id TEXT NOT NULL,
+      contact_id TEXT NOT NULL REFERENCES contacts (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      segment_id TEXT NOT NULL REFERENCES segments (id) ON DELETE CASCADE,
+      created_at INTEGER NOT NULL,
+      contact_seq INTEGER,
+      UNIQUE (contact_id, segment_id)
+    );
+    INSERT INTO contact_segments_fk (seq, team_id, contact_id, segment_id, created_at, contact_seq)
+      SELECT seq, team_id, contact_id, segment_id, created_at, contact_seq FROM contact_segments;
+    DROP TABLE contact_segments;
+    ALTER TABLE contact_segments_fk RENAME TO contact_segments;
+    DELETE FROM contact_segments WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('contact_segments'));
+    CREATE INDEX contact_segments_members ON contact_segments (segment_id, contact_seq);
+    CREATE INDEX contact_segments_segment_seq ON contact_segments (segment_id, seq);
+    CREATE TRIGGER contact_segments_contact_seq AFTER INSERT ON contact_segments WHEN NEW.contact_seq IS NULL
+    BEGIN
+      UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = NEW.contact_id) WHERE seq = NEW.seq;
+    END;
+    CREATE TABLE contact_topics_fk (
+      contact_id TEXT NOT NULL REFERENCES contacts (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      topic_id TEXT NOT NULL REFERENCES topics (id) ON DELETE CASCADE,
+      subscription TEXT NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (contact_id, topic_id)
+    );
+    INSERT INTO contact_topics_fk (contact_id, topic_id, subscription, updated_at)
+      SELECT contact_id, topic_id, subscription, updated_at FROM contact_topics;
+    DROP TABLE contact_topics;
+    ALTER TABLE contact_topics_fk RENAME TO contact_topics;
+    DELETE FROM contact_topics WHERE rowid IN (SELECT rowid FROM pragma_foreign_key_check('contact_topics'));
+    CREATE INDEX contact_topics_topic ON contact_topics (topic_id);`,
   },
 ];
 
@@ -168,11 +215,6 @@ export function segmentIdsOf(ctx: Emulator, contactId: string): string[] {
   return (ctx.db.prepare('SELECT segment_id FROM contact_segments WHERE contact_id = ? ORDER BY seq').all(contactId) as { segment_id: string }[]).map((r) => r.segment_id);
 }
 
-/** Removes every membership of a deleted segment (its contacts stay, docs/reference/resources.md#segments-and-audiences). Call inside the deletion's transaction. */
-export function removeSegmentMemberships(ctx: Emulator, segmentId: string): void {
-  ctx.db.prepare('DELETE FROM contact_segments WHERE segment_id = ?').run(segmentId);
-}
-
 /** Upserts a contact's explicit topic choices at `now` (emulated ms). No checks: the caller checked the topics. */
 export function upsertSubscriptions(ctx: Emulator, contactId: string, topics: { id: string; subscription: 'opt_in' | 'opt_out' }[], now: number): void {
   const upsert = ctx.db.prepare(
@@ -188,11 +230,6 @@ export function explicitSubscription(ctx: Emulator, contactId: string, topicId: 
   return row?.subscription;
 }
 
-/** Removes every contact's choice for a deleted topic. Call inside the deletion's transaction. */
-export function removeTopicSubscriptions(ctx: Emulator, topicId: string): void {
-  ctx.db.prepare('DELETE FROM contact_topics WHERE topic_id = ?').run(topicId);
-}
-
 /** Removes a deleted contact property's values from every contact of the team. */
 export function removePropertyValues(ctx: Emulator, teamId: string, key: string): void {
   ctx.db
@@ -200,11 +237,14 @@ export function removePropertyValues(ctx: Emulator, teamId: string, key: string)
     .run(key, teamId, key);
 }
 
-/** A seeded contact takes the fixtures' id and `created_at` (emulated ms), with its memberships and choices (reset only). */
+/**
+ * A seeded contact takes the fixtures' id and `created_at` (emulated ms)
+ * (reset only); its memberships and choices follow the new id (foreign keys
+ * `ON UPDATE CASCADE`, migration 39) and its memberships take that time.
+ */
 export function renumberSeededContact(db: DB, fromId: string, id: string, at: number): void {
   db.prepare('UPDATE contacts SET id = ?, created_at = ?, updated_at = ? WHERE id = ?').run(id, at, at, fromId);
-  db.prepare('UPDATE contact_segments SET contact_id = ?, created_at = ? WHERE contact_id = ?').run(id, at, fromId);
-  db.prepare('UPDATE contact_topics SET contact_id = ? WHERE contact_id = ?').run(id, fromId);
+  db.prepare('UPDATE contact_segments SET created_at = ? WHERE contact_id = ?').run(at, id);
 }
 
 /**
@@ -301,10 +341,8 @@ export function updateContactRow(
     .run(c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, id);
 }
 
-/** Deletes a contact row with its memberships and topic choices. Call inside the deletion's transaction. */
+/** Deletes a contact row; its memberships and topic choices go with it (foreign keys, migration 39). */
 export function deleteContactRows(ctx: Emulator, id: string): void {
-  ctx.db.prepare('DELETE FROM contact_segments WHERE contact_id = ?').run(id);
-  ctx.db.prepare('DELETE FROM contact_topics WHERE contact_id = ?').run(id);
   ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
 }
 

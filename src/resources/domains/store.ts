@@ -16,7 +16,7 @@ import { domainMessages } from './messages.js';
 
 export const migrations: Migration[] = [
   {
-    version: 200,
+    version: 4,
     name: 'domains',
     sql: `CREATE TABLE domains (
       seq INTEGER PRIMARY KEY,

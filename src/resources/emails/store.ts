@@ -9,9 +9,9 @@ import { errors } from '../../http/errors.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { teamPager } from '../../http/pagination.js';
 
-/** Schema of the emails module (migration 400; 402 adds `contact_id`, see `emailContactMigration`). */
+/** Schema of the emails module (migration 19; 29 adds `contact_id`, see `emailContactMigration`). */
 export const emailsMigration = {
-  version: 400,
+  version: 19,
   name: 'emails',
   sql: `CREATE TABLE emails (
     seq INTEGER PRIMARY KEY,
@@ -66,20 +66,20 @@ export const emailsMigration = {
 };
 
 /**
- * Migration 402: `emails.contact_id`, the contact a broadcast email went to
+ * Migration 29: `emails.contact_id`, the contact a broadcast email went to
  * (null for every other email). It replaces the broadcasts module's
  * `broadcast_emails` table, which repeated `emails.broadcast_id` only to
- * carry this id (one writer of the table); migration 1002 of broadcasts copies the
+ * carry this id (one writer of the table); migration 30 of broadcasts copies the
  * ids over and drops that table.
  */
 export const emailContactMigration = {
-  version: 402,
+  version: 29,
   name: 'emails_contact_id',
   sql: `ALTER TABLE emails ADD COLUMN contact_id TEXT;`,
 };
 
 /**
- * Migration 403: an email's history moves into the email's own row, the
+ * Migration 31: an email's history moves into the email's own row, the
  * JSON array `emails.events` (`EmailEvent`s, oldest first), and the
  * `email_events` table goes. Three rows per delivered email, each with its
  * email id and team id, in two indexes, were ~630 of the ~1,100 bytes a
@@ -87,7 +87,7 @@ export const emailContactMigration = {
  * array costs ~100. Events of older stores are copied over in order.
  */
 export const emailEventsColumnMigration = {
-  version: 403,
+  version: 31,
   name: 'emails_events_column',
   sql: `ALTER TABLE emails ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
   UPDATE emails SET events = (
@@ -125,7 +125,7 @@ export interface EmailRow {
   automation_run_id: string | null;
   /** The contact a broadcast email went to; null for other emails. */
   contact_id: string | null;
-  /** The email's history: a JSON array of `EmailEvent`, oldest first (migration 403). */
+  /** The email's history: a JSON array of `EmailEvent`, oldest first (migration 31). */
   events: string;
 }
 
@@ -514,7 +514,7 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
 
 
 /**
- * Migration 404: the team's quota usage kept as it happens (constant-time quota checks):
+ * Migration 36: the team's quota usage kept as it happens (constant-time quota checks):
  * `emulator_sent_usage` holds, per team and UTC day (`created_at` ÷
  * 86,400,000), the recipients of its transactional sends (`source` api,
  * batch or smtp: each To, CC and BCC address one email, the service's
@@ -529,7 +529,7 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
  * exported in snapshots, not emptied by reset (the triggers follow the rows).
  */
 export const sentUsageMigration = {
-  version: 404,
+  version: 36,
   name: 'emails_sent_usage',
   sql: `CREATE TABLE emulator_sent_usage (
     team_id TEXT NOT NULL,
@@ -556,7 +556,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * How many emails the team's transactional sends count toward its quota in
- * two windows, read in one query from the per-day counts of migration 404
+ * two windows, read in one query from the per-day counts of migration 36
  * (at most the month's days, whatever the number of emails): `day`, the
  * recipients of sends created at or after `dayStartMs`, and `month`, at or
  * after `monthStartMs` (emulated ms; both must be UTC day starts, as

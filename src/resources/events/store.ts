@@ -22,7 +22,7 @@ export interface EventRow {
 }
 
 export const eventsMigration = {
-  version: 1200,
+  version: 24,
   name: 'events',
   sql: `CREATE TABLE events (
     seq INTEGER PRIMARY KEY,

@@ -2,7 +2,7 @@
  * The jobs of inboxes (docs/reference/inboxes.md#folders-and-read-state):
  * | job | due | does |
  * |---|---|---|
- * | `inboxes.purge-thread` | moved to `trash` + `inboxTrashPurge` (30 days) | a thread still in `trash` since then is deleted with its emails and label links (no webhook event) |
+ * | `inboxes.purge-thread` | moved to `trash` + `inboxTrashPurge` (30 days) | a thread still in `trash` since then is deleted (`deleteThread`: its emails' places in it, label links and unsent drafts; the emails themselves stay) (no webhook event) |
  * A thread moved out of `trash` and back gets a new job; the old one finds a
  * later `trashed_at` and does nothing.
  */

@@ -26,10 +26,10 @@ import type { DB, Migration } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import { paginate, teamPager, type ListEnvelope, type PageOrder, type PageQuery } from '../../http/pagination.js';
 
-/** The inboxes tables' schema steps (range 1600-1699 in src/modules.ts). */
+/** The inboxes tables' migrations (numbered in the order written, src/store/schema.ts). */
 export const migrations: Migration[] = [
   {
-    version: 1600,
+    version: 34,
     name: 'inboxes',
     sql: `CREATE TABLE inboxes (
       seq INTEGER PRIMARY KEY,
@@ -124,7 +124,7 @@ export const migrations: Migration[] = [
     CREATE INDEX inbox_drafts_inbox ON inbox_drafts (inbox_id, seq);`,
   },
   {
-    version: 1601,
+    version: 35,
     name: 'inbox_messages_reference_emails',
     // One fact, one row (two copies could disagree, and doubled the store): a thread email becomes a reference to its received or sent email. A thread
     // email of an older store that exists nowhere else (a fixture-seeded one) moves to where its kind of email
@@ -176,7 +176,7 @@ export const migrations: Migration[] = [
     UPDATE inbox_drafts SET html = NULL, text = NULL, attachments = '[]' WHERE email_id IS NOT NULL;`,
   },
   {
-    version: 1602,
+    version: 38,
     name: 'inbox_activity_order',
     // Cursors rely on `seq` as the insertion order: threads and drafts listed by an `activity` column through the pager's order, instead of rewriting
     // `seq`. An older store's `seq` already is that order (it was rewritten on activity), so it seeds the column.
@@ -186,6 +186,121 @@ export const migrations: Migration[] = [
     ALTER TABLE inbox_drafts ADD COLUMN activity INTEGER NOT NULL DEFAULT 0;
     UPDATE inbox_drafts SET activity = seq;
     CREATE INDEX inbox_drafts_activity ON inbox_drafts (inbox_id, activity);`,
+  },
+  {
+    // Foreign keys (docs/reference/inboxes.md#inboxes-and-arriving-mail and docs/reference/inboxes.md#sent-drafts): an inbox's agent, labels, threads, thread emails and drafts go
+    // with it; a thread's emails' places and label links go with the thread, a label's links with the label; a
+    // sent draft outlives its thread with `thread_id` null (deleteThread removes the unsent ones, a rule of
+    // its own). Table rebuilds (SQLite adds a foreign key no other way), parents first; rows whose inbox,
+    // thread or label is gone are dropped, a sent draft's gone thread set null (the checks are deferred for
+    // the copies, and what `foreign_key_check` finds is settled before the commit). Two indexes serve the
+    // cascades: drafts by thread, label links by label.
+    version: 42,
+    name: 'inbox_foreign_keys',
+    sql: `PRAGMA defer_foreign_keys = ON;
+    CREATE TABLE inbox_threads_fk (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
+      subject TEXT,
+      folder TEXT NOT NULL,
+      trashed_at INTEGER,
+      assignee_email TEXT,
+      created_at INTEGER NOT NULL,
+      activity INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO inbox_threads_fk (seq, id, inbox_id, subject, folder, trashed_at, assignee_email, created_at, activity)
+      SELECT seq, id, inbox_id, subject, folder, trashed_at, assignee_email, created_at, activity FROM inbox_threads;
+    DROP TABLE inbox_threads;
+    ALTER TABLE inbox_threads_fk RENAME TO inbox_threads;
+    DELETE FROM inbox_threads WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_threads'));
+    CREATE INDEX inbox_threads_inbox ON inbox_threads (inbox_id, seq);
+    CREATE INDEX inbox_threads_activity ON inbox_threads (inbox_id, activity);
+    CREATE TABLE inbox_labels_fk (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      color TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    INSERT INTO inbox_labels_fk (seq, id, inbox_id, name, color, created_at) SELECT seq, id, inbox_id, name, color, created_at FROM inbox_labels;
+    DROP TABLE inbox_labels;
+    ALTER TABLE inbox_labels_fk RENAME TO inbox_labels;
+    DELETE FROM inbox_labels WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_labels'));
+    CREATE INDEX inbox_labels_inbox ON inbox_labels (inbox_id, seq);
+    CREATE TABLE inbox_agents_fk (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT UNIQUE NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
+      instructions TEXT,
+      tone TEXT,
+      actions TEXT NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    INSERT INTO inbox_agents_fk (seq, id, inbox_id, instructions, tone, actions, updated_at)
+      SELECT seq, id, inbox_id, instructions, tone, actions, updated_at FROM inbox_agents;
+    DROP TABLE inbox_agents;
+    ALTER TABLE inbox_agents_fk RENAME TO inbox_agents;
+    DELETE FROM inbox_agents WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_agents'));
+    CREATE TABLE inbox_messages_fk (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL,
+      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
+      thread_id TEXT NOT NULL REFERENCES inbox_threads (id) ON DELETE CASCADE,
+      direction TEXT NOT NULL,
+      message_id TEXT,
+      read INTEGER NOT NULL,
+      received_at INTEGER NOT NULL,
+      UNIQUE (inbox_id, id)
+    );
+    INSERT INTO inbox_messages_fk (seq, id, inbox_id, thread_id, direction, message_id, read, received_at)
+      SELECT seq, id, inbox_id, thread_id, direction, message_id, read, received_at FROM inbox_messages;
+    DROP TABLE inbox_messages;
+    ALTER TABLE inbox_messages_fk RENAME TO inbox_messages;
+    DELETE FROM inbox_messages WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_messages'));
+    CREATE INDEX inbox_messages_thread ON inbox_messages (thread_id, seq);
+    CREATE INDEX inbox_messages_message_id ON inbox_messages (inbox_id, message_id);
+    CREATE TABLE inbox_drafts_fk (
+      seq INTEGER PRIMARY KEY,
+      id TEXT UNIQUE NOT NULL,
+      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
+      type TEXT NOT NULL,
+      to_addrs TEXT,
+      cc TEXT NOT NULL,
+      bcc TEXT NOT NULL,
+      subject TEXT,
+      html TEXT,
+      text TEXT,
+      thread_id TEXT REFERENCES inbox_threads (id) ON DELETE SET NULL,
+      reply_to_email_id TEXT,
+      email_id TEXT,
+      attachments TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      activity INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO inbox_drafts_fk (seq, id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at, activity)
+      SELECT seq, id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at, activity FROM inbox_drafts;
+    DROP TABLE inbox_drafts;
+    ALTER TABLE inbox_drafts_fk RENAME TO inbox_drafts;
+    DELETE FROM inbox_drafts WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_drafts') WHERE parent = 'inboxes');
+    DELETE FROM inbox_drafts WHERE email_id IS NULL AND seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_drafts'));
+    UPDATE inbox_drafts SET thread_id = NULL WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_drafts'));
+    CREATE INDEX inbox_drafts_inbox ON inbox_drafts (inbox_id, seq);
+    CREATE INDEX inbox_drafts_activity ON inbox_drafts (inbox_id, activity);
+    CREATE INDEX inbox_drafts_thread ON inbox_drafts (thread_id);
+    CREATE TABLE inbox_thread_labels_fk (
+      seq INTEGER PRIMARY KEY,
+      thread_id TEXT NOT NULL REFERENCES inbox_threads (id) ON DELETE CASCADE,
+      label_id TEXT NOT NULL REFERENCES inbox_labels (id) ON DELETE CASCADE,
+      UNIQUE (thread_id, label_id)
+    );
+    INSERT INTO inbox_thread_labels_fk (seq, thread_id, label_id) SELECT seq, thread_id, label_id FROM inbox_thread_labels;
+    DROP TABLE inbox_thread_labels;
+    ALTER TABLE inbox_thread_labels_fk RENAME TO inbox_thread_labels;
+    DELETE FROM inbox_thread_labels WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_thread_labels'));
+    CREATE INDEX inbox_thread_labels_label ON inbox_thread_labels (label_id);`,
   },
 ];
 
@@ -338,14 +453,11 @@ export function updateInbox(ctx: Emulator, id: string, name: string, fromName: s
 
 /**
  * Deletes an inbox with everything in it: threads, their emails' places in
- * them, drafts, labels, agent settings (one transaction is the caller's).
- * The emails themselves stay (`GET /emails/receiving`, `GET /emails`).
+ * them and label links, drafts, labels, agent settings, all by the foreign
+ * keys' cascades (migration 42; one transaction is the caller's). The
+ * emails themselves stay (`GET /emails/receiving`, `GET /emails`).
  */
 export function deleteInbox(ctx: Emulator, id: string): void {
-  ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id IN (SELECT id FROM inbox_threads WHERE inbox_id = ?)').run(id);
-  for (const t of ['inbox_messages', 'inbox_threads', 'inbox_drafts', 'inbox_labels', 'inbox_agents']) {
-    ctx.db.prepare(`DELETE FROM ${t} WHERE inbox_id = ?`).run(id);
-  }
   ctx.db.prepare('DELETE FROM inboxes WHERE id = ?').run(id);
 }
 
@@ -418,9 +530,8 @@ export function updateLabel(ctx: Emulator, id: string, name: string, color: stri
   ctx.db.prepare('UPDATE inbox_labels SET name = ?, color = ? WHERE id = ?').run(name, color, id);
 }
 
-/** Deletes a label and takes it off every thread. */
+/** Deletes a label; it comes off every thread (foreign key cascade, migration 42). */
 export function deleteLabel(ctx: Emulator, id: string): void {
-  ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE label_id = ?').run(id);
   ctx.db.prepare('DELETE FROM inbox_labels WHERE id = ?').run(id);
 }
 
@@ -469,13 +580,13 @@ export function setThreadRead(ctx: Emulator, id: string, read: boolean): void {
 }
 
 /**
- * Deletes a thread with its label links, its unsent drafts and its emails'
- * places in it; the emails themselves (received and sent) stay where they
- * are stored (`GET /emails/receiving`, `GET /emails`).
+ * Deletes a thread with its unsent drafts (deleted here: a reply that can no
+ * longer be sent into its thread). By the foreign keys (migration 42) its
+ * label links and its emails' places in it go with it, and a sent draft
+ * stays, its `thread_id` set null. The emails themselves (received and
+ * sent) stay where they are stored (`GET /emails/receiving`, `GET /emails`).
  */
 export function deleteThread(ctx: Emulator, id: string): void {
-  ctx.db.prepare('DELETE FROM inbox_thread_labels WHERE thread_id = ?').run(id);
-  ctx.db.prepare('DELETE FROM inbox_messages WHERE thread_id = ?').run(id);
   ctx.db.prepare('DELETE FROM inbox_drafts WHERE thread_id = ? AND email_id IS NULL').run(id);
   ctx.db.prepare('DELETE FROM inbox_threads WHERE id = ?').run(id);
 }

@@ -13,7 +13,7 @@ import { isStoreFull } from '../../store/full.js';
 /** The logs tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 1400,
+    version: 16,
     name: 'logs',
     sql: `CREATE TABLE logs (
       seq INTEGER PRIMARY KEY,

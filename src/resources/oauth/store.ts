@@ -9,7 +9,7 @@ import { teamPager } from '../../http/pagination.js';
 /** The oauth tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 1500,
+    version: 17,
     name: 'oauth_grants',
     sql: `CREATE TABLE oauth_grants (
       seq INTEGER PRIMARY KEY,

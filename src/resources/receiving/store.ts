@@ -1,5 +1,5 @@
 /**
- * Storage of received emails: the tables (migration 450; 451 the quota
+ * Storage of received emails: the tables (migration 18; 37 the quota
  * counts, `receivedCounts`), rows and the
  * queries every operation shares. Bytes (the raw message, attachment
  * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 
 export const migrations: Migration[] = [
   {
-    version: 450,
+    version: 18,
     name: 'received_emails',
     sql: `CREATE TABLE received_emails (
       seq INTEGER PRIMARY KEY,
@@ -54,7 +54,7 @@ export const migrations: Migration[] = [
     // The team's received emails per UTC day (for constant-time quota checks), kept by triggers in the statement that inserts or
     // deletes a row, so a quota check reads at most the month's days; see `receivedCounts`. The emulator's
     // bookkeeping (`emulator_`): not in snapshots, not emptied by reset (the triggers follow the rows).
-    version: 451,
+    version: 37,
     name: 'received_usage',
     sql: `CREATE TABLE emulator_received_usage (
       team_id TEXT NOT NULL,
@@ -187,7 +187,7 @@ export function receivedAttachmentInsert(ctx: Emulator): Statement {
 /**
  * How many received emails count toward the team's quota in two windows
  * (each one email, the service's knowledge base), read in one query from
- * the per-day counts of migration 451: `day`, those stored at or after
+ * the per-day counts of migration 37: `day`, those stored at or after
  * `dayStartMs`, and `month`, at or after `monthStartMs` (emulated ms; UTC
  * day starts, as usage's `quotaWindows` gives them).
  */

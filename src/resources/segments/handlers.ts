@@ -15,7 +15,7 @@
 import type { Emulator } from '../../context.js';
 import type { OperationHandler, OpRequest } from '../../module.js';
 import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments, SEGMENT_LIST_COLUMNS } from './store.js';
-import { listSegmentContacts, removeSegmentMemberships } from '../contacts/service.js';
+import { listSegmentContacts } from '../contacts/service.js';
 import type { Req } from '../../http/document-types.js';
 
 type Kind = 'segment' | 'audience';
@@ -46,7 +46,7 @@ function update(ctx: Emulator, req: Req<'segments/update'>) {
 
 const remove = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
   ctx.db.transaction(() => {
-    if (deleteSegment(ctx, req.auth!.teamId, req.params.id)) removeSegmentMemberships(ctx, req.params.id);
+    deleteSegment(ctx, req.auth!.teamId, req.params.id);
   })();
   return { object: kind, id: req.params.id, deleted: true };
 };

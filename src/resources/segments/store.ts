@@ -12,7 +12,7 @@ import { teamPager } from '../../http/pagination.js';
 /** The segments tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 600,
+    version: 9,
     name: 'segments',
     sql: `CREATE TABLE segments (
       seq INTEGER PRIMARY KEY,
@@ -71,7 +71,7 @@ export function insertSegment(ctx: Emulator, s: { id?: string; teamId: string; n
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow;
 }
 
-/** Deletes the team's segment row; the caller removes its memberships (contacts' `removeSegmentMemberships`) in the same transaction. Returns whether it existed. */
+/** Deletes the team's segment row; its memberships go with it (foreign key of `contact_segments`, contacts' migration 39; its contacts stay). Returns whether it existed. */
 export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolean {
   return ctx.db.prepare('DELETE FROM segments WHERE id = ? AND team_id = ?').run(id, teamId).changes > 0;
 }

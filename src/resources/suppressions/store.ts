@@ -16,7 +16,7 @@ import type { Migration } from '../../store/db.js';
 /** The suppressions tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 1300,
+    version: 21,
     name: 'suppressions',
     sql: `CREATE TABLE suppressions (
       seq INTEGER PRIMARY KEY,

@@ -64,7 +64,7 @@ export interface VersionInput {
 }
 
 export const templatesMigration = {
-  version: 900,
+  version: 22,
   name: 'templates',
   sql: `CREATE TABLE templates (
     seq INTEGER PRIMARY KEY,
@@ -93,6 +93,37 @@ export const templatesMigration = {
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
   );
+  CREATE INDEX template_versions_template ON template_versions (template_id);`,
+};
+
+/**
+ * Foreign key: a template's versions go with it (`DELETE /templates/{id}`).
+ * A table rebuild (SQLite adds a foreign key no other way); versions whose
+ * template is gone are dropped (the checks are deferred for the copy, and
+ * what `foreign_key_check` finds is deleted before the commit).
+ */
+export const templateVersionsForeignKeyMigration = {
+  version: 40,
+  name: 'template_versions_foreign_key',
+  sql: `PRAGMA defer_foreign_keys = ON;
+  CREATE TABLE template_versions_fk (
+    seq INTEGER PRIMARY KEY,
+    id TEXT UNIQUE NOT NULL,
+    template_id TEXT NOT NULL REFERENCES templates (id) ON DELETE CASCADE,
+    from_addr TEXT,
+    subject TEXT,
+    reply_to TEXT,
+    html TEXT NOT NULL,
+    text TEXT,
+    variables TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  INSERT INTO template_versions_fk (seq, id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at)
+    SELECT seq, id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at FROM template_versions;
+  DROP TABLE template_versions;
+  ALTER TABLE template_versions_fk RENAME TO template_versions;
+  DELETE FROM template_versions WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('template_versions'));
   CREATE INDEX template_versions_template ON template_versions (template_id);`,
 };
 
@@ -135,9 +166,8 @@ export function buildVariables(ctx: Emulator, input: VersionInput['variables'], 
   });
 }
 
-/** Inserts a version; returns its id. */
-export function insertVersion(ctx: Emulator, templateId: string, content: { from: string | null; subject: string | null; reply_to: string[] | null; html: string; text: string | null; variables: StoredVariable[] }, at?: number): string {
-  const id = newId();
+/** Inserts a version of an existing template (`id`: its id, new by default); returns its id. */
+export function insertVersion(ctx: Emulator, templateId: string, content: { from: string | null; subject: string | null; reply_to: string[] | null; html: string; text: string | null; variables: StoredVariable[] }, at?: number, id: string = newId()): string {
   const now = at ?? ctx.clock.nowMs();
   ctx.db
     .prepare('INSERT INTO template_versions (id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
@@ -164,17 +194,20 @@ export function insertTemplate(
   if (input.alias) assertAliasFree(ctx, teamId, input.alias);
   const id = opts.id ?? newId();
   const now = opts.createdAt ?? ctx.clock.nowMs();
-  const versionId = insertVersion(ctx, id, {
+  const content = {
     from: input.from ?? null,
     subject: input.subject ?? null,
     reply_to: replyToList(input.reply_to),
     html: input.html,
     text: input.text ?? null,
     variables: buildVariables(ctx, input.variables),
-  }, now);
+  };
+  // The template row first: its version refers to it (foreign key, `templateVersionsForeignKeyMigration`).
+  const versionId = newId();
   ctx.db
     .prepare('INSERT INTO templates (id, team_id, alias, name, current_version_id, published_version_id, published_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)')
     .run(id, teamId, input.alias ?? null, input.name, versionId, now, now);
+  insertVersion(ctx, id, content, now, versionId);
   return getTemplateRow(ctx, teamId, id)!;
 }
 
@@ -286,9 +319,8 @@ export function templateListItem(row: TemplateRow) {
   };
 }
 
-/** Deletes a template and its versions. Call inside a transaction. */
+/** Deletes a template; its versions go with it (foreign key, `templateVersionsForeignKeyMigration`). */
 export function deleteTemplate(ctx: Emulator, id: string): void {
-  ctx.db.prepare('DELETE FROM template_versions WHERE template_id = ?').run(id);
   ctx.db.prepare('DELETE FROM templates WHERE id = ?').run(id);
 }
 

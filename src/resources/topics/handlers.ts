@@ -16,7 +16,6 @@ import type { OperationHandler } from '../../module.js';
 import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, topicEventData, updateTopic, type TopicRow, TOPIC_LIST_COLUMNS } from './store.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import type { Req } from '../../http/document-types.js';
-import { removeTopicSubscriptions } from '../contacts/service.js';
 import { topicMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'topics/create'>) {
@@ -58,7 +57,6 @@ function update(ctx: Emulator, req: Req<'topics/update'>) {
 function remove(ctx: Emulator, req: Req<'topics/remove'>) {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
-    removeTopicSubscriptions(ctx, row.id);
     deleteTopic(ctx, row.id);
     emitEvent(ctx, row.team_id, 'topic.deleted', topicEventData(row, ctx.clock.nowMs()));
   })();

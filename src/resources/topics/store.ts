@@ -12,7 +12,7 @@ import { teamPager } from '../../http/pagination.js';
 /** The topics tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
   {
-    version: 700,
+    version: 11,
     name: 'topics',
     sql: `CREATE TABLE topics (
       seq INTEGER PRIMARY KEY,
@@ -28,7 +28,7 @@ export const migrations: Migration[] = [
     // contact_topics was created here too until it moved to its owner, contacts.
   },
   {
-    version: 701,
+    version: 33,
     name: 'topics updated_at',
     // The `updated_at` of the topic.* webhook payloads (SDK `TopicEventData`); null: never updated (reads as `created_at`).
     sql: 'ALTER TABLE topics ADD COLUMN updated_at INTEGER',
@@ -135,7 +135,7 @@ export function updateTopic(ctx: Emulator, id: string, t: { name: string; descri
   return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
 }
 
-/** Deletes a topic row (the caller removes the contacts' choices, contacts' `removeTopicSubscriptions`, in the same transaction). */
+/** Deletes a topic row; the contacts' choices of it go with it (foreign key of `contact_topics`, contacts' migration 39). */
 export function deleteTopic(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(id);
 }

@@ -13,7 +13,7 @@ import { webhookMessages } from './messages.js';
 /** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
 export const migrations: Migration[] = [
   {
-    version: 300,
+    version: 5,
     name: 'webhooks',
     sql: `CREATE TABLE webhooks (
       seq INTEGER PRIMARY KEY,
@@ -28,7 +28,7 @@ export const migrations: Migration[] = [
     CREATE INDEX webhooks_team ON webhooks (team_id);`,
   },
   {
-    version: 301,
+    version: 25,
     name: 'webhook_previous_secret',
     sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
     ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,

@@ -1,9 +1,10 @@
 /**
  * `contact_segments` and `contact_topics` moved to their owner, the contacts
- * resource (issue 9 item 3): a new store creates them in contacts' steps 510
- * and 511; a store made before the move (they came from the segments step
- * 600 and the topics step 700) keeps its tables, and steps 510/511 leave them
- * as they are. Either way the schema is the same.
+ * resource: a new store creates them in contacts' migrations 10 and 12 (the
+ * place of the order written where they were first created); a store made
+ * before the move (they came from the segments migration 9 and the topics
+ * migration 11, then numbered 600 and 700) keeps its tables, and 10/12 leave
+ * them as they are. Either way the schema is the same.
  */
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type DB, type Migration } from '../../../src/store/db.js';
@@ -12,7 +13,7 @@ import { modules } from '../../../src/modules.js';
 /** The segments and topics steps as they were before the move (copied from git history, for this test only). */
 const before: Migration[] = [
   {
-    version: 600,
+    version: 9,
     name: 'segments',
     sql: `CREATE TABLE segments (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, team_id TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL);
     CREATE INDEX segments_team ON segments (team_id, seq);
@@ -20,7 +21,7 @@ const before: Migration[] = [
     CREATE INDEX contact_segments_segment ON contact_segments (segment_id, contact_id);`,
   },
   {
-    version: 700,
+    version: 11,
     name: 'topics',
     sql: `CREATE TABLE topics (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, team_id TEXT NOT NULL, name TEXT NOT NULL, description TEXT, default_subscription TEXT NOT NULL, visibility TEXT NOT NULL, created_at INTEGER NOT NULL);
     CREATE INDEX topics_team ON topics (team_id, seq);
@@ -60,8 +61,11 @@ describe('contacts owns contact_segments and contact_topics', () => {
     migrate(fresh, all());
 
     const old = openDatabase();
-    // Everything before the move: contacts' own step, and segments and topics as they were.
-    migrate(old, [...all().filter((m) => m.version < 510), ...before]);
+    // A store of schema version 2 made before the move: segments and topics as they were, no 10 or 12.
+    migrate(old, [...all().filter((m) => m.version <= 13 && ![9, 10, 11, 12].includes(m.version)), ...before]);
+    old.prepare("INSERT INTO contacts (id, team_id, email, email_lower, created_at, updated_at) VALUES ('c', 't', 'c@example.com', 'c@example.com', 1, 1)").run();
+    old.prepare("INSERT INTO segments (id, team_id, name, created_at) VALUES ('s', 't', 'S', 1)").run();
+    old.prepare("INSERT INTO topics (id, team_id, name, default_subscription, visibility, created_at) VALUES ('p', 't', 'P', 'opt_in', 'public', 1)").run();
     old.prepare("INSERT INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES ('t', 'c', 's', 1)").run();
     old.prepare("INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES ('c', 'p', 'opt_in', 1)").run();
     migrate(old, all());
@@ -69,14 +73,14 @@ describe('contacts owns contact_segments and contact_topics', () => {
     expect(shape(old)).toEqual(shape(fresh));
     expect(old.prepare('SELECT contact_id, segment_id FROM contact_segments').all()).toEqual([{ contact_id: 'c', segment_id: 's' }]);
     expect(old.prepare('SELECT subscription FROM contact_topics').all()).toEqual([{ subscription: 'opt_in' }]);
-    const versions = (old.prepare('SELECT version FROM schema_migrations WHERE version IN (510, 511, 601) ORDER BY version').all() as { version: number }[]).map((r) => r.version);
-    expect(versions).toEqual([510, 511, 601]);
+    const versions = (old.prepare('SELECT version FROM schema_migrations WHERE version IN (10, 12, 28) ORDER BY version').all() as { version: number }[]).map((r) => r.version);
+    expect(versions).toEqual([10, 12, 28]);
     old.close();
     fresh.close();
   });
 });
 
-describe('migration 602: memberships by (segment_id, seq)', () => {
+describe('migration 32: memberships by (segment_id, seq)', () => {
   it('a page of a segment in membership order is one range scan, not a scan and sort of the whole segment', () => {
     const db = openDatabase();
     migrate(db, all());

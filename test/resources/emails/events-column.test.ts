@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/modules.js';
+import { migrationsAt } from '../../../src/store/schema.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
 import { loadEmailHead } from '../../../src/resources/emails/store.js';
 
@@ -28,12 +29,13 @@ describe('an email history in emails.events', () => {
   });
 });
 
-describe('migration 403 on a store made before it', () => {
+describe('migration 31 (emails.events) on a store made before it', () => {
   it('copies each email_events row, in order and with its data, into its email, then drops the table', () => {
     const all = modules.flatMap((m) => m.migrations ?? []);
     const db = openDatabase(':memory:');
     try {
-      migrate(db, all.filter((m) => m.version < 403)); // a store made before 403 has none of the later migrations either
+      const before = migrationsAt(11); // schema version 11: the store before migration 31 (schema version 12)
+      migrate(db, all.filter((m) => before.has(m.version)));
       const email = db.prepare(
         `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, subject, last_event, created_at, source) VALUES (?, 't', '<m>', 'a@example.com', '["x@example.org"]', 's', ?, 0, 'api')`,
       );
