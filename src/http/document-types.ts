@@ -40,12 +40,14 @@ export type QueryOf<Op extends OperationId> = OrNone<operations[Op] extends { pa
 /** The path parameters of an operation. */
 export type PathOf<Op extends OperationId> = OrNone<operations[Op] extends { parameters: { path?: infer P } } ? NonNullable<P> : never>;
 
-/** The JSON body of an operation's success response with `status` (default 200). */
-export type ResponseBody<Op extends OperationId, Status extends number = 200> = operations[Op] extends {
-  responses: { [S in Status]: { content: { 'application/json': infer R } } };
-}
-  ? R
-  : never;
+/**
+ * The JSON body of an operation's success response with `Status` (default:
+ * any of its success statuses, e.g. 201 for a create); `never` when that
+ * response is not JSON.
+ */
+export type ResponseBody<Op extends OperationId, Status extends number = SuccessStatus<Op>> = {
+  [S in Status & keyof operations[Op]['responses']]: operations[Op]['responses'][S] extends { content: { 'application/json': infer R } } ? R : never;
+}[Status & keyof operations[Op]['responses']];
 
 /**
  * A handler's request typed by its operation: body, query and path
@@ -100,3 +102,6 @@ export type Handler<Op extends OperationId> = (ctx: Emulator, req: Req<Op>) => A
  * a reply the document does not declare fails to compile.
  */
 export type OperationHandlers = { [Op in OperationId]?: Handler<Op> };
+
+/** The item of a list operation's `data` (its success JSON body's `data` array), e.g. `ListItem<'domains/list'>`. */
+export type ListItem<Op extends OperationId> = ResponseBody<Op> extends { data: (infer I)[] } ? I : never;

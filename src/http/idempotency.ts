@@ -60,6 +60,9 @@ export function idempotencyKeyOf(req: Pick<OpRequest, 'headers'>): string | null
   return key;
 }
 
+/** A replay of what `run` answered: its `Reply` (status and body), or its body with the operation's `status`. */
+export type Replayed<T, S extends number> = T extends Reply<infer RS, infer B> ? Reply<RS, B> : Reply<S, T>;
+
 /**
  * Runs `run` (synchronous) under the request's idempotency key, per the
  * rules above. `run` returns the success body, sent with `status`, or a
@@ -70,7 +73,7 @@ export function idempotencyKeyOf(req: Pick<OpRequest, 'headers'>): string | null
  * the recorded status and body. Throws what `run` throws, plus the two
  * errors above.
  */
-export function withIdempotency(ctx: Emulator, req: OpRequest, scope: string, status: number, run: () => unknown): unknown {
+export function withIdempotency<T, S extends number>(ctx: Emulator, req: OpRequest, scope: string, status: S, run: () => T): T | Replayed<T, S> {
   const key = idempotencyKeyOf(req);
   if (key === null) return run();
   const teamId = req.auth!.teamId;
@@ -83,7 +86,8 @@ export function withIdempotency(ctx: Emulator, req: OpRequest, scope: string, st
     if (row.body_hash !== hash) {
       throw new ApiError(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload. Change your idempotency key or payload.');
     }
-    return new Reply(row.status, JSON.parse(row.response));
+    // The recorded status and body are what `run` answered for this scope (written below), read back from their JSON.
+    return new Reply(row.status, JSON.parse(row.response)) as Replayed<T, S>;
   }
   return ctx.db.transaction(() => {
     if (row) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(row.seq);

@@ -7,6 +7,7 @@ import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 
 /** The contact-properties tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -46,7 +47,7 @@ export function fallbackOf(row: PropertyRow): string | number | null {
 }
 
 /** The single shape: `{object, id, key, type, fallback_value, created_at}`. */
-export function toProperty(row: PropertyRow) {
+export function toProperty(row: PropertyRow): ResponseBody<'contact-properties/get'> {
   return { object: 'contact_property', id: row.id, key: row.key, type: row.type, fallback_value: fallbackOf(row), created_at: apiTime(row.created_at) };
 }
 
@@ -54,7 +55,7 @@ export function toProperty(row: PropertyRow) {
 export const PROPERTY_LIST_COLUMNS = 'id, key, type, fallback_value, created_at';
 
 /** The list item shape (no `object`). */
-export function toPropertyItem(row: PropertyRow) {
+export function toPropertyItem(row: PropertyRow): ListItem<'contact-properties/list'> {
   const { object: _o, ...rest } = toProperty(row);
   return rest;
 }

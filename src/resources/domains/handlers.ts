@@ -18,11 +18,11 @@ import {
   latestClaimRow, pageDomains, resolveCapabilities, setClaimStatus, setDomainStatus, toDomain, toDomainListItem, updateDomainSettings, verifiedElsewhere,
   type ClaimRow, DOMAIN_LIST_COLUMNS,
 } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers, SchemaOf } from '../../http/document-types.js';
 import { domainVerifyJob, claimExpireJob, claimVerifyJob } from './jobs.js';
 import { randomBytes } from 'node:crypto';
 
-function create(ctx: Emulator, req: Req<'domains/create'>) {
+function create(ctx: Emulator, req: Req<'domains/create'>): Answer<'domains/create'> {
   const teamId = req.auth!.teamId;
   resolveCapabilities(req.body.capabilities);
   assertNameAvailable(ctx, teamId, req.body.name);
@@ -33,7 +33,7 @@ function create(ctx: Emulator, req: Req<'domains/create'>) {
   })();
 }
 
-function list(ctx: Emulator, req: Req<'domains/list'>) {
+function list(ctx: Emulator, req: Req<'domains/list'>): Answer<'domains/list'> {
   return pageDomains(ctx.db, req, {
     defaultLimit: null,
     columns: DOMAIN_LIST_COLUMNS,
@@ -41,16 +41,16 @@ function list(ctx: Emulator, req: Req<'domains/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'domains/get'>) {
+function get(ctx: Emulator, req: Req<'domains/get'>): Answer<'domains/get'> {
   return toDomain(getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id));
 }
 
-function update(ctx: Emulator, req: Req<'domains/update'>) {
+function update(ctx: Emulator, req: Req<'domains/update'>): Answer<'domains/update'> {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   const b = req.body;
   const current = JSON.parse(row.capabilities);
   const capabilities = b.capabilities ? resolveCapabilities({ ...current, ...b.capabilities }) : current;
-  return ctx.db.transaction(() => {
+  return ctx.db.transaction((): Answer<'domains/update'> => {
     updateDomainSettings(ctx, row.id, {
       open_tracking: b.open_tracking === undefined ? row.open_tracking : b.open_tracking ? 1 : 0,
       click_tracking: b.click_tracking === undefined ? row.click_tracking : b.click_tracking ? 1 : 0,
@@ -63,7 +63,7 @@ function update(ctx: Emulator, req: Req<'domains/update'>) {
   })();
 }
 
-function remove(ctx: Emulator, req: Req<'domains/remove'>) {
+function remove(ctx: Emulator, req: Req<'domains/remove'>): Answer<'domains/remove'> {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     deleteDomain(ctx, row.id);
@@ -73,7 +73,7 @@ function remove(ctx: Emulator, req: Req<'domains/remove'>) {
   return { object: 'domain', id: row.id, deleted: true };
 }
 
-function verify(ctx: Emulator, req: Req<'domains/verify'>) {
+function verify(ctx: Emulator, req: Req<'domains/verify'>): Answer<'domains/verify'> {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     setDomainStatus(ctx, row.id, 'pending');
@@ -89,7 +89,7 @@ export const domainOperations = {
   'domains/update': update,
   'domains/remove': remove,
   'domains/verify': verify,
-};
+} satisfies OperationHandlers;
 
 /*
  * Domain claims (interface-spec "Domain claim", "Domains"; API-FACTS §5.4):
@@ -100,7 +100,7 @@ export const domainOperations = {
  * | domains/verify-claim | a `pending` or `failed` claim → `pending`, then the `domains.claim-verify` job after `DELAYS.claimVerification`: `completed` (the other team's domain is deleted, raising `domain.deleted` there; the placeholder gets new DKIM keys and stays `not_started`, to be verified like a new domain) or `failed` per the naming rule; an expired one → `expired` |
  * Deleting the placeholder domain cancels its pending claim (`canceled`).
  */
-function toClaim(row: ClaimRow) {
+function toClaim(row: ClaimRow): SchemaOf<'DomainClaim'> {
   return {
     object: 'domain_claim',
     id: row.id,
@@ -122,7 +122,7 @@ function latestClaim(ctx: Emulator, domainId: string): ClaimRow {
   return row;
 }
 
-function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
+function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>): Answer<'domains/create-claim'> {
   const teamId = req.auth!.teamId;
   const name = req.body.name.toLowerCase();
   resolveCapabilities(req.body.capabilities);
@@ -142,12 +142,12 @@ function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
   })();
 }
 
-function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>) {
+function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>): Answer<'domains/get-claim'> {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   return toClaim(latestClaim(ctx, domain.id));
 }
 
-function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
+function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>): Answer<'domains/verify-claim'> {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   const claim = latestClaim(ctx, domain.id);
   if (claim.status !== 'pending' && claim.status !== 'failed') {
@@ -164,7 +164,7 @@ export const claimOperations = {
   'domains/create-claim': createClaim,
   'domains/get-claim': getClaim,
   'domains/verify-claim': verifyClaim,
-};
+} satisfies OperationHandlers;
 
 /** The domain's latest claim in its API shape (GET /domains/{id}/claim), or null when it has none (for the admin dashboard). */
 export function latestClaimOf(ctx: Emulator, domainId: string): ReturnType<typeof toClaim> | null {

@@ -19,7 +19,7 @@ import {
   EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, notifyEmail, pageEmails, recordStep, setScheduledAt, toEmail,
   type AttachmentRow, type EmailRow,
 } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers, ListItem } from '../../http/document-types.js';
 
 /** Longest and default life of a share link: 48 h (API-FACTS §5.1). */
 export const SHARE_MAX_MS = 48 * 3_600_000;
@@ -31,14 +31,14 @@ export const DOWNLOAD_URL_TTL_MS = 3_600_000;
  * replay) with the quota headers of `--plan` (usage's `quotaHeaders`: the
  * emails used so far today and this month); `result` as it is without a plan.
  */
-function withQuotaHeaders(ctx: Emulator, teamId: string, result: unknown): unknown {
+function withQuotaHeaders<B>(ctx: Emulator, teamId: string, result: B | Reply<200, B>): B | Reply<200, B> {
   const headers = quotaHeaders(ctx, teamId);
   if (Object.keys(headers).length === 0) return result;
   if (result instanceof Reply) return new Reply(result.status, result.body, { ...result.headers, ...headers }, result.contentType);
   return new Reply(200, result, headers);
 }
 
-function send(ctx: Emulator, req: Req<'emails/send'>) {
+function send(ctx: Emulator, req: Req<'emails/send'>): Answer<'emails/send'> {
   const result = withIdempotency(ctx, req, 'emails/send', 200, () => {
     // The plan's daily and monthly quotas (429 over them; usage's service).
     checkEmailQuota(ctx, req.auth!.teamId, recipientCount(req.body));
@@ -65,7 +65,7 @@ function batchItemValidator(): Promise<ValidateFunction> {
  * whole request and nothing is sent. `permissive`: good items are sent,
  * bad ones reported as `errors: [{index, message}]`.
  */
-async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
+async function batch(ctx: Emulator, req: Req<'emails/send-batch'>): Promise<Answer<'emails/send-batch'>> {
   const header = req.headers['x-batch-validation'];
   const mode = (Array.isArray(header) ? header[0] : header ?? 'strict').toLowerCase();
   if (mode !== 'strict' && mode !== 'permissive') {
@@ -102,13 +102,13 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   return withQuotaHeaders(ctx, req.auth!.teamId, result);
 }
 
-function listEmails(ctx: Emulator, req: Req<'emails/list'>) {
+function listEmails(ctx: Emulator, req: Req<'emails/list'>): Answer<'emails/list'> {
   // The items' JSON comes from the emails store's cache of their unchanging parts.
   const page = pageEmails(ctx.db, req, { defaultLimit: 20, columns: LIST_PAGE_COLUMNS, map: (r: EmailRow) => r });
   return new JsonText(`{"object":"list","has_more":${page.has_more},"data":${listItemsJson(ctx, page.data)}}`);
 }
 
-function get(ctx: Emulator, req: Req<'emails/get'>) {
+function get(ctx: Emulator, req: Req<'emails/get'>): Answer<'emails/get'> {
   return toEmail(getEmailOr404(ctx, req.auth!.teamId, req.params.email_id));
 }
 
@@ -117,7 +117,7 @@ function notScheduled(row: EmailRow, what: string): ApiError {
 }
 
 /** PATCH /emails/{id} `{scheduled_at}`: moves a `scheduled` email's send job. */
-function update(ctx: Emulator, req: Req<'emails/update'>) {
+function update(ctx: Emulator, req: Req<'emails/update'>): Answer<'emails/update'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   if (row.last_event !== 'scheduled') throw notScheduled(row, 'updated');
   const now = ctx.clock.nowMs();
@@ -132,7 +132,7 @@ function update(ctx: Emulator, req: Req<'emails/update'>) {
 }
 
 /** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; API-FACTS §5.1). */
-function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
+function cancel(ctx: Emulator, req: Req<'emails/cancel'>): Answer<'emails/cancel'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   if (row.last_event !== 'scheduled') throw notScheduled(row, 'canceled');
   ctx.db.transaction(() => {
@@ -146,7 +146,7 @@ function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
  * POST /emails/{id}/share `{expires_in}` (≤ 48 h, default 48 h): a link to
  * the email in the emulator's admin API (emulator choice; nothing is stored).
  */
-function share(ctx: Emulator, req: Req<'emails/share'>) {
+function share(ctx: Emulator, req: Req<'emails/share'>): Answer<'emails/share'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const ttl = req.body?.expires_in !== undefined ? parseDuration(req.body.expires_in) : SHARE_MAX_MS;
   if (ttl === null || ttl <= 0 || ttl > SHARE_MAX_MS) {
@@ -163,7 +163,7 @@ function share(ctx: Emulator, req: Req<'emails/share'>) {
  * document types it as a string and the SDK's `AttachmentData` as optional
  * (`content_id?: string`), as the received-email attachment endpoints do.
  */
-function toAttachment(ctx: Emulator, a: AttachmentRow) {
+function toAttachment(ctx: Emulator, a: AttachmentRow): ListItem<'emails/list-attachments'> {
   return {
     id: a.id,
     filename: a.filename,
@@ -176,12 +176,12 @@ function toAttachment(ctx: Emulator, a: AttachmentRow) {
   };
 }
 
-function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>) {
+function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>): Answer<'emails/list-attachments'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return paginate(ctx.db, { table: EMAIL_ATTACHMENTS, where: 'email_id = ?', params: [row.id], query: req.query, defaultLimit: null, map: (a: AttachmentRow) => toAttachment(ctx, a) });
 }
 
-function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>) {
+function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>): Answer<'emails/get-attachment'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const a = findEmailAttachment(ctx, row.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
@@ -198,4 +198,4 @@ export const emailOperations = {
   'emails/share': share,
   'emails/list-attachments': listAttachments,
   'emails/get-attachment': getAttachment,
-};
+} satisfies OperationHandlers;

@@ -17,14 +17,13 @@
  * | inboxes/agent/* | settings stored and returned; the emulator runs no agent |
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { Reply } from '../../module.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { withIdempotency } from '../../http/idempotency.js';
 import { DELAYS } from '../../clock/delays.js';
 import { purgeThreadJob } from './jobs.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers, SchemaOf } from '../../http/document-types.js';
 import { capabilitiesOf, domainIdByName, findTeamDomain } from '../domains/service.js';
 import { asList, bareAddress, parseAddress } from '../emails/service.js';
 import {
@@ -145,7 +144,7 @@ function draftOr404(ctx: Emulator, inbox: InboxRow, id: string): DraftRow {
 
 // --- inboxes ---
 
-function create(ctx: Emulator, req: Req<'inboxes/create'>) {
+function create(ctx: Emulator, req: Req<'inboxes/create'>): Answer<'inboxes/create'> {
   const teamId = teamOf(req);
   const b = req.body;
   checkFromName(b.from_name);
@@ -173,15 +172,15 @@ function create(ctx: Emulator, req: Req<'inboxes/create'>) {
   return { object: 'inbox', id };
 }
 
-function list(ctx: Emulator, req: Req<'inboxes/list'>) {
+function list(ctx: Emulator, req: Req<'inboxes/list'>): Answer<'inboxes/list'> {
   return pageInboxes(ctx.db, req, { defaultLimit: 20, map: (r) => toInboxItem(ctx, r) });
 }
 
-function get(ctx: Emulator, req: Req<'inboxes/get'>) {
+function get(ctx: Emulator, req: Req<'inboxes/get'>): Answer<'inboxes/get'> {
   return toInboxDetail(ctx, inboxOr404(ctx, teamOf(req), req.params.inbox));
 }
 
-function update(ctx: Emulator, req: Req<'inboxes/update'>) {
+function update(ctx: Emulator, req: Req<'inboxes/update'>): Answer<'inboxes/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   if (b.name === undefined && b.from_name === undefined) throw errors.missingField('name` or `from_name');
@@ -193,7 +192,7 @@ function update(ctx: Emulator, req: Req<'inboxes/update'>) {
   return { object: 'inbox', id: inbox.id };
 }
 
-function remove(ctx: Emulator, req: Req<'inboxes/remove'>) {
+function remove(ctx: Emulator, req: Req<'inboxes/remove'>): Answer<'inboxes/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   ctx.db.transaction(() => {
     deleteInbox(ctx, inbox.id);
@@ -239,7 +238,7 @@ function checkThreadCursor(ctx: Emulator, inbox: InboxRow, q: { after?: string; 
   }
 }
 
-function threadsList(ctx: Emulator, req: Req<'inboxes/threads/list'>) {
+function threadsList(ctx: Emulator, req: Req<'inboxes/threads/list'>): Answer<'inboxes/threads/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   checkThreadCursor(ctx, inbox, req.query);
   return pageThreads(ctx.db, inbox.id, threadFilter(ctx, inbox, req.query), req.query, (t) => toThreadItem(ctx, t));
@@ -266,7 +265,7 @@ function dateBound(field: 'start_date' | 'end_date', v: string | undefined): num
   return dateOnly && field === 'end_date' ? t + 86_400_000 - 1 : t;
 }
 
-function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
+function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>): Answer<'inboxes/threads/search'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const q = req.query;
   checkThreadCursor(ctx, inbox, q);
@@ -305,7 +304,7 @@ function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
   return pageThreads(ctx.db, inbox.id, { ...filter, ids: [...matched.keys()] }, req.query, (t) => ({ ...toThreadItem(ctx, t), matched_email_id: matched.get(t.id) ?? null }));
 }
 
-function threadsGet(ctx: Emulator, req: Req<'inboxes/threads/get'>) {
+function threadsGet(ctx: Emulator, req: Req<'inboxes/threads/get'>): Answer<'inboxes/threads/get'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return toThreadSummary(ctx, threadOr404(ctx, inbox, req.params.thread_id));
 }
@@ -324,7 +323,7 @@ export function moveThread(ctx: Emulator, inbox: InboxRow, thread: ThreadRow, fo
   return true;
 }
 
-function threadsUpdate(ctx: Emulator, req: Req<'inboxes/threads/update'>) {
+function threadsUpdate(ctx: Emulator, req: Req<'inboxes/threads/update'>): Answer<'inboxes/threads/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const b = req.body;
@@ -336,7 +335,7 @@ function threadsUpdate(ctx: Emulator, req: Req<'inboxes/threads/update'>) {
   return toThreadSummary(ctx, findThread(ctx, inbox.id, thread.id)!);
 }
 
-function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>) {
+function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>): Answer<'inboxes/threads/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const moved = ctx.db.transaction(() => moveThread(ctx, inbox, thread, 'trash', 'api'))();
@@ -352,14 +351,14 @@ function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>) {
  * `paginate` with the thread's order). Each email is read from the received
  * or sent email it is.
  */
-function emailsList(ctx: Emulator, req: Req<'inboxes/threads/emails/list'>) {
+function emailsList(ctx: Emulator, req: Req<'inboxes/threads/emails/list'>): Answer<'inboxes/threads/emails/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const page = pageThreadMessages(ctx.db, thread.id, req.query);
   return { ...page, data: threadEmails(ctx, page.data, true).map(toMessage) };
 }
 
-function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>) {
+function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>): Answer<'inboxes/threads/emails/get'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   return toMessage(messageOr404(ctx, thread, req.params.email_id));
@@ -381,7 +380,7 @@ function checkRecipientCount(to: string[], cc: string[], bcc: string[]): void {
   if (n > 50) throw errors.validation(`An email can have at most 50 recipients, but this one has ${n}.`, 422);
 }
 
-function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
+function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>): Answer<'inboxes/threads/emails/reply'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const original = messageOr404(ctx, thread, req.params.email_id);
@@ -419,7 +418,7 @@ function forwardBodies(m: ThreadEmail, note: { html?: string; text?: string }): 
   return { html, text };
 }
 
-function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
+function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>): Answer<'inboxes/threads/emails/forward'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const original = messageOr404(ctx, thread, req.params.email_id);
@@ -463,14 +462,14 @@ export function addLabelsToThread(ctx: Emulator, inbox: InboxRow, thread: Thread
   return added;
 }
 
-function threadLabelsAdd(ctx: Emulator, req: Req<'inboxes/threads/labels/add'>) {
+function threadLabelsAdd(ctx: Emulator, req: Req<'inboxes/threads/labels/add'>): Answer<'inboxes/threads/labels/add'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   ctx.db.transaction(() => addLabelsToThread(ctx, inbox, thread, req.body.labels, 'api'))();
   return threadLabelList(ctx, thread.id);
 }
 
-function threadLabelsSet(ctx: Emulator, req: Req<'inboxes/threads/labels/set'>) {
+function threadLabelsSet(ctx: Emulator, req: Req<'inboxes/threads/labels/set'>): Answer<'inboxes/threads/labels/set'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const wanted = [...new Set(req.body.labels)].map((id) => labelOr404(ctx, inbox, id, true));
@@ -484,7 +483,7 @@ function threadLabelsSet(ctx: Emulator, req: Req<'inboxes/threads/labels/set'>) 
   return threadLabelList(ctx, thread.id);
 }
 
-function threadLabelsRemove(ctx: Emulator, req: Req<'inboxes/threads/labels/remove'>) {
+function threadLabelsRemove(ctx: Emulator, req: Req<'inboxes/threads/labels/remove'>): Answer<'inboxes/threads/labels/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const label = labelOr404(ctx, inbox, req.params.label_id);
@@ -504,12 +503,12 @@ function randomColor(): string {
   return `#${Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, '0').toUpperCase()}`;
 }
 
-function labelsList(ctx: Emulator, req: Req<'inboxes/labels/list'>) {
+function labelsList(ctx: Emulator, req: Req<'inboxes/labels/list'>): Answer<'inboxes/labels/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return { object: 'list', data: listLabels(ctx, inbox.id).map(toLabel) };
 }
 
-function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>) {
+function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>): Answer<'inboxes/labels/create'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   if (findLabelByName(ctx, inbox.id, b.name)) throw errors.validation(`A label named \`${b.name}\` already exists in this inbox.`, 422);
@@ -519,7 +518,7 @@ function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>) {
   return { object: 'inbox_label', id };
 }
 
-function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>) {
+function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>): Answer<'inboxes/labels/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const label = labelOr404(ctx, inbox, req.params.label_id);
   const b = req.body;
@@ -531,7 +530,7 @@ function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>) {
   return { object: 'inbox_label', id: label.id };
 }
 
-function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>) {
+function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>): Answer<'inboxes/labels/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const label = labelOr404(ctx, inbox, req.params.label_id);
   ctx.db.transaction(() => deleteLabel(ctx, label.id))();
@@ -605,29 +604,30 @@ export function createDraft(
   })();
 }
 
-function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>) {
+function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>): Answer<'inboxes/drafts/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return pageDrafts(ctx.db, inbox.id, req.query, toDraftItem);
 }
 
-function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
+function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>): Answer<'inboxes/drafts/create'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   // An email's existing unsent reply draft is answered 200, a new draft 201 (INBOXES-FACTS §3.6); a replay answers the recorded one.
   return withIdempotency(ctx, req, `inboxes/drafts/create:${inbox.id}`, 201, () => {
     const { draft, existing } = createDraft(ctx, inbox, b as Parameters<typeof createDraft>[2], 'api');
-    return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
+    const ref: SchemaOf<'DraftRef'> = { object: 'inbox_draft', id: draft.id };
+    return existing ? new Reply(200, ref) : new Reply(201, ref);
   });
 }
 
-function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {
+function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>): Answer<'inboxes/drafts/get'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return toDraft(ctx, draftOr404(ctx, inbox, req.params.draft_id));
 }
 
 const alreadySent = () => new ApiError(409, 'validation_error', 'This draft has already been sent.');
 
-function draftsUpdate(ctx: Emulator, req: Req<'inboxes/drafts/update'>) {
+function draftsUpdate(ctx: Emulator, req: Req<'inboxes/drafts/update'>): Answer<'inboxes/drafts/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   if (draft.email_id !== null) throw alreadySent();
@@ -653,7 +653,7 @@ function draftsUpdate(ctx: Emulator, req: Req<'inboxes/drafts/update'>) {
   return { object: 'inbox_draft', id: draft.id };
 }
 
-function draftsRemove(ctx: Emulator, req: Req<'inboxes/drafts/remove'>) {
+function draftsRemove(ctx: Emulator, req: Req<'inboxes/drafts/remove'>): Answer<'inboxes/drafts/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   ctx.db.transaction(() => {
@@ -663,7 +663,7 @@ function draftsRemove(ctx: Emulator, req: Req<'inboxes/drafts/remove'>) {
   return { object: 'inbox_draft', id: draft.id, deleted: true };
 }
 
-function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
+function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>): Answer<'inboxes/drafts/send'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   const headers = checkCustomHeaders((req.body as { headers?: Record<string, string> | null } | undefined)?.headers);
@@ -698,11 +698,11 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
 
 // --- agent ---
 
-function agentGet(ctx: Emulator, req: Req<'inboxes/agent/get'>) {
+function agentGet(ctx: Emulator, req: Req<'inboxes/agent/get'>): Answer<'inboxes/agent/get'> {
   return agentSettings(ctx, inboxOr404(ctx, teamOf(req), req.params.inbox));
 }
 
-function agentUpdate(ctx: Emulator, req: Req<'inboxes/agent/update'>) {
+function agentUpdate(ctx: Emulator, req: Req<'inboxes/agent/update'>): Answer<'inboxes/agent/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   if (b.instructions === undefined && b.tone === undefined && b.actions === undefined) throw errors.missingField('instructions`, `tone` or `actions');
@@ -716,7 +716,7 @@ function agentUpdate(ctx: Emulator, req: Req<'inboxes/agent/update'>) {
 }
 
 /** The inboxes operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'inboxes/create': create,
   'inboxes/list': list,
   'inboxes/get': get,
@@ -746,4 +746,4 @@ export const operations: Record<string, OperationHandler> = {
   'inboxes/drafts/send': draftsSend,
   'inboxes/agent/get': agentGet,
   'inboxes/agent/update': agentUpdate,
-};
+} satisfies OperationHandlers;

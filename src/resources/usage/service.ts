@@ -26,6 +26,7 @@ import { countSegments } from '../segments/service.js';
 import { countBroadcasts } from '../broadcasts/service.js';
 import { countRuns } from '../automations/service.js';
 import { countDomains } from '../domains/service.js';
+import type { ResponseBody } from '../../http/document-types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -119,7 +120,7 @@ export const DEFAULT_RATE_LIMIT = 10;
 export const NO_LIMIT = 2_147_483_647;
 
 /** GET /usage: the SDK's `GetUsageResponseSuccess` (INBOXES-FACTS §8); limits the SDK types `number` are NO_LIMIT without a plan. */
-export function usageOf(ctx: Emulator, teamId: string) {
+export function usageOf(ctx: Emulator, teamId: string): ResponseBody<'usage/get'> {
   const limits = planLimits(ctx);
   const w = quotaWindows(ctx.clock.nowMs());
   const emails = emailUsage(ctx, teamId);
