@@ -13,6 +13,7 @@ import { listSegmentContacts } from './service.js';
 import { createFromBody, get, update, type CreateBody } from './handlers.js';
 import { contactRef } from './ref.js';
 import { removeContact } from './service.js';
+import type { OperationHandlers, ResponseBody } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: OpRequest<CreateBody>) {
   const teamId = req.auth!.teamId;
@@ -20,7 +21,7 @@ function create(ctx: Emulator, req: OpRequest<CreateBody>) {
   return createFromBody(ctx, teamId, req.body, [req.params.audience_id]);
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: OpRequest): ResponseBody<'audiences/remove-contact'> {
   const ref = contactRef(req.params.id);
   removeContact(ctx, req.auth!.teamId, ref);
   return { object: 'contact', contact: req.params.id, deleted: true };
@@ -32,4 +33,4 @@ export const legacyOperations = {
   'audiences/get-contact': get,
   'audiences/update-contact': update,
   'audiences/remove-contact': remove,
-};
+} satisfies OperationHandlers;
