@@ -4,7 +4,6 @@
  * docs/reference/interface-spec.md#versioning 3). Rules are listed in `index.ts`.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { getSegmentOr404, segmentNamesOf } from '../segments/service.js';
@@ -12,7 +11,7 @@ import { pageTopics, type TopicRow } from '../topics/service.js';
 import { explicitSubscriptions, pageContacts, pageMemberships, removeMembership, toContactItem } from './store.js';
 import { contactRef } from './ref.js';
 import {
-  typedPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
+  typedPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact,
 } from './service.js';
 import type { Answer, Req, SchemaOf, OperationHandlers, ResponseBody } from '../../http/document-types.js';
 
@@ -55,7 +54,7 @@ export function createFromBody(ctx: Emulator, teamId: string, b: CreateBody, ext
   return { object: 'contact', id: contact.id };
 }
 
-function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+function create(ctx: Emulator, req: Req<'contacts/create'>): Answer<'contacts/create'> {
   return createFromBody(ctx, req.auth!.teamId, req.body);
 }
 
@@ -67,17 +66,17 @@ function list(ctx: Emulator, req: Req<'contacts/list'>): Answer<'contacts/list'>
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */
-export function get(ctx: Emulator, req: OpRequest) {
+export function get(ctx: Emulator, req: Req<'contacts/get'> | Req<'audiences/get-contact'>): ResponseBody<'contacts/get'> {
   return toContactResponse(ctx, getContactOr404(ctx, req.auth!.teamId, contactRef(req.params.id)));
 }
 
 /** PATCH /contacts/{id|email} (also the legacy path) → `{object: "contact", id}`. */
-export function update(ctx: Emulator, req: OpRequest<ContactPatch>): ResponseBody<'contacts/update'> {
+export function update(ctx: Emulator, req: Req<'contacts/update'> | Req<'audiences/update-contact'>): ResponseBody<'contacts/update'> {
   const c = updateContactWith(ctx, req.auth!.teamId, contactRef(req.params.id), req.body);
   return { object: 'contact', id: c.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest): ResponseBody<'contacts/remove'> {
+function remove(ctx: Emulator, req: Req<'contacts/remove'>): Answer<'contacts/remove'> {
   const c = removeContact(ctx, req.auth!.teamId, contactRef(req.params.id));
   if (!c) throw errors.notFound('Contact');
   return { object: 'contact', contact: c.id, deleted: true };

@@ -42,7 +42,7 @@ export function quotaReplayHeaders(ctx: Emulator, auth: Auth): Record<string, st
   return EmailQuota.read(ctx, auth.teamId)?.headers() ?? {};
 }
 
-function send(ctx: Emulator, req: Req<'emails/send'>) {
+function send(ctx: Emulator, req: Req<'emails/send'>): Answer<'emails/send'> {
   // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const result = sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota });

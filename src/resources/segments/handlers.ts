@@ -13,19 +13,18 @@
  * Memberships (`contact_segments`) are written by the contacts module.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments, SEGMENT_LIST_COLUMNS } from './store.js';
 import { listSegmentContacts, removeSegmentMemberships } from '../contacts/service.js';
 import type { Answer, Req, OperationHandlers, ListItem } from '../../http/document-types.js';
 
 type Kind = 'segment' | 'audience';
 
-const create = <K extends Kind>(kind: K) => (ctx: Emulator, req: OpRequest<{ name: string }>): { object: K; id: string; name: string } => {
+const create = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/create'> | Req<'audiences/create'>): { object: K; id: string; name: string } => {
   const row = insertSegment(ctx, { teamId: req.auth!.teamId, name: req.body.name });
   return { object: kind, id: row.id, name: row.name };
 };
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'segments/list'> | Req<'audiences/list'>): Answer<'segments/list'> {
   return pageSegments(ctx.db, req, {
     defaultLimit: null,
     columns: SEGMENT_LIST_COLUMNS,
@@ -33,7 +32,7 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-const get = <K extends Kind>(kind: K) => (ctx: Emulator, req: OpRequest): { object: K } & ListItem<'segments/list'> => {
+const get = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/get'> | Req<'audiences/get'>): { object: K } & ListItem<'segments/list'> => {
   const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
   return { object: kind, ...toSegmentItem(row) };
 };
@@ -44,7 +43,7 @@ function update(ctx: Emulator, req: Req<'segments/update'>): Answer<'segments/up
   return { object: 'segment', id: row.id };
 }
 
-const remove = <K extends Kind>(kind: K) => (ctx: Emulator, req: OpRequest): { object: K; id: string; deleted: true } => {
+const remove = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/remove'> | Req<'audiences/remove'>): { object: K; id: string; deleted: true } => {
   ctx.db.transaction(() => {
     if (deleteSegment(ctx, req.auth!.teamId, req.params.id)) removeSegmentMemberships(ctx, req.params.id);
   })();
