@@ -26,8 +26,15 @@ export type { Auth } from './context.js';
  */
 export type RawRequest = IncomingMessage & { body?: unknown; file?: Express.Multer.File; baseUrl?: string };
 
-/** A validated request. `params`/`query` are coerced to their schema types. */
-export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>> {
+/**
+ * A validated request. `params`/`query` are coerced to their schema types.
+ * `O` is its operationId's type: `Req<'emails/get'>` (src/http/document-types.ts)
+ * has `operationId: 'emails/get'`, so a handler written for one operation
+ * cannot be wired to another, even one whose request and reply look alike.
+ */
+export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>, O extends string = string> {
+  /** The operation's `operationId` in the document (`emails/get`). */
+  operationId: O;
   params: P;
   query: Q;
   body: B;
@@ -93,7 +100,7 @@ export const HANDLED: unique symbol = Symbol('resend-emulator.handled');
  */
 // The request and the reply are typed per operation by `OperationHandlers` where the map is written, so the pipeline takes any typing.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandler = (ctx: Emulator, req: OpRequest<any, any, any>) => unknown | Promise<unknown>;
+export type OperationHandler = (ctx: Emulator, req: OpRequest<any, any, any, any>) => unknown | Promise<unknown>;
 
 /** What an `onResponse` hook learns about an answered API request. */
 export interface ResponseInfo {

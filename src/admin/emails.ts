@@ -270,7 +270,7 @@ function getOr404(ctx: Emulator, id: string): EmailRow {
  * query's filters (`to`, `from`, `subject`, `tag`, `team_id`, `last_event`,
  * `q`), waiting up to `wait` ms for one. 404 `Email not found` when none.
  */
-async function resolveEmail(ctx: Emulator, req: Req<'admin/get-email'>): Promise<EmailRow> {
+async function resolveEmail(ctx: Emulator, req: Req<'admin/get-email'> | Req<'admin/get-email-raw'>): Promise<EmailRow> {
   if (req.params.email_id !== 'latest') return getOr404(ctx, req.params.email_id);
   const filter = filterOf(req.query);
   const wait = req.query.wait ?? 0;

@@ -54,7 +54,7 @@ export type ResponseBody<Op extends OperationId, Status extends number = Success
  * parameters as the document declares them (validation has already checked
  * and coerced them). `Req<'domains/create'>`.
  */
-export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>>;
+export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>, Op>;
 
 /** The success (2xx) statuses an operation declares. */
 export type SuccessStatus<Op extends OperationId> = Extract<keyof operations[Op]['responses'], 200 | 201 | 202 | 203 | 204 | 206>;
