@@ -25,7 +25,7 @@ import type { Emulator } from '../../context.js';
 import { Reply } from '../../module.js';
 import type { Answer, Req, OperationHandlers, SchemaOf } from '../../http/document-types.js';
 import { updateAgentSettings } from './agent.js';
-import { createDraft, draftOr404, editDraft, removeDraft, sendDraft, type DraftInput } from './drafts.js';
+import { createDraft, draftOr404, editDraft, removeDraft, sendDraft } from './drafts.js';
 import { createInbox, inboxOr404, removeInbox, updateInboxNames } from './inboxes.js';
 import { addLabelsToThread, createLabel, labelOr404, removeLabel, removeLabelFromThread, setThreadLabels, updateLabelOf } from './labels.js';
 import { checkCustomHeaders } from './mail.js';
@@ -192,7 +192,7 @@ function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>): Answer<
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   // An email's existing unsent reply draft is answered 200, a new draft 201 (docs/reference/inboxes.md#drafts); a replay answers the recorded one.
-  const { draft, existing } = createDraft(ctx, inbox, b as DraftInput, 'api');
+  const { draft, existing } = createDraft(ctx, inbox, b, 'api');
   const ref: SchemaOf<'DraftRef'> = { object: 'inbox_draft', id: draft.id };
   return existing ? new Reply(200, ref) : new Reply(201, ref);
 }
