@@ -9,10 +9,10 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 import { emailsOfBroadcast } from '../emails/service.js';
 import { unsubscribedNow } from '../contacts/service.js';
 import type { BroadcastRow } from './store.js';
-import type { ListItem, ResponseBody } from '../../http/document-types.js';
 
 /** The recipient event types of the reference. */
 export type RecipientType = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'unsubscribed' | 'suppressed';

@@ -4,9 +4,9 @@
  */
 import type { Emulator } from '../../context.js';
 import type { DB } from '../../store/db.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
-import type { ListItem, ResponseBody } from '../../http/document-types.js';
 
 /** Statuses (docs/reference/resources.md#broadcasts): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
 export type BroadcastStatus = 'draft' | 'scheduled' | 'queued' | 'sent' | 'canceled';

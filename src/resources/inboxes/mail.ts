@@ -13,8 +13,8 @@
  */
 import type { Emulator, InboxRouter, ReceivedForInbox } from '../../context.js';
 import { ApiError, errors } from '../../http/errors.js';
-import type { SchemaOf } from '../../http/document-types.js';
 import { contentTypeOf, newId } from '../../http/format.js';
+import type { SchemaOf } from '../../http/document-types.js';
 import { loadEmail, seedEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { storeReceivedEmail } from '../receiving/service.js';
 import { emitInboxEvent, threadEventData, toEventEmail } from './shapes.js';
