@@ -26,8 +26,15 @@ export type { Auth } from './context.js';
  */
 export type RawRequest = IncomingMessage & { body?: unknown; file?: Express.Multer.File; baseUrl?: string };
 
-/** A validated request. `params`/`query` are coerced to their schema types. */
-export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>> {
+/**
+ * A validated request. `params`/`query` are coerced to their schema types.
+ * `O` is its operationId's type: `Req<'emails/get'>` (src/http/document-types.ts)
+ * has `operationId: 'emails/get'`, so a handler written for one operation
+ * cannot be wired to another, even one whose request and reply look alike.
+ */
+export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>, O extends string = string> {
+  /** The operation's `operationId` in the document (`emails/get`). */
+  operationId: O;
   params: P;
   query: Q;
   body: B;
@@ -42,11 +49,16 @@ export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, 
   response: ServerResponse;
 }
 
-/** A reply with an explicit status or headers; a plain value is sent with the operation's success status. */
-export class Reply {
+/**
+ * A reply with an explicit status or headers; a plain value is sent with the
+ * operation's success status. `S` and `B` keep the status and the body's
+ * type, so a handler's reply is checked against the document's response of
+ * that status (`Answer` in src/http/document-types.ts).
+ */
+export class Reply<S extends number = number, B = unknown> {
   constructor(
-    readonly status: number,
-    readonly body: unknown,
+    readonly status: S,
+    readonly body: B,
     readonly headers: Record<string, string> = {},
     /** Content type for a non-JSON body (e.g. the inbox page). */
     readonly contentType?: string,
@@ -60,13 +72,14 @@ export class Reply {
  * `value()` parses it (response validation in tests, request logs);
  * `JSON.stringify` of a `JsonText` gives the same JSON.
  */
-export class JsonText {
+export class JsonText<T = unknown> {
+  /** `T`: the type of the value `text` serializes (the maker's word: `text` is not checked against it). */
   constructor(readonly text: string) {}
   /** The parsed value. */
-  value(): unknown {
-    return JSON.parse(this.text);
+  value(): T {
+    return JSON.parse(this.text) as T;
   }
-  toJSON(): unknown {
+  toJSON(): T {
     return this.value();
   }
 }
@@ -78,10 +91,16 @@ export class JsonText {
  */
 export const HANDLED: unique symbol = Symbol('resend-emulator.handled');
 
-/** Handles one operation; returns the JSON body, a `Reply` or `HANDLED`. Throws `ApiError`. */
-// The request is typed per operation where the handler is written (`Req<'domains/create'>` of src/http/document-types.ts), so the map takes any typing.
+/**
+ * Handles one operation; returns the JSON body, a `Reply` or `HANDLED`.
+ * Throws `ApiError`. The pipeline's view of any handler: each module's map is
+ * checked per operation against `OperationHandlers`
+ * (src/http/document-types.ts: the request and the reply the document
+ * declares for that operationId).
+ */
+// The request and the reply are typed per operation by `OperationHandlers` where the map is written, so the pipeline takes any typing.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandler = (ctx: Emulator, req: OpRequest<any, any, any>) => unknown | Promise<unknown>;
+export type OperationHandler = (ctx: Emulator, req: OpRequest<any, any, any, any>) => unknown | Promise<unknown>;
 
 /** What an `onResponse` hook learns about an answered API request. */
 export interface ResponseInfo {

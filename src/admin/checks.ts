@@ -17,7 +17,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import type { ResourceModule } from '../module.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, OperationHandlers, Req } from '../http/document-types.js';
 import { headersOf, loadEmail, type EmailRow } from '../resources/emails/service.js';
 import { findEmail, type ReceivedEmailRow } from '../resources/receiving/service.js';
 import { fromJson } from '../http/format.js';
@@ -87,20 +87,20 @@ export async function receivedHtmlCheck(ctx: Emulator, row: ReceivedEmailRow): P
 
 const timeoutOf = (q: Record<string, unknown>) => (q.timeout_ms !== undefined ? Number(q.timeout_ms) : LINK_CHECK_TIMEOUT_MS);
 
-async function emailHtml(ctx: Emulator, req: Req<'admin/email-html-check'>) {
+async function emailHtml(ctx: Emulator, req: Req<'admin/email-html-check'>): Promise<Answer<'admin/email-html-check'>> {
   return sentHtmlCheck(ctx, await sentEmail(ctx, req));
 }
 
-async function emailLinks(ctx: Emulator, req: Req<'admin/email-link-check'>) {
+async function emailLinks(ctx: Emulator, req: Req<'admin/email-link-check'>): Promise<Answer<'admin/email-link-check'>> {
   const row = await sentEmail(ctx, req);
   return linkCheck(row.id, extractLinks(row.html, row.text), imageUrls(row.html), timeoutOf(req.query));
 }
 
-async function receivedHtml(ctx: Emulator, req: Req<'admin/received-html-check'>) {
+async function receivedHtml(ctx: Emulator, req: Req<'admin/received-html-check'>): Promise<Answer<'admin/received-html-check'>> {
   return receivedHtmlCheck(ctx, receivedEmail(ctx, req.params.email_id));
 }
 
-async function receivedLinks(ctx: Emulator, req: Req<'admin/received-link-check'>) {
+async function receivedLinks(ctx: Emulator, req: Req<'admin/received-link-check'>): Promise<Answer<'admin/received-link-check'>> {
   const row = receivedEmail(ctx, req.params.email_id);
   return linkCheck(row.id, extractLinks(row.html, row.text), imageUrls(row.html), timeoutOf(req.query));
 }
@@ -112,5 +112,5 @@ export const adminChecksModule: ResourceModule = {
     'admin/email-link-check': emailLinks,
     'admin/received-html-check': receivedHtml,
     'admin/received-link-check': receivedLinks,
-  },
+  } satisfies OperationHandlers,
 };

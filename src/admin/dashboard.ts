@@ -29,7 +29,7 @@ import { listRuns, runStepRows } from '../resources/automations/service.js';
 import { listReceivedEmails, receivedAttachmentsOf } from '../resources/receiving/service.js';
 import { extractCodes } from './codes.js';
 import { extractLinks } from './emails.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
 
 /** The team id of the path, or 404 `Team not found`. */
 function teamOf(ctx: Emulator, req: OpRequest): string {
@@ -40,7 +40,7 @@ function teamOf(ctx: Emulator, req: OpRequest): string {
 
 const addresses = (json: string): string[] => fromJson<string[]>(json) ?? [];
 
-function receivedEmails(ctx: Emulator, req: Req<'admin/dashboard-received-emails'>) {
+function receivedEmails(ctx: Emulator, req: Req<'admin/dashboard-received-emails'>): Answer<'admin/dashboard-received-emails'> {
   const teamId = teamOf(ctx, req);
   return {
     object: 'list',
@@ -66,7 +66,7 @@ function receivedEmails(ctx: Emulator, req: Req<'admin/dashboard-received-emails
   };
 }
 
-function domains(ctx: Emulator, req: Req<'admin/dashboard-domains'>) {
+function domains(ctx: Emulator, req: Req<'admin/dashboard-domains'>): Answer<'admin/dashboard-domains'> {
   const teamId = teamOf(ctx, req);
   return {
     object: 'list',
@@ -83,7 +83,7 @@ function domains(ctx: Emulator, req: Req<'admin/dashboard-domains'>) {
   };
 }
 
-function contacts(ctx: Emulator, req: Req<'admin/dashboard-contacts'>) {
+function contacts(ctx: Emulator, req: Req<'admin/dashboard-contacts'>): Answer<'admin/dashboard-contacts'> {
   const teamId = teamOf(ctx, req);
   const segments = listSegments(ctx, teamId);
   const segmentName = new Map(segments.map((s) => [s.id, s.name]));
@@ -107,7 +107,7 @@ function contacts(ctx: Emulator, req: Req<'admin/dashboard-contacts'>) {
   };
 }
 
-function broadcasts(ctx: Emulator, req: Req<'admin/dashboard-broadcasts'>) {
+function broadcasts(ctx: Emulator, req: Req<'admin/dashboard-broadcasts'>): Answer<'admin/dashboard-broadcasts'> {
   const teamId = teamOf(ctx, req);
   const segmentName = new Map(listSegments(ctx, teamId).map((s) => [s.id, s.name]));
   return {
@@ -128,7 +128,7 @@ function broadcasts(ctx: Emulator, req: Req<'admin/dashboard-broadcasts'>) {
   };
 }
 
-function automationRuns(ctx: Emulator, req: Req<'admin/dashboard-automation-runs'>) {
+function automationRuns(ctx: Emulator, req: Req<'admin/dashboard-automation-runs'>): Answer<'admin/dashboard-automation-runs'> {
   const teamId = teamOf(ctx, req);
   return {
     object: 'list',
@@ -156,7 +156,7 @@ function automationRuns(ctx: Emulator, req: Req<'admin/dashboard-automation-runs
 }
 
 /** The team's usage (usage's `usageOf`, what GET /usage answers). */
-function usage(ctx: Emulator, req: Req<'admin/dashboard-usage'>) {
+function usage(ctx: Emulator, req: Req<'admin/dashboard-usage'>): Answer<'admin/dashboard-usage'> {
   return usageOf(ctx, teamOf(ctx, req));
 }
 
@@ -169,5 +169,5 @@ export const dashboardModule: ResourceModule = {
     'admin/dashboard-broadcasts': broadcasts,
     'admin/dashboard-automation-runs': automationRuns,
     'admin/dashboard-usage': usage,
-  },
+  } satisfies OperationHandlers,
 };

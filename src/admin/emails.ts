@@ -25,7 +25,7 @@ import { rawMessage } from './raw.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type EmailRow } from '../resources/emails/service.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
 
 /** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
 export interface AdminEmail {
@@ -250,7 +250,7 @@ function filterOf(q: Record<string, any>): EmailFilter {
   return f;
 }
 
-async function listOp(ctx: Emulator, req: Req<'admin/list-emails'>) {
+async function listOp(ctx: Emulator, req: Req<'admin/list-emails'>): Promise<Answer<'admin/list-emails'>> {
   const filter = filterOf(req.query);
   if (req.query.wait !== undefined && req.query.wait > 0) {
     const found = await waitForMatch(ctx, filter, req.query.wait);
@@ -270,7 +270,7 @@ function getOr404(ctx: Emulator, id: string): EmailRow {
  * query's filters (`to`, `from`, `subject`, `tag`, `team_id`, `last_event`,
  * `q`), waiting up to `wait` ms for one. 404 `Email not found` when none.
  */
-async function resolveEmail(ctx: Emulator, req: Req<'admin/get-email'>): Promise<EmailRow> {
+async function resolveEmail(ctx: Emulator, req: Req<'admin/get-email'> | Req<'admin/get-email-raw'>): Promise<EmailRow> {
   if (req.params.email_id !== 'latest') return getOr404(ctx, req.params.email_id);
   const filter = filterOf(req.query);
   const wait = req.query.wait ?? 0;
@@ -279,11 +279,11 @@ async function resolveEmail(ctx: Emulator, req: Req<'admin/get-email'>): Promise
   return loadEmail(ctx, found.id)!;
 }
 
-async function getOp(ctx: Emulator, req: Req<'admin/get-email'>) {
+async function getOp(ctx: Emulator, req: Req<'admin/get-email'>): Promise<Answer<'admin/get-email'>> {
   return toAdminEmail(ctx, await resolveEmail(ctx, req));
 }
 
-function download(ctx: Emulator, req: Req<'admin/download-email-attachment'>) {
+function download(ctx: Emulator, req: Req<'admin/download-email-attachment'>): Answer<'admin/download-email-attachment'> {
   const row = getOr404(ctx, req.params.email_id);
   const a = findEmailAttachment(ctx, row.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
@@ -292,7 +292,7 @@ function download(ctx: Emulator, req: Req<'admin/download-email-attachment'>) {
 }
 
 /** `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts), offered as `{id}.eml`. */
-async function rawOp(ctx: Emulator, req: Req<'admin/get-email-raw'>) {
+async function rawOp(ctx: Emulator, req: Req<'admin/get-email-raw'>): Promise<Answer<'admin/get-email-raw'>> {
   const row = await resolveEmail(ctx, req);
   return new Reply(200, await rawMessage(ctx, row), { 'content-disposition': `attachment; filename="${row.id}.eml"` }, 'message/rfc822');
 }
@@ -306,7 +306,7 @@ async function rawOp(ctx: Emulator, req: Req<'admin/get-email-raw'>) {
  * `validation_error` saying why; `reason` with another type, or `link`
  * with `delivery_delayed` / `failed`, is 422 too.
  */
-function createEvent(ctx: Emulator, req: Req<'admin/create-email-event'>) {
+function createEvent(ctx: Emulator, req: Req<'admin/create-email-event'>): Answer<'admin/create-email-event'> {
   const row = getOr404(ctx, req.params.email_id);
   const { type } = req.body;
   if (req.body.reason !== undefined && type !== 'failed') throw errors.validation('The `reason` field applies to `type: "failed"` only.', 422);
@@ -345,5 +345,5 @@ export const adminEmailsModule: ResourceModule = {
     'admin/download-email-attachment': download,
     'admin/create-email-event': createEvent,
     'admin/get-email-raw': rawOp,
-  },
+  } satisfies OperationHandlers,
 };

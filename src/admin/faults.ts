@@ -12,22 +12,22 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import type { ResourceModule } from '../module.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, OperationHandlers, Req } from '../http/document-types.js';
 
-function create(ctx: Emulator, req: Req<'admin/create-fault'>) {
+function create(ctx: Emulator, req: Req<'admin/create-fault'>): Answer<'admin/create-fault'> {
   return ctx.faults.add(req.body);
 }
 
-function list(ctx: Emulator) {
+function list(ctx: Emulator): Answer<'admin/list-faults'> {
   return { object: 'list', data: ctx.faults.list() };
 }
 
-function remove(ctx: Emulator, req: Req<'admin/delete-fault'>) {
+function remove(ctx: Emulator, req: Req<'admin/delete-fault'>): Answer<'admin/delete-fault'> {
   if (!ctx.faults.remove(req.params.fault_id)) throw errors.notFound('Fault rule');
   return { object: 'fault', id: req.params.fault_id, deleted: true };
 }
 
-function clear(ctx: Emulator) {
+function clear(ctx: Emulator): Answer<'admin/clear-faults'> {
   return { deleted: ctx.faults.clear() };
 }
 
@@ -38,5 +38,5 @@ export const adminFaultsModule: ResourceModule = {
     'admin/list-faults': list,
     'admin/delete-fault': remove,
     'admin/clear-faults': clear,
-  },
+  } satisfies OperationHandlers,
 };

@@ -41,6 +41,9 @@ export interface ClientFinding {
   notes: string[];
 }
 
+/** caniemail's feature categories (its data's `category`; the document's `HtmlCheck` enumerates the same four). */
+export type FeatureCategory = 'html' | 'css' | 'image' | 'others';
+
 /** A feature the email uses that some client supports partly or not at all. */
 export interface HtmlFinding {
   /** caniemail's title (e.g. `display:flex`, `<style> element`). */
@@ -48,7 +51,7 @@ export interface HtmlFinding {
   /** caniemail's slug (e.g. `css-display-flex`), null if its data has no feature of that title. */
   slug: string | null;
   /** `html`, `css`, `image` or `others`. */
-  category: string | null;
+  category: FeatureCategory | null;
   /** The caniemail.com page of the feature. */
   url: string | null;
   /** The clients that lack it (in part or in full), in caniemail's client order. */
@@ -210,7 +213,7 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
   const data = rawData as unknown as {
     last_update_date: string;
     nicenames: { family: Record<string, string>; platform: Record<string, string> };
-    data: { slug: string; title: string; url: string; category: string }[];
+    data: { slug: string; title: string; url: string; category: FeatureCategory }[];
   };
   const html = input.html ?? '';
   const byTitle = new Map(data.data.map((f) => [f.title, f]));

@@ -11,7 +11,7 @@ import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { Reply, type ResourceModule } from '../module.js';
 import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage } from '../resources/receiving/service.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
 function envelopeFrom(query: Record<string, any>): string[] | undefined {
@@ -21,7 +21,7 @@ function envelopeFrom(query: Record<string, any>): string[] | undefined {
   return list;
 }
 
-async function inbound(ctx: Emulator, req: Req<'admin/inbound'>) {
+async function inbound(ctx: Emulator, req: Req<'admin/inbound'>): Promise<Answer<'admin/inbound'>> {
   let raw: Buffer;
   let envelope = envelopeFrom(req.query);
   let given: ReturnType<typeof givenParts> | undefined;
@@ -51,13 +51,13 @@ export function dispositionHeader(kind: 'inline' | 'attachment', filename: strin
     : `${kind}; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-function attachment(ctx: Emulator, req: Req<'admin/inbound-attachment'>) {
+function attachment(ctx: Emulator, req: Req<'admin/inbound-attachment'>): Answer<'admin/inbound-attachment'> {
   const a = findAttachment(ctx, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
 }
 
-function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>) {
+function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>): Answer<'admin/inbound-raw'> {
   const e = findEmail(ctx, req.params.email_id);
   if (!e) throw errors.notFound('Email');
   return new Reply(200, Buffer.from(e.raw, 'base64'), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
@@ -69,5 +69,5 @@ export const inboundModule: ResourceModule = {
     'admin/inbound': inbound,
     'admin/inbound-attachment': attachment,
     'admin/inbound-raw': raw,
-  },
+  } satisfies OperationHandlers,
 };

@@ -17,7 +17,7 @@ import { listTeams as allTeams } from '../state/teams.js';
 import type { ResponseInfo } from '../module.js';
 import { HANDLED, Reply, type ResourceModule } from '../module.js';
 import { isoTime } from '../http/format.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, OperationHandlers, Req } from '../http/document-types.js';
 import { errors } from '../http/errors.js';
 import { writeJson } from '../http/pipeline.js';
 import { requirePackage } from '../lazy.js';
@@ -28,7 +28,7 @@ import { inboxAsset, inboxPage } from './inbox-page.js';
 export const SSE_PING_MS = 15_000;
 
 /** The page for a request: its `<base href>` is the admin API's root under the mount path (express's `req.baseUrl`). */
-function page(_ctx: Emulator, req: Req<'admin/inbox'>) {
+function page(_ctx: Emulator, req: Req<'admin/inbox'>): Answer<'admin/inbox'> {
   const mountPath = req.raw.baseUrl ?? '';
   const html = inboxPage().replace('%BASE%', `${mountPath}/_emulator/`).replace('%ADMIN_COOKIE%', ADMIN_COOKIE);
   return new Reply(200, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY' }, 'text/html; charset=utf-8');
@@ -41,7 +41,7 @@ const ASSETS = new Set(['inbox.js', 'inbox.css']);
 const ASSET_MAX_AGE_S = 3600;
 
 /** An asset of the page, streamed by `send` (conditional requests, ranges, content types); 404 `not_found` for any other name. */
-function asset(_ctx: Emulator, req: Req<'admin/inbox-asset'>) {
+function asset(_ctx: Emulator, req: Req<'admin/inbox-asset'>): Answer<'admin/inbox-asset'> {
   const file = req.params.file;
   if (!ASSETS.has(file)) throw errors.notFound('Asset');
   const send = requirePackage<typeof import('send')>('send');
@@ -54,7 +54,7 @@ function asset(_ctx: Emulator, req: Req<'admin/inbox-asset'>) {
   return HANDLED;
 }
 
-function listTeams(ctx: Emulator) {
+function listTeams(ctx: Emulator): Answer<'admin/list-teams'> {
   const rows = allTeams(ctx.db);
   return { object: 'list', data: rows.map((r) => ({ id: r.id, name: r.name, owner_email: r.owner_email, created_at: isoTime(r.created_at) })) };
 }
@@ -63,7 +63,7 @@ function listTeams(ctx: Emulator) {
  * Streams bus notifications as server-sent events until the client goes
  * away or the server closes. Writes the response itself (returns `HANDLED`).
  */
-function events(ctx: Emulator, req: Req<'admin/events'>) {
+function events(ctx: Emulator, req: Req<'admin/events'>): Answer<'admin/events'> {
   const res = req.response;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -114,7 +114,7 @@ export const inboxModule: ResourceModule = {
     'admin/inbox-asset': asset,
     'admin/list-teams': listTeams,
     'admin/events': events,
-  },
+  } satisfies OperationHandlers,
   /** A successful API write (not GET) → bus `change` `{team_id, operation}`, relayed to the page. */
   onResponse(ctx: Emulator, info: ResponseInfo) {
     if (info.method === 'GET' || info.status >= 400 || !info.auth) return;

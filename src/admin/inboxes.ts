@@ -9,7 +9,7 @@
 import type { Emulator } from '../context.js';
 import { ApiError, errors } from '../http/errors.js';
 import type { ResourceModule } from '../module.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
 import { teamExists } from '../state/teams.js';
 import { assignFromDashboard, findAnyInbox, inboxesDashboard, performAgentAction, type InboxRow } from '../resources/inboxes/service.js';
 
@@ -20,15 +20,15 @@ function inboxOr404(ctx: Emulator, idOrEmail: string): InboxRow {
   return inbox;
 }
 
-function agentAction(ctx: Emulator, req: Req<'admin/inbox-agent-action'>) {
+function agentAction(ctx: Emulator, req: Req<'admin/inbox-agent-action'>): Answer<'admin/inbox-agent-action'> {
   return performAgentAction(ctx, inboxOr404(ctx, req.params.inbox), req.body);
 }
 
-function assignment(ctx: Emulator, req: Req<'admin/inbox-thread-assignment'>) {
+function assignment(ctx: Emulator, req: Req<'admin/inbox-thread-assignment'>): Answer<'admin/inbox-thread-assignment'> {
   return assignFromDashboard(ctx, inboxOr404(ctx, req.params.inbox), req.params.thread_id, req.body.assignee_email, req.body.assigned_by_email ?? null);
 }
 
-function dashboard(ctx: Emulator, req: Req<'admin/dashboard-inboxes'>) {
+function dashboard(ctx: Emulator, req: Req<'admin/dashboard-inboxes'>): Answer<'admin/dashboard-inboxes'> {
   if (!teamExists(ctx, req.params.team_id)) throw errors.notFound('Team');
   return { object: 'list', data: inboxesDashboard(ctx, req.params.team_id) };
 }
@@ -39,5 +39,5 @@ export const adminInboxesModule: ResourceModule = {
     'admin/inbox-agent-action': agentAction,
     'admin/dashboard-inboxes': dashboard,
     'admin/inbox-thread-assignment': assignment,
-  },
+  } satisfies OperationHandlers,
 };

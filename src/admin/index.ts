@@ -19,25 +19,25 @@ import { deliveryRow } from '../deliveries/store.js';
 import { findWebhook } from '../resources/webhooks/service.js';
 import { insertApiKey, newToken } from '../resources/api-keys/service.js';
 import { insertTeam } from '../state/teams.js';
-import type { Req } from '../http/document-types.js';
+import type { Answer, OperationHandlers, Req } from '../http/document-types.js';
 
 /** The package version, from package.json. */
 export const VERSION: string = JSON.parse(fs.readFileSync(path.join(path.dirname(specDir()), 'package.json'), 'utf8')).version;
 
-function health() {
+function health(): Answer<'admin/health'> {
   return { status: 'ok', version: VERSION };
 }
 
-async function reset(ctx: Emulator) {
+async function reset(ctx: Emulator): Promise<Answer<'admin/reset'>> {
   await ctx.scheduler.exclusive(() => resetState(ctx, loadFixtures(ctx.config.fixtures)));
   return { object: 'reset', reset: true };
 }
 
-function clock(ctx: Emulator) {
+function clock(ctx: Emulator): Answer<'admin/get-clock'> {
   return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode };
 }
 
-async function advance(ctx: Emulator, req: Req<'admin/advance-clock'>) {
+async function advance(ctx: Emulator, req: Req<'admin/advance-clock'>): Promise<Answer<'admin/advance-clock'>> {
   const { ms, to } = req.body;
   if ((ms === undefined) === (to === undefined)) throw errors.validation('Give exactly one of `ms` and `to`.', 422);
   let fired;
@@ -56,7 +56,7 @@ async function advance(ctx: Emulator, req: Req<'admin/advance-clock'>) {
   return { now: isoTime(ctx.clock.nowMs()), mode: ctx.clock.mode, fired: fired.map((j) => ({ type: j.type, due_at: isoTime(j.due_at) })) };
 }
 
-function createTeam(ctx: Emulator, req: Req<'admin/create-team'>) {
+function createTeam(ctx: Emulator, req: Req<'admin/create-team'>): Answer<'admin/create-team'> {
   const id = newId();
   const ownerEmail = req.body.owner_email ?? `owner+${id.slice(0, 8)}@example.com`;
   const token = newToken();
@@ -68,12 +68,12 @@ function createTeam(ctx: Emulator, req: Req<'admin/create-team'>) {
 }
 
 /** GET /_emulator/webhook-deliveries: every delivery (oldest first), filtered by team, webhook, event type, status. */
-function deliveries(ctx: Emulator, req: Req<'admin/list-webhook-deliveries'>) {
+function deliveries(ctx: Emulator, req: Req<'admin/list-webhook-deliveries'>): Answer<'admin/list-webhook-deliveries'> {
   return { object: 'list', data: listDeliveries(ctx, req.query) };
 }
 
 /** GET /_emulator/webhook-deliveries/{id}: one delivery, or 404. */
-function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
+function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>): Answer<'admin/get-webhook-delivery'> {
   const d = getDelivery(ctx, req.params.delivery_id);
   if (!d) throw errors.notFound('Webhook delivery');
   return d;
@@ -84,21 +84,23 @@ function deliveryGet(ctx: Emulator, req: Req<'admin/get-webhook-delivery'>) {
  * before answering (same svix-id, fresh signature; see src/deliveries/jobs.ts).
  * 404 for an unknown delivery; 422 when its webhook was deleted.
  */
-async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>) {
+async function replay(ctx: Emulator, req: Req<'admin/replay-webhook-delivery'>): Promise<Answer<'admin/replay-webhook-delivery'>> {
   const webhookId = deliveryRow(ctx, req.params.delivery_id)?.webhook_id;
   if (webhookId === undefined) throw errors.notFound('Webhook delivery');
   if (!findWebhook(ctx, webhookId)) {
     throw errors.validation('The webhook of this delivery was deleted; the delivery cannot be replayed.', 422);
   }
   await ctx.scheduler.exclusive(() => deliver(ctx, req.params.delivery_id, { replay: true }));
-  return getDelivery(ctx, req.params.delivery_id);
+  const d = getDelivery(ctx, req.params.delivery_id);
+  if (!d) throw errors.notFound('Webhook delivery');
+  return d;
 }
 
-function snapshotGet(ctx: Emulator) {
+function snapshotGet(ctx: Emulator): Answer<'admin/export-snapshot'> {
   return exportSnapshot(ctx);
 }
 
-async function snapshotPost(ctx: Emulator, req: Req<'admin/import-snapshot'>) {
+async function snapshotPost(ctx: Emulator, req: Req<'admin/import-snapshot'>): Promise<Answer<'admin/import-snapshot'>> {
   await ctx.scheduler.exclusive(() => importSnapshot(ctx, req.body));
   return { object: 'snapshot', imported: true };
 }
@@ -116,5 +118,5 @@ export const adminModule: ResourceModule = {
     'admin/replay-webhook-delivery': replay,
     'admin/export-snapshot': snapshotGet,
     'admin/import-snapshot': snapshotPost,
-  },
+  } satisfies OperationHandlers,
 };

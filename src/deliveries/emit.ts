@@ -23,8 +23,8 @@ import { insertDelivery } from './store.js';
  */
 export type EventType = SchemaOf<'EventType'>;
 
-/** A Standard Webhooks message id: `msg_` + 27 alphanumerics (docs/reference/formats.md#ids-and-tokens). */
-export function newMessageId(): string {
+/** A Standard Webhooks message id (the `webhook-id` header, the delivery's id): `msg_` + 27 alphanumerics (docs/reference/formats.md#ids-and-tokens). Not an email's Message-ID (receiving's `newMessageId`). */
+export function newWebhookMessageId(): string {
   return `msg_${randomAlnum(27)}`;
 }
 
@@ -43,7 +43,7 @@ export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: 
   const payload = JSON.stringify({ type, created_at: isoTime(now), data: typeof data === 'function' ? data() : data });
   const ids: string[] = [];
   for (const webhookId of hooks) {
-    const id = newMessageId();
+    const id = newWebhookMessageId();
     insertDelivery(ctx, { id, teamId, webhookId, type, payload, now });
     webhookDeliverJob.schedule(ctx, { delivery_id: id }, { dueAt: now, teamId });
     ids.push(id);

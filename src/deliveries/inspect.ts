@@ -4,7 +4,11 @@
  */
 import type { Emulator } from '../context.js';
 import { isoTime } from '../http/format.js';
+import type { SchemaOf } from '../http/document-types.js';
 import { attemptsOf, deliveriesWhere, deliveryRow } from './store.js';
+
+/** A delivery's status, as the document's `WebhookDelivery` names them (`pending`, `succeeded`, `failed`, `recorded`, `cancelled`). */
+export type DeliveryStatus = SchemaOf<'WebhookDelivery'>['status'];
 
 /** One attempt at a delivery. Times: ISO 8601 (emulated `at`, wall-clock `wall_time`). */
 export interface DeliveryAttempt {
@@ -44,7 +48,7 @@ export interface WebhookDelivery {
   /** Headers of the latest attempt, or null before the first. */
   headers: Record<string, string> | null;
   /** `pending` | `succeeded` | `failed` | `recorded` | `cancelled`. */
-  status: string;
+  status: DeliveryStatus;
   created_at: string;
   /** When the next scheduled attempt is due (emulated), or null. */
   next_attempt_at: string | null;

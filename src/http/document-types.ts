@@ -6,12 +6,14 @@
  * stale). Handlers and services use these instead of copying a shape by hand.
  *
  * ```ts
- * function send(ctx: Emulator, req: OpRequest<RequestBody<'emails/send'>>) { ... }
+ * function send(ctx: Emulator, req: Req<'emails/send'>): Answer<'emails/send'> { ... }
  * type Email = SchemaOf<'Email'>;
+ * export const operations = { 'emails/send': send } satisfies OperationHandlers;
  * ```
  */
 import type { components, operations } from '../generated/openapi.js';
-import type { OpRequest } from '../module.js';
+import type { Emulator } from '../context.js';
+import type { HANDLED, JsonText, OpRequest, Reply } from '../module.js';
 
 /** Every operationId of the document, e.g. `'emails/send'`. */
 export type OperationId = keyof operations;
@@ -38,16 +40,68 @@ export type QueryOf<Op extends OperationId> = OrNone<operations[Op] extends { pa
 /** The path parameters of an operation. */
 export type PathOf<Op extends OperationId> = OrNone<operations[Op] extends { parameters: { path?: infer P } } ? NonNullable<P> : never>;
 
-/** The JSON body of an operation's success response with `status` (default 200). */
-export type ResponseBody<Op extends OperationId, Status extends number = 200> = operations[Op] extends {
-  responses: { [S in Status]: { content: { 'application/json': infer R } } };
-}
-  ? R
-  : never;
+/**
+ * The JSON body of an operation's success response with `Status` (default:
+ * any of its success statuses, e.g. 201 for a create); `never` when that
+ * response is not JSON.
+ */
+export type ResponseBody<Op extends OperationId, Status extends number = SuccessStatus<Op>> = {
+  [S in Status & keyof operations[Op]['responses']]: operations[Op]['responses'][S] extends { content: { 'application/json': infer R } } ? R : never;
+}[Status & keyof operations[Op]['responses']];
 
 /**
  * A handler's request typed by its operation: body, query and path
  * parameters as the document declares them (validation has already checked
  * and coerced them). `Req<'domains/create'>`.
  */
-export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>>;
+export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>, Op>;
+
+/** The success (2xx) statuses an operation declares. */
+export type SuccessStatus<Op extends OperationId> = Extract<keyof operations[Op]['responses'], 200 | 201 | 202 | 203 | 204 | 206>;
+
+/**
+ * The body a handler gives for one response: its JSON value (or a
+ * `JsonText` of it), and for any other content type (a page, a raw message,
+ * a download) text or bytes (sent with the `Reply`'s content type).
+ * `undefined` when the response declares no content.
+ */
+type BodyOf<R> = R extends { content: infer C }
+  ? { [T in keyof C]: T extends 'application/json' ? C[T] | JsonText<C[T]> : string | Buffer }[keyof C]
+  : undefined;
+
+/** The JSON bodies of an operation's success responses (what a plain returned value may be). */
+type SuccessJson<Op extends OperationId> = {
+  [S in SuccessStatus<Op>]: operations[Op]['responses'][S] extends { content: { 'application/json': infer J } } ? J | JsonText<J> : never;
+}[SuccessStatus<Op>];
+
+/** True when a success response of the operation is not JSON (a stream or a page): only those may answer `HANDLED`. */
+type HasNonJson<Op extends OperationId> = {
+  [S in SuccessStatus<Op>]: operations[Op]['responses'][S] extends { content: infer C } ? (Exclude<keyof C, 'application/json'> extends never ? never : true) : never;
+}[SuccessStatus<Op>];
+
+/**
+ * What the handler of `Op` may return: the JSON body of one of its success
+ * responses (sent with the operation's first success status), a `Reply` with
+ * one of those statuses and that status's body, or `HANDLED` for an
+ * operation whose success is not JSON (a stream the handler wrote itself).
+ * A status the document does not declare needs the emulator's own reason,
+ * said where it is written (response validation in tests fails on it).
+ */
+export type Answer<Op extends OperationId> =
+  | SuccessJson<Op>
+  | { [S in SuccessStatus<Op>]: Reply<S, BodyOf<operations[Op]['responses'][S]>> }[SuccessStatus<Op>]
+  | ([HasNonJson<Op>] extends [never] ? never : typeof HANDLED);
+
+/** The handler of one operation: its request as the document declares it, its answer (or a promise of it). */
+export type Handler<Op extends OperationId> = (ctx: Emulator, req: Req<Op>) => Answer<Op> | Promise<Answer<Op>>;
+
+/**
+ * Handlers by operationId, each typed by its own operation: every module's
+ * map is written `{ ... } satisfies OperationHandlers`, so a key that is no
+ * operation of the document, a handler wired to another operation's key, or
+ * a reply the document does not declare fails to compile.
+ */
+export type OperationHandlers = { [Op in OperationId]?: Handler<Op> };
+
+/** The item of a list operation's `data` (its success JSON body's `data` array), e.g. `ListItem<'domains/list'>`. */
+export type ListItem<Op extends OperationId> = ResponseBody<Op> extends { data: (infer I)[] } ? I : never;

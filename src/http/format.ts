@@ -13,6 +13,8 @@ const mimeTypes = lazy(() => requirePackage<typeof import('mime-types')>('mime-t
  * `YYYY-MM-DD HH:MM:SS.ffffff+00` (docs/reference/interface-spec.md#conventions; six fraction
  * digits, docs/reference/formats.md#timestamps). `null`/`undefined` → `null`.
  */
+export function apiTime(ms: number): string;
+export function apiTime(ms: number | null | undefined): string | null;
 export function apiTime(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
   // A list renders many rows of the same instant (the manual clock stands still): the last one is kept.
@@ -28,6 +30,8 @@ export function apiTime(ms: number | null | undefined): string | null {
 const lastApiTime: { ms: number; text: string | null } = { ms: Number.NaN, text: null };
 
 /** Renders emulated ms as ISO 8601 with `Z`, the webhook payload format (docs/reference/formats.md#timestamps). */
+export function isoTime(ms: number): string;
+export function isoTime(ms: number | null | undefined): string | null;
 export function isoTime(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
   return new Date(ms).toISOString();

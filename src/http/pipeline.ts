@@ -242,7 +242,7 @@ export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
   return (call) => {
     if (call.result !== undefined) return;
     const { req } = call;
-    const opReq: OpRequest = { params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req, response: call.res };
+    const opReq: OpRequest = { operationId: call.op.operationId, params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req, response: call.res };
     const claim = call.idempotency;
     const result = claim ? runUnderKey(ctx, claim, call.op.successStatus, () => handler(ctx, opReq)) : handler(ctx, opReq);
     if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {

@@ -19,7 +19,7 @@ import { MAX_CLOCK_MS } from '../clock/clock.js';
 import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 
 /** The whole state as JSON, with the schema version it was written at. */
-export function exportSnapshot(ctx: Emulator): { version: 1; schema_version: number; clock_ms: number; tables: Record<string, unknown[]> } {
+export function exportSnapshot(ctx: Emulator): { version: 1; schema_version: number; clock_ms: number; tables: Record<string, Record<string, unknown>[]> } {
   return { version: 1, schema_version: SCHEMA_VERSION, clock_ms: ctx.clock.nowMs(), tables: tablesOf(ctx.db) };
 }
 

@@ -9,15 +9,14 @@
  * Tokens (`re_…`) are stored as sha256 and shown only on creation.
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { findTeamDomain } from '../domains/service.js';
 import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey, pageApiKeys } from './store.js';
 import { apiKeyMessages } from './messages.js';
 
-function create(ctx: Emulator, req: Req<'api-keys/create'>) {
+function create(ctx: Emulator, req: Req<'api-keys/create'>): Answer<'api-keys/create'> {
   const { name, permission = 'full_access', domain_id } = req.body;
   const teamId = req.auth!.teamId;
   let domainId: string | null = null;
@@ -33,7 +32,7 @@ function create(ctx: Emulator, req: Req<'api-keys/create'>) {
   return { id, object: 'api_key', token };
 }
 
-function list(ctx: Emulator, req: Req<'api-keys/list'>) {
+function list(ctx: Emulator, req: Req<'api-keys/list'>): Answer<'api-keys/list'> {
   return pageApiKeys(ctx.db, req, {
     defaultLimit: null,
     columns: 'id, name, created_at, last_used_at',
@@ -41,23 +40,23 @@ function list(ctx: Emulator, req: Req<'api-keys/list'>) {
   });
 }
 
-function update(ctx: Emulator, req: Req<'api-keys/update'>) {
+function update(ctx: Emulator, req: Req<'api-keys/update'>): Answer<'api-keys/update'> {
   const id = req.params.api_key_id;
   if (!apiKeyExists(ctx, req.auth!.teamId, id)) throw errors.notFound('API key');
   if (req.body.name !== undefined) renameApiKey(ctx, id, req.body.name);
   return { object: 'api_key', id };
 }
 
-function remove(ctx: Emulator, req: Req<'api-keys/remove'>) {
+function remove(ctx: Emulator, req: Req<'api-keys/remove'>): Answer<'api-keys/remove'> {
   const id = req.params.api_key_id;
   if (!deleteApiKey(ctx, req.auth!.teamId, id)) throw errors.notFound('API key');
   return { object: 'list', id, deleted: true };
 }
 
 /** The api-keys operations, by operationId. */
-export const apiKeyOperations: Record<string, OperationHandler> = {
+export const apiKeyOperations = {
   'api-keys/create': create,
   'api-keys/list': list,
   'api-keys/update': update,
   'api-keys/remove': remove,
-};
+} satisfies OperationHandlers;

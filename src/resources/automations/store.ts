@@ -8,6 +8,7 @@ import type { DB } from '../../store/db.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 import { apiTime, fromJson, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 
 export type StepType = 'trigger' | 'delay' | 'wait_for_event' | 'condition' | 'send_email' | 'contact_update' | 'contact_delete' | 'add_to_segment';
 export type ConnectionType = 'default' | 'condition_met' | 'condition_not_met' | 'timeout' | 'event_received';
@@ -218,7 +219,7 @@ export function graphOf(row: { steps: string; connections: string }): Graph {
   return { steps: JSON.parse(row.steps), connections: JSON.parse(row.connections) };
 }
 
-export function automationShape(row: AutomationRow) {
+export function automationShape(row: AutomationRow): ResponseBody<'automations/get'> {
   const g = graphOf(row);
   return {
     object: 'automation',
@@ -235,14 +236,14 @@ export function automationShape(row: AutomationRow) {
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const AUTOMATION_LIST_COLUMNS = 'seq, id, name, status, created_at, updated_at';
 
-export function automationListItem(row: AutomationRow) {
+export function automationListItem(row: AutomationRow): ListItem<'automations/list'> {
   return { id: row.id, name: row.name, status: row.status, created_at: apiTime(row.created_at), updated_at: apiTime(row.updated_at) };
 }
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
 export const RUN_LIST_COLUMNS = 'seq, id, status, started_at, completed_at, created_at';
 
-export function runListItem(r: RunRow) {
+export function runListItem(r: RunRow): ListItem<'automations/list-runs'> {
   return { id: r.id, status: r.status, started_at: apiTime(r.started_at), completed_at: apiTime(r.completed_at), created_at: apiTime(r.created_at) };
 }
 
@@ -251,7 +252,7 @@ export function runStepRows(ctx: Emulator, runId: string): RunStepRow[] {
 }
 
 /** GET /automations/{id}/runs/{run_id}: steps in execution (graph) order. */
-export function runShape(ctx: Emulator, r: RunRow) {
+export function runShape(ctx: Emulator, r: RunRow): ResponseBody<'automations/get-run'> {
   return {
     object: 'automation_run',
     ...runListItem(r),

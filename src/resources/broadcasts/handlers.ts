@@ -12,7 +12,7 @@ import { broadcastMessages } from './messages.js';
 import { clickedLinks, recipients, type RecipientType } from './stats.js';
 import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404 } from '../topics/service.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 
 /** `segment_id`, else its deprecated name `audience_id` (docs/reference/interface-spec.md#versioning 1-2). */
@@ -20,7 +20,7 @@ function segmentOf(body: { segment_id?: string; audience_id?: string }): string 
   return body.segment_id ?? body.audience_id;
 }
 
-function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
+function create(ctx: Emulator, req: Req<'broadcasts/create'>): Answer<'broadcasts/create'> {
   const b = req.body;
   const teamId = req.auth!.teamId;
   if (b.scheduled_at !== undefined && b.scheduled_at !== null && b.send !== true) {
@@ -37,7 +37,7 @@ function create(ctx: Emulator, req: Req<'broadcasts/create'>) {
   return { object: 'broadcast', id };
 }
 
-function list(ctx: Emulator, req: Req<'broadcasts/list'>) {
+function list(ctx: Emulator, req: Req<'broadcasts/list'>): Answer<'broadcasts/list'> {
   return paginateTeam(ctx.db, req, {
     table: BROADCASTS,
     defaultLimit: null,
@@ -46,11 +46,11 @@ function list(ctx: Emulator, req: Req<'broadcasts/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'broadcasts/get'>) {
+function get(ctx: Emulator, req: Req<'broadcasts/get'>): Answer<'broadcasts/get'> {
   return toBroadcast(getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id));
 }
 
-function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
+function update(ctx: Emulator, req: Req<'broadcasts/update'>): Answer<'broadcasts/update'> {
   const teamId = req.auth!.teamId;
   const row = getOr404(ctx.db, teamId, req.params.broadcast_id);
   const b = req.body;
@@ -80,7 +80,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>) {
   return { object: 'broadcast', id: row.id };
 }
 
-function remove(ctx: Emulator, req: Req<'broadcasts/remove'>) {
+function remove(ctx: Emulator, req: Req<'broadcasts/remove'>): Answer<'broadcasts/remove'> {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   if (row.status !== 'draft' && row.status !== 'scheduled') {
     throw broadcastMessages.notDeletable(row.status);
@@ -92,19 +92,19 @@ function remove(ctx: Emulator, req: Req<'broadcasts/remove'>) {
   return { object: 'broadcast', id: row.id, deleted: true };
 }
 
-function send(ctx: Emulator, req: Req<'broadcasts/send'>) {
+function send(ctx: Emulator, req: Req<'broadcasts/send'>): Answer<'broadcasts/send'> {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   ctx.db.transaction(() => sendBroadcast(ctx, row, req.body?.scheduled_at))();
   return { id: row.id };
 }
 
-function cancel(ctx: Emulator, req: Req<'broadcasts/cancel'>) {
+function cancel(ctx: Emulator, req: Req<'broadcasts/cancel'>): Answer<'broadcasts/cancel'> {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   ctx.db.transaction(() => cancelBroadcast(ctx, row))();
   return { object: 'broadcast', id: row.id };
 }
 
-function duplicate(ctx: Emulator, req: Req<'broadcasts/duplicate'>) {
+function duplicate(ctx: Emulator, req: Req<'broadcasts/duplicate'>): Answer<'broadcasts/duplicate'> {
   const r: BroadcastRow = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   const copy = insertBroadcast(ctx, {
     teamId: r.team_id,
@@ -113,12 +113,12 @@ function duplicate(ctx: Emulator, req: Req<'broadcasts/duplicate'>) {
   return { object: 'broadcast', id: copy.id };
 }
 
-function listRecipients(ctx: Emulator, req: Req<'broadcasts/recipients'>) {
+function listRecipients(ctx: Emulator, req: Req<'broadcasts/recipients'>): Answer<'broadcasts/recipients'> {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   return recipients(ctx, row, req.query as { type: RecipientType; email?: string; bounce_type?: string });
 }
 
-function listClickedLinks(ctx: Emulator, req: Req<'broadcasts/list-clicked-links'>) {
+function listClickedLinks(ctx: Emulator, req: Req<'broadcasts/list-clicked-links'>): Answer<'broadcasts/list-clicked-links'> {
   const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
   return clickedLinks(ctx, row, req.query);
 }
@@ -134,4 +134,4 @@ export const operations = {
   'broadcasts/duplicate': duplicate,
   'broadcasts/recipients': listRecipients,
   'broadcasts/list-clicked-links': listClickedLinks,
-};
+} satisfies OperationHandlers;

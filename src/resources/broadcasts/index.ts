@@ -23,11 +23,12 @@ import { migrations, insertBroadcast } from './store.js';
 import { operations } from './handlers.js';
 import { unsubscribe } from './unsubscribe.js';
 import { broadcastDeliverJob, broadcastStartJob } from './jobs.js';
+import type { OperationHandlers } from '../../http/document-types.js';
 
 export const broadcastsModule: ResourceModule = {
   name: 'broadcasts',
   migrations,
-  operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe },
+  operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe } satisfies OperationHandlers,
   jobs: [broadcastStartJob, broadcastDeliverJob],
   seed(ctx, fixtures) {
     for (const b of fixtures.broadcasts ?? []) {

@@ -9,6 +9,7 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import type { PageQuery, ListEnvelope } from '../../http/pagination.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 import { emailsOfBroadcast } from '../emails/service.js';
 import { unsubscribedNow } from '../contacts/service.js';
 import type { BroadcastRow } from './store.js';
@@ -99,12 +100,15 @@ function sentEmails(ctx: Emulator, row: BroadcastRow) {
  * emulator's bounces are permanent, docs/reference/test-addresses.md), `clicked_links` for clicked.
  * Throws 422 `validation_error` for `bounce_type` with another type.
  */
-export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { type: RecipientType; email?: string; bounce_type?: string }) {
+/** A recipient as listed, before its page gives it an `id`. */
+type Recipient = Omit<ListItem<'broadcasts/recipients'>, 'id'>;
+
+export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { type: RecipientType; email?: string; bounce_type?: string }): ResponseBody<'broadcasts/recipients'> {
   if (q.bounce_type !== undefined && q.type !== 'bounced') {
     throw broadcastMessages.bounceTypeWithoutBounced();
   }
   const wanted = q.email?.toLowerCase();
-  const rows: object[] = [];
+  const rows: Recipient[] = [];
   for (const e of sentEmails(ctx, row)) {
     if (wanted !== undefined && e.email.toLowerCase() !== wanted) continue;
     if (q.type === 'unsubscribed') {
@@ -115,7 +119,7 @@ export function recipients(ctx: Emulator, row: BroadcastRow, q: PageQuery & { ty
     }
     const hit = EVENTS[q.type].has(e.last_event) || (q.type === 'clicked' && e.clicks.length > 0) || (q.type === 'opened' && e.clicks.length > 0);
     if (!hit) continue;
-    const item: Record<string, unknown> = { contact_id: e.contact_id, email: e.email };
+    const item: Recipient = { contact_id: e.contact_id, email: e.email };
     if (q.type === 'opened') item.count = 1;
     if (q.type === 'clicked') {
       const byUrl = new Map<string, number>();

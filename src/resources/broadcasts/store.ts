@@ -4,6 +4,7 @@
  */
 import type { Emulator } from '../../context.js';
 import type { DB } from '../../store/db.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 
@@ -96,7 +97,7 @@ export const migrations = [
 export const BROADCAST_LIST_COLUMNS = 'id, name, segment_id, status, created_at, scheduled_at, sent_at';
 
 /** The list item (docs/reference/interface-spec.md#broadcast; no `topic_id`, docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 15). */
-export function toListItem(r: BroadcastRow) {
+export function toListItem(r: BroadcastRow): ListItem<'broadcasts/list'> {
   return {
     id: r.id,
     name: r.name,
@@ -124,7 +125,7 @@ export function contentOf(r: BroadcastRow): BroadcastContent & { segment_id: str
   };
 }
 
-export function toBroadcast(r: BroadcastRow) {
+export function toBroadcast(r: BroadcastRow): ResponseBody<'broadcasts/get'> {
   return {
     object: 'broadcast',
     id: r.id,

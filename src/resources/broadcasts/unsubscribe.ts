@@ -8,7 +8,8 @@
  */
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
-import { Reply, type OpRequest } from '../../module.js';
+import { Reply } from '../../module.js';
+import type { Answer, Req } from '../../http/document-types.js';
 import { findContact, updateContact } from '../contacts/service.js';
 import { broadcastById } from './store.js';
 
@@ -25,7 +26,7 @@ function decode(token: string): { b: string; c: string } | null {
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** Unsubscribes the contact the token names. Throws 404 for an unknown token. */
-export function unsubscribe(ctx: Emulator, req: OpRequest) {
+export function unsubscribe(ctx: Emulator, req: Req<'admin/unsubscribe'> | Req<'admin/unsubscribe-one-click'>): Answer<'admin/unsubscribe'> {
   const t = decode(req.params.token);
   const broadcast = t && broadcastById(ctx, t.b);
   const contact = t && broadcast ? findContact(ctx, broadcast.team_id, t.c) : undefined;

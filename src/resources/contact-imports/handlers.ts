@@ -20,7 +20,6 @@
  */
 import fs from 'node:fs';
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../http/format.js';
 import { paginate } from '../../http/pagination.js';
@@ -31,10 +30,10 @@ import { propertiesByKey } from '../contact-properties/service.js';
 import { parseJsonField } from './json-fields.js';
 import { CONTACT_IMPORTS, getImportOr404, insertImport, toImport, type ImportOptions, type ImportRow } from './store.js';
 import { importStartJob } from './jobs.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { importMessages } from './messages.js';
 
-async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
+async function create(ctx: Emulator, req: Req<'contacts/create-import'>): Promise<Answer<'contacts/create-import'>> {
   const teamId = req.auth!.teamId;
   const file = req.file;
   try {
@@ -67,11 +66,11 @@ async function create(ctx: Emulator, req: Req<'contacts/create-import'>) {
   }
 }
 
-function get(ctx: Emulator, req: Req<'contacts/get-import'>) {
+function get(ctx: Emulator, req: Req<'contacts/get-import'>): Answer<'contacts/get-import'> {
   return toImport(getImportOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function list(ctx: Emulator, req: Req<'contacts/list-imports'>) {
+function list(ctx: Emulator, req: Req<'contacts/list-imports'>): Answer<'contacts/list-imports'> {
   const { status, ...page } = req.query;
   const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
   const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];
@@ -79,8 +78,8 @@ function list(ctx: Emulator, req: Req<'contacts/list-imports'>) {
 }
 
 /** The contact-imports operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'contacts/create-import': create,
   'contacts/get-import': get,
   'contacts/list-imports': list,
-};
+} satisfies OperationHandlers;

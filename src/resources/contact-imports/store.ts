@@ -5,6 +5,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
+import type { ResponseBody } from '../../http/document-types.js';
 
 /** The contact-imports tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -73,7 +74,7 @@ function toImportItem(row: ImportRow) {
 }
 
 /** Single shape: `object: "contact_import"` plus the item. */
-export function toImport(row: ImportRow) {
+export function toImport(row: ImportRow): ResponseBody<'contacts/get-import'> {
   return { object: 'contact_import', ...toImportItem(row) };
 }
 

@@ -10,16 +10,15 @@
  * | contact-properties/remove | `{object, deleted: true, id}` (recorded key order, REC:CONv2-create); the key is removed from every contact |
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import {
   checkTyped, deleteProperty, getPropertyOr404, insertProperty, pageProperties, propertyKeyTaken, setPropertyFallback, toProperty, toPropertyItem,
   type PropertyRow, PROPERTY_LIST_COLUMNS,
 } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { removePropertyValues } from '../contacts/service.js';
 import { contactPropertyMessages } from './messages.js';
 
-function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
+function create(ctx: Emulator, req: Req<'contact-properties/create'>): Answer<'contact-properties/create'> {
   const teamId = req.auth!.teamId;
   const { key, type } = req.body;
   const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
@@ -28,7 +27,7 @@ function create(ctx: Emulator, req: Req<'contact-properties/create'>) {
   return { object: 'contact_property', id: row.id };
 }
 
-function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
+function list(ctx: Emulator, req: Req<'contact-properties/list'>): Answer<'contact-properties/list'> {
   return pageProperties(ctx.db, req, {
     defaultLimit: null,
     columns: PROPERTY_LIST_COLUMNS,
@@ -36,11 +35,11 @@ function list(ctx: Emulator, req: Req<'contact-properties/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'contact-properties/get'>) {
+function get(ctx: Emulator, req: Req<'contact-properties/get'>): Answer<'contact-properties/get'> {
   return toProperty(getPropertyOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
+function update(ctx: Emulator, req: Req<'contact-properties/update'>): Answer<'contact-properties/update'> {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   if (req.body.fallback_value !== undefined) {
     const value = checkTyped(row.type, req.body.fallback_value, 'fallback_value');
@@ -49,7 +48,7 @@ function update(ctx: Emulator, req: Req<'contact-properties/update'>) {
   return { object: 'contact_property', id: row.id };
 }
 
-function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
+function remove(ctx: Emulator, req: Req<'contact-properties/remove'>): Answer<'contact-properties/remove'> {
   const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     deleteProperty(ctx, row.id);
@@ -59,10 +58,10 @@ function remove(ctx: Emulator, req: Req<'contact-properties/remove'>) {
 }
 
 /** The contact-properties operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'contact-properties/create': create,
   'contact-properties/list': list,
   'contact-properties/get': get,
   'contact-properties/update': update,
   'contact-properties/remove': remove,
-};
+} satisfies OperationHandlers;

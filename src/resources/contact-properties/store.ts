@@ -8,6 +8,7 @@ import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import { contactPropertyMessages } from './messages.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 
 /** The contact-properties tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -47,7 +48,7 @@ export function fallbackOf(row: PropertyRow): string | number | null {
 }
 
 /** The single shape: `{object, id, key, type, fallback_value, created_at}`. */
-export function toProperty(row: PropertyRow) {
+export function toProperty(row: PropertyRow): ResponseBody<'contact-properties/get'> {
   return { object: 'contact_property', id: row.id, key: row.key, type: row.type, fallback_value: fallbackOf(row), created_at: apiTime(row.created_at) };
 }
 
@@ -55,7 +56,7 @@ export function toProperty(row: PropertyRow) {
 export const PROPERTY_LIST_COLUMNS = 'id, key, type, fallback_value, created_at';
 
 /** The list item shape (no `object`). */
-export function toPropertyItem(row: PropertyRow) {
+export function toPropertyItem(row: PropertyRow): ListItem<'contact-properties/list'> {
   const { object: _o, ...rest } = toProperty(row);
   return rest;
 }

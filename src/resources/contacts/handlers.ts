@@ -4,7 +4,6 @@
  * docs/reference/interface-spec.md#versioning 3). Rules are listed in `index.ts`.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { getSegmentOr404, segmentNamesOf } from '../segments/service.js';
@@ -12,9 +11,9 @@ import { pageTopics, type TopicRow } from '../topics/service.js';
 import { explicitSubscriptions, pageContacts, pageMemberships, removeMembership, toContactItem } from './store.js';
 import { contactRef } from './ref.js';
 import {
-  typedPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact, type ContactPatch,
+  typedPropertyValues, createContactWith, getContactOr404, removeContact, updateContactWith, addContactToSegment, setSubscriptions, type Contact,
 } from './service.js';
-import type { Req, SchemaOf } from '../../http/document-types.js';
+import type { Answer, Req, SchemaOf, OperationHandlers, ResponseBody } from '../../http/document-types.js';
 
 /** Body of POST /contacts (and of the legacy POST, without segments/topics): `CreateContactBody` of spec/paths/contacts.yaml. */
 export type CreateBody = SchemaOf<'CreateContactBody'>;
@@ -25,7 +24,7 @@ export type CreateBody = SchemaOf<'CreateContactBody'>;
  * each `{type, value}` (`typedPropertyValues`, the SDK's
  * `GetContactResponseSuccess`).
  */
-export function toContactResponse(ctx: Emulator, contact: Contact) {
+export function toContactResponse(ctx: Emulator, contact: Contact): ResponseBody<'contacts/get'> {
   const properties = typedPropertyValues(ctx, contact.team_id, contact);
   return {
     object: 'contact',
@@ -40,7 +39,7 @@ export function toContactResponse(ctx: Emulator, contact: Contact) {
 }
 
 /** Creates (or finds) a contact from a POST body, with extra segment ids. */
-export function createFromBody(ctx: Emulator, teamId: string, b: CreateBody, extraSegments: string[] = []) {
+export function createFromBody(ctx: Emulator, teamId: string, b: CreateBody, extraSegments: string[] = []): ResponseBody<'contacts/create'> {
   const segments = [...(b.segments ?? []).map((s) => (typeof s === 'string' ? s : s.id)), ...extraSegments];
   if (b.audience_id) segments.push(b.audience_id);
   const { contact } = createContactWith(ctx, teamId, {
@@ -55,11 +54,11 @@ export function createFromBody(ctx: Emulator, teamId: string, b: CreateBody, ext
   return { object: 'contact', id: contact.id };
 }
 
-function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+function create(ctx: Emulator, req: Req<'contacts/create'>): Answer<'contacts/create'> {
   return createFromBody(ctx, req.auth!.teamId, req.body);
 }
 
-function list(ctx: Emulator, req: Req<'contacts/list'>) {
+function list(ctx: Emulator, req: Req<'contacts/list'>): Answer<'contacts/list'> {
   const teamId = req.auth!.teamId;
   const { segment_id, ...page } = req.query;
   if (segment_id !== undefined) getSegmentOr404(ctx, teamId, segment_id);
@@ -67,39 +66,39 @@ function list(ctx: Emulator, req: Req<'contacts/list'>) {
 }
 
 /** GET /contacts/{id|email} (also the legacy path). */
-export function get(ctx: Emulator, req: OpRequest) {
+export function get(ctx: Emulator, req: Req<'contacts/get'> | Req<'audiences/get-contact'>): ResponseBody<'contacts/get'> {
   return toContactResponse(ctx, getContactOr404(ctx, req.auth!.teamId, contactRef(req.params.id)));
 }
 
 /** PATCH /contacts/{id|email} (also the legacy path) → `{object: "contact", id}`. */
-export function update(ctx: Emulator, req: OpRequest<ContactPatch>) {
+export function update(ctx: Emulator, req: Req<'contacts/update'> | Req<'audiences/update-contact'>): ResponseBody<'contacts/update'> {
   const c = updateContactWith(ctx, req.auth!.teamId, contactRef(req.params.id), req.body);
   return { object: 'contact', id: c.id };
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'contacts/remove'>): Answer<'contacts/remove'> {
   const c = removeContact(ctx, req.auth!.teamId, contactRef(req.params.id));
   if (!c) throw errors.notFound('Contact');
   return { object: 'contact', contact: c.id, deleted: true };
 }
 
-function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>) {
+function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>): Answer<'contacts/list-segments'> {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   const page = pageMemberships(ctx.db, teamId, contact.id, req.query, (r) => ({ id: r.id, created_at: apiTime(r.created_at) }));
   // The page's segment names in one query. A membership is removed with its segment (segments' delete), so every segment is found.
   const names = segmentNamesOf(ctx, teamId, page.data.map((s) => s.id));
-  return { ...page, data: page.data.map((s) => ({ id: s.id, name: names.get(s.id) ?? null, created_at: s.created_at })) };
+  return { ...page, data: page.data.map((s) => ({ id: s.id, name: names.get(s.id)!, created_at: s.created_at })) };
 }
 
-function addSegment(ctx: Emulator, req: Req<'contacts/add-segment'>) {
+function addSegment(ctx: Emulator, req: Req<'contacts/add-segment'>): Answer<'contacts/add-segment'> {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   addContactToSegment(ctx, teamId, contact.id, req.params.segment_id);
   return { id: req.params.segment_id };
 }
 
-function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>) {
+function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>): Answer<'contacts/remove-segment'> {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   getSegmentOr404(ctx, teamId, req.params.segment_id);
@@ -107,7 +106,7 @@ function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>) {
   return { id: contact.id, audienceId: req.params.segment_id, deleted: true };
 }
 
-function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
+function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>): Answer<'contacts/list-topics'> {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   // The contact's own choices, read once; a topic without one shows its default.
@@ -120,7 +119,7 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>) {
   });
 }
 
-function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>) {
+function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>): Answer<'contacts/update-topics'> {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   const topics = Array.isArray(req.body) ? req.body : req.body.topics;
@@ -139,4 +138,4 @@ export const contactOperations = {
   'contacts/remove-segment': removeSegment,
   'contacts/list-topics': listTopics,
   'contacts/update-topics': updateTopics,
-};
+} satisfies OperationHandlers;

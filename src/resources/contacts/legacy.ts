@@ -7,20 +7,20 @@
  * value under `contact`, also for a contact that never existed.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { getSegmentOr404 } from '../segments/service.js';
 import { listSegmentContacts } from './service.js';
-import { createFromBody, get, update, type CreateBody } from './handlers.js';
+import { createFromBody, get, update } from './handlers.js';
 import { contactRef } from './ref.js';
 import { removeContact } from './service.js';
+import type { Answer, OperationHandlers, Req } from '../../http/document-types.js';
 
-function create(ctx: Emulator, req: OpRequest<CreateBody>) {
+function create(ctx: Emulator, req: Req<'audiences/create-contact'>): Answer<'audiences/create-contact'> {
   const teamId = req.auth!.teamId;
   getSegmentOr404(ctx, teamId, req.params.audience_id);
   return createFromBody(ctx, teamId, req.body, [req.params.audience_id]);
 }
 
-function remove(ctx: Emulator, req: OpRequest) {
+function remove(ctx: Emulator, req: Req<'audiences/remove-contact'>): Answer<'audiences/remove-contact'> {
   const ref = contactRef(req.params.id);
   removeContact(ctx, req.auth!.teamId, ref);
   return { object: 'contact', contact: req.params.id, deleted: true };
@@ -28,8 +28,8 @@ function remove(ctx: Emulator, req: OpRequest) {
 
 export const legacyOperations = {
   'audiences/create-contact': create,
-  'audiences/list-contacts': (ctx: Emulator, req: OpRequest) => listSegmentContacts(ctx, req, req.params.audience_id),
+  'audiences/list-contacts': (ctx: Emulator, req: Req<'audiences/list-contacts'>) => listSegmentContacts(ctx, req, req.params.audience_id),
   'audiences/get-contact': get,
   'audiences/update-contact': update,
   'audiences/remove-contact': remove,
-};
+} satisfies OperationHandlers;

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { apiTime } from '../../http/format.js';
-import type { Req } from '../../http/document-types.js';
+import type { Req, SchemaOf } from '../../http/document-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { claimExpireJob, claimVerifyJob } from './jobs.js';
 import { domainMessages } from './messages.js';
@@ -20,7 +20,7 @@ import {
 } from './store.js';
 
 /** A claim in its API shape (`object: "domain_claim"`, the TXT record to publish, times as API timestamps). */
-export function toClaim(row: ClaimRow) {
+export function toClaim(row: ClaimRow): SchemaOf<'DomainClaim'> {
   return {
     object: 'domain_claim',
     id: row.id,
@@ -86,7 +86,7 @@ export function verifyDomainClaim(ctx: Emulator, claim: ClaimRow): ClaimRow {
 }
 
 /** The domain's latest claim in its API shape (GET /domains/{id}/claim), or null when it has none (for the admin dashboard). */
-export function latestClaimOf(ctx: Emulator, domainId: string): ReturnType<typeof toClaim> | null {
+export function latestClaimOf(ctx: Emulator, domainId: string): SchemaOf<'DomainClaim'> | null {
   const row = latestClaimRow(ctx, domainId);
   return row ? toClaim(row) : null;
 }

@@ -15,12 +15,12 @@ import {
   assertNameAvailable, cancelPendingClaims, deleteDomain, domainById, emitDomainEvent, getDomainOr404, insertDomain,
   pageDomains, resolveCapabilities, setDomainStatus, toDomain, toDomainListItem, updateDomainSettings, DOMAIN_LIST_COLUMNS,
 } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { domainVerifyJob } from './jobs.js';
 import { createDomainClaim, latestClaim, toClaim, verifyDomainClaim } from './claims.js';
 import { domainMessages } from './messages.js';
 
-function create(ctx: Emulator, req: Req<'domains/create'>) {
+function create(ctx: Emulator, req: Req<'domains/create'>): Answer<'domains/create'> {
   const teamId = req.auth!.teamId;
   resolveCapabilities(req.body.capabilities);
   assertNameAvailable(ctx, teamId, req.body.name);
@@ -31,7 +31,7 @@ function create(ctx: Emulator, req: Req<'domains/create'>) {
   })();
 }
 
-function list(ctx: Emulator, req: Req<'domains/list'>) {
+function list(ctx: Emulator, req: Req<'domains/list'>): Answer<'domains/list'> {
   return pageDomains(ctx.db, req, {
     defaultLimit: null,
     columns: DOMAIN_LIST_COLUMNS,
@@ -39,16 +39,16 @@ function list(ctx: Emulator, req: Req<'domains/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'domains/get'>) {
+function get(ctx: Emulator, req: Req<'domains/get'>): Answer<'domains/get'> {
   return toDomain(getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id));
 }
 
-function update(ctx: Emulator, req: Req<'domains/update'>) {
+function update(ctx: Emulator, req: Req<'domains/update'>): Answer<'domains/update'> {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   const b = req.body;
   const current = JSON.parse(row.capabilities);
   const capabilities = b.capabilities ? resolveCapabilities({ ...current, ...b.capabilities }) : current;
-  return ctx.db.transaction(() => {
+  return ctx.db.transaction((): Answer<'domains/update'> => {
     updateDomainSettings(ctx, row.id, {
       open_tracking: b.open_tracking === undefined ? row.open_tracking : b.open_tracking ? 1 : 0,
       click_tracking: b.click_tracking === undefined ? row.click_tracking : b.click_tracking ? 1 : 0,
@@ -61,7 +61,7 @@ function update(ctx: Emulator, req: Req<'domains/update'>) {
   })();
 }
 
-function remove(ctx: Emulator, req: Req<'domains/remove'>) {
+function remove(ctx: Emulator, req: Req<'domains/remove'>): Answer<'domains/remove'> {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     deleteDomain(ctx, row.id);
@@ -71,7 +71,7 @@ function remove(ctx: Emulator, req: Req<'domains/remove'>) {
   return { object: 'domain', id: row.id, deleted: true };
 }
 
-function verify(ctx: Emulator, req: Req<'domains/verify'>) {
+function verify(ctx: Emulator, req: Req<'domains/verify'>): Answer<'domains/verify'> {
   const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     setDomainStatus(ctx, row.id, 'pending');
@@ -87,20 +87,20 @@ export const domainOperations = {
   'domains/update': update,
   'domains/remove': remove,
   'domains/verify': verify,
-};
+} satisfies OperationHandlers;
 
 /* Domain claims: the rules are in claims.ts. */
 
-function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>) {
+function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>): Answer<'domains/create-claim'> {
   return toClaim(createDomainClaim(ctx, req.auth!.teamId, req.body));
 }
 
-function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>) {
+function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>): Answer<'domains/get-claim'> {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   return toClaim(latestClaim(ctx, domain.id));
 }
 
-function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>) {
+function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>): Answer<'domains/verify-claim'> {
   const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
   return toClaim(verifyDomainClaim(ctx, latestClaim(ctx, domain.id)));
 }
@@ -109,6 +109,6 @@ export const claimOperations = {
   'domains/create-claim': createClaim,
   'domains/get-claim': getClaim,
   'domains/verify-claim': verifyClaim,
-};
+} satisfies OperationHandlers;
 
 export { insertDomain };

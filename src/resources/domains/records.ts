@@ -12,17 +12,10 @@
  * `ttl` is always `Auto`; `status` follows the domain's verification.
  */
 import { randomBytes } from 'node:crypto';
+import type { SchemaOf } from '../../http/document-types.js';
 
-/** A DNS record as returned by the API. */
-export interface DnsRecord {
-  record: 'SPF' | 'DKIM' | 'Receiving' | 'Tracking';
-  name: string;
-  type: 'MX' | 'TXT' | 'CNAME';
-  value: string;
-  ttl: 'Auto';
-  status: string;
-  priority?: number;
-}
+/** A DNS record as returned by the API (the document's `DnsRecord`). */
+export type DnsRecord = SchemaOf<'DnsRecord'>;
 
 /** Inputs that shape the records. */
 export interface RecordInputs {
@@ -32,7 +25,7 @@ export interface RecordInputs {
   trackingSubdomain: string | null;
   /** The DKIM public key value `p=…` (see `newDkimValue`). */
   dkimValue: string;
-  status: string;
+  status: DnsRecord['status'];
 }
 
 /** A fresh DKIM public-key value: `p=` + base64 of 162 random bytes (RSA-1024 SubjectPublicKeyInfo size). */

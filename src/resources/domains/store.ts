@@ -10,7 +10,10 @@ import { buildRecords, type DnsRecord } from './records.js';
 import type { Migration } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
-import type { SchemaOf } from '../../http/document-types.js';
+import type { SchemaOf, ListItem, ResponseBody } from '../../http/document-types.js';
+
+/** A domain's status (the document's `DomainStatus`). */
+export type DomainStatus = SchemaOf<'DomainStatus'>;
 import { newDkimValue } from './records.js';
 import { domainMessages } from './messages.js';
 
@@ -60,8 +63,8 @@ export interface DomainRow {
   id: string;
   team_id: string;
   name: string;
-  status: string;
-  region: string;
+  status: DomainStatus;
+  region: SchemaOf<'Region'>;
   capabilities: string;
   open_tracking: number;
   click_tracking: number;
@@ -79,8 +82,8 @@ export interface ClaimRow {
   team_id: string;
   domain_id: string;
   name: string;
-  status: string;
-  region: string;
+  status: SchemaOf<'DomainClaim'>['status'];
+  region: SchemaOf<'Region'>;
   record_value: string;
   blocked_reason: string | null;
   failure_reason: string | null;
@@ -98,8 +101,8 @@ export function capabilitiesOf(row: DomainRow): { sending: 'enabled' | 'disabled
  * are `verified`, of a `failed` one `failed`, of a `pending` one `pending`,
  * otherwise `not_started`.
  */
-export function recordStatus(domainStatus: string): string {
-  return ['verified', 'failed', 'pending'].includes(domainStatus) ? domainStatus : 'not_started';
+export function recordStatus(domainStatus: DomainStatus): DnsRecord['status'] {
+  return domainStatus === 'verified' || domainStatus === 'failed' || domainStatus === 'pending' ? domainStatus : 'not_started';
 }
 
 /** The DNS records of a row. */
@@ -120,7 +123,7 @@ export function recordsOf(row: DomainRow): DnsRecord[] {
  * spec and the document type it `string`, the SDK `tracking_subdomain?:
  * string` (`Domain`, resend 6.38), and the SDK's mocks omit it.
  */
-export function toDomain(row: DomainRow) {
+export function toDomain(row: DomainRow): ResponseBody<'domains/get'> {
   return {
     object: 'domain',
     ...toDomainListItem(row),
@@ -135,7 +138,7 @@ export function toDomain(row: DomainRow) {
 export const DOMAIN_LIST_COLUMNS = 'id, name, status, created_at, region, capabilities';
 
 /** The list item shape (docs/reference/interface-spec.md#domain: id, name, status, created_at, region, capabilities). */
-export function toDomainListItem(row: DomainRow) {
+export function toDomainListItem(row: DomainRow): ListItem<'domains/list'> {
   return {
     id: row.id,
     name: row.name,
@@ -170,7 +173,7 @@ export function emitDomainEvent(ctx: Emulator, type: 'domain.created' | 'domain.
  * Sets a domain's status and raises `domain.updated` if it changed
  * (docs/reference/interface-spec.md#domain: events as the status changes).
  */
-export function setDomainStatus(ctx: Emulator, id: string, status: string): void {
+export function setDomainStatus(ctx: Emulator, id: string, status: DomainStatus): void {
   const row = domainById(ctx, id);
   if (!row || row.status === status) return;
   ctx.db.prepare('UPDATE domains SET status = ? WHERE id = ?').run(status, id);

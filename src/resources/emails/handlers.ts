@@ -16,7 +16,7 @@ import { EmailQuota } from './quota.js';
 import {
   EMAIL_ATTACHMENTS, findEmailAttachment, getEmailOr404, LIST_PAGE_COLUMNS, listItemsJson, pageEmails, toEmail, type AttachmentRow, type EmailRow,
 } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers, ListItem } from '../../http/document-types.js';
 
 /** Longest and default life of a share link: 48 h (docs/reference/resources.md#emails). */
 export const SHARE_MAX_MS = 48 * 3_600_000;
@@ -30,7 +30,7 @@ export const DOWNLOAD_URL_TTL_MS = 3_600_000;
  * idempotent replay gets them from `quotaReplayHeaders` (the module's
  * `replayHeaders`).
  */
-function withQuotaHeaders(quota: EmailQuota | null, result: unknown): unknown {
+function withQuotaHeaders<B>(quota: EmailQuota | null, result: B): B | Reply<200, B> {
   return quota ? new Reply(200, result, quota.headers()) : result;
 }
 
@@ -43,7 +43,7 @@ export function quotaReplayHeaders(ctx: Emulator, auth: Auth): Record<string, st
   return EmailQuota.read(ctx, auth.teamId)?.headers() ?? {};
 }
 
-function send(ctx: Emulator, req: Req<'emails/send'>) {
+function send(ctx: Emulator, req: Req<'emails/send'>): Answer<'emails/send'> {
   // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const result = sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota });
@@ -55,7 +55,7 @@ function send(ctx: Emulator, req: Req<'emails/send'>) {
  * (`strict` by default, or `permissive`: 422 otherwise), then the items sent
  * by `sendBatch` (batch.ts), once per idempotency key.
  */
-async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
+async function batch(ctx: Emulator, req: Req<'emails/send-batch'>): Promise<Answer<'emails/send-batch'>> {
   const header = req.headers['x-batch-validation'];
   const mode = (Array.isArray(header) ? header[0] : header ?? 'strict').toLowerCase();
   if (mode !== 'strict' && mode !== 'permissive') {
@@ -68,25 +68,25 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>) {
   return withQuotaHeaders(quota, sendBatch(ctx, req.body, mode, validate, sc));
 }
 
-function listEmails(ctx: Emulator, req: Req<'emails/list'>) {
+function listEmails(ctx: Emulator, req: Req<'emails/list'>): Answer<'emails/list'> {
   // The items' JSON comes from the emails store's cache of their unchanging parts.
   const page = pageEmails(ctx.db, req, { defaultLimit: 20, columns: LIST_PAGE_COLUMNS, map: (r: EmailRow) => r });
   return new JsonText(`{"object":"list","has_more":${page.has_more},"data":${listItemsJson(ctx, page.data)}}`);
 }
 
-function get(ctx: Emulator, req: Req<'emails/get'>) {
+function get(ctx: Emulator, req: Req<'emails/get'>): Answer<'emails/get'> {
   return toEmail(getEmailOr404(ctx, req.auth!.teamId, req.params.email_id));
 }
 
 /** PATCH /emails/{id} `{scheduled_at}`: moves a `scheduled` email's send (schedule.ts). */
-function update(ctx: Emulator, req: Req<'emails/update'>) {
+function update(ctx: Emulator, req: Req<'emails/update'>): Answer<'emails/update'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   reschedule(ctx, row, req.body.scheduled_at);
   return { object: 'email', id: row.id };
 }
 
 /** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; docs/reference/resources.md#emails; schedule.ts). */
-function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
+function cancel(ctx: Emulator, req: Req<'emails/cancel'>): Answer<'emails/cancel'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   cancelScheduled(ctx, row);
   return { object: 'email', id: row.id };
@@ -96,7 +96,7 @@ function cancel(ctx: Emulator, req: Req<'emails/cancel'>) {
  * POST /emails/{id}/share `{expires_in}` (≤ 48 h, default 48 h): a link to
  * the email in the emulator's admin API (emulator choice; nothing is stored).
  */
-function share(ctx: Emulator, req: Req<'emails/share'>) {
+function share(ctx: Emulator, req: Req<'emails/share'>): Answer<'emails/share'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const ttl = req.body?.expires_in !== undefined ? parseDuration(req.body.expires_in) : SHARE_MAX_MS;
   if (ttl === null || ttl <= 0 || ttl > SHARE_MAX_MS) {
@@ -113,7 +113,7 @@ function share(ctx: Emulator, req: Req<'emails/share'>) {
  * document types it as a string and the SDK's `AttachmentData` as optional
  * (`content_id?: string`), as the received-email attachment endpoints do.
  */
-function toAttachment(ctx: Emulator, a: AttachmentRow) {
+function toAttachment(ctx: Emulator, a: AttachmentRow): ListItem<'emails/list-attachments'> {
   return {
     id: a.id,
     filename: a.filename,
@@ -126,12 +126,12 @@ function toAttachment(ctx: Emulator, a: AttachmentRow) {
   };
 }
 
-function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>) {
+function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>): Answer<'emails/list-attachments'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return paginate(ctx.db, { table: EMAIL_ATTACHMENTS, where: 'email_id = ?', params: [row.id], query: req.query, defaultLimit: null, map: (a: AttachmentRow) => toAttachment(ctx, a) });
 }
 
-function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>) {
+function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>): Answer<'emails/get-attachment'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const a = findEmailAttachment(ctx, row.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
@@ -148,4 +148,4 @@ export const emailOperations = {
   'emails/share': share,
   'emails/list-attachments': listAttachments,
   'emails/get-attachment': getAttachment,
-};
+} satisfies OperationHandlers;

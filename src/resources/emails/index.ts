@@ -15,6 +15,7 @@
  * | emails/metrics | counts and rates over `start_date`..`end_date` (default the last 6 days), breakdown by `dimensions` (see `metrics.ts`) |
  * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `jobs.ts`.
  */
+import type { OperationHandlers } from '../../http/document-types.js';
 import type { ResourceModule } from '../../module.js';
 import { emailOperations, quotaReplayHeaders } from './handlers.js';
 import { metrics } from './metrics.js';
@@ -25,7 +26,7 @@ import { seedEmail } from './seed.js';
 export const emailsModule: ResourceModule = {
   name: 'emails',
   migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration, sentUsageMigration],
-  operations: { ...emailOperations, 'emails/metrics': metrics },
+  operations: { ...emailOperations, 'emails/metrics': metrics } satisfies OperationHandlers,
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
   // An idempotent replay sends nothing; its quota headers are those of now (src/http/idempotency.ts).
   replayHeaders: { 'emails/send': quotaReplayHeaders, 'emails/send-batch': quotaReplayHeaders },

@@ -28,7 +28,7 @@ import { emailMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { parseAddress } from './addresses.js';
 import type { EmailRow } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, ResponseBody } from '../../http/document-types.js';
 import { eventsBetween, metricEmails } from './store.js';
 
 export const METRICS = [
@@ -103,9 +103,14 @@ function periodOf(ms: number, timeZone: string, granularity: string): string {
   return date;
 }
 
+/** The JSON body of GET /emails/metrics (the document's response). */
+type Metrics = ResponseBody<'emails/metrics'>;
+/** One group of `data`: its dimension values, then its metric values. */
+type MetricsGroup = NonNullable<Metrics['data']>[number];
+
 /** GET /emails/metrics; see the header. Throws 422 `validation_error` for the rules above. */
-export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
-  const q = req.query as Record<string, string | undefined>;
+export function metrics(ctx: Emulator, req: Req<'emails/metrics'>): Answer<'emails/metrics'> {
+  const q = req.query;
   const teamId = req.auth!.teamId;
   const now = ctx.clock.nowMs();
   const end = Math.min(q.end_date ? parseDate(q.end_date, 'end_date') : now, now);
@@ -119,7 +124,8 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
   }
   const granularity = q.granularity ?? 'daily';
   const wanted = q.metrics ? csv(q.metrics) : [...METRICS];
-  const dims = csv(q.dimensions);
+  // The document's pattern lets only these four names through validation.
+  const dims = csv(q.dimensions) as Metrics['dimensions'];
   const domainIds = csv(q.domain_id);
   const emailIds = csv(q.email_id);
   const broadcastIds = csv(q.broadcast_id);
@@ -169,7 +175,7 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
       if (ev.type === 'clicked') c.clicked.add(e.id);
     }
   }
-  const out: Record<string, unknown> = {
+  const out: Metrics = {
     object: 'metrics',
     start_date: isoTime(start),
     end_date: isoTime(end),
@@ -181,7 +187,8 @@ export function metrics(ctx: Emulator, req: Req<'emails/metrics'>) {
   if (dims.length) {
     out.data = [...groups.values()]
       .sort((a, b) => String(a.key.period ?? '').localeCompare(String(b.key.period ?? '')))
-      .map((g) => ({ ...g.key, ...values(g.c, wanted) }));
+      // A group's dimension values (strings, null) and metric values (numbers): the document's item, whose generated type cannot say "named members of their own type, the rest numbers".
+      .map((g) => ({ ...g.key, ...values(g.c, wanted) }) as MetricsGroup);
   }
   return out;
 }

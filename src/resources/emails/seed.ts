@@ -8,6 +8,7 @@ import { domainIdByName } from '../domains/service.js';
 import { parseAddress } from './addresses.js';
 import { insertEmail, messageId, type EmailRow } from './store.js';
 import { htmlToText } from './text.js';
+import type { SchemaOf } from '../../http/document-types.js';
 
 /** One email of the fixtures file (docs/fixtures.md). Times are ISO 8601. */
 export interface FixtureEmail {
@@ -26,7 +27,7 @@ export interface FixtureEmail {
   headers?: Record<string, string> | null;
   created_at?: string;
   /** Default: one `delivered` at `created_at`; `last_event` is the last one's type. */
-  events?: { type: string; at?: string }[];
+  events?: { type: SchemaOf<'LastEvent'>; at?: string }[];
 }
 
 /**

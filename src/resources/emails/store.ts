@@ -8,6 +8,7 @@ import { apiTime, fromJson, isoTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { teamPager } from '../../http/pagination.js';
+import type { ResponseBody, SchemaOf } from '../../http/document-types.js';
 
 /** Schema of the emails module (migration 19; 29 adds `contact_id`, see `emailContactMigration`). */
 export const emailsMigration = {
@@ -114,7 +115,7 @@ export interface EmailRow {
   text: string | null;
   headers: string | null;
   tags: string | null;
-  last_event: string;
+  last_event: SchemaOf<'LastEvent'>;
   scheduled_at: number | null;
   created_at: number;
   source: string;
@@ -340,7 +341,7 @@ export function listItemsJson(ctx: Emulator, rows: readonly Pick<EmailRow, 'id' 
 }
 
 /** GET /emails/{id} (docs/reference/resources.md#emails): `object: "email"`, html, text, tags; unset lists are `[]` as in the docs. */
-export function toEmail(r: EmailRow) {
+export function toEmail(r: EmailRow): ResponseBody<'emails/get'> {
   return {
     object: 'email',
     id: r.id,
@@ -406,7 +407,7 @@ const WEBHOOK_TYPES = new Set(['scheduled', 'sent', 'delivered', 'delivery_delay
 export function recordStep(
   ctx: Emulator,
   row: EmailHead,
-  type: string,
+  type: SchemaOf<'LastEvent'>,
   opts: { extra?: Record<string, unknown>; eventData?: Record<string, unknown>; keepLastEvent?: boolean; stored?: boolean } = {},
 ): void {
   if (!opts.stored) {

@@ -9,7 +9,7 @@
 import type { Emulator } from '../../context.js';
 import { inboxMessages } from './messages.js';
 import { newId } from '../../http/format.js';
-import type { Req } from '../../http/document-types.js';
+import type { Req, SchemaOf } from '../../http/document-types.js';
 import { asList, parseAddress } from '../emails/service.js';
 import { checkAttachmentFile, emitSent, prefixed, replyRecipients, sendFromInbox, storedAttachment, MAX_CONTENT_BYTES, type AttachmentInput } from './mail.js';
 import { uniqueRecipients } from './replies.js';
@@ -66,18 +66,8 @@ function draftEventData(ctx: Emulator, inbox: InboxRow, draft: DraftRow): Record
   return { ...(draft.thread_id ? threadEventData(ctx, inbox.id, draft.thread_id) : {}), draft_id: draft.id, ...(d ? { draft: toEventDraft(ctx, d) } : {}) };
 }
 
-/** What a draft is created from (the API's body, or the agent hook's). */
-export interface DraftInput {
-  to?: string | string[] | null;
-  cc?: string | string[] | null;
-  bcc?: string | string[] | null;
-  subject?: string | null;
-  html?: string | null;
-  text?: string | null;
-  attachments?: AttachmentInput[];
-  thread_id?: string;
-  reply_to_email_id?: string;
-}
+/** What a draft is created from (the API's body, or the agent hook's): the document's `CreateDraftBody`. */
+export type DraftInput = SchemaOf<'CreateDraftBody'>;
 
 /**
  * Creates a draft (the API and the agent hook). A reply draft without `to`
@@ -130,7 +120,7 @@ export function editDraft(ctx: Emulator, inbox: InboxRow, draft: DraftRow, b: Re
     subject: b.subject !== undefined ? b.subject : draft.subject,
     html: b.html !== undefined ? b.html : draft.html,
     text: b.text !== undefined ? b.text : draft.text,
-    attachments: b.attachments !== undefined ? JSON.stringify(draftAttachments((b.attachments ?? []) as AttachmentInput[])) : draft.attachments,
+    attachments: b.attachments !== undefined ? JSON.stringify(draftAttachments(b.attachments ?? [])) : draft.attachments,
     updated_at: ctx.clock.nowMs(),
   };
   if (!nonEmpty(next)) throw inboxMessages.draftEmpty();

@@ -22,11 +22,10 @@
  * `store.ts`, wire shapes in `shapes.ts`, mail in and out in `mail.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { Reply } from '../../module.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers, SchemaOf } from '../../http/document-types.js';
 import { updateAgentSettings } from './agent.js';
-import { createDraft, draftOr404, editDraft, removeDraft, sendDraft, type DraftInput } from './drafts.js';
+import { createDraft, draftOr404, editDraft, removeDraft, sendDraft } from './drafts.js';
 import { createInbox, inboxOr404, removeInbox, updateInboxNames } from './inboxes.js';
 import { addLabelsToThread, createLabel, labelOr404, removeLabel, removeLabelFromThread, setThreadLabels, updateLabelOf } from './labels.js';
 import { checkCustomHeaders } from './mail.js';
@@ -41,25 +40,25 @@ const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
 
 // --- inboxes ---
 
-function create(ctx: Emulator, req: Req<'inboxes/create'>) {
+function create(ctx: Emulator, req: Req<'inboxes/create'>): Answer<'inboxes/create'> {
   return { object: 'inbox', id: createInbox(ctx, teamOf(req), req.body) };
 }
 
-function list(ctx: Emulator, req: Req<'inboxes/list'>) {
+function list(ctx: Emulator, req: Req<'inboxes/list'>): Answer<'inboxes/list'> {
   return pageInboxes(ctx.db, req, { defaultLimit: 20, map: (r) => toInboxItem(ctx, r) });
 }
 
-function get(ctx: Emulator, req: Req<'inboxes/get'>) {
+function get(ctx: Emulator, req: Req<'inboxes/get'>): Answer<'inboxes/get'> {
   return toInboxDetail(ctx, inboxOr404(ctx, teamOf(req), req.params.inbox));
 }
 
-function update(ctx: Emulator, req: Req<'inboxes/update'>) {
+function update(ctx: Emulator, req: Req<'inboxes/update'>): Answer<'inboxes/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   updateInboxNames(ctx, inbox, req.body);
   return { object: 'inbox', id: inbox.id };
 }
 
-function remove(ctx: Emulator, req: Req<'inboxes/remove'>) {
+function remove(ctx: Emulator, req: Req<'inboxes/remove'>): Answer<'inboxes/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   removeInbox(ctx, inbox);
   return { object: 'inbox', id: inbox.id, deleted: true };
@@ -67,29 +66,29 @@ function remove(ctx: Emulator, req: Req<'inboxes/remove'>) {
 
 // --- threads ---
 
-function threadsList(ctx: Emulator, req: Req<'inboxes/threads/list'>) {
+function threadsList(ctx: Emulator, req: Req<'inboxes/threads/list'>): Answer<'inboxes/threads/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   checkThreadCursor(ctx, inbox, req.query);
   return pageThreads(ctx.db, inbox.id, threadFilter(ctx, inbox, req.query), req.query, (t) => toThreadItem(ctx, t));
 }
 
-function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>) {
+function threadsSearch(ctx: Emulator, req: Req<'inboxes/threads/search'>): Answer<'inboxes/threads/search'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return searchThreads(ctx, inbox, req.query, (t, matched) => ({ ...toThreadItem(ctx, t), matched_email_id: matched }));
 }
 
-function threadsGet(ctx: Emulator, req: Req<'inboxes/threads/get'>) {
+function threadsGet(ctx: Emulator, req: Req<'inboxes/threads/get'>): Answer<'inboxes/threads/get'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return toThreadSummary(ctx, threadOr404(ctx, inbox, req.params.thread_id));
 }
 
-function threadsUpdate(ctx: Emulator, req: Req<'inboxes/threads/update'>) {
+function threadsUpdate(ctx: Emulator, req: Req<'inboxes/threads/update'>): Answer<'inboxes/threads/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   return toThreadSummary(ctx, updateThread(ctx, inbox, thread, req.body));
 }
 
-function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>) {
+function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>): Answer<'inboxes/threads/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   return { object: 'inbox_thread', id: thread.id, deleted: trashThread(ctx, inbox, thread) };
@@ -104,20 +103,20 @@ function threadsRemove(ctx: Emulator, req: Req<'inboxes/threads/remove'>) {
  * `paginate` with the thread's order). Each email is read from the received
  * or sent email it is.
  */
-function emailsList(ctx: Emulator, req: Req<'inboxes/threads/emails/list'>) {
+function emailsList(ctx: Emulator, req: Req<'inboxes/threads/emails/list'>): Answer<'inboxes/threads/emails/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const page = pageThreadMessages(ctx.db, thread.id, req.query);
   return { ...page, data: threadEmails(ctx, page.data, true).map(toMessage) };
 }
 
-function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>) {
+function emailsGet(ctx: Emulator, req: Req<'inboxes/threads/emails/get'>): Answer<'inboxes/threads/emails/get'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   return toMessage(messageOr404(ctx, thread, req.params.email_id));
 }
 
-function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
+function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>): Answer<'inboxes/threads/emails/reply'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const original = messageOr404(ctx, thread, req.params.email_id);
@@ -125,7 +124,7 @@ function reply(ctx: Emulator, req: Req<'inboxes/threads/emails/reply'>) {
   return { id: sendInThread(ctx, inbox, msg) };
 }
 
-function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
+function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>): Answer<'inboxes/threads/emails/forward'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   const original = messageOr404(ctx, thread, req.params.email_id);
@@ -135,21 +134,21 @@ function forward(ctx: Emulator, req: Req<'inboxes/threads/emails/forward'>) {
 
 // --- thread labels ---
 
-function threadLabelsAdd(ctx: Emulator, req: Req<'inboxes/threads/labels/add'>) {
+function threadLabelsAdd(ctx: Emulator, req: Req<'inboxes/threads/labels/add'>): Answer<'inboxes/threads/labels/add'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   ctx.db.transaction(() => addLabelsToThread(ctx, inbox, thread, req.body.labels, 'api'))();
   return threadLabelList(ctx, thread.id);
 }
 
-function threadLabelsSet(ctx: Emulator, req: Req<'inboxes/threads/labels/set'>) {
+function threadLabelsSet(ctx: Emulator, req: Req<'inboxes/threads/labels/set'>): Answer<'inboxes/threads/labels/set'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   setThreadLabels(ctx, inbox, thread, req.body.labels);
   return threadLabelList(ctx, thread.id);
 }
 
-function threadLabelsRemove(ctx: Emulator, req: Req<'inboxes/threads/labels/remove'>) {
+function threadLabelsRemove(ctx: Emulator, req: Req<'inboxes/threads/labels/remove'>): Answer<'inboxes/threads/labels/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const thread = threadOr404(ctx, inbox, req.params.thread_id);
   removeLabelFromThread(ctx, inbox, thread, labelOr404(ctx, inbox, req.params.label_id));
@@ -158,24 +157,24 @@ function threadLabelsRemove(ctx: Emulator, req: Req<'inboxes/threads/labels/remo
 
 // --- labels ---
 
-function labelsList(ctx: Emulator, req: Req<'inboxes/labels/list'>) {
+function labelsList(ctx: Emulator, req: Req<'inboxes/labels/list'>): Answer<'inboxes/labels/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return { object: 'list', data: listLabels(ctx, inbox.id).map(toLabel) };
 }
 
-function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>) {
+function labelsCreate(ctx: Emulator, req: Req<'inboxes/labels/create'>): Answer<'inboxes/labels/create'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return { object: 'inbox_label', id: createLabel(ctx, inbox, req.body) };
 }
 
-function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>) {
+function labelsUpdate(ctx: Emulator, req: Req<'inboxes/labels/update'>): Answer<'inboxes/labels/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const label = labelOr404(ctx, inbox, req.params.label_id);
   updateLabelOf(ctx, inbox, label, req.body);
   return { object: 'inbox_label', id: label.id };
 }
 
-function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>) {
+function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>): Answer<'inboxes/labels/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const label = labelOr404(ctx, inbox, req.params.label_id);
   removeLabel(ctx, label);
@@ -184,39 +183,40 @@ function labelsRemove(ctx: Emulator, req: Req<'inboxes/labels/remove'>) {
 
 // --- drafts ---
 
-function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>) {
+function draftsList(ctx: Emulator, req: Req<'inboxes/drafts/list'>): Answer<'inboxes/drafts/list'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return pageDrafts(ctx.db, inbox.id, req.query, toDraftItem);
 }
 
-function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>) {
+function draftsCreate(ctx: Emulator, req: Req<'inboxes/drafts/create'>): Answer<'inboxes/drafts/create'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const b = req.body;
   // An email's existing unsent reply draft is answered 200, a new draft 201 (docs/reference/inboxes.md#drafts); a replay answers the recorded one.
-  const { draft, existing } = createDraft(ctx, inbox, b as DraftInput, 'api');
-  return new Reply(existing ? 200 : 201, { object: 'inbox_draft', id: draft.id });
+  const { draft, existing } = createDraft(ctx, inbox, b, 'api');
+  const ref: SchemaOf<'DraftRef'> = { object: 'inbox_draft', id: draft.id };
+  return existing ? new Reply(200, ref) : new Reply(201, ref);
 }
 
-function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>) {
+function draftsGet(ctx: Emulator, req: Req<'inboxes/drafts/get'>): Answer<'inboxes/drafts/get'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return toDraft(ctx, draftOr404(ctx, inbox, req.params.draft_id));
 }
 
-function draftsUpdate(ctx: Emulator, req: Req<'inboxes/drafts/update'>) {
+function draftsUpdate(ctx: Emulator, req: Req<'inboxes/drafts/update'>): Answer<'inboxes/drafts/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   editDraft(ctx, inbox, draft, req.body);
   return { object: 'inbox_draft', id: draft.id };
 }
 
-function draftsRemove(ctx: Emulator, req: Req<'inboxes/drafts/remove'>) {
+function draftsRemove(ctx: Emulator, req: Req<'inboxes/drafts/remove'>): Answer<'inboxes/drafts/remove'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   removeDraft(ctx, inbox, draft);
   return { object: 'inbox_draft', id: draft.id, deleted: true };
 }
 
-function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
+function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>): Answer<'inboxes/drafts/send'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   const draft = draftOr404(ctx, inbox, req.params.draft_id);
   const headers = checkCustomHeaders((req.body as { headers?: Record<string, string> | null } | undefined)?.headers);
@@ -225,17 +225,17 @@ function draftsSend(ctx: Emulator, req: Req<'inboxes/drafts/send'>) {
 
 // --- agent ---
 
-function agentGet(ctx: Emulator, req: Req<'inboxes/agent/get'>) {
+function agentGet(ctx: Emulator, req: Req<'inboxes/agent/get'>): Answer<'inboxes/agent/get'> {
   return agentSettings(ctx, inboxOr404(ctx, teamOf(req), req.params.inbox));
 }
 
-function agentUpdate(ctx: Emulator, req: Req<'inboxes/agent/update'>) {
+function agentUpdate(ctx: Emulator, req: Req<'inboxes/agent/update'>): Answer<'inboxes/agent/update'> {
   const inbox = inboxOr404(ctx, teamOf(req), req.params.inbox);
   return { object: 'inbox_agent', id: updateAgentSettings(ctx, inbox, req.body) };
 }
 
 /** The inboxes operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'inboxes/create': create,
   'inboxes/list': list,
   'inboxes/get': get,
@@ -265,4 +265,4 @@ export const operations: Record<string, OperationHandler> = {
   'inboxes/drafts/send': draftsSend,
   'inboxes/agent/get': agentGet,
   'inboxes/agent/update': agentUpdate,
-};
+} satisfies OperationHandlers;

@@ -14,6 +14,7 @@
 import type { Emulator, InboxRouter, ReceivedForInbox } from '../../context.js';
 import { inboxMessages } from './messages.js';
 import { contentTypeOf, newId } from '../../http/format.js';
+import type { SchemaOf } from '../../http/document-types.js';
 import { loadEmail, seedEmail, sendEmail, type SendEmailInput } from '../emails/service.js';
 import { storeReceivedEmail } from '../receiving/service.js';
 import { emitInboxEvent, threadEventData, toEventEmail } from './shapes.js';
@@ -126,14 +127,8 @@ export const MAX_FILES = 10;
 /** Most bytes of `content` a reply, forward or draft carries: 25 MB (SDK JSDoc). */
 export const MAX_CONTENT_BYTES = 25 * 1024 * 1024;
 
-/** An attachment as POST /emails takes it (after the SDK's `parseAttachments`). */
-export interface AttachmentInput {
-  content?: string;
-  filename?: string;
-  path?: string;
-  content_type?: string;
-  content_id?: string;
-}
+/** An attachment as a reply, a forward or a draft takes it (the document's `AttachmentInput`, the shape of POST /emails after the SDK's `parseAttachments`). */
+export type AttachmentInput = SchemaOf<'AttachmentInput'>;
 
 /**
  * Checks one file (SDK JSDoc of `attachments`): empty `content` → 422

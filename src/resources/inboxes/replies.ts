@@ -53,7 +53,7 @@ export function forwardBodies(m: ThreadEmail, note: { html?: string; text?: stri
 export function replyMessage(inbox: InboxRow, thread: ThreadRow, original: ThreadEmail, b: Req<'inboxes/threads/emails/reply'>['body']): OutboundMessage {
   if (b.html === undefined && b.text === undefined) throw inboxMessages.replyBodyMissing();
   const headers = checkCustomHeaders(b.headers);
-  const attachments = (b.attachments ?? []) as AttachmentInput[];
+  const attachments = b.attachments ?? [];
   checkAttachments(attachments);
   const self = [inbox.email_address];
   let to = uniqueRecipients(replyRecipients(original), self);
@@ -82,7 +82,7 @@ export function forwardMessage(ctx: Emulator, thread: ThreadRow, original: Threa
   }
   const attachments: AttachmentInput[] = [
     ...originals.map((a) => ({ content: a.content!, ...(a.filename ? { filename: a.filename } : {}), content_type: a.content_type })),
-    ...((b.attachments ?? []) as AttachmentInput[]),
+    ...(b.attachments ?? []),
   ];
   checkAttachments(attachments);
   const to = uniqueRecipients(asList(b.to));

@@ -10,11 +10,10 @@
  * `endpoint` is the path without the query string.
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { findLog, pageLogs, type LogRow } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 /** Default page size of GET /logs. */
 export const LOGS_DEFAULT_LIMIT = 20;
@@ -31,7 +30,7 @@ function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
   };
 }
 
-function list(ctx: Emulator, req: Req<'logs/list'>) {
+function list(ctx: Emulator, req: Req<'logs/list'>): Answer<'logs/list'> {
   return pageLogs(ctx.db, req, {
     defaultLimit: LOGS_DEFAULT_LIMIT,
     columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
@@ -39,7 +38,7 @@ function list(ctx: Emulator, req: Req<'logs/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'logs/get'>) {
+function get(ctx: Emulator, req: Req<'logs/get'>): Answer<'logs/get'> {
   const r = findLog(ctx, req.auth!.teamId, req.params.log_id);
   if (!r) throw errors.notFound('Log');
   return {
@@ -51,7 +50,7 @@ function get(ctx: Emulator, req: Req<'logs/get'>) {
 }
 
 /** The logs operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'logs/list': list,
   'logs/get': get,
-};
+} satisfies OperationHandlers;

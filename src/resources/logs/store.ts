@@ -9,6 +9,7 @@ import { newId } from '../../http/format.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import { isStoreFull } from '../../store/full.js';
+import type { SchemaOf } from '../../http/document-types.js';
 
 /** The logs tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -113,7 +114,7 @@ export interface LogRow {
   team_id: string;
   created_at: number;
   endpoint: string;
-  method: string;
+  method: SchemaOf<'LogMethod'>;
   response_status: number;
   user_agent: string | null;
   request_body: string;

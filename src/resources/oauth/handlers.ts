@@ -9,13 +9,12 @@
  * (`oauth_grants`) and the admin operation.
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { apiTime, isoTime } from '../../http/format.js';
 import { insertGrant, revokeGrant, REVOKED_FROM_API, type GrantRow, pageGrants } from './store.js';
 import { errors } from '../../http/errors.js';
 import { Reply } from '../../module.js';
 import { teamExists } from '../../state/teams.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 /** A grant as listed. */
 function toItem(r: GrantRow) {
@@ -30,7 +29,7 @@ function toItem(r: GrantRow) {
   };
 }
 
-function list(ctx: Emulator, req: Req<'oauth/list-grants'>) {
+function list(ctx: Emulator, req: Req<'oauth/list-grants'>): Answer<'oauth/list-grants'> {
   return pageGrants(ctx.db, req, {
     defaultLimit: null,
     columns: 'id, client_id, scopes, created_at, revoked_at, revoked_reason, client_name, client_logo_uri',
@@ -38,14 +37,14 @@ function list(ctx: Emulator, req: Req<'oauth/list-grants'>) {
   });
 }
 
-function revoke(ctx: Emulator, req: Req<'oauth/revoke-grant'>) {
+function revoke(ctx: Emulator, req: Req<'oauth/revoke-grant'>): Answer<'oauth/revoke-grant'> {
   const id = req.params.oauth_grant_id;
   const now = ctx.clock.nowMs();
   if (!revokeGrant(ctx, req.auth!.teamId, id, now)) throw errors.notFound('OAuth grant');
   return { object: 'oauth_grant', id, revoked_at: isoTime(now), revoked_reason: REVOKED_FROM_API };
 }
 
-function adminCreate(ctx: Emulator, req: Req<'admin/create-oauth-grant'>) {
+function adminCreate(ctx: Emulator, req: Req<'admin/create-oauth-grant'>): Answer<'admin/create-oauth-grant'> {
   const b = req.body;
   if (!teamExists(ctx, b.team_id)) throw errors.notFound('Team');
   const row = insertGrant(ctx, { teamId: b.team_id, clientName: b.client_name, clientId: b.client_id, logoUri: b.logo_uri, scopes: b.scopes });
@@ -53,8 +52,8 @@ function adminCreate(ctx: Emulator, req: Req<'admin/create-oauth-grant'>) {
 }
 
 /** The oauth operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'oauth/list-grants': list,
   'oauth/revoke-grant': revoke,
   'admin/create-oauth-grant': adminCreate,
-};
+} satisfies OperationHandlers;

@@ -12,7 +12,6 @@
  * (routing to teams, `email.received`), `render.ts` (shapes).
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import {
@@ -20,9 +19,9 @@ import {
   type ReceivedEmailRow,
 } from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
-function list(ctx: Emulator, req: Req<'emails/list-receiving'>) {
+function list(ctx: Emulator, req: Req<'emails/list-receiving'>): Answer<'emails/list-receiving'> {
   return pageReceivedEmails(ctx.db, req, {
     defaultLimit: null,
     columns: 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, created_at',
@@ -30,12 +29,12 @@ function list(ctx: Emulator, req: Req<'emails/list-receiving'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'emails/get-receiving'>) {
+function get(ctx: Emulator, req: Req<'emails/get-receiving'>): Answer<'emails/get-receiving'> {
   const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return fullEmail(ctx, row, attachmentsOf(ctx, row.id, true), req.query.html_format ?? 'data_uri');
 }
 
-function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachments'>) {
+function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachments'>): Answer<'emails/list-receiving-attachments'> {
   const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   return paginate(ctx.db, {
     table: RECEIVED_ATTACHMENTS,
@@ -48,7 +47,7 @@ function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachme
   });
 }
 
-function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'>) {
+function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'>): Answer<'emails/get-receiving-attachment'> {
   const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
   const a = attachmentMeta(ctx, email.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
@@ -56,9 +55,9 @@ function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'
 }
 
 /** The receiving operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'emails/list-receiving': list,
   'emails/get-receiving': get,
   'emails/list-receiving-attachments': listAttachments,
   'emails/get-receiving-attachment': getAttachment,
-};
+} satisfies OperationHandlers;

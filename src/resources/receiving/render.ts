@@ -8,6 +8,7 @@
 import type { Emulator } from '../../context.js';
 import { isoTime } from '../../http/format.js';
 import type { ReceivedAttachmentRow, ReceivedEmailRow } from './store.js';
+import type { ResponseBody, ListItem } from '../../http/document-types.js';
 
 /** How long a download URL is said to be valid, in emulated ms (1 hour; not enforced). */
 export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
@@ -39,7 +40,9 @@ export function embeddedAttachment(a: ReceivedAttachmentRow) {
  * left out when absent, `content_disposition` `attachment` unless `inline`,
  * `download_url` to the admin API, `expires_at` = now + 1 h.
  */
-export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: boolean) {
+export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: true): ResponseBody<'emails/get-receiving-attachment'>;
+export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: false): ListItem<'emails/list-receiving-attachments'>;
+export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: boolean): ListItem<'emails/list-receiving-attachments'> {
   return {
     ...(withObject ? { object: 'attachment' } : {}),
     id: a.id,
@@ -90,7 +93,7 @@ export function inlineImages(html: string, attachments: ReceivedAttachmentRow[])
 }
 
 /** The single email: the list fields plus `object`, html, text, headers and `raw`. */
-export function fullEmail(ctx: Emulator, row: ReceivedEmailRow, attachments: ReceivedAttachmentRow[], htmlFormat: 'data_uri' | 'cid') {
+export function fullEmail(ctx: Emulator, row: ReceivedEmailRow, attachments: ReceivedAttachmentRow[], htmlFormat: 'data_uri' | 'cid'): ResponseBody<'emails/get-receiving'> {
   const item = listItem(row, attachments);
   return {
     object: 'email',

@@ -13,19 +13,18 @@
  * Memberships (`contact_segments`) are written by the contacts module.
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler, OpRequest } from '../../module.js';
 import { deleteSegment, getSegmentOr404, insertSegment, renameSegment, toSegmentItem, type SegmentRow, pageSegments, SEGMENT_LIST_COLUMNS } from './store.js';
 import { listSegmentContacts } from '../contacts/service.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers, ListItem } from '../../http/document-types.js';
 
 type Kind = 'segment' | 'audience';
 
-const create = (kind: Kind) => (ctx: Emulator, req: OpRequest<{ name: string }>) => {
+const create = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/create'> | Req<'audiences/create'>): { object: K; id: string; name: string } => {
   const row = insertSegment(ctx, { teamId: req.auth!.teamId, name: req.body.name });
   return { object: kind, id: row.id, name: row.name };
 };
 
-function list(ctx: Emulator, req: OpRequest) {
+function list(ctx: Emulator, req: Req<'segments/list'> | Req<'audiences/list'>): Answer<'segments/list'> {
   return pageSegments(ctx.db, req, {
     defaultLimit: null,
     columns: SEGMENT_LIST_COLUMNS,
@@ -33,18 +32,18 @@ function list(ctx: Emulator, req: OpRequest) {
   });
 }
 
-const get = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
+const get = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/get'> | Req<'audiences/get'>): { object: K } & ListItem<'segments/list'> => {
   const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
   return { object: kind, ...toSegmentItem(row) };
 };
 
-function update(ctx: Emulator, req: Req<'segments/update'>) {
+function update(ctx: Emulator, req: Req<'segments/update'>): Answer<'segments/update'> {
   const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
   renameSegment(ctx, row.id, req.body.name);
   return { object: 'segment', id: row.id };
 }
 
-const remove = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
+const remove = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/remove'> | Req<'audiences/remove'>): { object: K; id: string; deleted: true } => {
   ctx.db.transaction(() => {
     deleteSegment(ctx, req.auth!.teamId, req.params.id);
   })();
@@ -52,7 +51,7 @@ const remove = (kind: Kind) => (ctx: Emulator, req: OpRequest) => {
 };
 
 /** The segments operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'segments/create': create('segment'),
   'segments/list': list,
   'segments/get': get('segment'),
@@ -63,4 +62,4 @@ export const operations: Record<string, OperationHandler> = {
   'audiences/list': list,
   'audiences/get': get('audience'),
   'audiences/remove': remove('audience'),
-};
+} satisfies OperationHandlers;

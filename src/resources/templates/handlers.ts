@@ -2,20 +2,19 @@
  * Handlers of the templates operations (see the table in `index.ts`).
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import {
   deleteTemplate, getVersion, insertTemplate, pageTemplates, publishTemplate, templateListItem, templateOr404, templateShape, updateTemplate,
   type StoredVariable, type TemplateRow, TEMPLATE_LIST_COLUMNS,
 } from './store.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
-function create(ctx: Emulator, req: Req<'templates/create'>) {
+function create(ctx: Emulator, req: Req<'templates/create'>): Answer<'templates/create'> {
   const teamId = req.auth!.teamId;
   const row = ctx.db.transaction(() => insertTemplate(ctx, teamId, req.body))();
   return { object: 'template', id: row.id };
 }
 
-function list(ctx: Emulator, req: Req<'templates/list'>) {
+function list(ctx: Emulator, req: Req<'templates/list'>): Answer<'templates/list'> {
   return pageTemplates(ctx.db, req, {
     defaultLimit: 20,
     columns: TEMPLATE_LIST_COLUMNS,
@@ -23,17 +22,17 @@ function list(ctx: Emulator, req: Req<'templates/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'templates/get'>) {
+function get(ctx: Emulator, req: Req<'templates/get'>): Answer<'templates/get'> {
   return templateShape(ctx, templateOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function update(ctx: Emulator, req: Req<'templates/update'>) {
+function update(ctx: Emulator, req: Req<'templates/update'>): Answer<'templates/update'> {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => updateTemplate(ctx, row, req.body))();
   return { object: 'template', id: row.id };
 }
 
-function remove(ctx: Emulator, req: Req<'templates/remove'>) {
+function remove(ctx: Emulator, req: Req<'templates/remove'>): Answer<'templates/remove'> {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     deleteTemplate(ctx, row.id);
@@ -41,14 +40,14 @@ function remove(ctx: Emulator, req: Req<'templates/remove'>) {
   return { object: 'template', id: row.id, deleted: true };
 }
 
-function publish(ctx: Emulator, req: Req<'templates/publish'>) {
+function publish(ctx: Emulator, req: Req<'templates/publish'>): Answer<'templates/publish'> {
   const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
   publishTemplate(ctx, row);
   return { object: 'template', id: row.id };
 }
 
 /** A draft copy of the latest version, named `<name> (copy)`, without alias (aliases are unique). */
-function duplicate(ctx: Emulator, req: Req<'templates/duplicate'>) {
+function duplicate(ctx: Emulator, req: Req<'templates/duplicate'>): Answer<'templates/duplicate'> {
   const teamId = req.auth!.teamId;
   const row = templateOr404(ctx, teamId, req.params.id);
   const v = getVersion(ctx, row.current_version_id);
@@ -66,7 +65,7 @@ function duplicate(ctx: Emulator, req: Req<'templates/duplicate'>) {
   return { object: 'template', id: copy.id };
 }
 
-export const templateOperations: Record<string, OperationHandler> = {
+export const templateOperations = {
   'templates/create': create,
   'templates/list': list,
   'templates/get': get,
@@ -74,4 +73,4 @@ export const templateOperations: Record<string, OperationHandler> = {
   'templates/remove': remove,
   'templates/publish': publish,
   'templates/duplicate': duplicate,
-};
+} satisfies OperationHandlers;

@@ -13,13 +13,17 @@ import { apiTime, newId, replyToList } from '../../http/format.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { templateMessages } from './messages.js';
 import { teamPager } from '../../http/pagination.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
+
+/** A variable's fallback value as the document types it (`templates/get`). */
+export type FallbackValue = NonNullable<ResponseBody<'templates/get'>['variables']>[number]['fallback_value'];
 
 /** A stored variable (times in emulated ms). */
 export interface StoredVariable {
   id: string;
   key: string;
   type: 'string' | 'number' | 'boolean' | 'object' | 'list';
-  fallback_value: unknown;
+  fallback_value: FallbackValue;
   created_at: number;
   updated_at: number;
 }
@@ -134,7 +138,7 @@ export function replyToString(stored: string | null): string | null {
 }
 
 /** Does `value` fit a variable `type`? `null` always fits (no fallback). */
-function fitsType(type: StoredVariable['type'], value: unknown): boolean {
+function fitsType(type: StoredVariable['type'], value: unknown): value is FallbackValue | undefined {
   if (value === null || value === undefined) return true;
   switch (type) {
     case 'string': return typeof value === 'string';
@@ -273,7 +277,7 @@ export function publishTemplate(ctx: Emulator, row: TemplateRow, at?: number): v
 }
 
 /** The GET shape (docs/reference/interface-spec.md#template; `reply_to` string or null per the spec). */
-export function templateShape(ctx: Emulator, row: TemplateRow) {
+export function templateShape(ctx: Emulator, row: TemplateRow): ResponseBody<'templates/get'> {
   const v = getVersion(ctx, row.current_version_id);
   const variables = JSON.parse(v.variables) as StoredVariable[];
   return {
@@ -307,7 +311,7 @@ export function templateShape(ctx: Emulator, row: TemplateRow) {
 export const TEMPLATE_LIST_COLUMNS = 'id, name, published_version_id, published_at, created_at, updated_at, alias';
 
 /** The list item shape (docs/reference/resources.md#templates). */
-export function templateListItem(row: TemplateRow) {
+export function templateListItem(row: TemplateRow): ListItem<'templates/list'> {
   return {
     id: row.id,
     name: row.name,

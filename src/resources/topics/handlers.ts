@@ -12,13 +12,12 @@
  * D:webhooks/topics/*).
  */
 import type { Emulator } from '../../context.js';
-import type { OperationHandler } from '../../module.js';
 import { deleteTopic, getTopicOr404, insertTopic, pageTopics, toTopic, toTopicItem, topicEventData, updateTopic, type TopicRow, TOPIC_LIST_COLUMNS } from './store.js';
 import { emitEvent } from '../../deliveries/emit.js';
-import type { Req } from '../../http/document-types.js';
+import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { topicMessages } from './messages.js';
 
-function create(ctx: Emulator, req: Req<'topics/create'>) {
+function create(ctx: Emulator, req: Req<'topics/create'>): Answer<'topics/create'> {
   const b = req.body;
   const teamId = req.auth!.teamId;
   const row = ctx.db.transaction(() => {
@@ -29,7 +28,7 @@ function create(ctx: Emulator, req: Req<'topics/create'>) {
   return { object: 'topic', id: row.id };
 }
 
-function list(ctx: Emulator, req: Req<'topics/list'>) {
+function list(ctx: Emulator, req: Req<'topics/list'>): Answer<'topics/list'> {
   return pageTopics(ctx.db, req, {
     defaultLimit: 20,
     columns: TOPIC_LIST_COLUMNS,
@@ -37,11 +36,11 @@ function list(ctx: Emulator, req: Req<'topics/list'>) {
   });
 }
 
-function get(ctx: Emulator, req: Req<'topics/get'>) {
+function get(ctx: Emulator, req: Req<'topics/get'>): Answer<'topics/get'> {
   return toTopic(getTopicOr404(ctx, req.auth!.teamId, req.params.id));
 }
 
-function update(ctx: Emulator, req: Req<'topics/update'>) {
+function update(ctx: Emulator, req: Req<'topics/update'>): Answer<'topics/update'> {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   const b = req.body;
   if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
@@ -54,7 +53,7 @@ function update(ctx: Emulator, req: Req<'topics/update'>) {
   return { object: 'topic', id: row.id };
 }
 
-function remove(ctx: Emulator, req: Req<'topics/remove'>) {
+function remove(ctx: Emulator, req: Req<'topics/remove'>): Answer<'topics/remove'> {
   const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
   ctx.db.transaction(() => {
     deleteTopic(ctx, row.id);
@@ -64,10 +63,10 @@ function remove(ctx: Emulator, req: Req<'topics/remove'>) {
 }
 
 /** The topics operations, by operationId. */
-export const operations: Record<string, OperationHandler> = {
+export const operations = {
   'topics/create': create,
   'topics/list': list,
   'topics/get': get,
   'topics/update': update,
   'topics/remove': remove,
-};
+} satisfies OperationHandlers;

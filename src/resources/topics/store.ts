@@ -8,6 +8,7 @@ import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import type { ListItem, ResponseBody } from '../../http/document-types.js';
 
 /** The topics tables' schema steps (range in src/modules.ts). */
 export const migrations: Migration[] = [
@@ -62,7 +63,7 @@ export const TOPIC_LIST_COLUMNS = 'id, name, description, default_subscription, 
  * (`contacts.topics.list` and the `topic.*` event data keep `null`: the SDK
  * types those `string | null`.)
  */
-export function toTopicItem(row: TopicRow) {
+export function toTopicItem(row: TopicRow): ListItem<'topics/list'> {
   return {
     id: row.id,
     name: row.name,
@@ -74,7 +75,7 @@ export function toTopicItem(row: TopicRow) {
 }
 
 /** The single shape: the item plus `object: "topic"` first. */
-export function toTopic(row: TopicRow) {
+export function toTopic(row: TopicRow): ResponseBody<'topics/get'> {
   return { object: 'topic', ...toTopicItem(row) };
 }
 

@@ -27,6 +27,7 @@ import { countSegments } from '../segments/service.js';
 import { countBroadcasts } from '../broadcasts/service.js';
 import { countRuns } from '../automations/service.js';
 import { countDomains } from '../domains/service.js';
+import type { ResponseBody } from '../../http/document-types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -93,7 +94,7 @@ export const NO_LIMIT = 2_147_483_647;
  * (read once: the reply's quota headers come from it too); limits the SDK
  * types `number` are NO_LIMIT without a plan.
  */
-export function usageOf(ctx: Emulator, teamId: string) {
+export function usageOf(ctx: Emulator, teamId: string): ResponseBody<'usage/get'> {
   const limits = planLimits(ctx);
   const w = quotaWindows(ctx.clock.nowMs());
   const usage = ctx.usage.emailUsage(ctx, teamId);

@@ -18,11 +18,12 @@
 import type { ResourceModule } from '../../module.js';
 import { endpointOperations, webhookEventOperations } from './handlers.js';
 import { insertWebhook, migrations } from './store.js';
+import type { OperationHandlers } from '../../http/document-types.js';
 
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
   migrations,
-  operations: { ...endpointOperations, ...webhookEventOperations },
+  operations: { ...endpointOperations, ...webhookEventOperations } satisfies OperationHandlers,
   seed(ctx, fixtures) {
     for (const w of fixtures.webhooks ?? []) {
       insertWebhook(ctx, { id: w.id, teamId: w.team_id, endpoint: w.endpoint, events: w.events, status: w.status, signingSecret: w.signing_secret, createdAt: w.created_at ? Date.parse(w.created_at) : undefined });

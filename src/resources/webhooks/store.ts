@@ -9,6 +9,7 @@ import { errors } from '../../http/errors.js';
 import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import { webhookMessages } from './messages.js';
+import type { SchemaOf } from '../../http/document-types.js';
 
 /** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
 export const migrations: Migration[] = [
@@ -43,8 +44,7 @@ export interface WebhookRow {
   endpoint: string;
   /** JSON array of event types. */
   events: string;
-  /** `enabled` | `disabled`. */
-  status: string;
+  status: SchemaOf<'WebhookStatus'>;
   signing_secret: string;
   /** The secret replaced by the last rotation; still signs until `previous_secret_expires_at`. */
   previous_signing_secret: string | null;
