@@ -12,7 +12,9 @@
  * Body: `multipart/alternative` of text and HTML when both are given;
  * attachments with a `content_id` are inline parts (`multipart/related` with
  * the HTML), the others `multipart/mixed` attachments. Attachments sent by
- * `path` are left out: the emulator never fetches them.
+ * `path` are left out: the emulator never fetches them. An attachment
+ * stored without a file name (a forwarded nameless inline image) is written
+ * without `filename`/`name` parameters, as received.
  * Date: the emulated time of the email's `sent` event, else its
  * `scheduled_at`, else its `created_at`.
  */
@@ -37,7 +39,8 @@ export async function rawMessage(ctx: Emulator, r: EmailRow): Promise<Buffer> {
   const attachments = attachmentsOf(ctx, r.id)
     .filter((a) => a.content !== null)
     .map((a) => ({
-      filename: a.filename ?? undefined,
+      // `false`: a nameless attachment stays nameless (nodemailer would otherwise invent `attachment-1.png`).
+      filename: a.filename ?? false,
       content: Buffer.from(a.content!, 'base64'),
       contentType: a.content_type,
       ...(a.content_id ? { cid: a.content_id, contentDisposition: 'inline' } : {}),

@@ -1,43 +1,33 @@
 /**
- * MIME for inbound mail: `buildMime` writes a message from the admin API's
- * JSON fields (so every received email, however it came in, has a raw
- * `.eml` and goes through the one parser); `parseMessage` reads a message
- * with `postal-mime` into the fields the API shows.
+ * MIME for inbound mail: `buildMime` composes a message from the admin API's
+ * JSON fields with nodemailer's `MailComposer` (so every received email,
+ * however it came in, has a raw `.eml` and goes through the one parser);
+ * `parseMessage` reads a message with `postal-mime` into the fields the API
+ * shows.
  */
 import { randomBytes } from 'node:crypto';
+import type MailComposerClass from 'nodemailer/lib/mail-composer';
+import type MimeNode from 'nodemailer/lib/mime-node';
+import type Mail from 'nodemailer/lib/mailer';
 import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import { errors } from '../../http/errors.js';
 import { contentTypeOf } from '../../http/format.js';
+import type { RequestBody } from '../../http/document-types.js';
 // The bytes of `content` in the forms POST /emails takes (base64, byte values, a Buffer as JSON), decoded as a send decodes them.
 import { attachmentBytes } from '../emails/service.js';
 
 /** postal-mime, loaded on first use (start-up speed). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
+/** nodemailer's composer and its base64 encoder, loaded on first use (start-up speed). */
+const MailComposer = lazy(() => requirePackage<typeof MailComposerClass>('nodemailer/lib/mail-composer'));
+const base64 = lazy(() => requirePackage<typeof import('nodemailer/lib/base64')>('nodemailer/lib/base64'));
 
-/** An attachment of `POST /_emulator/inbound` JSON (`content` base64, a byte array, or a Buffer as JSON). */
-export interface InboundJsonAttachment {
-  filename: string;
-  content: string | number[] | { type: 'Buffer'; data: number[] };
-  content_type?: string;
-  content_id?: string;
-  content_disposition?: 'inline' | 'attachment';
-}
+/** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml), as the document declares it. */
+export type InboundJson = RequestBody<'admin/inbound'>;
 
-/** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml). */
-export interface InboundJson {
-  from: string;
-  to: string | string[];
-  cc?: string | string[];
-  bcc?: string | string[];
-  reply_to?: string | string[];
-  subject: string;
-  html?: string;
-  text?: string;
-  headers?: Record<string, string>;
-  message_id?: string;
-  attachments?: InboundJsonAttachment[];
-}
+/** An attachment of the JSON form (`content` base64, a byte array, or a Buffer as JSON). */
+export type InboundJsonAttachment = NonNullable<InboundJson['attachments']>[number];
 
 /** One parsed attachment; `content` holds the decoded bytes. */
 export interface ParsedAttachment {
@@ -99,106 +89,122 @@ export function parseAddressField(field: string, value: string | string[] | unde
   return out;
 }
 
-const NON_ASCII = /[^\x20-\x7e]/;
-
-/** RFC 2047 encoded word for non-ASCII header text; ASCII is left alone. */
-function encodeWord(text: string): string {
-  return NON_ASCII.test(text) ? `=?UTF-8?B?${Buffer.from(text, 'utf8').toString('base64')}?=` : text;
-}
-
-function formatMailbox(m: Mailbox): string {
-  if (!m.name) return m.address;
-  const name = NON_ASCII.test(m.name) ? encodeWord(m.name) : `"${m.name.replace(/["\\]/g, '\\$&')}"`;
-  return `${name} <${m.address}>`;
-}
-
-/** base64 folded at 76 characters (RFC 2045). */
-function base64Lines(buf: Buffer): string {
-  return (buf.toString('base64').match(/.{1,76}/g) ?? ['']).join('\r\n');
-}
-
-function headerSafe(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ');
-}
-
-function paramFilename(filename: string): string {
-  return NON_ASCII.test(filename) || /["\\]/.test(filename)
-    ? `filename*=UTF-8''${encodeURIComponent(filename)}`
-    : `filename="${filename}"`;
-}
-
-/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form). */
+/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form), for a parsed message that has none. */
 export function newMessageId(domain: string): string {
   return `<${randomBytes(12).toString('hex')}@${domain || 'emulator.local'}>`;
 }
 
-/** Header names `buildMime` writes itself; custom headers with these names are ignored (except Message-ID, Date). */
-const STRUCTURAL = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'mime-version', 'content-type', 'content-transfer-encoding']);
+/** Header names `buildMime` writes from the other fields; custom headers with these names are ignored (Message-ID and Date are taken from them when not given otherwise). */
+const STRUCTURAL = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'mime-version', 'content-type', 'content-transfer-encoding', 'message-id', 'date']);
+
+/** An RFC 5322 field name: printable ASCII but `:` (RFC 5322 §2.2). */
+const FIELD_NAME = /^[!-9;-~]+$/;
+
+/** One line: a header value never carries a line break of its own (our choice; the parser would read a folded value back with it). */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ');
+}
 
 /**
- * Writes an RFC 5322 message from the JSON form (CRLF line ends, UTF-8
- * parts in base64). Bcc is not written (as in delivered mail); the caller
- * keeps it as envelope recipients. `dateMs` is emulated time. Attachment
- * `content` is base64 (its pattern is checked by the spec).
+ * The message's bytes, written synchronously from the tree `MailComposer`
+ * composed: each node's headers (`buildHeaders()`: nodemailer's encoded
+ * words, address lists, parameters and Content-Transfer-Encoding), its
+ * content in that encoding (nodemailer's base64 encoder, lines of 76), its
+ * children between `--boundary` lines, and a final line break, exactly as
+ * `MimeNode.build()` streams them (a test compares the two byte for byte).
+ * Synchronous because the fixtures seed stores received emails inside the
+ * reset transaction, and `build()` only answers on a later turn of the
+ * event loop. The options `buildMime` passes make every part `7bit` (ASCII
+ * text with short lines) or `base64`; throws a plain Error for any other
+ * encoding.
+ */
+export function writeTree(root: MimeNode): Buffer {
+  const out: Buffer[] = [];
+  const write = (node: MimeNode) => {
+    out.push(Buffer.from(node.buildHeaders() + '\r\n\r\n'));
+    const content = node.content;
+    if (content !== undefined && content !== '' && !(Buffer.isBuffer(content) && content.length === 0)) {
+      if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw new Error('buildMime: a part\'s content is a stream');
+      const encoding = node.getTransferEncoding();
+      if (encoding === 'base64') out.push(Buffer.from(base64().wrap(base64().encode(content), 76)));
+      else if (encoding === '7bit') out.push(Buffer.from(content));
+      else throw new Error(`buildMime: unexpected transfer encoding ${encoding}`);
+    }
+    if (node.multipart) {
+      node.childNodes.forEach((child, i) => {
+        out.push(Buffer.from(`${i > 0 ? '\r\n' : ''}--${node.boundary}\r\n`));
+        write(child);
+      });
+      out.push(Buffer.from(`\r\n--${node.boundary}--\r\n`));
+    }
+  };
+  write(root);
+  const last = out.at(-1)!;
+  const end = last.length ? last[last.length - 1] : 0;
+  if (end === 0x0d) out.push(Buffer.from('\n'));
+  else if (end !== 0x0a) out.push(Buffer.from('\r\n'));
+  return Buffer.concat(out);
+}
+
+/**
+ * The `MailComposer` tree of the JSON form (see `buildMime`; exported, with
+ * `writeTree`, for the test that compares the two writers).
  * Throws 422 `validation_error` for an invalid address field.
  */
-export function buildMime(input: InboundJson, dateMs: number): string {
+export function composeMime(input: InboundJson, dateMs: number): MimeNode {
   const from = parseAddressField('from', input.from);
   if (from.length !== 1) throw errors.validation('Invalid `from` field. Give exactly one sender.', 422);
   const to = parseAddressField('to', input.to);
   const cc = parseAddressField('cc', input.cc);
   const replyTo = parseAddressField('reply_to', input.reply_to);
   const custom = Object.entries(input.headers ?? {});
-  const customId = custom.find(([k]) => k.toLowerCase() === 'message-id')?.[1];
-  const messageId = input.message_id ?? customId ?? newMessageId(from[0].address.split('@').pop()!);
-  const customDate = custom.find(([k]) => k.toLowerCase() === 'date')?.[1];
+  const customValue = (name: string) => custom.find(([k]) => k.toLowerCase() === name)?.[1];
+  const messageId = input.message_id ?? customValue('message-id');
+  const customDate = customValue('date');
+  const mailbox = (m: Mailbox) => ({ name: m.name, address: m.address });
+  const attachments: Mail.Attachment[] = (input.attachments ?? []).map((a) => ({
+    filename: a.filename,
+    content: attachmentBytes(a.content),
+    contentType: oneLine(a.content_type ?? contentTypeOf(a.filename)),
+    contentDisposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
+    contentTransferEncoding: 'base64',
+    ...(a.content_id ? { cid: oneLine(a.content_id).replace(/^<|>$/g, '') } : {}),
+  }));
+  const composer = new (MailComposer())({
+    from: mailbox(from[0]),
+    to: to.map(mailbox),
+    ...(cc.length ? { cc: cc.map(mailbox) } : {}),
+    ...(replyTo.length ? { replyTo: replyTo.map(mailbox) } : {}),
+    subject: oneLine(input.subject),
+    // A custom Date header is written as given; else the emulated time.
+    date: customDate !== undefined ? oneLine(customDate) : new Date(dateMs),
+    ...(messageId !== undefined ? { messageId: oneLine(messageId) } : {}),
+    headers: custom.filter(([k]) => FIELD_NAME.test(k) && !STRUCTURAL.has(k.toLowerCase())).map(([key, value]) => ({ key, value: oneLine(String(value)) })),
+    // Text parts that are not short-lined ASCII go out in base64 (never quoted-printable).
+    textEncoding: 'base64',
+    ...(input.text !== undefined ? { text: input.text } : {}),
+    ...(input.html !== undefined ? { html: input.html } : {}),
+    ...(input.text === undefined && input.html === undefined ? { text: '' } : {}),
+    attachments,
+  });
+  return composer.compile();
+}
 
-  const lines: string[] = [
-    `From: ${formatMailbox(from[0])}`,
-    `To: ${to.map(formatMailbox).join(', ')}`,
-  ];
-  if (cc.length) lines.push(`Cc: ${cc.map(formatMailbox).join(', ')}`);
-  if (replyTo.length) lines.push(`Reply-To: ${replyTo.map(formatMailbox).join(', ')}`);
-  lines.push(`Subject: ${encodeWord(headerSafe(input.subject))}`);
-  lines.push(`Date: ${headerSafe(customDate ?? new Date(dateMs).toUTCString().replace('GMT', '+0000'))}`);
-  lines.push(`Message-ID: ${headerSafe(messageId)}`);
-  for (const [k, v] of custom) {
-    const key = k.toLowerCase();
-    if (STRUCTURAL.has(key) || key === 'message-id' || key === 'date' || !/^[!-9;-~]+$/.test(k)) continue;
-    lines.push(`${k}: ${encodeWord(headerSafe(String(v)))}`);
-  }
-  lines.push('MIME-Version: 1.0');
-
-  const textPart = (type: string, body: string) =>
-    [`Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', base64Lines(Buffer.from(body, 'utf8'))].join('\r\n');
-  const boundary = (tag: string) => `----=_emulator_${tag}_${randomBytes(8).toString('hex')}`;
-  const multipart = (type: string, parts: string[]) => {
-    const b = boundary(type.split('/')[1]);
-    return [`Content-Type: ${type}; boundary="${b}"`, '', ...parts.flatMap((p) => [`--${b}`, p]), `--${b}--`, ''].join('\r\n');
-  };
-
-  let body: string;
-  if (input.html !== undefined && input.text !== undefined) body = multipart('multipart/alternative', [textPart('text/plain', input.text), textPart('text/html', input.html)]);
-  else if (input.html !== undefined) body = textPart('text/html', input.html);
-  else body = textPart('text/plain', input.text ?? '');
-
-  const atts = input.attachments ?? [];
-  if (atts.length) {
-    const parts = atts.map((a) => {
-      const bytes = attachmentBytes(a.content);
-      const type = a.content_type ?? contentTypeOf(a.filename);
-      const disposition = a.content_disposition ?? (a.content_id ? 'inline' : 'attachment');
-      const head = [
-        `Content-Type: ${headerSafe(type)}; name="${encodeWord(a.filename).replace(/"/g, '')}"`,
-        `Content-Disposition: ${disposition}; ${paramFilename(a.filename)}`,
-        'Content-Transfer-Encoding: base64',
-      ];
-      if (a.content_id) head.push(`Content-ID: <${headerSafe(a.content_id).replace(/^<|>$/g, '')}>`);
-      return [...head, '', base64Lines(bytes)].join('\r\n');
-    });
-    body = multipart('multipart/mixed', [body, ...parts]);
-  }
-  return `${lines.join('\r\n')}\r\n${body}`;
+/**
+ * Composes an RFC 5322 message from the JSON form with nodemailer's
+ * `MailComposer` (CRLF line ends; text and HTML as `multipart/alternative`;
+ * attachments with a `content_id` inline in `multipart/related` with the
+ * HTML, the others `multipart/mixed`; attachments in base64). Bcc is not
+ * written (as in delivered mail); the caller keeps it as envelope
+ * recipients. `dateMs` is emulated time, used unless `headers` gives a
+ * Date. The Message-ID is `message_id`, else a `Message-ID` of `headers`,
+ * else nodemailer's `<uuid@sender's domain>`.
+ * Returns the bytes and the Message-ID (with angle brackets).
+ * Throws 422 `validation_error` for an invalid address field.
+ */
+export function buildMime(input: InboundJson, dateMs: number): { raw: Buffer; messageId: string } {
+  const root = composeMime(input, dateMs);
+  return { raw: writeTree(root), messageId: root.messageId() };
 }
 
 /**

@@ -140,17 +140,16 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
  * the one `buildMime` made).
  */
 export function storeReceivedEmail(ctx: Emulator, teamId: string, input: InboundJson, opts: { id: string; receivedFor: string[]; atMs: number }): { messageId: string } {
-  const raw = buildMime(input, opts.atMs);
+  const { raw, messageId } = buildMime(input, opts.atMs);
   const parts = givenParts(input);
   const from = parseAddressField('from', input.from)[0];
   const bare = (field: string, v: string | string[] | undefined) => parseAddressField(field, v).map((a) => a.address);
   const fromHeader = from.name ? `${from.name} <${from.address}>` : from.address;
-  const messageId = /^Message-ID: (.*)$/m.exec(raw)![1].trim();
   ctx.db.transaction(() => {
     receivedEmailInsert(ctx).run(
       opts.id, teamId, fromHeader, from.address, JSON.stringify(bare('to', input.to)), JSON.stringify(bare('cc', input.cc)), JSON.stringify(bare('bcc', input.bcc)),
       JSON.stringify(bare('reply_to', input.reply_to)), JSON.stringify(opts.receivedFor), input.subject, messageId, parts.html, parts.text,
-      JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), Buffer.from(raw).toString('base64'), opts.atMs,
+      JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), raw.toString('base64'), opts.atMs,
     );
     const insertAttachment = receivedAttachmentInsert(ctx);
     for (let i = parts.attachments.length - 1; i >= 0; i--) {
