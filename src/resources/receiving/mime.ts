@@ -26,9 +26,6 @@ const base64 = lazy(() => requirePackage<typeof import('nodemailer/lib/base64')>
 /** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml), as the document declares it. */
 export type InboundJson = RequestBody<'admin/inbound'>;
 
-/** An attachment of the JSON form (`content` base64, a byte array, or a Buffer as JSON). */
-export type InboundJsonAttachment = NonNullable<InboundJson['attachments']>[number];
-
 /** One parsed attachment; `content` holds the decoded bytes. */
 export interface ParsedAttachment {
   filename: string | null;
