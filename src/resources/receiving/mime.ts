@@ -87,7 +87,7 @@ export function parseAddressField(field: string, value: string | string[] | unde
 }
 
 /** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form), for a parsed message that has none. */
-export function newMessageId(domain: string): string {
+function newMessageIdHeader(domain: string): string {
   return `<${randomBytes(12).toString('hex')}@${domain || 'emulator.local'}>`;
 }
 
@@ -248,7 +248,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     bcc: flatten(email.bcc).map((m) => m.address),
     replyTo: flatten(email.replyTo).map((m) => m.address),
     subject: email.subject ?? '',
-    messageId: email.messageId ?? newMessageId(from.address.split('@').pop()!),
+    messageId: email.messageId ?? newMessageIdHeader(from.address.split('@').pop()!),
     html: email.html ?? null,
     text: email.text ?? null,
     headers,
