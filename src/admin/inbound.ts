@@ -10,7 +10,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { Reply, type ResourceModule } from '../module.js';
-import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage } from '../resources/receiving/service.js';
+import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage, receivedRaw } from '../resources/receiving/service.js';
 import type { Req } from '../http/document-types.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
@@ -60,7 +60,7 @@ function attachment(ctx: Emulator, req: Req<'admin/inbound-attachment'>) {
 function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>) {
   const e = findEmail(ctx, req.params.email_id);
   if (!e) throw errors.notFound('Email');
-  return new Reply(200, Buffer.from(e.raw, 'base64'), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
+  return new Reply(200, receivedRaw(ctx, e), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
 }
 
 export const inboundModule: ResourceModule = {

@@ -86,9 +86,19 @@ export function parseAddressField(field: string, value: string | string[] | unde
   return out;
 }
 
-/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form), for a parsed message that has none. */
+/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form), for a message that has none. */
 function newMessageIdHeader(domain: string): string {
   return `<${randomBytes(12).toString('hex')}@${domain || 'emulator.local'}>`;
+}
+
+/**
+ * The Message-ID of the JSON form (with angle brackets): `message_id`, else
+ * a `Message-ID` of `headers` (any case), else a new one on the domain of
+ * `from` (the sender, parsed).
+ */
+export function messageIdOf(input: InboundJson, from: Mailbox): string {
+  const custom = Object.entries(input.headers ?? {}).find(([k]) => k.toLowerCase() === 'message-id')?.[1];
+  return oneLine(input.message_id ?? custom ?? newMessageIdHeader(from.address.split('@').pop()!));
 }
 
 /** Header names `buildMime` writes from the other fields; custom headers with these names are ignored (Message-ID and Date are taken from them when not given otherwise). */
@@ -155,9 +165,7 @@ export function composeMime(input: InboundJson, dateMs: number): MimeNode {
   const cc = parseAddressField('cc', input.cc);
   const replyTo = parseAddressField('reply_to', input.reply_to);
   const custom = Object.entries(input.headers ?? {});
-  const customValue = (name: string) => custom.find(([k]) => k.toLowerCase() === name)?.[1];
-  const messageId = input.message_id ?? customValue('message-id');
-  const customDate = customValue('date');
+  const customDate = custom.find(([k]) => k.toLowerCase() === 'date')?.[1];
   const mailbox = (m: Mailbox) => ({ name: m.name, address: m.address });
   const attachments: Mail.Attachment[] = (input.attachments ?? []).map((a) => ({
     filename: a.filename,
@@ -175,7 +183,7 @@ export function composeMime(input: InboundJson, dateMs: number): MimeNode {
     subject: oneLine(input.subject),
     // A custom Date header is written as given; else the emulated time.
     date: customDate !== undefined ? oneLine(customDate) : new Date(dateMs),
-    ...(messageId !== undefined ? { messageId: oneLine(messageId) } : {}),
+    messageId: messageIdOf(input, from[0]),
     headers: custom.filter(([k]) => FIELD_NAME.test(k) && !STRUCTURAL.has(k.toLowerCase())).map(([key, value]) => ({ key, value: oneLine(String(value)) })),
     // Text parts that are not short-lined ASCII go out in base64 (never quoted-printable).
     textEncoding: 'base64',
@@ -194,8 +202,7 @@ export function composeMime(input: InboundJson, dateMs: number): MimeNode {
  * HTML, the others `multipart/mixed`; attachments in base64). Bcc is not
  * written (as in delivered mail); the caller keeps it as envelope
  * recipients. `dateMs` is emulated time, used unless `headers` gives a
- * Date. The Message-ID is `message_id`, else a `Message-ID` of `headers`,
- * else nodemailer's `<uuid@sender's domain>`.
+ * Date. The Message-ID is `messageIdOf(input)`.
  * Returns the bytes and the Message-ID (with angle brackets).
  * Throws 422 `validation_error` for an invalid address field.
  */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMime, composeMime, parseMessage, writeTree, type InboundJson } from '../../../src/resources/receiving/mime.js';
 import { PDF_BYTES } from './helpers.js';
+import { useFreshEmulatorPerTest } from '../../helpers.js';
 
 const PNG = Buffer.from('\x89PNG\r\n\x1a\nnot really', 'latin1');
 const AT = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -96,5 +97,39 @@ describe('buildMime', () => {
 
   it('refuses an invalid address with 422 validation_error naming the field', () => {
     expect(() => buildMime({ ...INPUTS['text only (7bit)'], to: 'not an address' }, AT)).toThrow(expect.objectContaining({ statusCode: 422, name: 'validation_error', message: expect.stringContaining('`to`') }));
+  });
+});
+
+describe("a fixtures inbox email's raw message", () => {
+  const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
+  // The demo fixtures' shared-inbox thread email (fixtures/demo.json).
+  const ID = '8f9a0b1c-3d4e-4f6a-8b7c-8d9e0f1a2b03';
+  const stored = () => t.emu.ctx.db.prepare('SELECT raw, message_id FROM received_emails WHERE id = ?').get(ID) as { raw: string; message_id: string };
+  const download = async () => {
+    const res = await t.anon.get(`/_emulator/inbound/emails/${ID}/raw`).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('message/rfc822');
+    return res.body as Buffer;
+  };
+
+  it('is not composed when the fixtures are seeded (start-up composes no MIME)', () => {
+    expect(stored()).toEqual({ raw: '', message_id: '<order-question@example.org>' });
+  });
+
+  it('is composed on its first download from the stored fields, dated at its received time', async () => {
+    const parsed = await parseMessage(await download());
+    expect(parsed).toMatchObject({ fromHeader: 'Alice <alice@example.org>', to: ['shared@example.com'], subject: 'Where is my order?', messageId: '<order-question@example.org>' });
+    expect(parsed.text?.trim()).toBe('Hi, my order has not arrived yet.');
+    expect(parsed.headers.date).toBe('Mon, 05 Jan 2026 08:30:00 +0000');
+  });
+
+  it('is kept once composed: every download gives the same bytes', async () => {
+    const first = await download();
+    expect(Buffer.from(stored().raw, 'base64').equals(first)).toBe(true);
+    expect((await download()).equals(first)).toBe(true);
   });
 });
