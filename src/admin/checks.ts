@@ -80,7 +80,7 @@ export async function receivedHtmlCheck(ctx: Emulator, row: ReceivedEmailRow): P
   const hit = cached(ctx, key);
   if (hit) return hit;
   const headers = fromJson<Record<string, string>>(row.headers) ?? {};
-  const check = await htmlCheck({ id: row.id, html: row.html, headers, message_bytes: receivedRaw(ctx, row).length, broadcast: false });
+  const check = await htmlCheck({ id: row.id, html: row.html, headers, message_bytes: (await receivedRaw(ctx, row)).length, broadcast: false });
   keep(ctx, key, check);
   return check;
 }

@@ -30,7 +30,7 @@ async function inbound(ctx: Emulator, req: Req<'admin/inbound'>) {
     raw = req.body;
   } else {
     const b = req.body;
-    raw = buildMime(b, ctx.clock.nowMs()).raw;
+    raw = (await buildMime(b, ctx.clock.nowMs())).raw;
     given = givenParts(b);
     if (!envelope) {
       envelope = [...parseAddressField('to', b.to), ...parseAddressField('cc', b.cc), ...parseAddressField('bcc', b.bcc)].map((m) => m.address);
@@ -57,10 +57,10 @@ function attachment(ctx: Emulator, req: Req<'admin/inbound-attachment'>) {
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
 }
 
-function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>) {
+async function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>) {
   const e = findEmail(ctx, req.params.email_id);
   if (!e) throw errors.notFound('Email');
-  return new Reply(200, receivedRaw(ctx, e), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
+  return new Reply(200, await receivedRaw(ctx, e), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
 }
 
 export const inboundModule: ResourceModule = {

@@ -19,9 +19,8 @@ import { attachmentBytes } from '../emails/service.js';
 
 /** postal-mime, loaded on first use (start-up speed). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
-/** nodemailer's composer and its base64 encoder, loaded on first use (start-up speed). */
+/** nodemailer's composer, loaded on first use (start-up speed). */
 const MailComposer = lazy(() => requirePackage<typeof MailComposerClass>('nodemailer/lib/mail-composer'));
-const base64 = lazy(() => requirePackage<typeof import('nodemailer/lib/base64')>('nodemailer/lib/base64'));
 
 /** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml), as the document declares it. */
 export type InboundJson = RequestBody<'admin/inbound'>;
@@ -112,53 +111,8 @@ function oneLine(value: string): string {
   return value.replace(/[\r\n]+/g, ' ');
 }
 
-/**
- * The message's bytes, written synchronously from the tree `MailComposer`
- * composed: each node's headers (`buildHeaders()`: nodemailer's encoded
- * words, address lists, parameters and Content-Transfer-Encoding), its
- * content in that encoding (nodemailer's base64 encoder, lines of 76), its
- * children between `--boundary` lines, and a final line break, exactly as
- * `MimeNode.build()` streams them (a test compares the two byte for byte).
- * Synchronous because the fixtures seed stores received emails inside the
- * reset transaction, and `build()` only answers on a later turn of the
- * event loop. The options `buildMime` passes make every part `7bit` (ASCII
- * text with short lines) or `base64`; throws a plain Error for any other
- * encoding.
- */
-export function writeTree(root: MimeNode): Buffer {
-  const out: Buffer[] = [];
-  const write = (node: MimeNode) => {
-    out.push(Buffer.from(node.buildHeaders() + '\r\n\r\n'));
-    const content = node.content;
-    if (content !== undefined && content !== '' && !(Buffer.isBuffer(content) && content.length === 0)) {
-      if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw new Error('buildMime: a part\'s content is a stream');
-      const encoding = node.getTransferEncoding();
-      if (encoding === 'base64') out.push(Buffer.from(base64().wrap(base64().encode(content), 76)));
-      else if (encoding === '7bit') out.push(Buffer.from(content));
-      else throw new Error(`buildMime: unexpected transfer encoding ${encoding}`);
-    }
-    if (node.multipart) {
-      node.childNodes.forEach((child, i) => {
-        out.push(Buffer.from(`${i > 0 ? '\r\n' : ''}--${node.boundary}\r\n`));
-        write(child);
-      });
-      out.push(Buffer.from(`\r\n--${node.boundary}--\r\n`));
-    }
-  };
-  write(root);
-  const last = out.at(-1)!;
-  const end = last.length ? last[last.length - 1] : 0;
-  if (end === 0x0d) out.push(Buffer.from('\n'));
-  else if (end !== 0x0a) out.push(Buffer.from('\r\n'));
-  return Buffer.concat(out);
-}
-
-/**
- * The `MailComposer` tree of the JSON form (see `buildMime`; exported, with
- * `writeTree`, for the test that compares the two writers).
- * Throws 422 `validation_error` for an invalid address field.
- */
-export function composeMime(input: InboundJson, dateMs: number): MimeNode {
+/** The `MailComposer` tree of the JSON form (see `buildMime`). Throws 422 `validation_error` for an invalid address field. */
+function composeMime(input: InboundJson, dateMs: number): MimeNode {
   const from = parseAddressField('from', input.from);
   if (from.length !== 1) throw errors.validation('Invalid `from` field. Give exactly one sender.', 422);
   const to = parseAddressField('to', input.to);
@@ -172,7 +126,6 @@ export function composeMime(input: InboundJson, dateMs: number): MimeNode {
     content: attachmentBytes(a.content),
     contentType: oneLine(a.content_type ?? contentTypeOf(a.filename)),
     contentDisposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
-    contentTransferEncoding: 'base64',
     ...(a.content_id ? { cid: oneLine(a.content_id).replace(/^<|>$/g, '') } : {}),
   }));
   const composer = new (MailComposer())({
@@ -185,8 +138,6 @@ export function composeMime(input: InboundJson, dateMs: number): MimeNode {
     date: customDate !== undefined ? oneLine(customDate) : new Date(dateMs),
     messageId: messageIdOf(input, from[0]),
     headers: custom.filter(([k]) => FIELD_NAME.test(k) && !STRUCTURAL.has(k.toLowerCase())).map(([key, value]) => ({ key, value: oneLine(String(value)) })),
-    // Text parts that are not short-lined ASCII go out in base64 (never quoted-printable).
-    textEncoding: 'base64',
     ...(input.text !== undefined ? { text: input.text } : {}),
     ...(input.html !== undefined ? { html: input.html } : {}),
     ...(input.text === undefined && input.html === undefined ? { text: '' } : {}),
@@ -199,16 +150,18 @@ export function composeMime(input: InboundJson, dateMs: number): MimeNode {
  * Composes an RFC 5322 message from the JSON form with nodemailer's
  * `MailComposer` (CRLF line ends; text and HTML as `multipart/alternative`;
  * attachments with a `content_id` inline in `multipart/related` with the
- * HTML, the others `multipart/mixed`; attachments in base64). Bcc is not
+ * HTML, the others `multipart/mixed`; nodemailer's transfer encodings:
+ * 7bit, quoted-printable or base64 for text, base64 for attachments). Bcc is not
  * written (as in delivered mail); the caller keeps it as envelope
  * recipients. `dateMs` is emulated time, used unless `headers` gives a
  * Date. The Message-ID is `messageIdOf(input)`.
- * Returns the bytes and the Message-ID (with angle brackets).
- * Throws 422 `validation_error` for an invalid address field.
+ * Resolves with the bytes and the Message-ID (with angle brackets).
+ * Rejects with 422 `validation_error` for an invalid address field (and
+ * otherwise only if nodemailer fails to encode).
  */
-export function buildMime(input: InboundJson, dateMs: number): { raw: Buffer; messageId: string } {
+export async function buildMime(input: InboundJson, dateMs: number): Promise<{ raw: Buffer; messageId: string }> {
   const root = composeMime(input, dateMs);
-  return { raw: writeTree(root), messageId: root.messageId() };
+  return { raw: await root.build(), messageId: root.messageId() };
 }
 
 /**

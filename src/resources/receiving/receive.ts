@@ -9,7 +9,7 @@ import { errors } from '../../http/errors.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { buildMime, givenParts, messageIdOf, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
-import { attachmentsOf, receivedAttachmentInsert, receivedEmailInsert, setReceivedRaw, type ReceivedEmailRow } from './store.js';
+import { attachmentsOf, findEmail, receivedAttachmentInsert, receivedEmailInsert, setReceivedRaw, type ReceivedEmailRow } from './store.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -168,13 +168,14 @@ export function storeReceivedEmail(ctx: Emulator, teamId: string, input: Inbound
  * (`storeReceivedEmail`) is composed now from its row: From as stored, its
  * To, Cc and Reply-To addresses, subject, bodies, headers, Message-ID and
  * attachments, dated at its `created_at` (`buildMime`), and kept, so every
- * later read gives the same bytes. Throws 422 `validation_error` only for
- * an address the row could not hold (never for a stored email).
+ * later read gives the same bytes (of two first reads at once, the first
+ * kept wins). Rejects with 422 `validation_error` only for an address the
+ * row could not hold (never for a stored email).
  */
-export function receivedRaw(ctx: Emulator, row: ReceivedEmailRow): Buffer {
+export async function receivedRaw(ctx: Emulator, row: ReceivedEmailRow): Promise<Buffer> {
   if (row.raw !== '') return Buffer.from(row.raw, 'base64');
   const list = (json: string) => JSON.parse(json) as string[];
-  const { raw } = buildMime({
+  const { raw } = await buildMime({
     from: row.from_header,
     to: list(row.to_addresses),
     cc: list(row.cc_addresses),
@@ -192,6 +193,8 @@ export function receivedRaw(ctx: Emulator, row: ReceivedEmailRow): Buffer {
       ...(a.content_disposition ? { content_disposition: a.content_disposition } : {}),
     })),
   }, row.created_at);
+  const kept = findEmail(ctx, row.id)?.raw;
+  if (kept) return Buffer.from(kept, 'base64');
   setReceivedRaw(ctx, row.id, raw.toString('base64'));
   return raw;
 }
