@@ -19,7 +19,7 @@ import { errors } from '../http/errors.js';
 import type { ResourceModule } from '../module.js';
 import type { Answer, OperationHandlers, Req } from '../http/document-types.js';
 import { headersOf, loadEmail, type EmailRow } from '../resources/emails/service.js';
-import { findEmail, type ReceivedEmailRow } from '../resources/receiving/service.js';
+import { findEmail, receivedRaw, type ReceivedEmailRow } from '../resources/receiving/service.js';
 import { fromJson } from '../http/format.js';
 import { extractLinks, listEmails, type EmailFilter, EMAIL_FILTER_KEYS, waitForMatch } from './emails.js';
 import { rawMessage } from './raw.js';
@@ -80,7 +80,7 @@ export async function receivedHtmlCheck(ctx: Emulator, row: ReceivedEmailRow): P
   const hit = cached(ctx, key);
   if (hit) return hit;
   const headers = fromJson<Record<string, string>>(row.headers) ?? {};
-  const check = await htmlCheck({ id: row.id, html: row.html, headers, message_bytes: Buffer.from(row.raw, 'base64').length, broadcast: false });
+  const check = await htmlCheck({ id: row.id, html: row.html, headers, message_bytes: (await receivedRaw(ctx, row)).length, broadcast: false });
   keep(ctx, key, check);
   return check;
 }

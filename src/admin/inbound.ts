@@ -2,7 +2,7 @@
  * Admin API for received emails (spec/paths/admin-inbound.yaml; no auth):
  * | operationId | rule |
  * |---|---|
- * | admin/inbound | `POST /_emulator/inbound`: a raw message (`message/rfc822` or `text/plain`) or JSON fields `{from, to, cc?, bcc?, reply_to?, subject, html?, text?, headers?, message_id?, attachments?[{filename, content (base64), content_type?, content_id?, content_disposition?}]}` (written to MIME first, so both go through one parser); `rcpt_to` query = envelope recipients; stored for each team whose domain receives for a recipient, `email.received` raised; → 201 `{object: "inbound", id, team_id, received_for, emails[]}`; no receiving domain → 422 `validation_error` naming the domains |
+ * | admin/inbound | `POST /_emulator/inbound`: a raw message (`message/rfc822` or `text/plain`) or JSON fields `{from, to, cc?, bcc?, reply_to?, subject, html?, text?, headers?, message_id?, attachments?[{filename, content (base64), content_type?, content_id?, content_disposition?}]}` (composed to MIME first by nodemailer's MailComposer, so both go through one parser); `rcpt_to` query = envelope recipients; stored for each team whose domain receives for a recipient, `email.received` raised; → 201 `{object: "inbound", id, team_id, received_for, emails[]}`; no receiving domain → 422 `validation_error` naming the domains |
  * | admin/inbound-attachment | `GET /_emulator/inbound/attachments/{id}`: the attachment's bytes (its content type, `content-disposition` with the file name); unknown → 404 |
  * | admin/inbound-raw | `GET /_emulator/inbound/emails/{id}/raw`: the message as received, `message/rfc822`; unknown → 404 |
  * The download URLs do not expire (their `expires_at` is informative).
@@ -10,7 +10,7 @@
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
 import { Reply, type ResourceModule } from '../module.js';
-import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage } from '../resources/receiving/service.js';
+import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage, receivedRaw } from '../resources/receiving/service.js';
 import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
 
 /** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
@@ -30,7 +30,7 @@ async function inbound(ctx: Emulator, req: Req<'admin/inbound'>): Promise<Answer
     raw = req.body;
   } else {
     const b = req.body;
-    raw = Buffer.from(buildMime(b, ctx.clock.nowMs()), 'utf8');
+    raw = (await buildMime(b, ctx.clock.nowMs())).raw;
     given = givenParts(b);
     if (!envelope) {
       envelope = [...parseAddressField('to', b.to), ...parseAddressField('cc', b.cc), ...parseAddressField('bcc', b.bcc)].map((m) => m.address);
@@ -57,10 +57,10 @@ function attachment(ctx: Emulator, req: Req<'admin/inbound-attachment'>): Answer
   return new Reply(200, Buffer.from(a.content, 'base64'), { 'content-disposition': dispositionHeader('attachment', a.filename ?? a.id) }, a.content_type);
 }
 
-function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>): Answer<'admin/inbound-raw'> {
+async function raw(ctx: Emulator, req: Req<'admin/inbound-raw'>): Promise<Answer<'admin/inbound-raw'>> {
   const e = findEmail(ctx, req.params.email_id);
   if (!e) throw errors.notFound('Email');
-  return new Reply(200, Buffer.from(e.raw, 'base64'), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
+  return new Reply(200, await receivedRaw(ctx, e), { 'content-disposition': dispositionHeader('attachment', `${e.id}.eml`) }, 'message/rfc822');
 }
 
 export const inboundModule: ResourceModule = {

@@ -12,11 +12,14 @@
  * Body: `multipart/alternative` of text and HTML when both are given;
  * attachments with a `content_id` are inline parts (`multipart/related` with
  * the HTML), the others `multipart/mixed` attachments. Attachments sent by
- * `path` are left out: the emulator never fetches them.
+ * `path` are left out: the emulator never fetches them. An attachment
+ * stored without a file name (a forwarded nameless inline image) is written
+ * without `filename`/`name` parameters, as received.
  * Date: the emulated time of the email's `sent` event, else its
  * `scheduled_at`, else its `created_at`.
  */
 import type MailComposerClass from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
 import { requirePackage } from '../lazy.js';
 import type { Emulator } from '../context.js';
 import { attachmentsOf, eventsOf, headersOf, list, type EmailRow } from '../resources/emails/service.js';
@@ -36,11 +39,12 @@ export async function rawMessage(ctx: Emulator, r: EmailRow): Promise<Buffer> {
   const replyTo = list(r.reply_to);
   const attachments = attachmentsOf(ctx, r.id)
     .filter((a) => a.content !== null)
-    .map((a) => ({
-      filename: a.filename ?? undefined,
+    .map((a): Mail.Attachment => ({
+      // `false`: a nameless attachment stays nameless (nodemailer would otherwise invent `attachment-1.png`).
+      filename: a.filename ?? false,
       content: Buffer.from(a.content!, 'base64'),
       contentType: a.content_type,
-      ...(a.content_id ? { cid: a.content_id, contentDisposition: 'inline' } : {}),
+      ...(a.content_id ? { cid: a.content_id, contentDisposition: 'inline' as const } : {}),
     }));
   const MailComposer = requirePackage<typeof MailComposerClass>('nodemailer/lib/mail-composer');
   const composer = new MailComposer({

@@ -3,7 +3,7 @@
  * server-sent events stream, and the webhook-deliveries admin operations.
  */
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
@@ -56,7 +56,7 @@ function openStream(t: TestEmulator) {
 describe('inbox page', () => {
   const t = useFreshEmulatorPerTest();
 
-  it('serves the page, its script and its stylesheet as files of their own, with nothing external', async () => {
+  it('serves the page as HTML with a base path and nothing external', async () => {
     const res = await t.anon.get('/_emulator/').expect(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
@@ -67,9 +67,13 @@ describe('inbox page', () => {
     expect(html).toContain('<script src="assets/inbox.js"></script>');
     expect(html).not.toContain('%BASE%');
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?https?:/i);
-    // Without the trailing slash too: the base makes every relative path the same.
-    expect((await t.anon.get('/_emulator').expect(200)).text).toContain('<base href="/_emulator/">');
+  });
 
+  it('serves the page without the trailing slash too, with the same base', async () => {
+    expect((await t.anon.get('/_emulator').expect(200)).text).toContain('<base href="/_emulator/">');
+  });
+
+  it('serves the script as a cacheable file of its own (ETag, 304), with nothing external', async () => {
     const js = await t.anon.get('/_emulator/assets/inbox.js').expect(200);
     expect(js.headers['content-type']).toMatch(/^(text|application)\/javascript; charset=utf-8$/);
     expect(js.headers['cache-control']).toBe('public, max-age=3600');
@@ -79,11 +83,15 @@ describe('inbox page', () => {
     expect(js.text).toContain("sandbox: ''");
     expect(js.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
     await t.anon.get('/_emulator/assets/inbox.js').set('If-None-Match', js.headers.etag).expect(304);
+  });
 
+  it('serves the stylesheet as a file of its own', async () => {
     const css = await t.anon.get('/_emulator/assets/inbox.css').expect(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.text).toContain(':root');
+  });
 
+  it('answers 404 for an unknown asset and for a path out of the assets folder', async () => {
     const missing = await t.anon.get('/_emulator/assets/secrets.txt').expect(404);
     expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Asset not found' });
     await t.anon.get('/_emulator/assets/..%2Fpackage.json').expect(404);
@@ -101,64 +109,76 @@ describe('inbox page', () => {
 
 describe('server-sent events', () => {
   const t = useFreshEmulatorPerTest();
-
-  it('streams hello, delivery, clock, email and reset notifications', async () => {
-    const s = openStream(t);
+  let s: ReturnType<typeof openStream>;
+  beforeEach(async () => {
+    s = openStream(t);
     await s.ready;
-    expect(s.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    const hello = await s.next('hello');
-    expect(hello).toEqual({ now: t.emu.clock.now().toISOString(), mode: 'manual' });
+  });
+  afterEach(() => s.close());
 
+  it('opens an event stream with hello: the emulated time and the clock mode', async () => {
+    expect(s.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(await s.next('hello')).toEqual({ now: t.emu.clock.now().toISOString(), mode: 'manual' });
+  });
+
+  it('notifies delivery when a webhook delivery is recorded and again when it is attempted', async () => {
     const rx = await startReceiver();
     receivers.push(rx);
     await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created'] }).expect(201);
     await t.api.post('/domains').send({ name: 'sse.dev' }).expect(201);
     const [d] = t.emu.webhookDeliveries();
     expect(await s.next('delivery')).toEqual({ id: d.id }); // recorded, pending
-
-    const adv = (await t.anon.post('/_emulator/clock/advance').send({ ms: 1000 }).expect(200)).body;
+    await t.anon.post('/_emulator/clock/advance').send({ ms: 1000 }).expect(200);
     expect(await s.next('delivery')).toEqual({ id: d.id }); // attempted
-    expect(await s.next('clock')).toEqual({ now: adv.now, mode: 'manual' });
+  });
 
+  it('notifies clock with the new time when the clock is advanced, over HTTP or from code', async () => {
+    const adv = (await t.anon.post('/_emulator/clock/advance').send({ ms: 1000 }).expect(200)).body;
+    expect(await s.next('clock')).toEqual({ now: adv.now, mode: 'manual' });
     await t.emu.clock.advance('1m');
     expect((await s.next('clock')).now).toBe(t.emu.clock.now().toISOString());
+  });
 
+  it('notifies email with the email id', async () => {
     t.emu.ctx.bus.emit('email', 'email-id-1');
     expect(await s.next('email')).toEqual({ id: 'email-id-1' });
+  });
 
+  it('notifies reset', async () => {
     await t.anon.post('/_emulator/reset').expect(200);
     expect(await s.next('reset')).toEqual({});
-    s.close();
   });
 
   it('stops listening when the client goes away', async () => {
     const names = ['email', 'delivery', 'clock', 'reset'] as const;
     const counts = () => names.map((n) => t.emu.ctx.bus.listenerCount(n));
-    const base = counts();
-    const s = openStream(t);
-    await s.ready;
-    expect(counts()).toEqual(base.map((n) => n + 1));
-    s.close();
-    await expect.poll(counts).toEqual(base);
+    const withStream = counts();
+    const other = openStream(t);
+    await other.ready;
+    expect(counts()).toEqual(withStream.map((n) => n + 1));
+    other.close();
+    await expect.poll(counts).toEqual(withStream);
   });
 });
 
 describe('webhook deliveries admin API', () => {
   const t = useFreshEmulatorPerTest();
+  let rx: Receiver;
+  let a: { id: string };
+  let b: { id: string };
 
-  async function twoDeliveries() {
-    const rx = await startReceiver((n) => (n === 1 ? 500 : 200));
+  // Two webhooks on one endpoint that fails its first request: a's domain.created fails (pending retry), b's succeeds, b's domain.deleted is not attempted yet.
+  beforeEach(async () => {
+    rx = await startReceiver((n) => (n === 1 ? 500 : 200));
     receivers.push(rx);
-    const a = (await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created'] }).expect(201)).body;
-    const b = (await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created', 'domain.deleted'] }).expect(201)).body;
+    a = (await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created'] }).expect(201)).body;
+    b = (await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['domain.created', 'domain.deleted'] }).expect(201)).body;
     const dom = (await t.api.post('/domains').send({ name: 'admin-deliveries.dev' }).expect(201)).body;
     await t.emu.clock.advance(0);
     await t.api.delete(`/domains/${dom.id}`).expect(200);
-    return { rx, a, b };
-  }
+  });
 
-  it('lists deliveries oldest first with payload, headers and attempts, filtered', async () => {
-    const { a, b } = await twoDeliveries();
+  it('lists deliveries oldest first with their status, attempts and headers (none before the first attempt)', async () => {
     const all = (await t.anon.get('/_emulator/webhook-deliveries').expect(200)).body.data;
     expect(all.map((d: any) => [d.webhook_id, d.event_type, d.status])).toEqual([
       [a.id, 'domain.created', 'pending'],
@@ -169,35 +189,51 @@ describe('webhook deliveries admin API', () => {
     expect(all[0].headers['svix-id']).toBe(all[0].id);
     expect(all[2].attempts).toEqual([]);
     expect(all[2].headers).toBeNull();
+  });
+
+  it('filters the list by webhook_id, event_type, status and team_id', async () => {
     expect((await t.anon.get(`/_emulator/webhook-deliveries?webhook_id=${b.id}`).expect(200)).body.data).toHaveLength(2);
     expect((await t.anon.get('/_emulator/webhook-deliveries?event_type=domain.deleted').expect(200)).body.data).toHaveLength(1);
     expect((await t.anon.get('/_emulator/webhook-deliveries?status=succeeded').expect(200)).body.data).toHaveLength(1);
     expect((await t.anon.get(`/_emulator/webhook-deliveries?team_id=${FIXTURES.secondTeamId}`).expect(200)).body.data).toHaveLength(0);
+  });
+
+  it('answers 422 for an unknown status filter', async () => {
     await t.anon.get('/_emulator/webhook-deliveries?status=bogus').expect(422);
-    // emu.webhookDeliveries() says the same.
+  });
+
+  it('emu.webhookDeliveries() filters as the admin API does', () => {
     expect(t.emu.webhookDeliveries({ webhook_id: b.id, status: 'pending' }).map((d) => d.event_type)).toEqual(['domain.deleted']);
+  });
+
+  it('gets one delivery as listed; 404 for an unknown one', async () => {
+    const all = (await t.anon.get('/_emulator/webhook-deliveries').expect(200)).body.data;
     const one = (await t.anon.get(`/_emulator/webhook-deliveries/${all[0].id}`).expect(200)).body;
     expect(one).toEqual(all[0]);
     await t.anon.get('/_emulator/webhook-deliveries/msg_nope').expect(404);
   });
 
-  it('replays a delivery now with the same svix-id and a fresh signature', async () => {
-    const { rx } = await twoDeliveries();
+  it('replays a delivery now with the same svix-id, recorded as a replay attempt', async () => {
     const [first] = t.emu.webhookDeliveries();
     const res = (await t.anon.post(`/_emulator/webhook-deliveries/${first.id}/replay`).expect(200)).body;
     expect(res.status).toBe('succeeded');
     expect(res.next_attempt_at).toBeNull();
     expect(res.attempts.map((x: any) => [x.status_code, x.replay])).toEqual([[500, false], [200, true]]);
-    const sent = rx.withId(first.id);
-    expect(sent).toHaveLength(2);
-    // The scheduled retry was dropped.
+    expect(rx.withId(first.id)).toHaveLength(2);
+  });
+
+  it('drops the scheduled retry of a delivery a replay settled', async () => {
+    const [first] = t.emu.webhookDeliveries();
+    await t.anon.post(`/_emulator/webhook-deliveries/${first.id}/replay`).expect(200);
     await t.emu.clock.advance('1h');
     expect(rx.withId(first.id)).toHaveLength(2);
+  });
+
+  it('answers 404 to a replay of an unknown delivery', async () => {
     await t.anon.post('/_emulator/webhook-deliveries/msg_nope/replay').expect(404);
   });
 
   it('refuses to replay a delivery whose webhook was deleted', async () => {
-    const { a } = await twoDeliveries();
     await t.api.delete(`/webhooks/${a.id}`).expect(200);
     const [first] = t.emu.webhookDeliveries({ webhook_id: a.id });
     expect(first.status).toBe('cancelled');

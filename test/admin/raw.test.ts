@@ -75,6 +75,20 @@ describe('admin: raw message of a sent email', () => {
     expect(Buffer.compare(Buffer.from(logo.content as ArrayBuffer), PNG)).toBe(0);
   });
 
+  it('keeps a nameless inline attachment nameless (no generated file name), with its Content-ID', async () => {
+    const sent = await t.api.post('/emails').send({
+      from: 'a@example.com', to: 'delivered@resend.dev', subject: 'Logo', html: '<img src="cid:logo@x">',
+      attachments: [{ content: PNG.toString('base64'), content_type: 'image/png', content_id: 'logo@x' }],
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const bytes = await raw(sent.body.id);
+    expect(bytes.toString('utf8')).not.toMatch(/name=/);
+    const parsed = await PostalMime.parse(bytes, { attachmentEncoding: 'arraybuffer' });
+    expect(parsed.attachments).toHaveLength(1);
+    expect(parsed.attachments[0]).toMatchObject({ filename: null, mimeType: 'image/png', contentId: '<logo@x>', disposition: 'inline' });
+    expect(Buffer.compare(Buffer.from(parsed.attachments[0].content as ArrayBuffer), PNG)).toBe(0);
+  });
+
   it('dates an email not sent yet at its scheduled time; a text-only email is a single part', async () => {
     const at = new Date(t.emu.clock.now().getTime() + 3_600_000).toISOString();
     const sent = await t.api.post('/emails').send({ from: 'a@example.com', to: 'delivered@resend.dev', subject: 'Later', text: 'Later.', scheduled_at: at });

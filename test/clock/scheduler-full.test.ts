@@ -5,10 +5,13 @@
  * logged once, and the job runs once space frees. The store is made full
  * with `PRAGMA max_page_count` on an in-memory connection.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Clock } from '../../src/clock/clock.js';
 import { clockMigration, FULL_RETRY_MS, Scheduler, schedulerMigration } from '../../src/clock/scheduler.js';
 import { migrate, openDatabase } from '../../src/store/db.js';
+
+/** How long a real-clock test waits for the background timer (a few FULL_RETRY_MS), polling every 20 ms. */
+const WAIT = { timeout: 5 * FULL_RETRY_MS, interval: 20 };
 
 function setup(mode: 'manual' | 'real' = 'manual') {
   const db = openDatabase();
@@ -73,12 +76,12 @@ describe('jobs on a full store', () => {
     scheduler.start();
     scheduler.schedule('big', {});
     const t0 = Date.now();
-    while (tries < 2) await new Promise((r) => setTimeout(r, 50)); // the background timer's retry, in real time
+    await vi.waitFor(() => expect(tries).toBeGreaterThanOrEqual(2), WAIT); // the background timer's retry, in real time
     expect(Date.now() - t0).toBeGreaterThanOrEqual(FULL_RETRY_MS - 50);
     expect(tries).toBe(2);
     expect(status()).toEqual(['pending']);
     free();
-    while (status().length) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(status()).toEqual([]), WAIT);
     expect(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get()).toBe(1);
     await scheduler.stop();
   });
@@ -94,10 +97,13 @@ describe('jobs on a full store', () => {
     full();
     scheduler.start();
     scheduler.schedule('deliver', {});
-    while (tries < 2 || status()[0] !== 'pending') await new Promise((r) => setTimeout(r, 20)); // the background retry, in real time
+    await vi.waitFor(() => {
+      expect(tries).toBeGreaterThanOrEqual(2);
+      expect(status()).toEqual(['pending']);
+    }, WAIT); // the background retry, in real time
     expect(logs).toEqual([expect.stringContaining(': job 1 (deliver) stays pending; jobs wait until space frees')]);
     free();
-    while (status().length) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(status()).toEqual([]), WAIT);
     expect(logs.at(-1)).toBe('the store has space again: jobs run');
     expect(logs).toHaveLength(2);
     await scheduler.stop();

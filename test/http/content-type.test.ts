@@ -23,7 +23,7 @@ describe('contentTypeOf', () => {
 
   it('an inbound attachment without content_type gets the same type as a sent one', async () => {
     const input = { from: 'a@example.org', to: ['b@example.com'], subject: 's', text: 't', attachments: [{ filename: 'song.mp3', content: Buffer.from('x').toString('base64') }] };
-    const parsed = await parseMessage(Buffer.from(buildMime(input, 0)));
+    const parsed = await parseMessage((await buildMime(input, 0)).raw);
     expect(parsed.attachments.map((a) => a.contentType)).toEqual(['audio/mpeg']);
     expect(givenParts(input).attachments.map((a) => a.contentType)).toEqual(['audio/mpeg']);
   });

@@ -14,51 +14,20 @@
  * Jest's temp files (its cache) go to a folder of this test's own, removed
  * afterwards.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface JestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numTotalTests: number;
-  testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
-}
+import { runJest, type JestRun } from './run-jest.js';
 
 let tmp: string;
-let run: { code: number | null; out: string; report: JestReport };
-let cjsRun: { code: number | null; out: string; report: JestReport };
-
-/** Runs Jest (`nodeArgs` before its bin) with `config`; resolves with its exit code, output and JSON report. */
-async function jest(nodeArgs: string[], config: string, name: string): Promise<{ code: number | null; out: string; report: JestReport }> {
-  const report = path.join(tmp, `${name}.json`);
-  // None of this run's vitest variables; Jest's own temp files in `tmp`.
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')), TMPDIR: tmp, NO_COLOR: '1', FORCE_COLOR: '0' };
-  const args = [...nodeArgs, path.join('node_modules', 'jest', 'bin', 'jest.js'), '--config', config, '--ci', '--json', '--outputFile', report];
-  const proc = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout.on('data', (b) => (out += b));
-  proc.stderr.on('data', (b) => (out += b));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
-    proc.on('exit', (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-  });
-  if (!fs.existsSync(report)) throw new Error(`Jest wrote no report (exit ${code}):\n${out}`);
-  return { code, out, report: JSON.parse(fs.readFileSync(report, 'utf8')) };
-}
+let run: JestRun;
+let cjsRun: JestRun;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jest-run-'));
-  run = await jest(['--experimental-vm-modules'], 'test/jest/jest.config.mjs', 'esm');
-  cjsRun = await jest([], 'test/jest/jest.cjs.config.mjs', 'cjs');
+  run = await runJest(tmp, ['--experimental-vm-modules'], 'test/jest/jest.config.mjs', 'esm');
+  cjsRun = await runJest(tmp, [], 'test/jest/jest.cjs.config.mjs', 'cjs');
 }, 180_000);
 
 afterAll(() => {

@@ -1,43 +1,29 @@
 /**
- * MIME for inbound mail: `buildMime` writes a message from the admin API's
- * JSON fields (so every received email, however it came in, has a raw
- * `.eml` and goes through the one parser); `parseMessage` reads a message
- * with `postal-mime` into the fields the API shows.
+ * MIME for inbound mail: `buildMime` composes a message from the admin API's
+ * JSON fields with nodemailer's `MailComposer` (so every received email,
+ * however it came in, has a raw `.eml` and goes through the one parser);
+ * `parseMessage` reads a message with `postal-mime` into the fields the API
+ * shows.
  */
 import { randomBytes } from 'node:crypto';
+import type MailComposerClass from 'nodemailer/lib/mail-composer';
+import type MimeNode from 'nodemailer/lib/mime-node';
+import type Mail from 'nodemailer/lib/mailer';
 import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import { receivingMessages } from './messages.js';
 import { contentTypeOf } from '../../http/format.js';
+import type { RequestBody } from '../../http/document-types.js';
 // The bytes of `content` in the forms POST /emails takes (base64, byte values, a Buffer as JSON), decoded as a send decodes them.
 import { attachmentBytes } from '../emails/service.js';
 
 /** postal-mime, loaded on first use (start-up speed). */
 const postalMime = lazy(() => requirePackage<typeof import('postal-mime')>('postal-mime'));
+/** nodemailer's composer, loaded on first use (start-up speed). */
+const MailComposer = lazy(() => requirePackage<typeof MailComposerClass>('nodemailer/lib/mail-composer'));
 
-/** An attachment of `POST /_emulator/inbound` JSON (`content` base64, a byte array, or a Buffer as JSON). */
-export interface InboundJsonAttachment {
-  filename: string;
-  content: string | number[] | { type: 'Buffer'; data: number[] };
-  content_type?: string;
-  content_id?: string;
-  content_disposition?: 'inline' | 'attachment';
-}
-
-/** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml). */
-export interface InboundJson {
-  from: string;
-  to: string | string[];
-  cc?: string | string[];
-  bcc?: string | string[];
-  reply_to?: string | string[];
-  subject: string;
-  html?: string;
-  text?: string;
-  headers?: Record<string, string>;
-  message_id?: string;
-  attachments?: InboundJsonAttachment[];
-}
+/** The JSON form of `POST /_emulator/inbound` (spec/paths/admin-inbound.yaml), as the document declares it. */
+export type InboundJson = RequestBody<'admin/inbound'>;
 
 /** One parsed attachment; `content` holds the decoded bytes. */
 export interface ParsedAttachment {
@@ -99,106 +85,83 @@ export function parseAddressField(field: string, value: string | string[] | unde
   return out;
 }
 
-const NON_ASCII = /[^\x20-\x7e]/;
-
-/** RFC 2047 encoded word for non-ASCII header text; ASCII is left alone. */
-function encodeWord(text: string): string {
-  return NON_ASCII.test(text) ? `=?UTF-8?B?${Buffer.from(text, 'utf8').toString('base64')}?=` : text;
-}
-
-function formatMailbox(m: Mailbox): string {
-  if (!m.name) return m.address;
-  const name = NON_ASCII.test(m.name) ? encodeWord(m.name) : `"${m.name.replace(/["\\]/g, '\\$&')}"`;
-  return `${name} <${m.address}>`;
-}
-
-/** base64 folded at 76 characters (RFC 2045). */
-function base64Lines(buf: Buffer): string {
-  return (buf.toString('base64').match(/.{1,76}/g) ?? ['']).join('\r\n');
-}
-
-function headerSafe(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ');
-}
-
-function paramFilename(filename: string): string {
-  return NON_ASCII.test(filename) || /["\\]/.test(filename)
-    ? `filename*=UTF-8''${encodeURIComponent(filename)}`
-    : `filename="${filename}"`;
-}
-
-/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form). */
-export function newMessageId(domain: string): string {
+/** A new Message-ID `<random@domain>` (docs/reference/formats.md#ids-and-tokens form), for a message that has none. */
+function newMessageIdHeader(domain: string): string {
   return `<${randomBytes(12).toString('hex')}@${domain || 'emulator.local'}>`;
 }
 
-/** Header names `buildMime` writes itself; custom headers with these names are ignored (except Message-ID, Date). */
-const STRUCTURAL = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'mime-version', 'content-type', 'content-transfer-encoding']);
-
 /**
- * Writes an RFC 5322 message from the JSON form (CRLF line ends, UTF-8
- * parts in base64). Bcc is not written (as in delivered mail); the caller
- * keeps it as envelope recipients. `dateMs` is emulated time. Attachment
- * `content` is base64 (its pattern is checked by the spec).
- * Throws 422 `validation_error` for an invalid address field.
+ * The Message-ID of the JSON form (with angle brackets): `message_id`, else
+ * a `Message-ID` of `headers` (any case), else a new one on the domain of
+ * `from` (the sender, parsed).
  */
-export function buildMime(input: InboundJson, dateMs: number): string {
+export function messageIdOf(input: InboundJson, from: Mailbox): string {
+  const custom = Object.entries(input.headers ?? {}).find(([k]) => k.toLowerCase() === 'message-id')?.[1];
+  return oneLine(input.message_id ?? custom ?? newMessageIdHeader(from.address.split('@').pop()!));
+}
+
+/** Header names `buildMime` writes from the other fields; custom headers with these names are ignored (Message-ID and Date are taken from them when not given otherwise). */
+const STRUCTURAL = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'mime-version', 'content-type', 'content-transfer-encoding', 'message-id', 'date']);
+
+/** An RFC 5322 field name: printable ASCII but `:` (RFC 5322 §2.2). */
+const FIELD_NAME = /^[!-9;-~]+$/;
+
+/** One line: a header value never carries a line break of its own (our choice; the parser would read a folded value back with it). */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ');
+}
+
+/** The `MailComposer` tree of the JSON form (see `buildMime`). Throws 422 `validation_error` for an invalid address field. */
+function composeMime(input: InboundJson, dateMs: number): MimeNode {
   const from = parseAddressField('from', input.from);
   if (from.length !== 1) throw receivingMessages.notOneSender();
   const to = parseAddressField('to', input.to);
   const cc = parseAddressField('cc', input.cc);
   const replyTo = parseAddressField('reply_to', input.reply_to);
   const custom = Object.entries(input.headers ?? {});
-  const customId = custom.find(([k]) => k.toLowerCase() === 'message-id')?.[1];
-  const messageId = input.message_id ?? customId ?? newMessageId(from[0].address.split('@').pop()!);
   const customDate = custom.find(([k]) => k.toLowerCase() === 'date')?.[1];
+  const mailbox = (m: Mailbox) => ({ name: m.name, address: m.address });
+  const attachments: Mail.Attachment[] = (input.attachments ?? []).map((a) => ({
+    filename: a.filename,
+    content: attachmentBytes(a.content),
+    contentType: oneLine(a.content_type ?? contentTypeOf(a.filename)),
+    contentDisposition: a.content_disposition ?? (a.content_id ? 'inline' : 'attachment'),
+    ...(a.content_id ? { cid: oneLine(a.content_id).replace(/^<|>$/g, '') } : {}),
+  }));
+  const composer = new (MailComposer())({
+    from: mailbox(from[0]),
+    to: to.map(mailbox),
+    ...(cc.length ? { cc: cc.map(mailbox) } : {}),
+    ...(replyTo.length ? { replyTo: replyTo.map(mailbox) } : {}),
+    subject: oneLine(input.subject),
+    // A custom Date header is written as given; else the emulated time.
+    date: customDate !== undefined ? oneLine(customDate) : new Date(dateMs),
+    messageId: messageIdOf(input, from[0]),
+    headers: custom.filter(([k]) => FIELD_NAME.test(k) && !STRUCTURAL.has(k.toLowerCase())).map(([key, value]) => ({ key, value: oneLine(String(value)) })),
+    ...(input.text !== undefined ? { text: input.text } : {}),
+    ...(input.html !== undefined ? { html: input.html } : {}),
+    ...(input.text === undefined && input.html === undefined ? { text: '' } : {}),
+    attachments,
+  });
+  return composer.compile();
+}
 
-  const lines: string[] = [
-    `From: ${formatMailbox(from[0])}`,
-    `To: ${to.map(formatMailbox).join(', ')}`,
-  ];
-  if (cc.length) lines.push(`Cc: ${cc.map(formatMailbox).join(', ')}`);
-  if (replyTo.length) lines.push(`Reply-To: ${replyTo.map(formatMailbox).join(', ')}`);
-  lines.push(`Subject: ${encodeWord(headerSafe(input.subject))}`);
-  lines.push(`Date: ${headerSafe(customDate ?? new Date(dateMs).toUTCString().replace('GMT', '+0000'))}`);
-  lines.push(`Message-ID: ${headerSafe(messageId)}`);
-  for (const [k, v] of custom) {
-    const key = k.toLowerCase();
-    if (STRUCTURAL.has(key) || key === 'message-id' || key === 'date' || !/^[!-9;-~]+$/.test(k)) continue;
-    lines.push(`${k}: ${encodeWord(headerSafe(String(v)))}`);
-  }
-  lines.push('MIME-Version: 1.0');
-
-  const textPart = (type: string, body: string) =>
-    [`Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', base64Lines(Buffer.from(body, 'utf8'))].join('\r\n');
-  const boundary = (tag: string) => `----=_emulator_${tag}_${randomBytes(8).toString('hex')}`;
-  const multipart = (type: string, parts: string[]) => {
-    const b = boundary(type.split('/')[1]);
-    return [`Content-Type: ${type}; boundary="${b}"`, '', ...parts.flatMap((p) => [`--${b}`, p]), `--${b}--`, ''].join('\r\n');
-  };
-
-  let body: string;
-  if (input.html !== undefined && input.text !== undefined) body = multipart('multipart/alternative', [textPart('text/plain', input.text), textPart('text/html', input.html)]);
-  else if (input.html !== undefined) body = textPart('text/html', input.html);
-  else body = textPart('text/plain', input.text ?? '');
-
-  const atts = input.attachments ?? [];
-  if (atts.length) {
-    const parts = atts.map((a) => {
-      const bytes = attachmentBytes(a.content);
-      const type = a.content_type ?? contentTypeOf(a.filename);
-      const disposition = a.content_disposition ?? (a.content_id ? 'inline' : 'attachment');
-      const head = [
-        `Content-Type: ${headerSafe(type)}; name="${encodeWord(a.filename).replace(/"/g, '')}"`,
-        `Content-Disposition: ${disposition}; ${paramFilename(a.filename)}`,
-        'Content-Transfer-Encoding: base64',
-      ];
-      if (a.content_id) head.push(`Content-ID: <${headerSafe(a.content_id).replace(/^<|>$/g, '')}>`);
-      return [...head, '', base64Lines(bytes)].join('\r\n');
-    });
-    body = multipart('multipart/mixed', [body, ...parts]);
-  }
-  return `${lines.join('\r\n')}\r\n${body}`;
+/**
+ * Composes an RFC 5322 message from the JSON form with nodemailer's
+ * `MailComposer` (CRLF line ends; text and HTML as `multipart/alternative`;
+ * attachments with a `content_id` inline in `multipart/related` with the
+ * HTML, the others `multipart/mixed`; nodemailer's transfer encodings:
+ * 7bit, quoted-printable or base64 for text, base64 for attachments). Bcc is not
+ * written (as in delivered mail); the caller keeps it as envelope
+ * recipients. `dateMs` is emulated time, used unless `headers` gives a
+ * Date. The Message-ID is `messageIdOf(input)`.
+ * Resolves with the bytes and the Message-ID (with angle brackets).
+ * Rejects with 422 `validation_error` for an invalid address field (and
+ * otherwise only if nodemailer fails to encode).
+ */
+export async function buildMime(input: InboundJson, dateMs: number): Promise<{ raw: Buffer; messageId: string }> {
+  const root = composeMime(input, dateMs);
+  return { raw: await root.build(), messageId: root.messageId() };
 }
 
 /**
@@ -245,7 +208,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     bcc: flatten(email.bcc).map((m) => m.address),
     replyTo: flatten(email.replyTo).map((m) => m.address),
     subject: email.subject ?? '',
-    messageId: email.messageId ?? newMessageId(from.address.split('@').pop()!),
+    messageId: email.messageId ?? newMessageIdHeader(from.address.split('@').pop()!),
     html: email.html ?? null,
     text: email.text ?? null,
     headers,

@@ -8,8 +8,8 @@ import { receivingTeamOf } from '../domains/service.js';
 import { receivingMessages } from './messages.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
-import { buildMime, givenParts, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
-import { receivedAttachmentInsert, receivedEmailInsert } from './store.js';
+import { buildMime, givenParts, messageIdOf, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
+import { attachmentsOf, findEmail, receivedAttachmentInsert, receivedEmailInsert, setReceivedRaw, type ReceivedEmailRow } from './store.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -128,25 +128,27 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
 /**
  * Stores one received email of the fixtures file synchronously (an inbox's
  * seeded thread email, docs/reference/inboxes.md#inbound-identity: inbox mail is a received
- * email): its raw message is `buildMime(input)`, its body and attachments
- * are `input`'s as given (`givenParts`), `received_for` the given
- * addresses. Raises no event and files it in no inbox (the seed does).
- * Throws 422 `validation_error` for an invalid address field (as
- * `buildMime`). Times in emulated ms. Returns its Message-ID (given, or
- * the one `buildMime` made).
+ * email): its body and attachments are `input`'s as given (`givenParts`),
+ * `received_for` the given addresses, its Message-ID `messageIdOf(input)`.
+ * Its raw message is not composed here but on its first read
+ * (`receivedRaw`): the default fixtures hold such an email, and composing
+ * it would load the MIME composer at every start-up.
+ * Raises no event and files it in no inbox (the seed does).
+ * Throws 422 `validation_error` for an invalid address field. Times in
+ * emulated ms. Returns its Message-ID.
  */
 export function storeReceivedEmail(ctx: Emulator, teamId: string, input: InboundJson, opts: { id: string; receivedFor: string[]; atMs: number }): { messageId: string } {
-  const raw = buildMime(input, opts.atMs);
   const parts = givenParts(input);
-  const from = parseAddressField('from', input.from)[0];
+  const from = parseAddressField('from', input.from);
+  if (from.length !== 1) throw receivingMessages.notOneSender();
+  const messageId = messageIdOf(input, from[0]);
   const bare = (field: string, v: string | string[] | undefined) => parseAddressField(field, v).map((a) => a.address);
-  const fromHeader = from.name ? `${from.name} <${from.address}>` : from.address;
-  const messageId = /^Message-ID: (.*)$/m.exec(raw)![1].trim();
+  const fromHeader = from[0].name ? `${from[0].name} <${from[0].address}>` : from[0].address;
   ctx.db.transaction(() => {
     receivedEmailInsert(ctx).run(
-      opts.id, teamId, fromHeader, from.address, JSON.stringify(bare('to', input.to)), JSON.stringify(bare('cc', input.cc)), JSON.stringify(bare('bcc', input.bcc)),
+      opts.id, teamId, fromHeader, from[0].address, JSON.stringify(bare('to', input.to)), JSON.stringify(bare('cc', input.cc)), JSON.stringify(bare('bcc', input.bcc)),
       JSON.stringify(bare('reply_to', input.reply_to)), JSON.stringify(opts.receivedFor), input.subject, messageId, parts.html, parts.text,
-      JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), Buffer.from(raw).toString('base64'), opts.atMs,
+      JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), '', opts.atMs,
     );
     const insertAttachment = receivedAttachmentInsert(ctx);
     for (let i = parts.attachments.length - 1; i >= 0; i--) {
@@ -155,4 +157,40 @@ export function storeReceivedEmail(ctx: Emulator, teamId: string, input: Inbound
     }
   })();
   return { messageId };
+}
+
+/**
+ * The raw message of a received email (its bytes). One stored without it
+ * (`storeReceivedEmail`) is composed now from its row: From as stored, its
+ * To, Cc and Reply-To addresses, subject, bodies, headers, Message-ID and
+ * attachments, dated at its `created_at` (`buildMime`), and kept, so every
+ * later read gives the same bytes (of two first reads at once, the first
+ * kept wins). Rejects with 422 `validation_error` only for an address the
+ * row could not hold (never for a stored email).
+ */
+export async function receivedRaw(ctx: Emulator, row: ReceivedEmailRow): Promise<Buffer> {
+  if (row.raw !== '') return Buffer.from(row.raw, 'base64');
+  const list = (json: string) => JSON.parse(json) as string[];
+  const { raw } = await buildMime({
+    from: row.from_header,
+    to: list(row.to_addresses),
+    cc: list(row.cc_addresses),
+    reply_to: list(row.reply_to_addresses),
+    subject: row.subject,
+    ...(row.html !== null ? { html: row.html } : {}),
+    ...(row.text !== null ? { text: row.text } : {}),
+    message_id: row.message_id,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    attachments: attachmentsOf(ctx, row.id, true).map((a) => ({
+      filename: a.filename ?? a.id,
+      content: a.content,
+      content_type: a.content_type,
+      ...(a.content_id ? { content_id: a.content_id } : {}),
+      ...(a.content_disposition ? { content_disposition: a.content_disposition } : {}),
+    })),
+  }, row.created_at);
+  const kept = findEmail(ctx, row.id)?.raw;
+  if (kept) return Buffer.from(kept, 'base64');
+  setReceivedRaw(ctx, row.id, raw.toString('base64'));
+  return raw;
 }

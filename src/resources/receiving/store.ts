@@ -94,7 +94,7 @@ export interface ReceivedEmailRow {
   text: string | null;
   /** JSON object, lower-case header name → first value. */
   headers: string;
-  /** The message as received, base64. */
+  /** The message as received, base64; `''` for a fixtures email whose message is not composed yet (see `receivedRaw`). */
   raw: string;
   /** Emulated ms. */
   created_at: number;
@@ -139,6 +139,11 @@ export function findAttachment(ctx: Emulator, id: string): ReceivedAttachmentRow
 /** A received email row by id (any team), or `undefined`. For the admin API. */
 export function findEmail(ctx: Emulator, id: string): ReceivedEmailRow | undefined {
   return ctx.db.prepare('SELECT * FROM received_emails WHERE id = ?').get(id) as ReceivedEmailRow | undefined;
+}
+
+/** Keeps the raw message (base64) composed for a received email stored without one (see `receivedRaw`). */
+export function setReceivedRaw(ctx: Emulator, id: string, rawB64: string): void {
+  ctx.db.prepare('UPDATE received_emails SET raw = ? WHERE id = ?').run(rawB64, id);
 }
 
 /** The team's received emails, newest first, at most `limit` (for the admin dashboard). */
