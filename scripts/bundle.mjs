@@ -20,6 +20,34 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Packages of yargs used only to print help and usage, whose module code
+ * does costly work when it runs (string-width and cliui's copy of it: a
+ * `\p{RGI_Emoji}` regular expression and `Intl.Segmenter`s, ~25 ms of a CPU
+ * profile of `emulator start`). Each is a function its importer calls
+ * (their default export), so the CLI bundle gets a stand-in that runs the
+ * package on the first call: a start that prints no help never runs them.
+ */
+const HELP_ONLY = /^(cliui|string-width)$/;
+/** esbuild plugin: an import of a HELP_ONLY package gets the stand-in, which require()s the package's own file (esbuild makes that module lazy). */
+const helpOnlyOnCall = {
+  name: 'help-only-on-call',
+  setup(build) {
+    build.onResolve({ filter: HELP_ONLY }, async (args) => {
+      if (args.pluginData?.real) return undefined;
+      const real = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { real: true } });
+      if (real.errors.length) return { errors: real.errors };
+      // Named from the root, so the bundle names no folder of the build's machine.
+      return { path: path.relative(root, real.path).split(path.sep).join('/'), namespace: 'help-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'help-only' }, (args) => ({
+      contents: `let real;\nexport default function onFirstCall(...args) {\n  real ??= require(${JSON.stringify(`./${args.path}`)}).default;\n  return real(...args);\n}\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
 // Chunks of an earlier build (their names are content hashes) go first.
 for (const f of fs.readdirSync(path.join(root, 'dist'))) if (/^(cli-)?chunk-.*\.mjs$/.test(f)) fs.rmSync(path.join(root, 'dist', f));
 await esbuild.build({
@@ -34,6 +62,7 @@ await esbuild.build({
   format: 'esm',
   target: 'node20',
   external: ['better-sqlite3'],
+  plugins: [helpOnlyOnCall],
   // The packages bundled are CommonJS: their `require` of node's modules needs a real `require` in an ES module.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -16,8 +16,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { SCHEMA_VERSION, schemaVersionOf } from './schema.js';
 
 /** What `run()` reports: rows changed, and the rowid of the last INSERT (SQLite's `changes()` and `last_insert_rowid()`). */
@@ -147,8 +145,9 @@ export function finalizeFromJs(version: string): boolean {
 function fullGc(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (exposed) return exposed;
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
+  // Loaded here, on the Node versions that collect: node:v8 and node:vm (and what they load) cost every start a few ms.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
+  return process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
 }
 
 /**
