@@ -12,9 +12,10 @@
  */
 import Database from 'better-sqlite3';
 import { runTransaction } from './after-commit.js';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { fileURLToPath } from 'node:url';
 import { LEGACY_NUMBERS, NUMBERING, SCHEMA_VERSION, schemaVersionOf } from './schema.js';
 
 /** What `run()` reports: rows changed, and the rowid of the last INSERT (SQLite's `changes()` and `last_insert_rowid()`). */
@@ -144,8 +145,9 @@ export function finalizeFromJs(version: string): boolean {
 function fullGc(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (exposed) return exposed;
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
+  // Loaded here, on the Node versions that collect: node:v8 and node:vm (and what they load) cost every start a few ms.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
+  return process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
 }
 
 /**
@@ -399,6 +401,10 @@ export function openDatabase(file = ':memory:'): DB {
  * A store recorded under the module-range numbers of schema versions 1 to
  * 17 (no row of migration 0, `NUMBERING`) has them translated first
  * (`LEGACY_NUMBERS`), with the row of migration 0, in one transaction.
+ * A new, empty store (a `--db` file just created) gets instead the set's
+ * final schema when it is known (`openMigratedMemoryStore`: the build's, or
+ * one made earlier in the process), in one transaction: the same tables,
+ * rows and version.
  * Throws if two migrations share a version (a programming error), and
  * `DatabaseStartError` (`EMULATOR_DB_TOO_NEW`, before writing anything)
  * when the store was written by a newer version: a `user_version` above
@@ -417,6 +423,15 @@ export function migrate(db: DB, migrations: Migration[]): void {
     const file = db.name;
     const theirs = stamped > SCHEMA_VERSION ? `schema version ${stamped}` : `migration${foreign.length === 1 ? '' : 's'} ${foreign.map((f) => `${f.version} (${f.name})`).join(', ')}`;
     throw new DatabaseStartError('EMULATOR_DB_TOO_NEW', file, `--db ${file} was written by a newer resend-emulator (${theirs}; this version knows schema version ${SCHEMA_VERSION}); it was left as it is: upgrade resend-emulator, or give --db another file`);
+  }
+  // A new, empty store gets the final schema of these migrations in one transaction, when it is known (made
+  // earlier in this process, or by the build): running them replays their history of ALTERs and copies.
+  if (!hasTable && stamped === 0 && db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined) {
+    const schema = knownSchema(migrationsKey(migrations));
+    if (schema) {
+      replayMigrated(db, schema);
+      return;
+    }
   }
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   for (let i = 0; i < sorted.length; i++) {
@@ -464,19 +479,33 @@ interface MigrationRow {
  * An empty store's schema after a set of migrations, to be replayed: the
  * schema's statements in creation order (`sqlite_master`, SQLite's own
  * objects left out: it makes them again), the rows the migrations wrote
- * (`schema_migrations`) and `PRAGMA user_version`.
+ * (`schema_migrations`; `applied_at` becomes the time of the replay) and
+ * `PRAGMA user_version`. `key` is `migrationsKey` of the set. Values are
+ * numbers, strings or null (the build writes it as JSON).
  */
-interface MigratedSchema {
+export interface MigratedSchema {
+  key: string;
   sql: string;
-  rows: { insert: string; values: unknown[][] }[];
+  rows: { table: string; insert: string; values: unknown[][] }[];
   userVersion: number;
 }
 
-/** The migrated schema of each set of migrations run in this process, by that set. */
+/** The migrated schema of each set of migrations run in this process, by `migrationsKey`. */
 const migratedSchemas = new Map<string, MigratedSchema>();
 
-/** What `replayMigrated` needs to make `db`'s schema and rows again. */
-function migratedSchemaOf(db: DB): MigratedSchema {
+/**
+ * The identity of a set of migrations: a SHA-256 (hex) of each one's
+ * version, name and SQL, in version order. A migration whose SQL changed
+ * makes another set, so a schema made from the old one is never used for it.
+ */
+export function migrationsKey(migrations: Migration[]): string {
+  const hash = createHash('sha256');
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) hash.update(`${m.version}\0${m.name}\0${m.sql}\0`);
+  return hash.digest('hex');
+}
+
+/** What `replayMigrated` needs to make `db`'s schema and rows again (`key`: `migrationsKey` of what made it). */
+function migratedSchemaOf(db: DB, key: string): MigratedSchema {
   const objects = db
     .prepare(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
     .all() as { type: string; name: string; sql: string }[];
@@ -485,40 +514,108 @@ function migratedSchemaOf(db: DB): MigratedSchema {
     const values = db.prepare(`SELECT * FROM "${name}"`).raw().all();
     if (!values.length) continue;
     const width = values[0].length;
-    rows.push({ insert: `INSERT INTO "${name}" VALUES (${Array(width).fill('?').join(', ')})`, values });
+    rows.push({ table: name, insert: `INSERT INTO "${name}" VALUES (${Array(width).fill('?').join(', ')})`, values });
   }
-  return { sql: objects.map((o) => `${o.sql};`).join('\n'), rows, userVersion: (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version };
+  return { key, sql: objects.map((o) => `${o.sql};`).join('\n'), rows, userVersion: (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version };
 }
 
-/**
- * A new in-memory store with `migrations` applied: what `openDatabase()`
- * then `migrate(db, migrations)` give. The first call for a set of
- * migrations runs them and keeps the resulting schema; later calls replay
- * it in one transaction (the final CREATE statements, not the history of
- * ALTERs and copies). Running the migrations was most of a later
- * `startServer()` (~5 ms of its ~10, by a CPU profile of 400 starts). A
- * copy of a serialized image would be faster still (~0.1 ms), but SQLite's
- * deserialize caps such a store at 1 GiB, where a plain `:memory:` store has
- * no cap. Throws as `migrate` does.
- */
-export function openMigratedMemoryStore(migrations: Migration[]): DB {
-  const key = migrations.map((m) => `${m.version} ${m.name}`).sort().join('\n');
-  const db = openDatabase(':memory:');
-  const schema = migratedSchemas.get(key);
-  if (!schema) {
-    migrate(db, migrations);
-    migratedSchemas.set(key, migratedSchemaOf(db));
-    return db;
-  }
+/** Makes `schema` in the empty store `db`: its statements and rows in one transaction, then its `user_version`. */
+function replayMigrated(db: DB, schema: MigratedSchema): void {
   db.transaction(() => {
     db.exec(schema.sql);
     for (const { insert, values } of schema.rows) {
       const stmt = db.prepare(insert);
       for (const v of values) stmt.run(...v);
     }
+    db.prepare('UPDATE schema_migrations SET applied_at = ?').run(Date.now());
   })();
   db.exec(`PRAGMA user_version = ${schema.userVersion}`);
-  return db;
+}
+
+/**
+ * The migrated schema of the emulator's migrations as `npm run build`
+ * wrote it (scripts/bundle.mjs): `dist/store-schema.json`, beside the
+ * bundles (`dist/core.cjs`, `dist/cli.mjs`) or two folders above the
+ * compiled `dist/src/store/db.js`. From `src/` (tests) there is none, so
+ * the migrations themselves run there.
+ */
+export function prebuiltSchemaFile(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(here) === 'dist' ? path.join(here, 'store-schema.json') : path.resolve(here, '..', '..', 'store-schema.json');
+}
+
+/** The build's schema (`prebuiltSchemaFile`), read once per process; null when there is none or it cannot be read. */
+let prebuilt: MigratedSchema | null | undefined;
+
+/** The schema of the set of migrations `key` names, made earlier in this process or by the build; null when neither has it. */
+function knownSchema(key: string): MigratedSchema | null {
+  const made = migratedSchemas.get(key);
+  if (made) return made;
+  if (prebuilt === undefined) {
+    try {
+      prebuilt = JSON.parse(fs.readFileSync(prebuiltSchemaFile(), 'utf8')) as MigratedSchema;
+    } catch {
+      prebuilt = null;
+    }
+  }
+  // The build's file is of the sources it was built from: another set of migrations (edited sources, a test's own) runs its migrations.
+  if (prebuilt?.key !== key) return null;
+  migratedSchemas.set(key, prebuilt);
+  return prebuilt;
+}
+
+/**
+ * The final schema of `migrations`, run on a new in-memory store: what the
+ * build writes as `prebuiltSchemaFile()` (scripts/bundle.mjs). Throws as
+ * `migrate` does, or when a migration leaves a row value that JSON cannot
+ * carry (a blob, a bigint).
+ */
+export function migratedSchema(migrations: Migration[]): MigratedSchema {
+  const db = openDatabase(':memory:');
+  try {
+    migrate(db, migrations);
+    const schema = migratedSchemaOf(db, migrationsKey(migrations));
+    for (const { table, values } of schema.rows) {
+      for (const row of values) {
+        for (const v of row) if (v !== null && typeof v !== 'string' && typeof v !== 'number') throw new Error(`migrated schema: a value of table ${table} is not a number, string or null`);
+      }
+    }
+    return schema;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A new in-memory store with `migrations` applied: what `openDatabase()`
+ * then `migrate(db, migrations)` give. The schema a set of migrations
+ * leaves is made once, then replayed in one transaction (the final CREATE
+ * statements, not the history of ALTERs and copies): the build's
+ * (`prebuiltSchemaFile`) for the emulator's own migrations, so even the
+ * first start of a process runs none; else the first call's, which runs
+ * them. Running them was most of a later `startServer()` (~5 ms of its ~10,
+ * by a CPU profile of 400 starts), and 30-100 ms of the first one (a
+ * migration that drops ten columns rewrites the schema ten times). A copy
+ * of a serialized image would be faster still (~0.1 ms), but SQLite's
+ * deserialize caps such a store at 1 GiB, where a plain `:memory:` store
+ * has no cap. Throws as `migrate` does (the store is closed then).
+ */
+export function openMigratedMemoryStore(migrations: Migration[]): DB {
+  const key = migrationsKey(migrations);
+  const db = openDatabase(':memory:');
+  try {
+    const schema = knownSchema(key);
+    if (schema) {
+      replayMigrated(db, schema);
+    } else {
+      migrate(db, migrations);
+      migratedSchemas.set(key, migratedSchemaOf(db, key));
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }
 
 /**

@@ -8,6 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { useFreshEmulatorPerTest } from '../helpers.js';
+import { loadSpec } from '../../src/http/spec.js';
+import { routerOf } from '../../src/http/router.js';
 
 describe('routing', () => {
   const t = useFreshEmulatorPerTest();
@@ -55,5 +57,29 @@ describe('routing', () => {
     const res = await t.api.get('/contacts/' + encodeURIComponent('a+b@example.com'));
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(created.body.id);
+  });
+
+  it('finds every operation of the document by its method and path, HEAD as GET, and no other method there', async () => {
+    const { operations } = await loadSpec();
+    const router = routerOf(operations);
+    const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    operations.forEach((op, index) => {
+      const path = op.routePath.replace(/:([^/]+)/g, (_m, name: string) => `${name}-Value`);
+      const match = router.find(op.method, path);
+      expect(match?.index, `${op.method} ${op.path}`).toBe(index);
+      for (const name of op.routePath.match(/:([^/]+)/g) ?? []) expect(match?.params[name.slice(1)]).toBe(`${name.slice(1)}-Value`);
+      if (op.method === 'GET') expect(router.find('HEAD', path)?.index).toBe(index);
+      for (const other of METHODS) {
+        if (!operations.some((o) => o.routePath === op.routePath && o.method === other)) expect(router.find(other, path), `${other} ${op.path}`).toBeNull();
+      }
+      expect(router.knowsPath(path)).toBe(true);
+    });
+    expect(router.find('GET', '/nothing-here')).toBeNull();
+    expect(router.knowsPath('/nothing-here')).toBe(false);
+  });
+
+  it('answers HEAD on a path with no GET as another method: 405', async () => {
+    const res = await request(t.emu.url).head('/emails/batch').set('authorization', `Bearer ${t.emu.apiKey}`);
+    expect(res.status).toBe(405);
   });
 });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import Database from 'better-sqlite3';
-import { cachedStatementCount, DatabaseInUseError, finalizeFromJs, migrate, openDatabase, openMigratedMemoryStore, STATEMENT_CACHE_SIZE, type DB } from '../../src/store/db.js';
+import { cachedStatementCount, DatabaseInUseError, finalizeFromJs, migrate, migrationsKey, openDatabase, openMigratedMemoryStore, STATEMENT_CACHE_SIZE, type DB } from '../../src/store/db.js';
 
 describe('store file lock', () => {
   const dirs: string[] = [];
@@ -68,6 +68,41 @@ describe('in-memory stores made from the migrated schema', () => {
     expect(second.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()).toEqual({ n: 3 });
     first.close();
     second.close();
+  });
+
+  it('a new file store migrated with a set made earlier gets the same schema, rows and times of its own', () => {
+    const set = [...migrations, { version: 3, name: 'more_n', sql: 'ALTER TABLE more ADD COLUMN n INTEGER NOT NULL DEFAULT 0; CREATE INDEX more_n ON more (n);' }];
+    const made = openMigratedMemoryStore(set);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-replay-'));
+    try {
+      const file = openDatabase(path.join(dir, 'new.db'));
+      const before = Date.now();
+      migrate(file, set);
+      const schema = (db: DB) => db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name`).all();
+      expect(schema(file)).toEqual(schema(made));
+      const applied = file.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as { version: number; name: string; applied_at: number }[];
+      expect(applied.map((r) => [r.version, r.name])).toEqual([[1, 'things'], [2, 'more'], [3, 'more_n']]);
+      for (const r of applied) expect(r.applied_at).toBeGreaterThanOrEqual(before);
+      file.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('a', 1);
+      file.prepare('INSERT INTO more (id) VALUES (?)').run('a');
+      expect(file.prepare('SELECT id, n FROM more').all()).toEqual([{ id: 'a', n: 0 }]);
+      file.close();
+    } finally {
+      made.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a migration whose SQL changed makes another set: its store runs the new SQL, not the old schema', () => {
+    const old = openMigratedMemoryStore(migrations);
+    const edited = migrations.map((m) => (m.version === 2 ? { ...m, sql: 'CREATE TABLE more (id TEXT PRIMARY KEY, note TEXT)' } : m));
+    expect(migrationsKey(edited)).not.toBe(migrationsKey(migrations));
+    // The same set in another order is the same set.
+    expect(migrationsKey([...migrations].reverse())).toBe(migrationsKey(migrations));
+    const fresh = openMigratedMemoryStore(edited);
+    expect((fresh.prepare(`SELECT name FROM pragma_table_info('more')`).all() as { name: string }[]).map((c) => c.name)).toEqual(['id', 'note']);
+    old.close();
+    fresh.close();
   });
 
   it('another set of migrations gets its own schema', () => {
