@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import Database from 'better-sqlite3';
 import { cachedStatementCount, DatabaseInUseError, finalizeFromJs, migrate, migrationsKey, openDatabase, openMigratedMemoryStore, STATEMENT_CACHE_SIZE, type DB } from '../../src/store/db.js';
+import { NUMBERING } from '../../src/store/schema.js';
 
 describe('store file lock', () => {
   const dirs: string[] = [];
@@ -81,7 +82,7 @@ describe('in-memory stores made from the migrated schema', () => {
       const schema = (db: DB) => db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name`).all();
       expect(schema(file)).toEqual(schema(made));
       const applied = file.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as { version: number; name: string; applied_at: number }[];
-      expect(applied.map((r) => [r.version, r.name])).toEqual([[1, 'things'], [2, 'more'], [3, 'more_n']]);
+      expect(applied.map((r) => [r.version, r.name])).toEqual([[NUMBERING.version, NUMBERING.name], [1, 'things'], [2, 'more'], [3, 'more_n']]);
       for (const r of applied) expect(r.applied_at).toBeGreaterThanOrEqual(before);
       file.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('a', 1);
       file.prepare('INSERT INTO more (id) VALUES (?)').run('a');
