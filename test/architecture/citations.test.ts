@@ -19,24 +19,13 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as root, repoFiles } from './repo-files.js';
 import { anchorsIn } from '../markdown-anchors.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Text files of the scanned folders (repo-relative, `/`-separated). */
 function scannedFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (rel !== 'src/generated') walk(rel);
-      } else if (/\.(ts|js|mjs|cjs|yaml|yml|json|html|css)$/.test(e.name)) out.push(rel);
-    }
-  };
-  for (const dir of ['src', 'spec', 'web']) walk(dir);
-  return out;
+  return repoFiles(['src', 'spec', 'web'], (name) => /\.(ts|js|mjs|cjs|yaml|yml|json|html|css)$/.test(name));
 }
 
 const anchorCache = new Map<string, Set<string> | null>();

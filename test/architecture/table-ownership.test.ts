@@ -23,24 +23,13 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as root, repoFiles } from './repo-files.js';
 import ts from 'typescript';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Source files of src/ (repo-relative, `/`-separated), without the generated types. */
 function sourceFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (rel !== 'src/generated') walk(rel);
-      } else if (e.name.endsWith('.ts')) out.push(rel);
-    }
-  };
-  walk('src');
-  return out.sort();
+  return repoFiles(['src'], (name) => name.endsWith('.ts'));
 }
 
 /** The room of a file: its resource folder, `src/deliveries/`, or the file itself. */

@@ -19,7 +19,7 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as root, repoFiles } from '../architecture/repo-files.js';
 import ts from 'typescript';
 import type { Emulator } from '../../src/context.js';
 import { Reply } from '../../src/module.js';
@@ -27,7 +27,6 @@ import type { Answer, OperationHandlers, Req } from '../../src/http/document-typ
 import { emailOperations } from '../../src/resources/emails/handlers.js';
 import { domainOperations } from '../../src/resources/domains/handlers.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('OperationHandlers', () => {
   it('refuses at compile time a handler wired to another operation, an unknown operationId and a reply the document does not declare', () => {
@@ -59,17 +58,7 @@ describe('OperationHandlers', () => {
 
 /** `.ts` files of src/ (repo-relative), without the generated types. */
 function sourceFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (rel !== 'src/generated') walk(rel);
-      } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) out.push(rel);
-    }
-  };
-  walk('src');
-  return out.sort();
+  return repoFiles(['src'], (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
 }
 
 const parse = (file: string, text: string) => ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
