@@ -64,6 +64,15 @@ export interface SendContext {
    * (`QUOTA_SOURCES`) are checked.
    */
   quota?: EmailQuota | null;
+  /**
+   * The sender already checked by the caller for many emails from the same
+   * address (a broadcast's batch: `checkSender` once a run instead of once a
+   * recipient, a domain lookup each): `domain` the lower-case sending domain
+   * that passed, `domainId` what `checkSender` returned for it. Used only
+   * when the email's `from` has that domain and it is not `resend.dev`
+   * (whose rule depends on each email's recipients); else the check runs here.
+   */
+  checkedSender?: { domain: string; domainId: string } | null;
 }
 
 /** The sources whose recipients count toward the email quotas (and are checked against them): transactional sends, inbox sends included (they go out as `api`). Broadcasts and automations are marketing email, counted by contacts. */
@@ -210,7 +219,8 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   checkRecipients('reply_to', replyTo);
 
   // Sender rules (docs/reference/errors.md#error-names-and-statuses 403 rows; docs/reference/design.md#auth).
-  const domainId = checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
+  const checked = sc.checkedSender;
+  const domainId = checked && checked.domain === from.domain && from.domain !== 'resend.dev' ? checked.domainId : checkSender(ctx, teamId, from.domain, [...to, ...cc, ...bcc]);
   if (sc.restrictDomainId && sc.restrictDomainId !== domainId) {
     const allowed = domainNameOf(ctx, sc.restrictDomainId);
     throw errors.validation(`This API key can only send emails from the \`${allowed ?? sc.restrictDomainId}\` domain.`, 403);
