@@ -175,6 +175,7 @@ export function removeSegmentMemberships(ctx: Emulator, segmentId: string): void
 
 /** Upserts a contact's explicit topic choices at `now` (emulated ms). No checks: the caller checked the topics. */
 export function upsertSubscriptions(ctx: Emulator, contactId: string, topics: { id: string; subscription: 'opt_in' | 'opt_out' }[], now: number): void {
+  if (topics.length === 0) return; // an import without topics calls this per row
   const upsert = ctx.db.prepare(
     `INSERT INTO contact_topics (contact_id, topic_id, subscription, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscription = excluded.subscription, updated_at = excluded.updated_at`,
