@@ -28,7 +28,7 @@ import { ApiError, errors } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { getTopicOr404, type TopicRow } from '../topics/service.js';
-import { checkSender, sendEmail, type SendEmailInput } from '../emails/service.js';
+import { checkSender, sendEmail, SendBatch, type SendEmailInput } from '../emails/service.js';
 import { parseAddress } from '../emails/service.js';
 import { broadcastById, setBroadcastStatus, statusError, type BroadcastRow } from './store.js';
 import { renderForContact, textDeriver, unsubscribeUrl, withPreviewText, type RenderVars } from './render.js';
@@ -244,16 +244,19 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
     const untilSeq = job.payload.until_seq ?? lastMembershipSeq(ctx, row.segment_id);
     const batch = segmentContactsPage(ctx, row.team_id, row.segment_id, { afterSeq: job.payload.after_seq ?? 0, untilSeq, limit: BATCH_SIZE });
     const run = runData(ctx, row);
+    // One `emails.send-many` job for the run's emails (their lifecycle as with a job each, at the same times).
+    const sends = new SendBatch();
     for (const { contact: c } of batch) {
       try {
         if (!eligible(ctx, row, c, run)) continue;
         const input = emailFor(ctx, row, c, run);
-        sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id, contactId: c.id, checkedSender: run.sender });
+        sendEmail(ctx, input, { teamId: row.team_id, source: 'broadcast', broadcastId: row.id, contactId: c.id, checkedSender: run.sender, batch: sends });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         ctx.log('warn', `broadcast ${row.id}: no email to ${c.email}: ${err.name}: ${err.message}`);
       }
     }
+    sends.schedule(ctx, row.team_id);
     const last = batch.at(-1);
     if (batch.length === BATCH_SIZE && last && last.seq < untilSeq) {
       broadcastDeliverJob.schedule(ctx, { broadcast_id: row.id, after_seq: last.seq, until_seq: untilSeq }, { dueAt: ctx.clock.nowMs() + DELAYS.broadcastBatch, teamId: row.team_id });

@@ -36,7 +36,7 @@ import { renderTemplate, resolvePublishedTemplate } from '../templates/service.j
 import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { firstEvents, insertAttachment, insertEmail, messageId, recordStep } from './store.js';
-import { emailSendJob } from './jobs.js';
+import { emailSendJob, emailSendManyJob } from './jobs.js';
 import { EmailQuota, recipientCount } from './quota.js';
 
 /**
@@ -73,6 +73,35 @@ export interface SendContext {
    * (whose rule depends on each email's recipients); else the check runs here.
    */
   checkedSender?: { domain: string; domainId: string } | null;
+  /**
+   * Emails sent together (a broadcast's batch): an email queued now (no
+   * `scheduled_at`) joins the batch instead of getting an `emails.send` job
+   * of its own; the caller then calls `batch.schedule` once, in the same
+   * transaction, for one `emails.send-many` job due when each one's own job
+   * would be.
+   */
+  batch?: SendBatch;
+}
+
+/**
+ * The emails of one batch of sends at the same emulated time (see
+ * `SendContext.batch`): their ids, in the order sent.
+ */
+export class SendBatch {
+  readonly #ids: string[] = [];
+  /** Adds a stored email's id (sendEmail, inside its transaction). */
+  add(id: string): void {
+    this.#ids.push(id);
+  }
+  /**
+   * Schedules the `emails.send-many` job of the emails added, due
+   * `DELAYS.emailSend` after now (when each one's `emails.send` would be), for
+   * `teamId`; nothing when none was added. Call it in the transaction of the sends.
+   */
+  schedule(ctx: Emulator, teamId: string): void {
+    if (this.#ids.length) emailSendManyJob.schedule(ctx, { email_ids: [...this.#ids] }, { dueAt: ctx.clock.nowMs() + DELAYS.emailSend, teamId });
+    this.#ids.length = 0;
+  }
 }
 
 /** The sources whose recipients count toward the email quotas (and are checked against them): transactional sends, inbox sends included (they go out as `api`). Broadcasts and automations are marketing email, counted by contacts. */
@@ -265,7 +294,8 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
     for (const a of attachments) insertAttachment(ctx, { id: newId(), emailId: id, teamId, ...a });
     // The row is stored with its first step already (`last_event`, `events`): no read-back, no UPDATE.
     recordStep(ctx, row, lastEvent, { stored: true });
-    emailSendJob.schedule(ctx, { email_id: id }, { dueAt: scheduledAt !== null ? Math.max(scheduledAt, now) : now + DELAYS.emailSend, teamId });
+    if (scheduledAt === null && sc.batch) sc.batch.add(id);
+    else emailSendJob.schedule(ctx, { email_id: id }, { dueAt: scheduledAt !== null ? Math.max(scheduledAt, now) : now + DELAYS.emailSend, teamId });
     return { id };
   })();
 }

@@ -132,7 +132,7 @@ export interface EmailRow {
 /** An `emails` row without its bodies (`html`, `text`): what the lifecycle jobs read (`loadEmailHead`). */
 export type EmailHead = Omit<EmailRow, 'html' | 'text'>;
 
-/** The columns of an `EmailHead`. */
+/** The columns of an `EmailHead`, in the order `loadEmailHead` reads them. */
 const HEAD_COLUMNS = `seq, id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, headers, tags, last_event, scheduled_at,
   created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events`;
 
@@ -208,7 +208,15 @@ export function loadEmail(ctx: Emulator, id: string): EmailRow | undefined {
  * jobs' read (a broadcast's 100,000 emails read it twice each).
  */
 export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined {
-  return ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id = ?`).get(id) as EmailHead | undefined;
+  // Read as an array and shaped here: the driver building a 23-key object per row was ~2/3 of this read, which a
+  // broadcast makes twice per email (an object literal of one fixed shape costs next to nothing).
+  const r = ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id = ?`).raw().get(id) as unknown[] | undefined;
+  if (!r) return undefined;
+  return {
+    seq: r[0], id: r[1], team_id: r[2], message_id: r[3], from_addr: r[4], to_addrs: r[5], cc: r[6], bcc: r[7], reply_to: r[8],
+    subject: r[9], headers: r[10], tags: r[11], last_event: r[12], scheduled_at: r[13], created_at: r[14], source: r[15],
+    domain_id: r[16], broadcast_id: r[17], template_id: r[18], topic_id: r[19], automation_run_id: r[20], contact_id: r[21], events: r[22],
+  } as EmailHead;
 }
 
 /** The team's email, or 404 `Email not found`. */
