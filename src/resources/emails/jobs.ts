@@ -29,7 +29,7 @@ import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { fullStore } from '../../store/full.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { eventsOfRow, list, loadEmailHead, recordStep, type EmailEvent, type EmailHead, type EmailRow } from './store.js';
+import { eventsOfRow, list, loadEmailHead, loadEmailHeads, recordStep, type EmailEvent, type EmailHead, type EmailRow } from './store.js';
 
 /** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
 export const emailSendJob = defineJob('emails.send', (ctx, job) => {
@@ -51,8 +51,10 @@ export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
  */
 export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
   const deliveries: DeliverPayload[] = [];
+  // Each row read once for the batch: a step changes only its own email's row.
+  const heads = loadEmailHeads(ctx, job.payload.email_ids);
   eachEmail(ctx, job.id, 'emails.send-many', job.payload.email_ids, (id) => {
-    const sent = runSend(ctx, id);
+    const sent = runSend(ctx, id, heads.get(id) ?? null);
     if (sent) deliveries.push(sent.deliver);
   });
   if (deliveries.length) emailDeliverManyJob.schedule(ctx, { emails: deliveries }, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: job.team_id });
@@ -60,9 +62,10 @@ export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
 /** `emails.deliver-many`: the `emails.deliver` step of many emails sent together (`emails.send-many`), each with its own payload. */
 export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) => {
   const byId = new Map(job.payload.emails.map((e) => [e.email_id, e]));
+  const heads = loadEmailHeads(ctx, [...byId.keys()]);
   eachEmail(ctx, job.id, 'emails.deliver-many', [...byId.keys()], (id) => {
     const e = byId.get(id)!;
-    runDeliver(ctx, id, { outcome: e.outcome, addresses: e.addresses });
+    runDeliver(ctx, id, { outcome: e.outcome, addresses: e.addresses }, heads.get(id) ?? null);
   });
 });
 
@@ -108,12 +111,13 @@ function optedOutOfTopic(ctx: Emulator, row: EmailHead, addresses: string[]): st
 }
 
 /**
- * The `emails.send` step of one email: see the table above. Returns the
- * payload of its `emails.deliver` step when it was sent (the caller
- * schedules it), else null.
+ * The `emails.send` step of one email: see the table above. `head`: its row
+ * already read by the caller (`loadEmailHeads`; null when absent), else it is
+ * read here. Returns the payload of its `emails.deliver` step when it was
+ * sent (the caller schedules it), else null.
  */
-function runSend(ctx: Emulator, emailId: string): { deliver: DeliverPayload; teamId: string } | null {
-  const row = loadEmailHead(ctx, emailId);
+function runSend(ctx: Emulator, emailId: string, head?: EmailHead | null): { deliver: DeliverPayload; teamId: string } | null {
+  const row = head === undefined ? loadEmailHead(ctx, emailId) : head;
   if (!row || !['queued', 'scheduled'].includes(row.last_event)) return null;
   // The scheduler runs a job in a transaction (with its end): no transaction of its own here.
   const recipients = recipientsOf(row);
@@ -194,13 +198,13 @@ function hardBounce(address: string) {
 }
 
 /**
- * The `emails.deliver` job: see the table above. `fault`: the outcome an
+ * The `emails.deliver` job: see the table above (`head`: as for `runSend`). `fault`: the outcome an
  * outcome fault rule chose (`emails.send` job): `bounced` bounces its
  * addresses as `bounced@resend.dev` would; `delivery_delayed` ends the email
  * `delivery_delayed` (`email.delivery_delayed`) unless one bounces.
  */
-function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
-  const row = loadEmailHead(ctx, emailId);
+function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}, head?: EmailHead | null): void {
+  const row = head === undefined ? loadEmailHead(ctx, emailId) : head;
   // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
   if (!row || row.last_event === 'failed' || row.last_event === 'canceled') return;
   const events = eventsOfRow(row);

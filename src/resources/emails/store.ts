@@ -211,7 +211,21 @@ export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined 
   // Read as an array and shaped here: the driver building a 23-key object per row was ~2/3 of this read, which a
   // broadcast makes twice per email (an object literal of one fixed shape costs next to nothing).
   const r = ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id = ?`).raw().get(id) as unknown[] | undefined;
-  if (!r) return undefined;
+  return r ? headOf(r) : undefined;
+}
+
+/**
+ * The heads of many emails by id (any team; `loadEmailHead` of each), read
+ * in one statement: the lifecycle steps of a broadcast's batch
+ * (`emails.send-many`, `emails.deliver-many`). Unknown ids are absent.
+ */
+export function loadEmailHeads(ctx: Emulator, ids: readonly string[]): Map<string, EmailHead> {
+  const rows = ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(ids)) as unknown[][];
+  return new Map(rows.map((r) => [r[1] as string, headOf(r)]));
+}
+
+/** An `EmailHead` from a row of `HEAD_COLUMNS` read as an array. */
+function headOf(r: unknown[]): EmailHead {
   return {
     seq: r[0], id: r[1], team_id: r[2], message_id: r[3], from_addr: r[4], to_addrs: r[5], cc: r[6], bcc: r[7], reply_to: r[8],
     subject: r[9], headers: r[10], tags: r[11], last_event: r[12], scheduled_at: r[13], created_at: r[14], source: r[15],
