@@ -28,6 +28,7 @@ import { DELAYS } from '../../clock/delays.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { fullStore } from '../../store/full.js';
+import { withSubscriptionsKept } from '../../deliveries/emit.js';
 import { bareAddress, testOutcome } from './addresses.js';
 import { eventsOfRow, list, loadEmailHead, loadEmailHeads, recordStep, type EmailEvent, type EmailHead, type EmailRow } from './store.js';
 
@@ -78,14 +79,17 @@ export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) =
  */
 function eachEmail(ctx: Emulator, jobId: number, type: string, ids: readonly string[], step: (id: string) => void): void {
   const one = ctx.db.transaction(step);
-  for (const id of ids) {
-    try {
-      one(id);
-    } catch (err) {
-      if (fullStore(err)) throw err;
-      ctx.log('error', `job ${jobId} (${type}) failed for email ${id}: ${(err as Error)?.stack ?? err}`);
+  // A step changes no webhook: the team's subscriptions are read once for the batch.
+  withSubscriptionsKept(ctx, () => {
+    for (const id of ids) {
+      try {
+        one(id);
+      } catch (err) {
+        if (fullStore(err)) throw err;
+        ctx.log('error', `job ${jobId} (${type}) failed for email ${id}: ${(err as Error)?.stack ?? err}`);
+      }
     }
-  }
+  });
 }
 /** `emails.complain`: delivered → complained (`runComplain`). */
 export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));

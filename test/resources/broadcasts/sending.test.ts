@@ -124,6 +124,9 @@ describe('broadcasts: sending to a segment', () => {
     await contact(t, seg, { email: 'complained@resend.dev' });
     await contact(t, seg, { email: 'suppressed@resend.dev' });
     await contact(t, seg, { email: 'failed-meanwhile@example.org' });
+    // Two endpoints: the batch reads the subscriptions once, and every step still reaches each endpoint that listens.
+    const sentHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/a', events: ['email.sent', 'email.delivered'] }), 'webhook')).id;
+    const bounceHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/b', events: ['email.bounced', 'email.sent'] }), 'webhook')).id;
     const id = await createBroadcast(t, { segment_id: seg, send: true });
     const start = t.emu.ctx.clock.nowMs();
     const types = (fired: { type: string }[]) => fired.map((j) => j.type).filter((type) => type.startsWith('emails.') || type.startsWith('broadcasts.'));
@@ -147,6 +150,14 @@ describe('broadcasts: sending to a segment', () => {
     expect(steps('failed-meanwhile@example.org').map((s) => s.split('@')[0])).toEqual(['queued', 'failed']);
     // The bounce joined the suppression list, as with a job per email.
     expect((await t.api.get('/suppressions')).body.data.map((s: any) => s.email)).toContain('bounced@resend.dev');
+    const deliveries = (hook: string) =>
+      (t.emu.ctx.db.prepare('SELECT event_type, payload FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq').all(hook) as { event_type: string; payload: string }[])
+        .map((d) => `${d.event_type} ${JSON.parse(d.payload).data.to[0]}`)
+        .sort();
+    expect(deliveries(sentHook)).toEqual(
+      ['email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev', 'email.delivered complained@resend.dev', 'email.delivered delivered@resend.dev'].sort(),
+    );
+    expect(deliveries(bounceHook)).toEqual(['email.bounced bounced@resend.dev', 'email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev'].sort());
   });
 
   it('a scheduled broadcast sends when its time comes', async () => {
