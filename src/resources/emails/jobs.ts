@@ -30,7 +30,7 @@ import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { fullStore } from '../../store/full.js';
 import { withSubscriptionsKept } from '../../deliveries/emit.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { eventsOfRow, list, loadEmailHead, loadEmailHeads, recordStep, type EmailEvent, type EmailHead, type EmailRow } from './store.js';
+import { eventsOfRow, list, loadEmailHead, loadEmailSteps, recordStep, type EmailEvent, type EmailStepRow, type EmailRow } from './store.js';
 
 /** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
 export const emailSendJob = defineJob('emails.send', (ctx, job) => {
@@ -53,7 +53,7 @@ export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
 export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
   const deliveries: DeliverPayload[] = [];
   // Each row read once for the batch: a step changes only its own email's row.
-  const heads = loadEmailHeads(ctx, job.payload.email_ids);
+  const heads = loadEmailSteps(ctx, job.payload.email_ids);
   eachEmail(ctx, job.id, 'emails.send-many', job.payload.email_ids, (id) => {
     const sent = runSend(ctx, id, heads.get(id) ?? null);
     if (sent) deliveries.push(sent.deliver);
@@ -63,7 +63,7 @@ export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
 /** `emails.deliver-many`: the `emails.deliver` step of many emails sent together (`emails.send-many`), each with its own payload. */
 export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) => {
   const byId = new Map(job.payload.emails.map((e) => [e.email_id, e]));
-  const heads = loadEmailHeads(ctx, [...byId.keys()]);
+  const heads = loadEmailSteps(ctx, [...byId.keys()]);
   eachEmail(ctx, job.id, 'emails.deliver-many', [...byId.keys()], (id) => {
     const e = byId.get(id)!;
     runDeliver(ctx, id, { outcome: e.outcome, addresses: e.addresses }, heads.get(id) ?? null);
@@ -95,7 +95,7 @@ function eachEmail(ctx: Emulator, jobId: number, type: string, ids: readonly str
 export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));
 
 /** Every recipient (to, cc, bcc), bare and lower-cased, without repeats. */
-function recipientsOf(row: EmailHead): string[] {
+function recipientsOf(row: EmailStepRow): string[] {
   return [...new Set([...list(row.to_addrs), ...list(row.cc), ...list(row.bcc)].map(bareAddress))];
 }
 
@@ -106,7 +106,7 @@ function suppressedAtSend(events: readonly EmailEvent[]): Set<string> {
 }
 
 /** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
-function optedOutOfTopic(ctx: Emulator, row: EmailHead, addresses: string[]): string[] {
+function optedOutOfTopic(ctx: Emulator, row: EmailStepRow, addresses: string[]): string[] {
   if (!row.topic_id) return [];
   return addresses.filter((a) => {
     const contact = findContact(ctx, row.team_id, a);
@@ -116,11 +116,11 @@ function optedOutOfTopic(ctx: Emulator, row: EmailHead, addresses: string[]): st
 
 /**
  * The `emails.send` step of one email: see the table above. `head`: its row
- * already read by the caller (`loadEmailHeads`; null when absent), else it is
+ * already read by the caller (`loadEmailSteps`; null when absent), else it is
  * read here. Returns the payload of its `emails.deliver` step when it was
  * sent (the caller schedules it), else null.
  */
-function runSend(ctx: Emulator, emailId: string, head?: EmailHead | null): { deliver: DeliverPayload; teamId: string } | null {
+function runSend(ctx: Emulator, emailId: string, head?: EmailStepRow | null): { deliver: DeliverPayload; teamId: string } | null {
   const row = head === undefined ? loadEmailHead(ctx, emailId) : head;
   if (!row || !['queued', 'scheduled'].includes(row.last_event)) return null;
   // The scheduler runs a job in a transaction (with its end): no transaction of its own here.
@@ -207,7 +207,7 @@ function hardBounce(address: string) {
  * addresses as `bounced@resend.dev` would; `delivery_delayed` ends the email
  * `delivery_delayed` (`email.delivery_delayed`) unless one bounces.
  */
-function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}, head?: EmailHead | null): void {
+function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}, head?: EmailStepRow | null): void {
   const row = head === undefined ? loadEmailHead(ctx, emailId) : head;
   // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
   if (!row || row.last_event === 'failed' || row.last_event === 'canceled') return;

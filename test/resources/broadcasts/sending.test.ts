@@ -157,6 +157,11 @@ describe('broadcasts: sending to a segment', () => {
     expect(deliveries(sentHook)).toEqual(
       ['email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev', 'email.delivered complained@resend.dev', 'email.delivered delivered@resend.dev'].sort(),
     );
+    // The webhook data of a step read from the email's whole row, as with a job per email.
+    const sentData = JSON.parse((t.emu.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE webhook_id = ? AND event_type = 'email.sent' ORDER BY seq LIMIT 1`).get(sentHook) as { payload: string }).payload).data;
+    const email = (await ok(await t.api.get(`/emails/${sentData.email_id}`), 'get email')) as any;
+    expect(sentData).toMatchObject({ email_id: email.id, from: email.from, to: email.to, subject: email.subject, message_id: email.message_id, broadcast_id: id });
+    expect(sentData.headers.map((h: any) => h.name)).toEqual(['List-Unsubscribe', 'List-Unsubscribe-Post']);
     expect(deliveries(bounceHook)).toEqual(['email.bounced bounced@resend.dev', 'email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev'].sort());
   });
 

@@ -8,7 +8,7 @@ import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/modules.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
-import { loadEmailHead } from '../../../src/resources/emails/store.js';
+import { loadEmailHead, loadEmailSteps } from '../../../src/resources/emails/store.js';
 
 describe('an email history in emails.events', () => {
   const t = useFreshEmulatorPerTest();
@@ -73,5 +73,10 @@ describe('loadEmailHead (the lifecycle jobs\' read)', () => {
     expect(html).toBe('<p>x</p>');
     expect(text).toBe('x');
     expect(head).toEqual(row);
+    // A lifecycle step's read: the same values, for its columns only.
+    const steps = loadEmailSteps(t.emu.ctx, [id, '00000000-0000-4000-8000-000000000000']);
+    expect([...steps.keys()]).toEqual([id]);
+    const { id: _id, team_id, to_addrs, cc, bcc, last_event, topic_id, events } = head;
+    expect(steps.get(id)).toEqual({ id: _id, team_id, to_addrs, cc, bcc, last_event, topic_id, events });
   });
 });
