@@ -28,6 +28,10 @@ export interface JobPayloads {
   'emails.deliver': { email_id: string; outcome?: 'bounced' | 'delivery_delayed'; addresses?: string[] };
   /** src/resources/emails/jobs.ts: delivered → complained. */
   'emails.complain': { email_id: string };
+  /** src/resources/emails/jobs.ts: the `emails.send` step of many emails queued together (a broadcast's batch), in order. */
+  'emails.send-many': { email_ids: string[] };
+  /** src/resources/emails/jobs.ts: the `emails.deliver` step of many emails sent together, each with its `emails.deliver` payload. */
+  'emails.deliver-many': { emails: { email_id: string; outcome?: 'bounced' | 'delivery_delayed'; addresses?: string[] }[] };
   /** src/resources/domains/jobs.ts: ends a domain verification. */
   'domains.verify': { domain_id: string };
   /** src/resources/domains/jobs.ts: ends a domain claim's verification. */
@@ -65,6 +69,8 @@ const listed: { [T in JobType]: true } = {
   'emails.send': true,
   'emails.deliver': true,
   'emails.complain': true,
+  'emails.send-many': true,
+  'emails.deliver-many': true,
   'domains.verify': true,
   'domains.claim-verify': true,
   'domains.claim-expire': true,

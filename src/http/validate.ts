@@ -21,10 +21,19 @@ import { ApiError, errors, type ErrorName } from './errors.js';
 import type { Operation, Schema } from './spec.js';
 import { lazy, requirePackage } from '../lazy.js';
 
+/**
+ * One ajv instance with the validation step's settings. `validateSchema:
+ * false`: the document's schemas are not checked against the JSON Schema
+ * meta-schema at run time, because compiling that meta-schema cost each
+ * instance ~90 ms (~300 ms on a process's first request, the upload of an
+ * import included); the suite checks every schema of the document against
+ * it instead (test/http/validate.test.ts), so a bad schema still fails
+ * before it ships.
+ */
 function makeAjv(coerce: boolean, allErrors = false): Ajv2020 {
   const { Ajv2020: Ajv } = requirePackage<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
   const addFormats = requirePackage<{ default: (ajv: Ajv2020) => Ajv2020 }>('ajv-formats').default;
-  const ajv = new Ajv({ strict: false, allErrors, verbose: true, coerceTypes: coerce ? 'array' : false, useDefaults: false });
+  const ajv = new Ajv({ strict: false, allErrors, verbose: true, coerceTypes: coerce ? 'array' : false, useDefaults: false, validateSchema: false });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-error' });
   return ajv;

@@ -13,13 +13,13 @@
  * | emails/share | `{expires_in}` ≤ 48 h (default 48 h) → `{object: "email", id, url}` |
  * | emails/list-attachments, emails/get-attachment | `{id, filename, content_type, content_id, content_disposition, download_url, expires_at, size}`; `download_url` = the admin API's download (or the `path` given) |
  * | emails/metrics | counts and rates over `start_date`..`end_date` (default the last 6 days), breakdown by `dimensions` (see `metrics.ts`) |
- * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain`: see `jobs.ts`.
+ * Lifecycle jobs `emails.send`, `emails.deliver`, `emails.complain` (and `emails.send-many`, `emails.deliver-many` for a broadcast's batch): see `jobs.ts`.
  */
 import type { OperationHandlers } from '../../http/document-types.js';
 import type { ResourceModule } from '../../module.js';
 import { emailOperations, quotaReplayHeaders } from './handlers.js';
 import { metrics } from './metrics.js';
-import { emailComplainJob, emailDeliverJob, emailSendJob } from './jobs.js';
+import { emailComplainJob, emailDeliverJob, emailDeliverManyJob, emailSendJob, emailSendManyJob } from './jobs.js';
 import { emailContactMigration, emailEventsColumnMigration, emailsMigration, sentUsageMigration } from './store.js';
 import { seedEmail } from './seed.js';
 
@@ -27,7 +27,7 @@ export const emailsModule: ResourceModule = {
   name: 'emails',
   migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration, sentUsageMigration],
   operations: { ...emailOperations, 'emails/metrics': metrics } satisfies OperationHandlers,
-  jobs: [emailSendJob, emailDeliverJob, emailComplainJob],
+  jobs: [emailSendJob, emailDeliverJob, emailComplainJob, emailSendManyJob, emailDeliverManyJob],
   // An idempotent replay sends nothing; its quota headers are those of now (src/http/idempotency.ts).
   replayHeaders: { 'emails/send': quotaReplayHeaders, 'emails/send-batch': quotaReplayHeaders },
   /**

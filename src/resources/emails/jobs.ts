@@ -9,6 +9,7 @@
  * | `emails.send` | created + `emailSend` (1 s), or `scheduled_at` | recipients on the team's suppression list, and `suppressed@resend.dev`, are `suppressed` (`email.suppressed`, no `email.sent` when every recipient is); `topic_id` with every `to` opted out → `failed`; else `sent` (`email.sent`) |
  * | `emails.deliver` | sent + `emailDelivery` (2 s) | any `bounced@resend.dev` (+label) recipient → `bounced` (`email.bounced`, Permanent/General, 550 5.1.1) and the address joins the suppression list (origin `bounce`, `suppression.added`); else `delivered` (`email.delivered`) |
  * | `emails.complain` | delivered + `emailComplaint` (2 s) | `complained@resend.dev` (+label) → `complained` (`email.complained`), suppression origin `complaint` |
+ * | `emails.send-many`, `emails.deliver-many` | as `emails.send`, `emails.deliver` | the same step for each of many emails queued together (a broadcast's batch), in order |
  * Outcome fault rules (src/faults/, docs/faults.md) are decided by
  * `emails.send` for the recipients not suppressed: `failed` ends the email
  * there (`email.failed`, `failed.reason` of the rule) instead of `sent`;
@@ -26,20 +27,75 @@ import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
+import { fullStore } from '../../store/full.js';
+import { withSubscriptionsKept } from '../../deliveries/emit.js';
 import { bareAddress, testOutcome } from './addresses.js';
-import { eventsOfRow, list, loadEmailHead, recordStep, type EmailEvent, type EmailHead, type EmailRow } from './store.js';
+import { eventsOfRow, list, loadEmailHead, loadEmailSteps, recordStep, type EmailEvent, type EmailStepRow, type EmailRow } from './store.js';
 
 /** `emails.send`: queued or scheduled → sent, suppressed or failed (`runSend`). */
-export const emailSendJob = defineJob('emails.send', (ctx, job) => runSend(ctx, job.payload.email_id));
+export const emailSendJob = defineJob('emails.send', (ctx, job) => {
+  const sent = runSend(ctx, job.payload.email_id);
+  if (sent) emailDeliverJob.schedule(ctx, sent.deliver, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: sent.teamId });
+});
 /** `emails.deliver`: sent → delivered or bounced (`runDeliver`). */
 export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
   runDeliver(ctx, job.payload.email_id, { outcome: job.payload.outcome, addresses: job.payload.addresses }),
 );
+/**
+ * `emails.send-many`: the `emails.send` step of many emails queued at the
+ * same emulated time (a broadcast's batch, `SendBatch` in send.ts), in their
+ * order; the ones sent get one `emails.deliver-many` job, due when each
+ * one's `emails.deliver` would be. One job instead of one per email: the
+ * scheduler's bookkeeping (a job row written, found, deleted) was about a
+ * quarter of a broadcast's store time. Each email runs in its own savepoint, so one
+ * that fails is rolled back and logged alone (as its own job was).
+ */
+export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
+  const deliveries: DeliverPayload[] = [];
+  // Each row read once for the batch: a step changes only its own email's row.
+  const heads = loadEmailSteps(ctx, job.payload.email_ids);
+  eachEmail(ctx, job.id, 'emails.send-many', job.payload.email_ids, (id) => {
+    const sent = runSend(ctx, id, heads.get(id) ?? null);
+    if (sent) deliveries.push(sent.deliver);
+  });
+  if (deliveries.length) emailDeliverManyJob.schedule(ctx, { emails: deliveries }, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: job.team_id });
+});
+/** `emails.deliver-many`: the `emails.deliver` step of many emails sent together (`emails.send-many`), each with its own payload. */
+export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) => {
+  const byId = new Map(job.payload.emails.map((e) => [e.email_id, e]));
+  const heads = loadEmailSteps(ctx, [...byId.keys()]);
+  eachEmail(ctx, job.id, 'emails.deliver-many', [...byId.keys()], (id) => {
+    const e = byId.get(id)!;
+    runDeliver(ctx, id, { outcome: e.outcome, addresses: e.addresses }, heads.get(id) ?? null);
+  });
+});
+
+/**
+ * Runs `step` for each email of a many-emails job (`jobId`, `type`), each in
+ * its own savepoint: an email whose step throws is rolled back alone and
+ * logged, the others go on. A full store (`fullStore`) is the machine's
+ * fault: it is rethrown, so the whole job is rolled back and stays pending
+ * (the scheduler's rule).
+ */
+function eachEmail(ctx: Emulator, jobId: number, type: string, ids: readonly string[], step: (id: string) => void): void {
+  const one = ctx.db.transaction(step);
+  // A step changes no webhook: the team's subscriptions are read once for the batch.
+  withSubscriptionsKept(ctx, () => {
+    for (const id of ids) {
+      try {
+        one(id);
+      } catch (err) {
+        if (fullStore(err)) throw err;
+        ctx.log('error', `job ${jobId} (${type}) failed for email ${id}: ${(err as Error)?.stack ?? err}`);
+      }
+    }
+  });
+}
 /** `emails.complain`: delivered → complained (`runComplain`). */
 export const emailComplainJob = defineJob('emails.complain', (ctx, job) => runComplain(ctx, job.payload.email_id));
 
 /** Every recipient (to, cc, bcc), bare and lower-cased, without repeats. */
-function recipientsOf(row: EmailHead): string[] {
+function recipientsOf(row: EmailStepRow): string[] {
   return [...new Set([...list(row.to_addrs), ...list(row.cc), ...list(row.bcc)].map(bareAddress))];
 }
 
@@ -50,7 +106,7 @@ function suppressedAtSend(events: readonly EmailEvent[]): Set<string> {
 }
 
 /** The recipients' subscription to the email's topic: addresses (bare) whose subscription is `opt_out`. */
-function optedOutOfTopic(ctx: Emulator, row: EmailHead, addresses: string[]): string[] {
+function optedOutOfTopic(ctx: Emulator, row: EmailStepRow, addresses: string[]): string[] {
   if (!row.topic_id) return [];
   return addresses.filter((a) => {
     const contact = findContact(ctx, row.team_id, a);
@@ -58,10 +114,15 @@ function optedOutOfTopic(ctx: Emulator, row: EmailHead, addresses: string[]): st
   });
 }
 
-/** The `emails.send` job: see the table above. */
-function runSend(ctx: Emulator, emailId: string): void {
-  const row = loadEmailHead(ctx, emailId);
-  if (!row || !['queued', 'scheduled'].includes(row.last_event)) return;
+/**
+ * The `emails.send` step of one email: see the table above. `head`: its row
+ * already read by the caller (`loadEmailSteps`; null when absent), else it is
+ * read here. Returns the payload of its `emails.deliver` step when it was
+ * sent (the caller schedules it), else null.
+ */
+function runSend(ctx: Emulator, emailId: string, head?: EmailStepRow | null): { deliver: DeliverPayload; teamId: string } | null {
+  const row = head === undefined ? loadEmailHead(ctx, emailId) : head;
+  if (!row || !['queued', 'scheduled'].includes(row.last_event)) return null;
   // The scheduler runs a job in a transaction (with its end): no transaction of its own here.
   const recipients = recipientsOf(row);
   if (row.topic_id) {
@@ -69,7 +130,7 @@ function runSend(ctx: Emulator, emailId: string): void {
     const out = optedOutOfTopic(ctx, row, to);
     if (to.length && out.length === to.length) {
       recordStep(ctx, row, 'failed', { extra: { failed: { reason: 'unsubscribed_from_topic' } } });
-      return;
+      return null;
     }
   }
   const suppressed: { address: string; reason: 'previous_bounce' | 'previous_complaint'; type: string }[] = [];
@@ -96,18 +157,17 @@ function runSend(ctx: Emulator, emailId: string): void {
         },
       },
     });
-    if (all) return;
+    if (all) return null;
   }
   // Outcome fault rules (src/faults/): decided here, as the email leaves the queue.
   const skip = new Set(suppressed.map((x) => x.address));
   const fault = ctx.faults.forEmail(row.team_id, recipients.filter((a) => !skip.has(a)));
   if (fault?.outcome === 'failed') {
     recordStep(ctx, row, 'failed', { eventData: { reason: fault.reason, fault_id: fault.ruleId }, extra: { failed: { reason: fault.reason } } });
-    return;
+    return null;
   }
   recordStep(ctx, row, 'sent');
-  const payload: DeliverPayload = fault ? { email_id: row.id, outcome: fault.outcome, addresses: fault.addresses } : { email_id: row.id };
-  emailDeliverJob.schedule(ctx, payload, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: row.team_id });
+  return { deliver: fault ? { email_id: row.id, outcome: fault.outcome, addresses: fault.addresses } : { email_id: row.id }, teamId: row.team_id };
 }
 
 /** Payload of an `emails.deliver` job: the email, and the outcome an outcome fault rule chose for some of its recipients. */
@@ -142,13 +202,13 @@ function hardBounce(address: string) {
 }
 
 /**
- * The `emails.deliver` job: see the table above. `fault`: the outcome an
+ * The `emails.deliver` job: see the table above (`head`: as for `runSend`). `fault`: the outcome an
  * outcome fault rule chose (`emails.send` job): `bounced` bounces its
  * addresses as `bounced@resend.dev` would; `delivery_delayed` ends the email
  * `delivery_delayed` (`email.delivery_delayed`) unless one bounces.
  */
-function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}): void {
-  const row = loadEmailHead(ctx, emailId);
+function runDeliver(ctx: Emulator, emailId: string, fault: Omit<DeliverPayload, 'email_id'> = {}, head?: EmailStepRow | null): void {
+  const row = head === undefined ? loadEmailHead(ctx, emailId) : head;
   // `failed` (an admin event) or `canceled` end the email; a second deliver job finds it delivered or bounced.
   if (!row || row.last_event === 'failed' || row.last_event === 'canceled') return;
   const events = eventsOfRow(row);

@@ -117,6 +117,54 @@ describe('broadcasts: sending to a segment', () => {
     expect(emailsOfBroadcast(t.emu.ctx, id)).toHaveLength(100);
   });
 
+  it('a batch\'s emails share one emails.send-many and one emails.deliver-many job, each with the lifecycle and times of its own', async () => {
+    const seg = await segment(t);
+    await contact(t, seg, { email: 'delivered@resend.dev' });
+    await contact(t, seg, { email: 'bounced@resend.dev' });
+    await contact(t, seg, { email: 'complained@resend.dev' });
+    await contact(t, seg, { email: 'suppressed@resend.dev' });
+    await contact(t, seg, { email: 'failed-meanwhile@example.org' });
+    // Two endpoints: the batch reads the subscriptions once, and every step still reaches each endpoint that listens.
+    const sentHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/a', events: ['email.sent', 'email.delivered'] }), 'webhook')).id;
+    const bounceHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/b', events: ['email.bounced', 'email.sent'] }), 'webhook')).id;
+    const id = await createBroadcast(t, { segment_id: seg, send: true });
+    const start = t.emu.ctx.clock.nowMs();
+    const types = (fired: { type: string }[]) => fired.map((j) => j.type).filter((type) => type.startsWith('emails.') || type.startsWith('broadcasts.'));
+    expect(types(await t.emu.clock.advance('1s'))).toEqual(['broadcasts.deliver']);
+    const byTo = new Map((await emailsOf(t, id)).map((e: any) => [e.to[0], e.id as string]));
+    expect(byTo.size).toBe(5);
+    // Every email queued, none with a send job of its own: one job holds them all, in the segment's order.
+    expect(t.emu.ctx.scheduler.pending().filter((j) => j.type.startsWith('emails.')).map((j) => j.type)).toEqual(['emails.send-many']);
+    const failed = await t.anon.post(`/_emulator/emails/${byTo.get('failed-meanwhile@example.org')}/events`).send({ type: 'failed', reason: 'reached_daily_quota' });
+    expect(failed.status).toBeLessThan(300);
+    expect(types(await t.emu.clock.advance('1s'))).toEqual(['emails.send-many']);
+    expect(types(await t.emu.clock.advance('2s'))).toEqual(['emails.deliver-many']);
+    await t.emu.clock.advance('1m');
+    const history = (to: string) => (t.emu.ctx.db.prepare('SELECT events FROM emails WHERE id = ?').pluck().get(byTo.get(to)) as string);
+    const steps = (to: string) => (JSON.parse(history(to)) as { type: string; at: number }[]).map((e) => `${e.type}@${e.at - start}`);
+    expect(steps('delivered@resend.dev')).toEqual(['queued@1000', 'sent@2000', 'delivered@4000']);
+    expect(steps('bounced@resend.dev')).toEqual(['queued@1000', 'sent@2000', 'bounced@4000']);
+    expect(steps('complained@resend.dev')).toEqual(['queued@1000', 'sent@2000', 'delivered@4000', 'complained@6000']);
+    expect(steps('suppressed@resend.dev')).toEqual(['queued@1000', 'suppressed@2000']);
+    // Failed by the admin API while queued: the batch's send step leaves it as it is.
+    expect(steps('failed-meanwhile@example.org').map((s) => s.split('@')[0])).toEqual(['queued', 'failed']);
+    // The bounce joined the suppression list, as with a job per email.
+    expect((await t.api.get('/suppressions')).body.data.map((s: any) => s.email)).toContain('bounced@resend.dev');
+    const deliveries = (hook: string) =>
+      (t.emu.ctx.db.prepare('SELECT event_type, payload FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq').all(hook) as { event_type: string; payload: string }[])
+        .map((d) => `${d.event_type} ${JSON.parse(d.payload).data.to[0]}`)
+        .sort();
+    expect(deliveries(sentHook)).toEqual(
+      ['email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev', 'email.delivered complained@resend.dev', 'email.delivered delivered@resend.dev'].sort(),
+    );
+    // The webhook data of a step read from the email's whole row, as with a job per email.
+    const sentData = JSON.parse((t.emu.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE webhook_id = ? AND event_type = 'email.sent' ORDER BY seq LIMIT 1`).get(sentHook) as { payload: string }).payload).data;
+    const email = (await ok(await t.api.get(`/emails/${sentData.email_id}`), 'get email')) as any;
+    expect(sentData).toMatchObject({ email_id: email.id, from: email.from, to: email.to, subject: email.subject, message_id: email.message_id, broadcast_id: id });
+    expect(sentData.headers.map((h: any) => h.name)).toEqual(['List-Unsubscribe', 'List-Unsubscribe-Post']);
+    expect(deliveries(bounceHook)).toEqual(['email.bounced bounced@resend.dev', 'email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev'].sort());
+  });
+
   it('a scheduled broadcast sends when its time comes', async () => {
     const seg = await segment(t);
     await contact(t, seg, { email: 'later@example.org', first_name: 'Lee' });

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defaultConfig, run, type Running } from '../../../src/server.js';
 import { UPLOAD_PREFIX } from '../../../src/http/uploads.js';
+import { BATCH_ROWS } from '../../../src/resources/contact-imports/jobs.js';
 import { client } from '../../helpers.js';
 import { useSmallFilesystem } from '../../store/small-filesystem.js';
 
@@ -45,14 +46,15 @@ describe('a contact import on a full store', () => {
     const contacts = () => emu!.ctx.db.prepare('SELECT COUNT(*) FROM contacts').pluck().get() as number;
     const before = contacts();
 
-    // Room for a few batches of rows, not for 30,000.
+    // Room for a few batches of rows, not for 30,000 (about 600 KB for each 500 rows a batch holds).
+    const room = BATCH_ROWS / 500;
     let free: () => void;
     if (small.mounted) {
       emu.ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      free = small.fill(600 * 1024);
+      free = small.fill(room * 600 * 1024);
     } else {
       const pages = emu.ctx.db.prepare('PRAGMA page_count').pluck().get() as number;
-      emu.ctx.db.exec(`PRAGMA max_page_count = ${pages + 150}`);
+      emu.ctx.db.exec(`PRAGMA max_page_count = ${pages + room * 150}`);
       free = () => emu!.ctx.db.exec('PRAGMA max_page_count = 1073741823');
     }
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -65,7 +67,7 @@ describe('a contact import on a full store', () => {
       const counts = during.body.counts;
       expect(counts.total).toBeGreaterThan(0); // some batches were committed before the store filled
       expect(counts.total).toBeLessThan(ROWS);
-      expect(counts.total % 500).toBe(0); // whole batches only: the one that found no space was rolled back
+      expect(counts.total % BATCH_ROWS).toBe(0); // whole batches only: the one that found no space was rolled back
       expect(counts.failed).toBe(0); // the machine's fault counts no row as failed
       expect(contacts()).toBe(before + counts.created);
       expect(upload()).toHaveLength(1); // its upload kept for the next run

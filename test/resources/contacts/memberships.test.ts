@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { findContact, lastMembershipSeq, segmentContactsPage } from '../../../src/resources/contacts/service.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
@@ -96,5 +97,27 @@ describe('contact topics', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.name).toBe('validation_error');
     expect((await t.api.patch(`/contacts/${NIL}/topics`).send([])).status).toBe(404);
+  });
+});
+
+describe('segmentContactsPage (a broadcast batch\'s read)', () => {
+  const t = useFreshEmulatorPerTest();
+
+  it('gives each member as findContact does, in membership order, within the cursor', async () => {
+    const seg = (await t.api.post('/segments').send({ name: 'Paged' })).body.id as string;
+    const made: string[] = [];
+    for (const [i, body] of [{ first_name: 'Ada', last_name: 'L' }, { unsubscribed: true }, { properties: { company: 'Acme' } }].entries()) {
+      const res = await t.api.post('/contacts').send({ email: `paged${i}@example.org`, ...body, segments: [{ id: seg }] });
+      expect(res.status).toBe(201);
+      made.push(res.body.id);
+    }
+    const ctx = t.emu.ctx;
+    const until = lastMembershipSeq(ctx, seg);
+    const page = segmentContactsPage(ctx, FIXTURES.defaultTeamId, seg, { afterSeq: 0, untilSeq: until, limit: 10 });
+    expect(page.map((p) => p.contact)).toEqual(made.map((id) => findContact(ctx, FIXTURES.defaultTeamId, id)));
+    expect(page.map((p) => p.seq)).toEqual([...page.map((p) => p.seq)].sort((a, b) => a - b));
+    expect(page.at(-1)!.seq).toBe(until);
+    const rest = segmentContactsPage(ctx, FIXTURES.defaultTeamId, seg, { afterSeq: page[0].seq, untilSeq: until, limit: 1 });
+    expect(rest.map((p) => p.contact.id)).toEqual([made[1]]);
   });
 });

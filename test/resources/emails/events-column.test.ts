@@ -9,7 +9,7 @@ import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
 import { modules } from '../../../src/modules.js';
 import { migrationsAt } from '../../../src/store/schema.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
-import { loadEmailHead } from '../../../src/resources/emails/store.js';
+import { loadEmailHead, loadEmailSteps } from '../../../src/resources/emails/store.js';
 
 describe('an email history in emails.events', () => {
   const t = useFreshEmulatorPerTest();
@@ -62,10 +62,23 @@ describe('loadEmailHead (the lifecycle jobs\' read)', () => {
   const t = useFreshEmulatorPerTest();
 
   it('reads every column of emails but html and text', async () => {
-    const id = (await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 's', html: '<p>x</p>' })).body.id;
+    const id = (await t.api.post('/emails').send({
+      from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', cc: 'cc@resend.dev', bcc: 'bcc@resend.dev', reply_to: 'reply@example.com',
+      subject: 's', html: '<p>x</p>', tags: [{ name: 'k', value: 'v' }], headers: { 'X-Entity-Ref-ID': '1' },
+    })).body.id;
     const columns = (t.emu.ctx.db.prepare(`SELECT name FROM pragma_table_info('emails')`).all() as { name: string }[]).map((c) => c.name);
     const head = loadEmailHead(t.emu.ctx, id)!;
     expect(Object.keys(head).sort()).toEqual(columns.filter((c) => c !== 'html' && c !== 'text').sort());
     expect(head).toMatchObject({ id, subject: 's', last_event: 'queued' });
+    // Each column under its own name (the read is shaped by hand from an array): the same values as the row.
+    const { html, text, ...row } = t.emu.ctx.db.prepare('SELECT * FROM emails WHERE id = ?').get(id) as Record<string, unknown>;
+    expect(html).toBe('<p>x</p>');
+    expect(text).toBe('x');
+    expect(head).toEqual(row);
+    // A lifecycle step's read: the same values, for its columns only.
+    const steps = loadEmailSteps(t.emu.ctx, [id, '00000000-0000-4000-8000-000000000000']);
+    expect([...steps.keys()]).toEqual([id]);
+    const { id: _id, team_id, to_addrs, cc, bcc, last_event, topic_id, events } = head;
+    expect(steps.get(id)).toEqual({ id: _id, team_id, to_addrs, cc, bcc, last_event, topic_id, events });
   });
 });
