@@ -1,7 +1,7 @@
 /**
  * Loading a package on first use instead of at start-up (start-up
  * is mostly module loading). Packages that only some requests need
- * (html-to-text, postal-mime, csv-parse, nodemailer's MailComposer) are
+ * (html-to-text, postal-mime, papaparse, nodemailer's MailComposer) are
  * required synchronously the first time a function needs them, so the
  * callers stay synchronous (e.g. inside a SQLite transaction).
  *
@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * `require()` of a package (its CommonJS build; every package named above
- * ships one). `T` is the package's type, e.g. `typeof import('csv-parse')`.
+ * ships one). `T` is the package's type, e.g. `typeof import('papaparse')`.
  * Throws as `require` does when the package is missing.
  */
 export function requirePackage<T>(name: string): T {

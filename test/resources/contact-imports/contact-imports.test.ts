@@ -159,6 +159,36 @@ describe('contact imports', () => {
     expect(done.body.completed_at).not.toBeNull();
   });
 
+  it('reads CRLF files with a byte order mark, quoted commas, quotes and line breaks, ragged rows and blank lines', async () => {
+    const csv = '\ufeffEmail,First Name,Company\r\n'
+      + 'crlf1@example.com,"Ann, Jr.","say ""hi"""\r\n'
+      + '\r\n'
+      + 'crlf2@example.com,Bo,"two\r\nlines"\r\n'
+      + 'crlf3@example.com\r\n'
+      + 'crlf4@example.com,Zoë 😀,Initech,extra,cells\r\n';
+    const map = { email: 'email', first_name: 'first name', properties: { company: { column: 'company' } } };
+    const res = await createImport({ column_map: JSON.stringify(map) }, csv);
+    await t.emu.clock.advance('5s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body).toMatchObject({ status: 'completed', counts: { total: 4, created: 4, failed: 0 } });
+    expect((await t.api.get('/contacts/crlf1@example.com')).body).toMatchObject({ first_name: 'Ann, Jr.', properties: { company: { value: 'say "hi"' } } });
+    expect((await t.api.get('/contacts/crlf2@example.com')).body.properties.company.value).toBe('two\r\nlines');
+    expect((await t.api.get('/contacts/crlf3@example.com')).body).toMatchObject({ first_name: null, properties: {} });
+    expect((await t.api.get('/contacts/crlf4@example.com')).body).toMatchObject({ first_name: 'Zoë 😀', properties: { company: { value: 'Initech' } } });
+  });
+
+  it('fails the import on a quoted field left open or closed mid-field, committing none of the batch', async () => {
+    const bad = { 'email\nq1@example.com\n"q2@example.com\nq3@example.com\n': 1, 'email,company\nq1@example.com,"Acme"Corp\n': 0 };
+    for (const [csv, before] of Object.entries(bad)) {
+      const res = await createImport({}, csv);
+      await t.emu.clock.advance('5s');
+      const done = await t.api.get(`/contacts/imports/${res.body.id}`);
+      expect(done.body.status).toBe('failed');
+      const error = t.emu.ctx.db.prepare('SELECT error FROM contact_imports WHERE id = ?').pluck().get(res.body.id) as string;
+      expect(error).toMatch(new RegExp(`^The file is not valid CSV after ${before} rows: Quoted field unterminated|^The file is not valid CSV after ${before} rows: Trailing quote`));
+      expect((await t.api.get('/contacts/q1@example.com')).status).toBe(404);
+    }
+  });
+
   it('validates the form: file, JSON fields, on_conflict, segments, topics, property keys', async () => {
     const noFile = await t.api.post('/contacts/imports').field('on_conflict', 'skip');
     expect(noFile.status).toBe(422);
