@@ -148,14 +148,18 @@ export type NewEmailRow = Omit<EmailRow, 'seq'>;
  * of a duplicate `id`.
  */
 export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
+  // Positional parameters: binding 24 named ones from the object cost about as much again as the INSERT itself
+  // (~4 µs an email in a micro-benchmark; a broadcast inserts one per contact).
   const { lastInsertRowid } = ctx.db
     .prepare(
       `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
         last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events)
-       VALUES (@id, @team_id, @message_id, @from_addr, @to_addrs, @cc, @bcc, @reply_to, @subject, @html, @text, @headers, @tags,
-        @last_event, @scheduled_at, @created_at, @source, @domain_id, @broadcast_id, @template_id, @topic_id, @automation_run_id, @contact_id, @events)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(row);
+    .run(
+      row.id, row.team_id, row.message_id, row.from_addr, row.to_addrs, row.cc, row.bcc, row.reply_to, row.subject, row.html, row.text, row.headers, row.tags,
+      row.last_event, row.scheduled_at, row.created_at, row.source, row.domain_id, row.broadcast_id, row.template_id, row.topic_id, row.automation_run_id, row.contact_id, row.events,
+    );
   return { seq: Number(lastInsertRowid), ...row };
 }
 
