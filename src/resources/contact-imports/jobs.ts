@@ -121,12 +121,12 @@ function defaultPropertyColumns(headers: string[], defs: Map<string, PropertyRow
 }
 
 /**
- * The record delimiter of a CSV file, read from its first 64 KiB as
- * csv-parse discovered it (this importer's parser until round four of
- * docs/benchmarks.md#quotas-memory-imports-and-broadcasts-issue-30): the
- * first line break outside a quoted field, `\r\n`, `\n` or a lone `\r`;
- * `\n` when there is none. Papa Parse guesses from its first chunk instead,
- * which a short first read of a stream could mislead.
+ * The record delimiter of a CSV file (`file`: its path), read from its
+ * first 64 KiB as csv-parse, the importer's earlier parser, discovered it:
+ * the first line break outside a quoted field, `\r\n`, `\n` or a lone
+ * `\r`; `\n` when there is none. Papa Parse guesses from its first chunk
+ * instead, which a short first read of a stream could mislead. Throws the
+ * file system's error when the file cannot be read (the import fails).
  */
 function recordDelimiter(file: string): '\r\n' | '\n' | '\r' {
   const head = Buffer.alloc(64 * 1024);
