@@ -10,11 +10,11 @@
  * `{{{key|fallback}}}` gives the fallback when the value is null, absent or
  * empty; without one such a placeholder becomes empty. Placeholders of any
  * other name are left as written. The grammar and the filling are the
- * templates module's `fillPlaceholders`; this file only says where a
+ * templates module's `fillPlaceholders` (`compilePlaceholders`); this file only says where a
  * contact's values come from.
  */
 import type { Contact } from '../contacts/service.js';
-import { fillPlaceholders, placeholderPattern, UNKNOWN_PLACEHOLDER } from '../templates/service.js';
+import { compilePlaceholders, placeholderPattern, UNKNOWN_PLACEHOLDER } from '../templates/service.js';
 import { htmlToText } from '../emails/service.js';
 
 /** What a contact's placeholders are filled from. */
@@ -45,12 +45,29 @@ function lookup(key: string, v: RenderVars): unknown {
 /** Fills the placeholders of `template` for one contact. `null` stays `null`. An empty value counts as none (the fallback applies). */
 export function renderForContact(template: string | null, vars: RenderVars): string | null {
   if (template === null) return null;
-  return fillPlaceholders(template, {
+  return compiled(template)({
     lookup: (key) => {
       const value = lookup(key, vars);
       return value === '' ? undefined : value;
     },
   });
+}
+
+/**
+ * The texts a broadcast fills per contact (its subject, html, text and their
+ * placeholders), split by their placeholders once (`compilePlaceholders`)
+ * and kept, a few at a time: the broadcasts being sent at once.
+ */
+const compiledTexts = new Map<string, ReturnType<typeof compilePlaceholders>>();
+const COMPILED_KEPT = 64;
+
+function compiled(template: string): ReturnType<typeof compilePlaceholders> {
+  let fill = compiledTexts.get(template);
+  if (fill) return fill;
+  fill = compilePlaceholders(template);
+  if (compiledTexts.size >= COMPILED_KEPT) compiledTexts.delete(compiledTexts.keys().next().value!);
+  compiledTexts.set(template, fill);
+  return fill;
 }
 
 /** Escapes text for an HTML text node. */

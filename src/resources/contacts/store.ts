@@ -381,10 +381,12 @@ export function segmentContactsPage(
   segmentId: string,
   page: { afterSeq: number; untilSeq: number; limit: number },
 ): { contact: Contact; seq: number }[] {
-  // Rows as arrays, shaped here: the driver's object per row was most of a broadcast batch's read.
+  // Rows as arrays, shaped here: the driver's object per row was most of a broadcast batch's read. The contact is
+  // found by `contact_seq` (its rowid, kept by the membership's trigger, as `SEGMENT_MEMBERS` does): one B-tree
+  // search a member instead of two (the id's index, then the row).
   const rows = ctx.db
     .prepare(`SELECT c.id, c.team_id, c.email, c.first_name, c.last_name, c.unsubscribed, c.properties, c.created_at, c.updated_at, cs.seq
-              FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
+              FROM contact_segments cs JOIN contacts c ON c.seq = cs.contact_seq
               WHERE cs.segment_id = ? AND cs.seq > ? AND cs.seq <= ? AND c.team_id = ? ORDER BY cs.seq LIMIT ?`)
     .raw()
     .all(segmentId, page.afterSeq, page.untilSeq, teamId, page.limit) as [string, string, string, string | null, string | null, number, string, number, number, number][];

@@ -86,13 +86,43 @@ export interface PlaceholderValues {
  * broadcasts (`renderForContact`); docs/reference/resources.md#templates; docs/reference/resources.md#broadcasts.
  */
 export function fillPlaceholders(source: string, values: PlaceholderValues): string {
-  return source.replace(PLACEHOLDER, (whole, key: string, inline: string | undefined) => {
-    const value = values.lookup(key);
-    if (value === UNKNOWN_PLACEHOLDER) return whole;
-    if (value !== undefined && value !== null) return asText(value);
-    if (inline !== undefined) return inline.trim();
-    return values.otherwise ? values.otherwise(key) : '';
-  });
+  return source.replace(PLACEHOLDER, (whole, key: string, inline: string | undefined) => fillOne(whole, key, inline, values));
+}
+
+/** The text of one placeholder (`whole` as written, its `key` and `|fallback`): `fillPlaceholders`' rule. */
+function fillOne(whole: string, key: string, inline: string | undefined, values: PlaceholderValues): string {
+  const value = values.lookup(key);
+  if (value === UNKNOWN_PLACEHOLDER) return whole;
+  if (value !== undefined && value !== null) return asText(value);
+  if (inline !== undefined) return inline.trim();
+  return values.otherwise ? values.otherwise(key) : '';
+}
+
+/**
+ * `fillPlaceholders` of one `source` made once for many fills: the source is
+ * split by its placeholders here, and each call joins the text between them
+ * with each placeholder's text (the same rule, in the same order, so the
+ * result is `fillPlaceholders(source, values)`). For a text filled once per
+ * recipient (a broadcast's subject and html: scanning them per contact was
+ * ~5 % of a 30,000-contact broadcast).
+ */
+export function compilePlaceholders(source: string): (values: PlaceholderValues) => string {
+  const texts: string[] = [];
+  const slots: [whole: string, key: string, inline: string | undefined][] = [];
+  const pattern = placeholderPattern();
+  let last = 0;
+  for (let m = pattern.exec(source); m !== null; m = pattern.exec(source)) {
+    texts.push(source.slice(last, m.index));
+    slots.push([m[0], m[1], m[2]]);
+    last = m.index + m[0].length;
+  }
+  texts.push(source.slice(last));
+  if (slots.length === 0) return () => source;
+  return (values) => {
+    let out = texts[0];
+    for (let i = 0; i < slots.length; i++) out += fillOne(slots[i][0], slots[i][1], slots[i][2], values) + texts[i + 1];
+    return out;
+  };
 }
 
 /** Largest string value of a variable (docs/reference/resources.md#templates). */
