@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillPlaceholders, renderTemplate, UNKNOWN_PLACEHOLDER, type PublishedTemplate } from '../../../src/resources/templates/render.js';
+import { compilePlaceholders, fillPlaceholders, renderTemplate, UNKNOWN_PLACEHOLDER, type PublishedTemplate } from '../../../src/resources/templates/render.js';
 import { renderForContact } from '../../../src/resources/broadcasts/render.js';
 import type { Contact } from '../../../src/resources/contacts/service.js';
 
@@ -35,6 +35,28 @@ describe('fillPlaceholders', () => {
     expect(fillPlaceholders('{{A}} {{{a-b}}} {{{}}}', values)).toBe('{{A}} {{{a-b}}} {{{}}}');
     // The fallback holds no braces: an unclosed placeholder does not swallow the next one.
     expect(fillPlaceholders('{{{A|x {{{B}}}', values)).toBe('{{{A|x V');
+  });
+});
+
+describe('compilePlaceholders', () => {
+  it('fills as fillPlaceholders does, the lookups in the same order, for texts with and without placeholders', () => {
+    const sources = [
+      '', 'no placeholder', '{{{A}}}', '{{{A}}}{{{B|b}}}', 'x {{{ A | fa }}} y {{{X}}} z {{{contact.k}}}', '{{A}} {{{A} {{{A|{x}}}} {{{ A|}}}',
+      '<p>Hello {{{FIRST_NAME|there}}},</p><a href="{{{RESEND_UNSUBSCRIBE_URL}}}">u</a>{{{N}}}',
+    ];
+    const valueSets: Record<string, unknown>[] = [{}, { A: 'a', B: '', N: 3, 'contact.k': { o: 1 } }, { A: null, FIRST_NAME: 'Ann', RESEND_UNSUBSCRIBE_URL: 'http://u' }];
+    for (const source of sources) {
+      const fill = compilePlaceholders(source);
+      for (const values of valueSets) {
+        const seen: [string[], string[]] = [[], []];
+        const make = (log: string[]) => ({
+          lookup: (k: string) => (log.push(k), k === 'X' ? UNKNOWN_PLACEHOLDER : values[k]),
+          otherwise: (k: string) => `<${k}>`,
+        });
+        expect(fill(make(seen[0]))).toBe(fillPlaceholders(source, make(seen[1])));
+        expect(seen[0]).toEqual(seen[1]);
+      }
+    }
   });
 });
 
