@@ -276,6 +276,13 @@ export interface SeededModule {
    */
   seed?: (ctx: Emulator, fixtures: Record<string, any>, db: DB) => void;
   /**
+   * Called after a snapshot's rows are stored (src/state/snapshot.ts),
+   * inside the import's transaction, in module order: to rebuild what the
+   * module keeps beside its rows and does not export (emails: the quota's
+   * per-day counts). Must be synchronous.
+   */
+  imported?: (ctx: Emulator) => void;
+  /**
    * Stored uploads (paths, src/http/uploads.ts) that this module's rows still
    * need, e.g. the CSVs of imports not yet run. Reset, a snapshot import and
    * the close of an in-memory store delete those no row needs any more

@@ -250,6 +250,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
       // A snapshot lists its tables in any order: the foreign keys are checked once every row is in (`danglingReference`).
       ctx.db.exec('PRAGMA defer_foreign_keys = ON');
       loadRows(ctx.db, known, tables);
+      for (const m of ctx.modules) m.imported?.(ctx);
       const dangling = danglingReference(ctx.db);
       if (dangling) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${dangling}.`);
       // A job running when the snapshot was taken runs again, as after a restart (its run here ended with the old state).

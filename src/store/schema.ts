@@ -57,6 +57,7 @@ export const SCHEMA_ADDED: readonly (readonly number[])[] = [
   // memberships and topic choices (39), template versions (40), automation runs and their steps (41), an inbox's
   // agent, labels, threads, thread emails and drafts, a thread's label links (42); rows whose parent is gone dropped.
   [39, 40, 41, 42],
+  [43], // 19: a send's recipients counted toward the quota by the code that stores the email, not by an INSERT trigger
 ];
 
 /** This version's schema version: the newest entry of `SCHEMA_ADDED`. */

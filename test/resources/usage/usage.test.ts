@@ -192,6 +192,18 @@ describe('--plan free', () => {
     expect((await t.api.get('/usage')).body.emails).toEqual(before);
   });
 
+  it('a snapshot import replaces the counts with those of its emails, never adds to them (sends are counted by the code that stores them)', async () => {
+    await toStartOfDay(t);
+    expect((await t.api.post('/emails').send(email(recipients(30, 's')))).status).toBe(200);
+    const snap = (await t.anon.get('/_emulator/snapshot').expect(200)).body;
+    expect((await t.api.post('/emails').send(email(recipients(10, 'later')))).status).toBe(200);
+    expect((await t.api.get('/usage')).body.emails.daily).toMatchObject({ sent: 40 });
+    await t.anon.post('/_emulator/snapshot').send(snap).expect(200);
+    expect((await t.api.get('/usage')).body.emails.daily).toMatchObject({ sent: 30 });
+    expect((await t.api.post('/emails').send(email(recipients(5, 'after')))).status).toBe(200);
+    expect((await t.api.get('/usage')).body.emails.daily).toMatchObject({ sent: 35 });
+  });
+
   it('counts the emails of an older store once, when it is brought to this schema (a schema 14 snapshot)', async () => {
     const snap = JSON.parse(fs.readFileSync(new URL('../../fixtures/snapshots/v14.json', import.meta.url), 'utf8'));
     await t.anon.post('/_emulator/snapshot').send(snap).expect(200);
