@@ -21,6 +21,9 @@ export function parseAddress(input: string): { address: string; domain: string; 
 
 /** The bare, lower-cased address of `Name <a@b>` or `a@b` (the input lower-cased if unparsable). */
 export function bareAddress(input: string): string {
+  // Without `<` there is no display name: the address is the trimmed input either way (parsed or not). The lifecycle
+  // steps ask this of every recipient, several times an email.
+  if (!input.includes('<')) return input.trim().toLowerCase();
   return (parseAddress(input)?.address ?? input.trim()).toLowerCase();
 }
 
