@@ -141,6 +141,16 @@ const HEAD_COLUMNS = `seq, id, team_id, message_id, from_addr, to_addrs, cc, bcc
 export type NewEmailRow = Omit<EmailRow, 'seq'>;
 
 /**
+ * The SQL expression of an email's recipient count toward the quota: the
+ * lengths of its To, CC and BCC JSON arrays (`to`, `cc`, `bcc`: columns or
+ * `?`), CC and BCC counted 0 when NULL. The same sum migration 36 froze in
+ * its trigger and backfill; `insertEmail` and `recountSentUsage` use this one.
+ */
+function recipientCountSql(to: string, cc: string, bcc: string): string {
+  return `json_array_length(${to}) + COALESCE(json_array_length(${cc}), 0) + COALESCE(json_array_length(${bcc}), 0)`;
+}
+
+/**
  * The one `INSERT INTO emails` (one writer of the table): writes a row as given
  * (address lists, tags and headers already JSON text; times in emulated ms).
  * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Counts the
@@ -157,7 +167,7 @@ export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
     ctx.db
       .prepare(
         `INSERT INTO emulator_sent_usage (team_id, day, recipients)
-         VALUES (?, ?, json_array_length(?) + COALESCE(json_array_length(?), 0) + COALESCE(json_array_length(?), 0))
+         VALUES (?, ?, ${recipientCountSql('?', '?', '?')})
          ON CONFLICT (team_id, day) DO UPDATE SET recipients = recipients + excluded.recipients`,
       )
       .run(row.team_id, Math.floor(row.created_at / DAY_MS), row.to_addrs, row.cc, row.bcc);
@@ -660,7 +670,7 @@ export const sentUsageCountedMigration = {
 export function recountSentUsage(ctx: Emulator): void {
   ctx.db.exec(`DELETE FROM emulator_sent_usage;
   INSERT INTO emulator_sent_usage (team_id, day, recipients)
-    SELECT team_id, CAST(created_at / 86400000 AS INTEGER), SUM(json_array_length(to_addrs) + COALESCE(json_array_length(cc), 0) + COALESCE(json_array_length(bcc), 0))
+    SELECT team_id, CAST(created_at / 86400000 AS INTEGER), SUM(${recipientCountSql('to_addrs', 'cc', 'bcc')})
     FROM emails WHERE source IN ('api', 'batch', 'smtp') GROUP BY 1, 2;`);
 }
 
