@@ -15,6 +15,14 @@
  * lacks in full (caniemail reports no others); a family that supports all of
  * them scores 100 % supported.
  *
+ * Which findings break rendering (docs/reference/design.md#the-html-check-what-breaks-rendering):
+ * a client that does not support a feature breaks the email there, whatever
+ * caniemail's category (`html`, `css`, `image`, `others`), unless the
+ * feature is one of `HARMLESS` (dropping it has no visible effect, or only
+ * loses a decoration: the content and the layout stay). Each finding says
+ * so (`harmless`, `breaks`; each client's `breaks`); the scores count every
+ * finding, as before.
+ *
  * Served by src/admin/checks.ts; the matcher `toRenderIn` of the test entries
  * (src/testing/render-check.ts) reads the same result.
  */
@@ -39,6 +47,8 @@ export interface ClientFinding {
   support: SupportLevel;
   /** caniemail's notes for this client (markdown), possibly none. */
   notes: string[];
+  /** The feature breaks the email in this client: it is not supported there (`none`) and not harmless. */
+  breaks: boolean;
 }
 
 /** caniemail's feature categories (its data's `category`; the document's `HtmlCheck` enumerates the same four). */
@@ -56,6 +66,65 @@ export interface HtmlFinding {
   url: string | null;
   /** The clients that lack it (in part or in full), in caniemail's client order. */
   clients: ClientFinding[];
+  /** Why a client lacking the feature still shows the email as meant (`HARMLESS`), null when the feature is not harmless. */
+  harmless: string | null;
+  /** Some client's `breaks`: a client does not support it and it is not harmless. */
+  breaks: boolean;
+}
+
+/**
+ * The features a client may lack without breaking the email, each with why
+ * (docs/reference/design.md#the-html-check-what-breaks-rendering), by
+ * caniemail slug. Three reasons: nothing is drawn differently (the client
+ * drops the element or attribute, or does what it asks anyway), the rule
+ * only applies to an interaction or a preference (the email at rest is
+ * drawn the same), or only a decoration is lost (the content and the
+ * layout stay). `html-dir` is harmless only while no `dir` asks for `rtl`
+ * (`dirIsHarmless`): `ltr` is the default direction.
+ */
+export const HARMLESS: Readonly<Record<string, string>> = Object.freeze({
+  'html-body': 'the client wraps the content in an element of its own (caniemail: replaced by a `<div>`); the content shows, only `<body>`\'s own attributes and styles are lost (give a wrapper table cell the background too)',
+  'html-doctype': 'a webmail shows the message inside its own page and Outlook for Windows renders with Word, whatever the doctype',
+  'html-role': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-describedby': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-hidden': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-label': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-labelledby': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-live': 'read by screen readers only; nothing is drawn differently',
+  'html-lang': 'read by screen readers, spell checkers and hyphenation; nothing is drawn differently',
+  'html-dir': 'only `ltr` is used, the default direction: nothing is drawn differently',
+  'html-target': 'links open in a new window or tab anyway (caniemail: Gmail forces `target="_blank"` on every link; other clients always open a new window)',
+  'html-loading-attribute': 'the images load at once instead of lazily',
+  'html-meta-color-scheme': 'a dark-mode hint; without it the client treats the email as it treats any email without one',
+  'css-at-media-prefers-color-scheme': 'dark-mode styles; without them the client shows the email\'s own colours or its own dark-mode treatment',
+  'css-at-media-prefers-reduced-motion': 'applies only to a reader who asks for less motion; the email at rest is drawn the same',
+  'css-at-media-hover': 'applies only to a device that hovers; the email at rest is drawn the same',
+  'css-pseudo-class-hover': 'an interaction state; the email at rest is drawn the same',
+  'css-pseudo-class-focus': 'an interaction state; the email at rest is drawn the same',
+  'css-pseudo-class-active': 'an interaction state; the email at rest is drawn the same',
+  'css-transition': 'animates a change between states; the email at rest is drawn the same',
+  'css-cursor': 'the pointer\'s shape only; nothing is drawn differently',
+  'css-outline': 'an outline takes no room (it does not move anything); email CSS mostly turns it off (`outline:none`, as React Email\'s `Img`)',
+  'css-border-radius': 'a decoration: the corners are square, the content and layout stay (caniemail notes VML for rounded corners in Outlook)',
+  'css-box-shadow': 'a decoration: the shadow is lost, the content and layout stay',
+  'css-text-shadow': 'a decoration: the shadow is lost, the text and layout stay',
+  'css-text-decoration-line': 'a decoration: links keep the client\'s own underline, the text and layout stay',
+  'css-text-decoration-color': 'a decoration: the line keeps the text\'s colour, the text and layout stay',
+  'css-text-decoration-style': 'a decoration: the line is solid, the text and layout stay',
+  'css-text-decoration-thickness': 'a decoration: the line keeps its default thickness, the text and layout stay',
+  'css-text-decoration-skip-ink': 'a decoration: the underline crosses descenders, the text and layout stay',
+  'css-text-underline-offset': 'a decoration: the underline sits at its default place, the text and layout stay',
+  'css-text-underline-position': 'a decoration: the underline sits at its default place, the text and layout stay',
+});
+
+/** A `dir` attribute asking for another direction than `ltr` (the default): then `html-dir` is not harmless. */
+const NON_LTR_DIR = /\sdir\s*=\s*["']?\s*(rtl|auto)\b/i;
+
+/** Why `slug` is harmless in `html` (`HARMLESS`), or null. */
+export function harmlessReason(slug: string | null, html: string): string | null {
+  if (slug === null || !Object.hasOwn(HARMLESS, slug)) return null;
+  if (slug === 'html-dir' && NON_LTR_DIR.test(html)) return null;
+  return HARMLESS[slug];
 }
 
 /** Shares of (feature, client) pairs, percent with one decimal. */
@@ -236,17 +305,22 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
           const meta = byTitle.get(issue.title);
           let f = findings.get(issue.title);
           if (!f) {
-            f = { feature: issue.title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [] };
+            const harmless = harmlessReason(meta?.slug ?? null, html);
+            f = { feature: issue.title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [], harmless, breaks: false };
             findings.set(issue.title, f);
           }
           if (f.clients.some((c) => c.client === client)) continue;
+          const support: SupportLevel = issue.support === 'partial' ? 'partial' : 'none';
+          const breaks = support === 'none' && f.harmless === null;
+          f.breaks ||= breaks;
           f.clients.push({
             client,
             family,
             platform,
             name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}`,
-            support: issue.support === 'partial' ? 'partial' : 'none',
+            support,
             notes: issue.notes ?? [],
+            breaks,
           });
         }
       }
@@ -303,6 +377,12 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
     list_unsubscribe: checkUnsubscribe(input.headers, input.broadcast),
     data_date: data.last_update_date,
   };
+}
+
+/** Every feature of caniemail's data: its slug (`css-display-flex`) and title (`display:flex`). */
+export async function caniemailFeatures(): Promise<{ slug: string; title: string }[]> {
+  const { rawData } = await caniemailModule();
+  return (rawData as unknown as { data: { slug: string; title: string }[] }).data.map((f) => ({ slug: f.slug, title: f.title }));
 }
 
 let clients: string[] | null = null;
