@@ -26,6 +26,7 @@
  * Served by src/admin/checks.ts; the matcher `toRenderIn` of the test entries
  * (src/testing/render-check.ts) reads the same result.
  */
+import { Parser } from 'htmlparser2';
 import { lazy } from '../lazy.js';
 
 /** caniemail (an ES module), imported on first use. */
@@ -278,7 +279,7 @@ export function checkUnsubscribe(headers: Record<string, string>, required: bool
  * malformed `<style>` block), `parse_error` says why and `findings` is empty.
  */
 export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
-  const { caniemail, rawData } = await caniemailModule();
+  const { caniemail, rawData, getAllFeatures } = await caniemailModule();
   const data = rawData as unknown as {
     last_update_date: string;
     nicenames: { family: Record<string, string>; platform: Record<string, string> };
@@ -288,7 +289,7 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
   const byTitle = new Map(data.data.map((f) => [f.title, f]));
   const order = new Map(data.data.map((f, i) => [f.title, i]));
   const findings = new Map<string, HtmlFinding>();
-  const clientIds: string[] = [];
+  const clientIds = checkedClients(caniemail, data.data as unknown as { stats: Record<string, Record<string, unknown>> }[]);
   let parseError: string | null = null;
   if (html.trim()) {
     let result: ReturnType<typeof caniemail> | null = null;
@@ -297,36 +298,50 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
     } catch (err) {
       parseError = (err as Error).message ?? String(err);
     }
+    /** Records that `client` supports the feature titled `title` only partly or not at all. */
+    const add = (client: string, title: string, level: string, notes: string[]) => {
+      const [family, platform] = client.split('.');
+      const meta = byTitle.get(title);
+      let f = findings.get(title);
+      if (!f) {
+        const harmless = harmlessReason(meta?.slug ?? null, html);
+        f = { feature: title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [], harmless, breaks: false };
+        findings.set(title, f);
+      }
+      if (f.clients.some((c) => c.client === client)) return;
+      const support: SupportLevel = level === 'partial' ? 'partial' : 'none';
+      const breaks = support === 'none' && f.harmless === null;
+      f.breaks ||= breaks;
+      f.clients.push({
+        client,
+        family,
+        platform,
+        name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}`,
+        support,
+        notes,
+        breaks,
+      });
+    };
     const issues = result?.issues;
     for (const kind of ['errors', 'warnings'] as const) {
       for (const [client, list] of issues?.[kind] ?? new Map()) {
-        const [family, platform] = String(client).split('.');
-        for (const issue of list) {
-          const meta = byTitle.get(issue.title);
-          let f = findings.get(issue.title);
-          if (!f) {
-            const harmless = harmlessReason(meta?.slug ?? null, html);
-            f = { feature: issue.title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [], harmless, breaks: false };
-            findings.set(issue.title, f);
+        for (const issue of list) add(String(client), issue.title, issue.support, issue.notes ?? []);
+      }
+    }
+    if (result) {
+      const slugs = missedFeatures(html);
+      if (slugs.size) {
+        const support = supportOf(getAllFeatures, clientIds);
+        for (const f of data.data) {
+          if (!slugs.has(f.slug)) continue;
+          for (const client of clientIds) {
+            const s = support.get(`${client}\n${f.title}`);
+            if (s && s.support !== 'full') add(client, f.title, s.support, s.notes);
           }
-          if (f.clients.some((c) => c.client === client)) continue;
-          const support: SupportLevel = issue.support === 'partial' ? 'partial' : 'none';
-          const breaks = support === 'none' && f.harmless === null;
-          f.breaks ||= breaks;
-          f.clients.push({
-            client,
-            family,
-            platform,
-            name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}`,
-            support,
-            notes: issue.notes ?? [],
-            breaks,
-          });
         }
       }
     }
   }
-  clientIds.push(...checkedClients(caniemail, data.data as unknown as { stats: Record<string, Record<string, unknown>> }[]));
   const rank = new Map(clientIds.map((c, i) => [c, i]));
   const list = [...findings.values()].sort((a, b) => (order.get(a.feature) ?? 1e9) - (order.get(b.feature) ?? 1e9));
   for (const f of list) f.clients.sort((a, b) => (rank.get(a.client) ?? 1e9) - (rank.get(b.client) ?? 1e9));
@@ -383,6 +398,63 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
 export async function caniemailFeatures(): Promise<{ slug: string; title: string }[]> {
   const { rawData } = await caniemailModule();
   return (rawData as unknown as { data: { slug: string; title: string }[] }).data.map((f) => ({ slug: f.slug, title: f.title }));
+}
+
+/**
+ * The image formats of caniemail's data (category `image`) by file
+ * extension of an `<img src>`, or by the media type of a `data:` URI.
+ */
+const IMAGE_FORMATS: Readonly<Record<string, string>> = {
+  png: 'image-png', jpg: 'image-jpg', jpeg: 'image-jpg', gif: 'image-gif', webp: 'image-webp', avif: 'image-avif', svg: 'image-svg',
+  bmp: 'image-bmp', tif: 'image-tiff', tiff: 'image-tiff', ico: 'image-ico', heic: 'image-heif', heif: 'image-heif', apng: 'image-apng', mp4: 'image-mp4',
+};
+
+/** The image format features of one `<img src>`: `data:` URIs are `image-base64` and their media type's format; a URL, its path's extension. */
+function imageFormats(src: string): string[] {
+  const data = /^\s*data:image\/([a-z0-9.+-]+)/i.exec(src);
+  if (data) {
+    const format = IMAGE_FORMATS[data[1].toLowerCase().replace(/\+xml$/, '')];
+    return format ? ['image-base64', format] : ['image-base64'];
+  }
+  if (/^\s*data:/i.test(src)) return ['image-base64'];
+  const ext = /\.([a-z0-9]+)$/i.exec(src.trim().split(/[?#]/)[0]);
+  const format = ext ? IMAGE_FORMATS[ext[1].toLowerCase()] : undefined;
+  return format ? [format] : [];
+}
+
+/**
+ * The slugs of the features the email uses that caniemail 1.0.5's parser
+ * does not look for: `html-svg` (an `<svg>` element: its parser matches the
+ * feature's title, "Embedded <svg> image", to `<image>` elements only) and
+ * the image formats of `<img src>` (category `image`, which it never
+ * checks). Read with htmlparser2 (comments, and so Outlook's conditional
+ * blocks, are not elements).
+ */
+function missedFeatures(html: string): Set<string> {
+  const found = new Set<string>();
+  const parser = new Parser({
+    onopentag(name, attrs) {
+      if (name === 'svg') found.add('html-svg');
+      else if (name === 'img' && typeof attrs.src === 'string') for (const slug of imageFormats(attrs.src)) found.add(slug);
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return found;
+}
+
+type AllFeatures = typeof import('caniemail').getAllFeatures;
+let supportTable: Map<string, { support: string; notes: string[] }> | null = null;
+/** Each client's support of each feature (`client\ntitle` → support and notes), as caniemail's `getAllFeatures` gives it. Worked out once. */
+function supportOf(getAll: AllFeatures, clientIds: string[]): Map<string, { support: string; notes: string[] }> {
+  if (supportTable) return supportTable;
+  const table = new Map<string, { support: string; notes: string[] }>();
+  const all = getAll(clientIds as Parameters<AllFeatures>[0]);
+  for (const map of [all.supported, all.unsupported]) {
+    for (const [client, list] of map) for (const f of list) table.set(`${String(client)}\n${f.title}`, { support: f.support, notes: f.notes });
+  }
+  supportTable = table;
+  return table;
 }
 
 let clients: string[] | null = null;
