@@ -26,11 +26,12 @@
  * Served by src/admin/checks.ts; the matcher `toRenderIn` of the test entries
  * (src/testing/render-check.ts) reads the same result.
  */
-import { Parser } from 'htmlparser2';
-import { lazy } from '../lazy.js';
+import { lazy, requirePackage } from '../lazy.js';
 
 /** caniemail (an ES module), imported on first use. */
 const caniemailModule = lazy(() => import('caniemail'));
+/** htmlparser2 (what caniemail parses with), required on first use: `missedFeatures`. */
+const htmlparser2 = lazy(() => requirePackage<typeof import('htmlparser2')>('htmlparser2'));
 
 /** How well a client supports a feature, as caniemail says (`full` is never reported as a finding). */
 export type SupportLevel = 'partial' | 'none';
@@ -432,7 +433,7 @@ function imageFormats(src: string): string[] {
  */
 function missedFeatures(html: string): Set<string> {
   const found = new Set<string>();
-  const parser = new Parser({
+  const parser = new (htmlparser2().Parser)({
     onopentag(name, attrs) {
       if (name === 'svg') found.add('html-svg');
       else if (name === 'img' && typeof attrs.src === 'string') for (const slug of imageFormats(attrs.src)) found.add(slug);
