@@ -131,6 +131,17 @@ describe('toRenderIn: what breaks rendering and what is harmless', () => {
     await expect(email).toRenderIn(['apple-mail']);
   });
 
+  it('fails a data: URI image in Gmail (Base 64 image format) and passes it in Apple Mail', async () => {
+    const email = await sent('<img src="data:image/png;base64,iVBORw0KGgo=" width="1" alt="">');
+    expect(await failure(expect(email).toRenderIn(['gmail.desktop-webmail']))).toMatch(/- Base 64 image format \(image, .*\): Gmail Desktop Webmail \(not supported\)/);
+    await expect(email).toRenderIn(['apple-mail']);
+  });
+
+  it('does not count an <svg> inside a comment (an Outlook conditional block is a comment)', async () => {
+    const email = await sent('<!--[if !mso]><svg width="1" height="1"></svg><![endif]--><p>Hi</p>');
+    expect((await checkEmailHtml(email)).findings.some((f) => f.slug === 'html-svg')).toBe(false);
+  });
+
   it('gives caniemail\'s notes of the clients that fail', async () => {
     const email = await sent('<table><tr><td style="background-image:url(https://acme.example.com/bg.png)">Hi</td></tr></table>');
     const message = await failure(expect(email).toRenderIn(['outlook.windows']));
