@@ -82,7 +82,7 @@ export interface HtmlFinding {
  * only applies to an interaction or a preference (the email at rest is
  * drawn the same), or only a decoration is lost (the content and the
  * layout stay). `html-dir` is harmless only while no `dir` asks for `rtl`
- * (`dirIsHarmless`): `ltr` is the default direction.
+ * or `auto` (`harmlessReason`): `ltr` is the default direction.
  */
 export const HARMLESS: Readonly<Record<string, string>> = Object.freeze({
   'html-body': 'the client wraps the content in an element of its own (caniemail: replaced by a `<div>`); the content shows, only `<body>`\'s own attributes and styles are lost (give a wrapper table cell the background too)',
