@@ -143,8 +143,9 @@ export const emulatorMatchers = {
   },
   /**
    * Passes when the email (from `emulator.emails()` or `waitForEmail()`)
-   * uses no HTML or CSS feature that one of `clients` lacks (caniemail data;
-   * src/testing/render-check.ts), nor, when Gmail is named, HTML over 102 KB.
+   * uses no HTML or CSS feature that breaks it in one of `clients` (lacking
+   * there and not harmless; caniemail data; src/testing/render-check.ts),
+   * nor, when Gmail is named, HTML over 102 KB.
    * The failure lists each finding with the clients that lack it.
    */
   async toRenderIn(this: ExpectMatcherState, received: unknown, clients: string[], options?: RenderOptions): Promise<MatcherReturnType> {

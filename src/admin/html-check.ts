@@ -15,13 +15,23 @@
  * lacks in full (caniemail reports no others); a family that supports all of
  * them scores 100 % supported.
  *
+ * Which findings break rendering (docs/reference/design.md#the-html-check-what-breaks-rendering):
+ * a client that does not support a feature breaks the email there, whatever
+ * caniemail's category (`html`, `css`, `image`, `others`), unless the
+ * feature is one of `HARMLESS` (dropping it has no visible effect, or only
+ * loses a decoration: the content and the layout stay). Each finding says
+ * so (`harmless`, `breaks`; each client's `breaks`); the scores count every
+ * finding, as before.
+ *
  * Served by src/admin/checks.ts; the matcher `toRenderIn` of the test entries
  * (src/testing/render-check.ts) reads the same result.
  */
-import { lazy } from '../lazy.js';
+import { lazy, requirePackage } from '../lazy.js';
 
 /** caniemail (an ES module), imported on first use. */
 const caniemailModule = lazy(() => import('caniemail'));
+/** htmlparser2 (what caniemail parses with), required on first use: `missedFeatures`. */
+const htmlparser2 = lazy(() => requirePackage<typeof import('htmlparser2')>('htmlparser2'));
 
 /** How well a client supports a feature, as caniemail says (`full` is never reported as a finding). */
 export type SupportLevel = 'partial' | 'none';
@@ -39,6 +49,8 @@ export interface ClientFinding {
   support: SupportLevel;
   /** caniemail's notes for this client (markdown), possibly none. */
   notes: string[];
+  /** The feature breaks the email in this client: it is not supported there (`none`) and not harmless. */
+  breaks: boolean;
 }
 
 /** caniemail's feature categories (its data's `category`; the document's `HtmlCheck` enumerates the same four). */
@@ -56,6 +68,65 @@ export interface HtmlFinding {
   url: string | null;
   /** The clients that lack it (in part or in full), in caniemail's client order. */
   clients: ClientFinding[];
+  /** Why a client lacking the feature still shows the email as meant (`HARMLESS`), null when the feature is not harmless. */
+  harmless: string | null;
+  /** Some client's `breaks`: a client does not support it and it is not harmless. */
+  breaks: boolean;
+}
+
+/**
+ * The features a client may lack without breaking the email, each with why
+ * (docs/reference/design.md#the-html-check-what-breaks-rendering), by
+ * caniemail slug. Three reasons: nothing is drawn differently (the client
+ * drops the element or attribute, or does what it asks anyway), the rule
+ * only applies to an interaction or a preference (the email at rest is
+ * drawn the same), or only a decoration is lost (the content and the
+ * layout stay). `html-dir` is harmless only while no `dir` asks for `rtl`
+ * or `auto` (`harmlessReason`): `ltr` is the default direction.
+ */
+export const HARMLESS: Readonly<Record<string, string>> = Object.freeze({
+  'html-body': 'the client wraps the content in an element of its own (caniemail: replaced by a `<div>`); the content shows, only `<body>`\'s own attributes and styles are lost (give a wrapper table cell the background too)',
+  'html-doctype': 'a webmail shows the message inside its own page and Outlook for Windows renders with Word, whatever the doctype',
+  'html-role': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-describedby': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-hidden': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-label': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-labelledby': 'read by screen readers only; nothing is drawn differently',
+  'html-aria-live': 'read by screen readers only; nothing is drawn differently',
+  'html-lang': 'read by screen readers, spell checkers and hyphenation; nothing is drawn differently',
+  'html-dir': 'only `ltr` is used, the default direction: nothing is drawn differently',
+  'html-target': 'links open in a new window or tab anyway (caniemail: Gmail forces `target="_blank"` on every link; other clients always open a new window)',
+  'html-loading-attribute': 'the images load at once instead of lazily',
+  'html-meta-color-scheme': 'a dark-mode hint; without it the client treats the email as it treats any email without one',
+  'css-at-media-prefers-color-scheme': 'dark-mode styles; without them the client shows the email\'s own colours or its own dark-mode treatment',
+  'css-at-media-prefers-reduced-motion': 'applies only to a reader who asks for less motion; the email at rest is drawn the same',
+  'css-at-media-hover': 'applies only to a device that hovers; the email at rest is drawn the same',
+  'css-pseudo-class-hover': 'an interaction state; the email at rest is drawn the same',
+  'css-pseudo-class-focus': 'an interaction state; the email at rest is drawn the same',
+  'css-pseudo-class-active': 'an interaction state; the email at rest is drawn the same',
+  'css-transition': 'animates a change between states; the email at rest is drawn the same',
+  'css-cursor': 'the pointer\'s shape only; nothing is drawn differently',
+  'css-outline': 'an outline takes no room (it does not move anything); email CSS mostly turns it off (`outline:none`, as React Email\'s `Img`)',
+  'css-border-radius': 'a decoration: the corners are square, the content and layout stay (caniemail notes VML for rounded corners in Outlook)',
+  'css-box-shadow': 'a decoration: the shadow is lost, the content and layout stay',
+  'css-text-shadow': 'a decoration: the shadow is lost, the text and layout stay',
+  'css-text-decoration-line': 'a decoration: links keep the client\'s own underline, the text and layout stay',
+  'css-text-decoration-color': 'a decoration: the line keeps the text\'s colour, the text and layout stay',
+  'css-text-decoration-style': 'a decoration: the line is solid, the text and layout stay',
+  'css-text-decoration-thickness': 'a decoration: the line keeps its default thickness, the text and layout stay',
+  'css-text-decoration-skip-ink': 'a decoration: the underline crosses descenders, the text and layout stay',
+  'css-text-underline-offset': 'a decoration: the underline sits at its default place, the text and layout stay',
+  'css-text-underline-position': 'a decoration: the underline sits at its default place, the text and layout stay',
+});
+
+/** A `dir` attribute asking for another direction than `ltr` (the default): then `html-dir` is not harmless. */
+const NON_LTR_DIR = /\sdir\s*=\s*["']?\s*(rtl|auto)\b/i;
+
+/** Why `slug` is harmless in `html` (`HARMLESS`), or null. */
+export function harmlessReason(slug: string | null, html: string): string | null {
+  if (slug === null || !Object.hasOwn(HARMLESS, slug)) return null;
+  if (slug === 'html-dir' && NON_LTR_DIR.test(html)) return null;
+  return HARMLESS[slug];
 }
 
 /** Shares of (feature, client) pairs, percent with one decimal. */
@@ -209,7 +280,7 @@ export function checkUnsubscribe(headers: Record<string, string>, required: bool
  * malformed `<style>` block), `parse_error` says why and `findings` is empty.
  */
 export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
-  const { caniemail, rawData } = await caniemailModule();
+  const { caniemail, rawData, getAllFeatures } = await caniemailModule();
   const data = rawData as unknown as {
     last_update_date: string;
     nicenames: { family: Record<string, string>; platform: Record<string, string> };
@@ -219,7 +290,7 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
   const byTitle = new Map(data.data.map((f) => [f.title, f]));
   const order = new Map(data.data.map((f, i) => [f.title, i]));
   const findings = new Map<string, HtmlFinding>();
-  const clientIds: string[] = [];
+  const clientIds = checkedClients(caniemail, data.data as unknown as { stats: Record<string, Record<string, unknown>> }[]);
   let parseError: string | null = null;
   if (html.trim()) {
     let result: ReturnType<typeof caniemail> | null = null;
@@ -228,31 +299,50 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
     } catch (err) {
       parseError = (err as Error).message ?? String(err);
     }
+    /** Records that `client` supports the feature titled `title` only partly or not at all. */
+    const add = (client: string, title: string, level: string, notes: string[]) => {
+      const [family, platform] = client.split('.');
+      const meta = byTitle.get(title);
+      let f = findings.get(title);
+      if (!f) {
+        const harmless = harmlessReason(meta?.slug ?? null, html);
+        f = { feature: title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [], harmless, breaks: false };
+        findings.set(title, f);
+      }
+      if (f.clients.some((c) => c.client === client)) return;
+      const support: SupportLevel = level === 'partial' ? 'partial' : 'none';
+      const breaks = support === 'none' && f.harmless === null;
+      f.breaks ||= breaks;
+      f.clients.push({
+        client,
+        family,
+        platform,
+        name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}`,
+        support,
+        notes,
+        breaks,
+      });
+    };
     const issues = result?.issues;
     for (const kind of ['errors', 'warnings'] as const) {
       for (const [client, list] of issues?.[kind] ?? new Map()) {
-        const [family, platform] = String(client).split('.');
-        for (const issue of list) {
-          const meta = byTitle.get(issue.title);
-          let f = findings.get(issue.title);
-          if (!f) {
-            f = { feature: issue.title, slug: meta?.slug ?? null, category: meta?.category ?? null, url: meta?.url ?? null, clients: [] };
-            findings.set(issue.title, f);
+        for (const issue of list) add(String(client), issue.title, issue.support, issue.notes ?? []);
+      }
+    }
+    if (result) {
+      const slugs = missedFeatures(html);
+      if (slugs.size) {
+        const support = supportOf(getAllFeatures, clientIds);
+        for (const f of data.data) {
+          if (!slugs.has(f.slug)) continue;
+          for (const client of clientIds) {
+            const s = support.get(`${client}\n${f.title}`);
+            if (s && s.support !== 'full') add(client, f.title, s.support, s.notes);
           }
-          if (f.clients.some((c) => c.client === client)) continue;
-          f.clients.push({
-            client,
-            family,
-            platform,
-            name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}`,
-            support: issue.support === 'partial' ? 'partial' : 'none',
-            notes: issue.notes ?? [],
-          });
         }
       }
     }
   }
-  clientIds.push(...checkedClients(caniemail, data.data as unknown as { stats: Record<string, Record<string, unknown>> }[]));
   const rank = new Map(clientIds.map((c, i) => [c, i]));
   const list = [...findings.values()].sort((a, b) => (order.get(a.feature) ?? 1e9) - (order.get(b.feature) ?? 1e9));
   for (const f of list) f.clients.sort((a, b) => (rank.get(a.client) ?? 1e9) - (rank.get(b.client) ?? 1e9));
@@ -303,6 +393,69 @@ export async function htmlCheck(input: CheckInput): Promise<HtmlCheck> {
     list_unsubscribe: checkUnsubscribe(input.headers, input.broadcast),
     data_date: data.last_update_date,
   };
+}
+
+/** Every feature of caniemail's data: its slug (`css-display-flex`) and title (`display:flex`). */
+export async function caniemailFeatures(): Promise<{ slug: string; title: string }[]> {
+  const { rawData } = await caniemailModule();
+  return (rawData as unknown as { data: { slug: string; title: string }[] }).data.map((f) => ({ slug: f.slug, title: f.title }));
+}
+
+/**
+ * The image formats of caniemail's data (category `image`) by file
+ * extension of an `<img src>`, or by the media type of a `data:` URI.
+ */
+const IMAGE_FORMATS: Readonly<Record<string, string>> = {
+  png: 'image-png', jpg: 'image-jpg', jpeg: 'image-jpg', gif: 'image-gif', webp: 'image-webp', avif: 'image-avif', svg: 'image-svg',
+  bmp: 'image-bmp', tif: 'image-tiff', tiff: 'image-tiff', ico: 'image-ico', heic: 'image-heif', heif: 'image-heif', apng: 'image-apng', mp4: 'image-mp4',
+};
+
+/** The image format features of one `<img src>`: `data:` URIs are `image-base64` and their media type's format; a URL, its path's extension. */
+function imageFormats(src: string): string[] {
+  const data = /^\s*data:image\/([a-z0-9.+-]+)/i.exec(src);
+  if (data) {
+    const format = IMAGE_FORMATS[data[1].toLowerCase().replace(/\+xml$/, '')];
+    return format ? ['image-base64', format] : ['image-base64'];
+  }
+  if (/^\s*data:/i.test(src)) return ['image-base64'];
+  const ext = /\.([a-z0-9]+)$/i.exec(src.trim().split(/[?#]/)[0]);
+  const format = ext ? IMAGE_FORMATS[ext[1].toLowerCase()] : undefined;
+  return format ? [format] : [];
+}
+
+/**
+ * The slugs of the features the email uses that caniemail 1.0.5's parser
+ * does not look for: `html-svg` (an `<svg>` element: its parser matches the
+ * feature's title, "Embedded <svg> image", to `<image>` elements only) and
+ * the image formats of `<img src>` (category `image`, which it never
+ * checks). Read with htmlparser2 (comments, and so Outlook's conditional
+ * blocks, are not elements).
+ */
+function missedFeatures(html: string): Set<string> {
+  const found = new Set<string>();
+  const parser = new (htmlparser2().Parser)({
+    onopentag(name, attrs) {
+      if (name === 'svg') found.add('html-svg');
+      else if (name === 'img' && typeof attrs.src === 'string') for (const slug of imageFormats(attrs.src)) found.add(slug);
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return found;
+}
+
+type AllFeatures = typeof import('caniemail').getAllFeatures;
+let supportTable: Map<string, { support: string; notes: string[] }> | null = null;
+/** Each client's support of each feature (`client\ntitle` → support and notes), as caniemail's `getAllFeatures` gives it. Worked out once. */
+function supportOf(getAll: AllFeatures, clientIds: string[]): Map<string, { support: string; notes: string[] }> {
+  if (supportTable) return supportTable;
+  const table = new Map<string, { support: string; notes: string[] }>();
+  const all = getAll(clientIds as Parameters<AllFeatures>[0]);
+  for (const map of [all.supported, all.unsupported]) {
+    for (const [client, list] of map) for (const f of list) table.set(`${String(client)}\n${f.title}`, { support: f.support, notes: f.notes });
+  }
+  supportTable = table;
+  return table;
 }
 
 let clients: string[] | null = null;

@@ -37,6 +37,17 @@ describe('admin: checks of an email', () => {
     return res.body.id as string;
   };
 
+  it('says of each finding whether it breaks the email (per client) or why it is harmless, as toRenderIn does', async () => {
+    const id = await send({ html: '<!doctype html><html><body><div style="display:flex"><a href="https://acme.example.com" target="_blank">Hi</a></div></body></html>' });
+    const { body } = await t.anon.get(`/_emulator/emails/${id}/html-check`).expect(200);
+    const find = (slug: string) => body.findings.find((f: any) => f.slug === slug);
+    expect(find('css-display-flex')).toMatchObject({ harmless: null, breaks: true });
+    expect(find('css-display-flex').clients.find((c: any) => c.client === 'outlook.windows')).toMatchObject({ support: 'none', breaks: true });
+    expect(find('html-target')).toMatchObject({ breaks: false, harmless: expect.stringContaining('target="_blank"') });
+    expect(find('html-target').clients.find((c: any) => c.client === 'gmail.desktop-webmail')).toMatchObject({ support: 'none', breaks: false });
+    expect(find('html-body')).toMatchObject({ breaks: false, harmless: expect.any(String) });
+  });
+
   it('names display:flex and the Outlook clients that lack it, with a score per client family', async () => {
     const id = await send({ html: '<html><head><style>.row{display:flex}</style></head><body><div class="row"><p>Hi</p></div></body></html>' });
     const res = await t.anon.get(`/_emulator/emails/${id}/html-check`);

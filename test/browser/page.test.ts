@@ -266,7 +266,7 @@ describe('inbox page', () => {
     await expect.poll(() => page.locator('[data-testid="email-subject"]').textContent()).toBe('Keyboard two');
   }, TIMEOUT);
 
-  it('Checks: scores per client family, the flex finding with Outlook, Gmail clipping, link statuses on demand, and a marker in the list', async () => {
+  it('Checks: scores per client family, the flex finding with Outlook, harmless findings apart, Gmail clipping, link statuses on demand, and a marker in the list', async () => {
     const seen: string[] = [];
     const server = http.createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
@@ -287,6 +287,9 @@ describe('inbox page', () => {
     const findings = page.locator('[data-testid="check-findings"]');
     await expect.poll(() => findings.locator('li[data-feature="display:flex"]').count(), { timeout: 20_000 }).toBe(1);
     expect(await findings.locator('li[data-feature="display:flex"]').textContent()).toContain('Outlook Windows');
+    // <body> (Outlook macOS lacks it) is harmless: listed apart, muted, with the reason, not counted by the marker.
+    expect(await findings.locator('li[data-feature="<body> element"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="check-findings-minor"] li[data-feature="<body> element"] [data-testid="harmless-reason"]').textContent()).toMatch(/^Harmless: the client wraps the content/);
     expect(await page.locator('[data-testid="check-scores"] [data-family="outlook"]').textContent()).toContain('Outlook');
     expect(await page.locator('[data-testid="gmail-clip"]').textContent()).toBe('clipped');
     expect(seen).toEqual([]);

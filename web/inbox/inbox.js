@@ -372,10 +372,10 @@
     checking = true;
     checkQueue.shift()().then(function () { checking = false; render(); pump(); });
   }
-  /** Findings of a check worth a marker: features some client does not support at all (partial support alone is not), Gmail clipping, List-Unsubscribe problems. */
+  /** Findings of a check worth a marker: features that break the email in some client (`breaks`: not supported there and not harmless; partial support and harmless features are not), Gmail clipping, List-Unsubscribe problems. */
   function problemsOf(c) {
     if (!c || c.failed) return 0;
-    var none = c.findings.filter(function (f) { return f.clients.some(function (x) { return x.support === 'none'; }); }).length;
+    var none = c.findings.filter(function (f) { return f.breaks; }).length;
     return none + (c.parse_error ? 1 : 0) + (c.size.gmail_clipped ? 1 : 0) + c.list_unsubscribe.problems.length;
   }
   /** The newest emails of a list whose checks are asked for as soon as they are listed (an older one's when it is opened): each check is a second of the server's time on a large email. */
@@ -384,7 +384,24 @@
   function checkMarker(e, ask) {
     if (ask) wantCheck(e);
     var n = problemsOf(state.checks[checkKey(e)]);
-    return n ? h('span', { className: 'marker warn', 'data-testid': 'check-marker', title: n + (n === 1 ? ' finding' : ' findings') + ': features some client does not support, Gmail clipping, List-Unsubscribe (see Checks)' }, '\u26A0 ' + n) : null;
+    return n ? h('span', { className: 'marker warn', 'data-testid': 'check-marker', title: n + (n === 1 ? ' finding' : ' findings') + ': features that break the email in some client, Gmail clipping, List-Unsubscribe (see Checks)' }, '\u26A0 ' + n) : null;
+  }
+  /**
+   * A list of findings: each feature with its caniemail page, and a badge per
+   * client lacking it: red where it breaks the email, amber where it is
+   * partly supported, grey where it is missing but harmless (the reason is
+   * shown under the feature).
+   */
+  function findingList(testid, findings) {
+    return h('ul', { className: 'findings' + (testid === 'check-findings-minor' ? ' minor' : ''), 'data-testid': testid }, findings.map(function (f) {
+      return h('li', { 'data-feature': f.feature },
+        h('div', null, f.url ? h('a', { href: f.url, target: '_blank', rel: 'noopener' }, f.feature) : h('b', null, f.feature), ' ', h('span', { className: 'note' }, f.category || '')),
+        f.harmless ? h('div', { className: 'note', 'data-testid': 'harmless-reason' }, 'Harmless: ' + f.harmless + '.') : null,
+        h('div', { className: 'clients' }, f.clients.map(function (cl) {
+          var kind = cl.breaks ? 'bad' : cl.support === 'partial' ? 'warn' : '';
+          return h('span', { className: 'badge ' + kind, title: (cl.support === 'none' ? 'not supported' : 'partly supported') + (cl.support === 'none' && !cl.breaks ? ' (harmless)' : '') + (cl.notes.length ? ': ' + cl.notes.join(' ') : '') }, cl.name);
+        })));
+    }));
   }
   function pctText(x) { return (Math.round(x * 10) / 10) + '%'; }
   /** The Checks section of an email: score per client family, each finding with its clients, size, List-Unsubscribe, links. */
@@ -398,6 +415,8 @@
       api(checkPath(x) + '/link-check').then(function (r) { state.linkChecks[key] = r; renderDetail(); }, function (e) { state.linkChecks[key] = undefined; toast('Link check failed: ' + e.message); renderDetail(); });
     } }, lc === null ? 'Checking links\u2026' : 'Check links');
     var body;
+    var breaking = c && !c.failed ? c.findings.filter(function (f) { return f.breaks; }) : [];
+    var minor = c && !c.failed ? c.findings.filter(function (f) { return !f.breaks; }) : [];
     if (!c) body = h('div', { className: 'empty' }, 'Checking\u2026');
     else if (c.failed) body = h('div', { className: 'empty' }, 'The check could not be made.');
     else body = [
@@ -409,14 +428,12 @@
           h('div', { className: 'note' }, pctText(f.supported) + ' \u00b7 ' + pctText(f.partial) + ' \u00b7 ' + pctText(f.unsupported)));
       })),
       c.parse_error ? h('div', { className: 'empty', 'data-testid': 'check-parse-error' }, 'The HTML could not be read (' + c.parse_error + '): a malformed <style> block, which clients may drop whole.') : null,
-      h('div', { className: 'sub' }, 'Features some clients lack'),
-      c.findings.length ? h('ul', { className: 'findings', 'data-testid': 'check-findings' }, c.findings.map(function (f) {
-        return h('li', { 'data-feature': f.feature },
-          h('div', null, f.url ? h('a', { href: f.url, target: '_blank', rel: 'noopener' }, f.feature) : h('b', null, f.feature), ' ', h('span', { className: 'note' }, f.category || '')),
-          h('div', { className: 'clients' }, f.clients.map(function (cl) {
-            return h('span', { className: 'badge ' + (cl.support === 'none' ? 'bad' : 'warn'), title: (cl.support === 'none' ? 'not supported' : 'partly supported') + (cl.notes.length ? ': ' + cl.notes.join(' ') : '') }, cl.name);
-          })));
-      })) : h('div', { className: 'empty', 'data-testid': 'check-findings' }, c.has_html ? 'Every feature it uses is supported by every client.' : 'No HTML part.'),
+      h('div', { className: 'sub' }, 'Features that break the email in some clients'),
+      breaking.length ? findingList('check-findings', breaking) : h('div', { className: 'empty', 'data-testid': 'check-findings' }, !c.has_html ? 'No HTML part.' : minor.length ? 'Nothing it uses breaks in any client.' : 'Every feature it uses is supported by every client.'),
+      minor.length ? [
+        h('div', { className: 'sub' }, 'Partly supported or harmless ', h('span', { className: 'note' }, '(the email still shows as meant; toRenderIn passes them by default)')),
+        findingList('check-findings-minor', minor),
+      ] : null,
       h('div', { className: 'sub' }, 'Size and headers'),
       h('ul', { className: 'facts', 'data-testid': 'check-size' },
         h('li', null, c.size.gmail_clipped ? h('span', { className: 'badge bad', 'data-testid': 'gmail-clip' }, 'clipped') : h('span', { className: 'badge ok', 'data-testid': 'gmail-clip' }, 'not clipped'), ' HTML ' + fmtSize(c.size.html_bytes) + ' (Gmail clips over ' + fmtSize(c.size.gmail_clip_bytes) + ', ', h('a', { href: c.size.source, target: '_blank', rel: 'noopener' }, 'source'), '); message ' + fmtSize(c.size.message_bytes)),
