@@ -181,7 +181,7 @@ describe('the examples of README.md and docs/*.md, in a project made from the pa
     expect(compiled.code).toBe(0);
   });
 
-  it.each(of('node').map((e) => [where(e), e] as const))('%s runs under node against a running emulator (RESEND_BASE_URL)', async (_where, e) => {
+  it.each(of('node').map((e) => [where(e), e] as const))('%s runs under node (with RESEND_BASE_URL and RESEND_API_KEY of a running emulator)', async (_where, e) => {
     const file = e.file.endsWith('.ts') ? path.join('build', 'node', e.file.replace(/\.ts$/, '.js')) : path.join('node', e.file);
     const r = await scratch.run(process.execPath, [file], { cwd: scratch.app, env: { RESEND_BASE_URL: cliUrl, RESEND_API_KEY: 're_emulator_default_key' }, timeoutMs: 60_000 });
     timings[`node ${e.file}`] = r.ms;
