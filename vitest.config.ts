@@ -14,6 +14,7 @@ export const PROCESS_TESTS = [
   'test/cli/**/*.test.ts',
   'test/jest/**/*.test.ts',
   'test/package/**/*.test.ts',
+  'test/examples/examples.test.ts',
   'test/playwright/**/*.test.ts',
   'test/architecture/dependency-rules.test.ts',
   'test/http/prebuilt-spec.test.ts',

@@ -42,8 +42,16 @@ expect.extend(emulatorMatcherSet);
 // `toRenderIn` (src/testing/render-check.ts): the HTML check of an email against named clients.
 expect.extend(renderMatchers);
 
+// The matchers return `void`, as vitest's own do (`JestAssertion<T>` extends
+// `jest.Matchers<void, T>`), never `T`: in a program that also loads
+// `resend-emulator/jest`, whose augmentation of the global `jest.Matchers<R>`
+// reaches `Assertion<T>` through `JestAssertion<T>` with `R = void`, both
+// paths must give each matcher the identical type, or TypeScript 7 refuses
+// the interface (TS2320: "cannot simultaneously extend types 'JestAssertion<T>'
+// and 'EmulatorMatchers<T>'"; TypeScript 5 let it pass). test/package/types.test.ts
+// compiles a Vitest-only, a Jest-only and a mixed project under both.
 declare module 'vitest' {
-  interface Assertion<T = any> extends EmulatorMatchers<T>, RenderMatchers<T> {}
+  interface Assertion<T = any> extends EmulatorMatchers<void>, RenderMatchers<void> {}
   interface AsymmetricMatchersContaining extends EmulatorMatchers {}
 }
 
