@@ -10,7 +10,8 @@
  * the test that made it fails in `afterEach`, naming the endpoint. A test
  * that needs an endpoint starts a receiver on 127.0.0.1
  * (test/deliveries/receiver.ts), runs in `webhooks: 'record'`, or names an
- * endpoint on loopback that nothing listens on (`http://127.0.0.1:9/…`).
+ * endpoint that fails on this machine (`http://127.0.0.1:9/…`: port 9 is
+ * one `fetch` refuses to reach, so the attempt fails at once).
  */
 import { afterEach, expect } from 'vitest';
 

@@ -124,7 +124,7 @@ describe('broadcasts: sending to a segment', () => {
     await contact(t, seg, { email: 'complained@resend.dev' });
     await contact(t, seg, { email: 'suppressed@resend.dev' });
     await contact(t, seg, { email: 'failed-meanwhile@example.org' });
-    // Nothing listens on 127.0.0.1:9: each attempt is refused on this machine (no test sends to the internet: test/local-webhooks.ts); only the recorded deliveries are read.
+    // fetch refuses port 9 (a "bad port"): each attempt fails on this machine, nothing leaves it (test/local-webhooks.ts); only the recorded deliveries are read.
     // Two endpoints: the batch reads the subscriptions once, and every step still reaches each endpoint that listens.
     const sentHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/a', events: ['email.sent', 'email.delivered'] }), 'webhook')).id;
     const bounceHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/b', events: ['email.bounced', 'email.sent'] }), 'webhook')).id;
