@@ -48,6 +48,15 @@ describe('useEmulator', () => {
     await expect(emu.waitForEmail({ subject: 'later' }, { timeout: 1000 })).resolves.toMatchObject({ id });
   });
 
+  it('clock.now() is a Date; clock.nowMs() is the same instant in ms, a number that moves with advance', async () => {
+    expect(emu.clock.now()).toBeInstanceOf(Date);
+    const ms = emu.clock.nowMs();
+    expect(typeof ms).toBe('number');
+    expect(ms).toBe(emu.clock.now().getTime());
+    await emu.clock.advance('10m');
+    expect(emu.clock.nowMs()).toBe(ms + 600_000);
+  });
+
   it('hands the fault rules; a rule of one test is gone in the next', async () => {
     emu.faults.add({ operation: 'emails/send', status: 503 });
     const { error } = await emu.resend.emails.send({ from: 'Acme <hello@example.com>', to: 'ada@example.net', subject: 'Down', html: '<p>Hi</p>' });
