@@ -43,7 +43,12 @@ globalThis.fetch = function guardedFetch(input: string | URL | Request, init?: R
   return original(input, init);
 } as typeof fetch;
 
+/** The non-loopback endpoints refused since the last call, emptied (the self-test, test/local-webhooks.test.ts, takes what it caused). */
+export function takeRefusedDeliveries(): string[] {
+  return offending.splice(0);
+}
+
 afterEach(() => {
-  const seen = offending.splice(0);
+  const seen = takeRefusedDeliveries();
   expect(seen, 'webhook deliveries this test sent to hosts that are not loopback (test/local-webhooks.ts)').toEqual([]);
 });
