@@ -146,8 +146,14 @@ export interface EmulatorInstance {
   /** Full-access token of the default team. */
   apiKey: string;
   clock: {
-    /** Emulated now. */
+    /**
+     * Emulated now, as a `Date` (a new one each call). Arithmetic on it
+     * needs `.getTime()`: `now() + 3_600_000` concatenates a string; use
+     * `nowMs()` for a number.
+     */
     now(): Date;
+    /** Emulated now in ms since the Unix epoch (what `now().getTime()` gives), for arithmetic and comparisons with `Date.now()`-style numbers. */
+    nowMs(): number;
     /** Moves time forward by ms or a duration text (`'10m'`, `'1h30m'`), running every due job first. */
     advance(by: number | string): Promise<FiredJob[]>;
   };
@@ -236,6 +242,7 @@ function instanceOf(r: Prepared): EmulatorInstance {
     },
     clock: {
       now: () => r.ctx.clock.now(),
+      nowMs: () => r.ctx.clock.nowMs(),
       advance: (by) => {
         const ms = parseDuration(by);
         if (ms === null) throw new Error(`cannot read duration ${JSON.stringify(by)}`);

@@ -29,7 +29,9 @@
  * - `expect(emulator).toHaveSentEmail(filter)` waits up to the expect
  *   timeout for a matching email (one long-poll), then fails with the same
  *   message as the Vitest matcher; `.not` checks at once.
- *   `toHaveDeliveredWebhook(filter)` checks once. Both are async: `await`
+ *   `toHaveDeliveredWebhook(filter)` checks once that a matching delivery
+ *   was accepted by its endpoint (2xx; or has the `status` the filter
+ *   names). Both are async: `await`
  *   them.
  *
  * A thin adapter over src/testing/ (shared with `/vitest` and `/jest`).
@@ -130,9 +132,11 @@ export const emulatorMatchers = {
     return { ...sentEmailResult(await readSentEmails((f) => r.emails(f), filter), filter), name: 'toHaveSentEmail' };
   },
   /**
-   * Passes when the emulator recorded a webhook delivery matching `filter`
-   * (`WebhookFilter`; `data` compared with Playwright's equality). Checked
-   * once. The failure lists the closest deliveries and how each differs.
+   * Passes when a webhook delivery matching `filter` (`WebhookFilter`;
+   * `data` compared with Playwright's equality) was accepted by its
+   * endpoint (2xx, status `succeeded`), or has the status the filter names
+   * (`'recorded'` under `webhooks: 'record'`). Checked once. The failure
+   * lists the closest deliveries, how each differs and their attempts.
    */
   async toHaveDeliveredWebhook(this: ExpectMatcherState, received: unknown, filter: WebhookFilter = {}): Promise<MatcherReturnType> {
     assertEmulatorLike(received, 'toHaveDeliveredWebhook');

@@ -6,18 +6,30 @@
  * here; each entry registers these results with its own `expect.extend`.
  */
 import type { EmailFilter, SentEmail } from '../index.js';
-import { DELIVERY_FILTER_KEYS, type DeliveryFilter, type WebhookDelivery } from '../deliveries/inspect.js';
+import { DELIVERY_FILTER_KEYS, type DeliveryAttempt, type DeliveryFilter, type DeliveryStatus, type WebhookDelivery } from '../deliveries/inspect.js';
 
 /**
- * Filter of `toHaveDeliveredWebhook`: the `DeliveryFilter` fields (exact;
- * `status` is `pending` | `succeeded` | `failed` | `recorded` |
- * `cancelled`), plus `data`, a subset of the payload's `data` (each key
- * compared with the test framework's equality, so asymmetric matchers such
- * as `expect.stringContaining` work).
+ * Filter of `toHaveDeliveredWebhook`: the `DeliveryFilter` fields (exact),
+ * plus `data`, a subset of the payload's `data` (each key compared with the
+ * test framework's equality, so asymmetric matchers such as
+ * `expect.stringContaining` work).
+ *
+ * `status` is the delivery's status (`pending` | `succeeded` | `failed` |
+ * `recorded` | `cancelled`; src/deliveries/jobs.ts). Left out, it is
+ * `succeeded`: the matcher means delivered, an attempt its endpoint
+ * accepted with a 2xx. A delivery still `pending` (attempts failed,
+ * retries to come) or `failed` does not match unless the filter names that
+ * status. Under `webhooks: 'record'` (`--webhooks record`) nothing is sent
+ * and every delivery is `recorded`: name `status: 'recorded'` to match one
+ * (docs/webhooks.md#in-tests-delivered-means-accepted).
  */
 export interface WebhookFilter extends DeliveryFilter {
+  status?: DeliveryStatus;
   data?: Record<string, unknown>;
 }
+
+/** The status `toHaveDeliveredWebhook` asks for when its filter names none: the endpoint answered 2xx. */
+export const DELIVERED_STATUS: DeliveryStatus = 'succeeded';
 
 /** Anything whose emails (by `EmailFilter`) and deliveries can be read at once: an `EmulatorServer`, or what `useEmulator()` returns. */
 export type Inspectable = { emails(filter?: EmailFilter): SentEmail[]; webhookDeliveries(): WebhookDelivery[] };
@@ -67,10 +79,18 @@ export function emailDifferences(email: SentEmail, filter: EmailFilter): Differe
   return out;
 }
 
-/** How `delivery` differs from `filter` (`equals`: the test framework's equality, for `data`). Empty: it matches. */
+/**
+ * How `delivery` differs from `filter` (`equals`: the test framework's
+ * equality, for `data`). Empty: it matches. A filter without `status`
+ * asks for `DELIVERED_STATUS` (`succeeded`), as `toHaveDeliveredWebhook` does.
+ */
 export function deliveryDifferences(delivery: WebhookDelivery, filter: WebhookFilter, equals: Equals): Difference[] {
   const out: Difference[] = [];
   for (const key of DELIVERY_FILTER_KEYS) {
+    if (key === 'status' && filter.status === undefined) {
+      if (delivery.status !== DELIVERED_STATUS) out.push(`status: ${show(delivery.status)}, expected ${show(DELIVERED_STATUS)} (accepted by its endpoint with a 2xx; the filter names no other status)`);
+      continue;
+    }
     if (filter[key] !== undefined && delivery[key] !== filter[key]) out.push(`${key}: ${show(delivery[key])}, expected ${show(filter[key])}`);
   }
   for (const [key, want] of Object.entries(filter.data ?? {})) {
@@ -80,16 +100,33 @@ export function deliveryDifferences(delivery: WebhookDelivery, filter: WebhookFi
   return out;
 }
 
+/** Most attempts a failure message lists per delivery (the first ones, then how many more). */
+const ATTEMPTS_SHOWN = 10;
+
+/** One attempt as failure messages list it: `attempt N at TIME: ANSWER[, ERROR][ (replay)]`. */
+function attemptLine(a: DeliveryAttempt, n: number): string {
+  const answer = a.status_code === null ? 'no answer' : `answered ${a.status_code}`;
+  return `attempt ${n} at ${a.at}: ${answer}${a.error ? `, ${a.error}` : ''}${a.replay ? ' (replay)' : ''}`;
+}
+
+/** A delivery's attempts, each with its status and error, then the next attempt due, as lines of a failure message. */
+function attemptLines(d: WebhookDelivery): string[] {
+  const lines = d.attempts.length === 0 ? ['no attempt yet'] : d.attempts.slice(0, ATTEMPTS_SHOWN).map((a, i) => attemptLine(a, i + 1));
+  if (d.attempts.length > ATTEMPTS_SHOWN) lines.push(`… ${d.attempts.length - ATTEMPTS_SHOWN} more`);
+  if (d.next_attempt_at) lines.push(`next attempt at ${d.next_attempt_at} (emulated time: advance the clock to run it)`);
+  return lines;
+}
+
 /** How many candidates a failure message lists. */
 const CLOSEST = 3;
 
-/** The `CLOSEST` candidates with the fewest differences (ties keep the given order), formatted. */
-function closest<T>(items: T[], differences: (item: T) => Difference[], label: (item: T) => string): string {
+/** The `CLOSEST` candidates with the fewest differences (ties keep the given order), formatted; `details`: more lines under each. */
+function closest<T>(items: T[], differences: (item: T) => Difference[], label: (item: T) => string, details: (item: T) => string[] = () => []): string {
   return items
     .map((item, i) => ({ item, i, diff: differences(item) }))
     .sort((a, b) => a.diff.length - b.diff.length || a.i - b.i)
     .slice(0, CLOSEST)
-    .map(({ item, diff }, n) => `  ${n + 1}. ${label(item)}\n${diff.map((d) => `     - ${d}`).join('\n')}`)
+    .map(({ item, diff }, n) => [`  ${n + 1}. ${label(item)}`, ...diff.map((d) => `     - ${d}`), ...details(item).map((l) => `       ${l}`)].join('\n'))
     .join('\n');
 }
 
@@ -164,21 +201,28 @@ export function sentEmailResult({ matching, all, matchingQ }: SentEmailReading, 
 
 /**
  * `toHaveDeliveredWebhook` over the recorded deliveries `all`: passes when
- * one matches `filter` (`WebhookFilter`; `equals` compares `data` values).
- * The failure lists the closest deliveries and how each differs; under
- * `.not`, the deliveries that match.
+ * one matches `filter` (`WebhookFilter`; `equals` compares `data` values),
+ * its `status` `succeeded` (accepted by the endpoint with a 2xx) unless
+ * the filter names another. The failure lists the closest deliveries, how
+ * each differs and each one's attempts (answer and error), with a hint
+ * when they were only recorded (`webhooks: 'record'`); under `.not`, the
+ * deliveries that match.
  */
 export function deliveredWebhookResult(all: WebhookDelivery[], filter: WebhookFilter = {}, equals: Equals = structuralEquals): MatcherResult {
-  const matching = all.filter((d) => deliveryDifferences(d, filter, equals).length === 0);
-  const want = `a webhook delivery matching ${show(filter)}`;
+  const differences = (d: WebhookDelivery) => deliveryDifferences(d, filter, equals);
+  const matching = all.filter((d) => differences(d).length === 0);
+  const accepted = filter.status === undefined ? ` and accepted by its endpoint (status ${show(DELIVERED_STATUS)})` : '';
+  const want = `a webhook delivery matching ${show(filter)}${accepted}`;
   return {
     pass: matching.length > 0,
     message: () => {
       if (matching.length > 0) {
-        return `expected no webhook delivery matching ${show(filter)}, but ${plural(matching.length, 'delivery matches', 'deliveries match')}:\n${matching.slice(0, CLOSEST).map((d, n) => `  ${n + 1}. ${deliveryLabel(d)}`).join('\n')}`;
+        return `expected no webhook delivery matching ${show(filter)}${accepted}, but ${plural(matching.length, 'delivery matches', 'deliveries match')}:\n${matching.slice(0, CLOSEST).map((d, n) => `  ${n + 1}. ${deliveryLabel(d)}`).join('\n')}`;
       }
       if (all.length === 0) return `expected ${want}, but no webhook delivery was recorded`;
-      return `expected ${want}, but none of the ${plural(all.length, 'recorded delivery', 'recorded deliveries')} matches. Closest:\n${closest(all, (d) => deliveryDifferences(d, filter, equals), deliveryLabel)}`;
+      const recordedOnly = filter.status === undefined && all.some((d) => d.status === 'recorded' && deliveryDifferences(d, { ...filter, status: 'recorded' }, equals).length === 0);
+      const hint = recordedOnly ? "\nThe emulator runs with webhooks: 'record' (--webhooks record): nothing is sent, so nothing is accepted. Add status: 'recorded' to the filter to match what was recorded." : '';
+      return `expected ${want}, but none of the ${plural(all.length, 'recorded delivery', 'recorded deliveries')} matches. Closest:\n${closest(all, differences, deliveryLabel, attemptLines)}${hint}`;
     },
   };
 }
@@ -196,7 +240,12 @@ export function structuralEquals(a: unknown, b: unknown): boolean {
 export interface EmulatorMatchers<R = unknown> {
   /** The emulator sent an email matching `filter` (`EmailFilter`: `to`, `from`, `subject`, `tag`, `team_id`, `last_event`, `q`), as its `emails(filter)` finds them. */
   toHaveSentEmail(filter?: EmailFilter): R;
-  /** The emulator recorded a webhook delivery matching `filter` (`event_type`, `status`, `webhook_id`, `team_id`, `data`). */
+  /**
+   * The emulator delivered a webhook matching `filter` (`event_type`,
+   * `status`, `webhook_id`, `team_id`, `data`): its endpoint accepted it
+   * (2xx, status `succeeded`) unless `filter.status` names another status
+   * (`'recorded'` under `webhooks: 'record'`, `'pending'`, `'failed'`, …).
+   */
   toHaveDeliveredWebhook(filter?: WebhookFilter): R;
 }
 
@@ -205,11 +254,12 @@ export interface EmulatorMatchers<R = unknown> {
  * matcher context has `equals` (Vitest, Jest): `toHaveSentEmail(filter)`
  * passes when the emulator's `emails(filter)` finds at least one email
  * (`EmailFilter` rules, ANDed, `q` included; an unknown key throws its
- * TypeError); `toHaveDeliveredWebhook(filter)` when it
- * recorded a delivery matching `filter` (`data` compared with the
- * framework's equality, so asymmetric matchers work). A failure lists the
- * closest emails (deliveries) and how each differs; under `.not`, the ones
- * that match. Throws a TypeError when `received` is not an emulator.
+ * TypeError); `toHaveDeliveredWebhook(filter)` when a delivery matching
+ * `filter` was accepted by its endpoint (status `succeeded`, or the status
+ * the filter names; `data` compared with the framework's equality, so
+ * asymmetric matchers work). A failure lists the closest emails
+ * (deliveries, with their attempts) and how each differs; under `.not`,
+ * the ones that match. Throws a TypeError when `received` is not an emulator.
  */
 export const emulatorMatcherSet = {
   toHaveSentEmail(this: { equals: Equals }, received: unknown, filter: EmailFilter = {}): MatcherResult {

@@ -19,7 +19,7 @@ export interface TestFileEmulator {
   readonly apiKey: string;
   /** The official SDK client pointed at this emulator with `apiKey`. */
   readonly resend: Resend;
-  /** The emulated clock: `now()`, `advance(ms | '10m')` (runs every due job). */
+  /** The emulated clock: `now()` (a `Date`), `nowMs()` (ms since the epoch), `advance(ms | '10m')` (runs every due job). */
   readonly clock: EmulatorServer['clock'];
   /** Sent emails of every team, newest first (see `EmulatorServer.emails`). */
   emails(filter?: EmailFilter): SentEmail[];

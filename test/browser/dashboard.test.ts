@@ -62,7 +62,7 @@ describe('dashboard views', () => {
   it('Emails: codes and links, preview widths, the Source tab and the .eml download, search with q', async () => {
     await open(t, 'emails');
     // Without --plan the header shows no limit (GET /usage answers null, or 2147483647 where the SDK types a number).
-    await expect.poll(() => page.locator('[data-testid="usage"]').textContent()).toMatch(/^Emails today \d+ · this month [\d,]+ · contacts [\d,]+$/);
+    await expect.poll(() => page.locator('[data-testid="usage"]').textContent()).toMatch(/^Quota today \d+ · this month [\d,]+ \(recipients sent \+ emails received\) · contacts [\d,]+$/);
     const seeded = await items('email').count();
     expect(seeded).toBeGreaterThan(0);
     const res = await t.api.post('/emails').send({
@@ -241,12 +241,12 @@ describe('dashboard views', () => {
 describe('dashboard usage', () => {
   const t = useFreshEmulatorPerTest({ plan: 'free' });
 
-  it('the header shows the emails used today and this month against the plan, updated live', async () => {
+  it('the header shows the quota used today and this month (recipients sent + emails received) against the plan, updated live', async () => {
     await open(t, 'emails');
     const usage = page.locator('[data-testid="usage"]');
-    await expect.poll(() => usage.textContent()).toMatch(/^Emails today \d+ \/ 100 · this month [\d,]+ \/ 3,000 · contacts [\d,]+ \/ 1,000$/);
+    await expect.poll(() => usage.textContent()).toMatch(/^Quota today \d+ \/ 100 · this month [\d,]+ \/ 3,000 \(recipients sent \+ emails received\) · contacts [\d,]+ \/ 1,000$/);
     const before = Number(/today (\d+)/.exec((await usage.textContent())!)![1]);
     await t.api.post('/emails').send({ from: 'Acme <hello@example.com>', to: ['delivered+a@resend.dev', 'delivered+b@resend.dev'], subject: 'Two', text: 'x' }).expect(200);
-    await expect.poll(() => usage.textContent()).toContain(`Emails today ${before + 2} / 100`);
+    await expect.poll(() => usage.textContent()).toContain(`Quota today ${before + 2} / 100`);
   }, TIMEOUT);
 });

@@ -9,7 +9,8 @@
  * under `@playwright/test` (no browser: it uses the emulator fixture only),
  * and these type-check; a file importing every entry compiles with
  * `skipLibCheck: false` and `strict`, as an ES module and as CommonJS; and
- * `npx emulator --version` prints the package's version, not the project's.
+ * `npx emulator --version` prints the package's version, not the project's;
+ * the second command name, `npx resend-emulator`, runs the same CLI.
  *
  * Installing: the tarball is unpacked into `node_modules/resend-emulator`
  * (what `npm install <tarball>` does), and each package its `dependencies`
@@ -38,7 +39,7 @@ const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => 
 
 let dir: string;
 let app: string;
-let packed: { name: string; version: string; files: string[]; dependencies: Record<string, string> };
+let packed: { name: string; version: string; files: string[]; dependencies: Record<string, string>; bin: Record<string, string> };
 
 /** Links `name` in the scratch project's node_modules to this project's copy. */
 function link(name: string) {
@@ -61,13 +62,17 @@ beforeAll(() => {
   fs.mkdirSync(pkgDir, { recursive: true });
   execFileSync('tar', ['-xzf', path.join(dir, info.filename), '-C', pkgDir, '--strip-components=1']);
   const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-  packed = { name: manifest.name, version: manifest.version, files: info.files.map((f) => f.path), dependencies: manifest.dependencies };
+  packed = { name: manifest.name, version: manifest.version, files: info.files.map((f) => f.path), dependencies: manifest.dependencies, bin: {} };
   for (const name of Object.keys(manifest.dependencies)) link(name);
   for (const name of ['resend', 'typescript', 'vitest', '@types/node', '@types/react', 'jest', '@jest/globals', 'expect', '@playwright/test']) link(name);
+  // Each command the manifest's `bin` declares (`emulator`, `resend-emulator`), linked as npm install links them.
   const bin = path.join(app, 'node_modules', '.bin');
   fs.mkdirSync(bin);
-  fs.chmodSync(path.join(pkgDir, 'bin', 'emulator.js'), 0o755);
-  fs.symlinkSync('../resend-emulator/bin/emulator.js', path.join(bin, 'emulator'));
+  packed.bin = manifest.bin;
+  for (const [name, file] of Object.entries(manifest.bin as Record<string, string>)) {
+    fs.chmodSync(path.join(pkgDir, file), 0o755);
+    fs.symlinkSync(path.posix.join('..', 'resend-emulator', file), path.join(bin, name));
+  }
   write('package.json', JSON.stringify({
     name: 'scratch-app', version: '1.0.0', private: true, type: 'module',
     dependencies: { 'resend-emulator': `file:../${info.filename}` },
@@ -150,6 +155,36 @@ describe('the packed tarball', () => {
       expect(r.code).toBe(0);
     }
     expect(packed.version).not.toBe('1.0.0');
+  }, 60_000);
+
+  it("declares the commands emulator and resend-emulator, one CLI; npx resend-emulator --version prints the package's version and start comes up", async () => {
+    expect(packed.bin).toEqual({ emulator: 'bin/emulator.js', 'resend-emulator': 'bin/emulator.js' });
+    const version = await run(npx, ['resend-emulator', '--version']);
+    expect(version.out.trim()).toBe(packed.version);
+    expect(version.code).toBe(0);
+    const proc = spawn(npx, ['resend-emulator', 'start', '--port', '0', '--smtp-port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
+        const read = (b: Buffer) => {
+          out += b;
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        };
+        proc.stdout.on('data', read);
+        proc.stderr.on('data', read);
+        proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      expect((await fetch(`${url}/_emulator/health`)).status).toBe(200);
+    } finally {
+      const exited = new Promise((r) => proc.once('exit', r));
+      if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');
+      await exited;
+    }
   }, 60_000);
 
   it('require() and import load every entry in plain Node, over one shared core (/vitest by require(esm): vitest itself has no CommonJS build)', async () => {

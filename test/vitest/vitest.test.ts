@@ -48,6 +48,15 @@ describe('useEmulator', () => {
     await expect(emu.waitForEmail({ subject: 'later' }, { timeout: 1000 })).resolves.toMatchObject({ id });
   });
 
+  it('clock.now() is a Date; clock.nowMs() is the same instant in ms, a number that moves with advance', async () => {
+    expect(emu.clock.now()).toBeInstanceOf(Date);
+    const ms = emu.clock.nowMs();
+    expect(typeof ms).toBe('number');
+    expect(ms).toBe(emu.clock.now().getTime());
+    await emu.clock.advance('10m');
+    expect(emu.clock.nowMs()).toBe(ms + 600_000);
+  });
+
   it('hands the fault rules; a rule of one test is gone in the next', async () => {
     emu.faults.add({ operation: 'emails/send', status: 503 });
     const { error } = await emu.resend.emails.send({ from: 'Acme <hello@example.com>', to: 'ada@example.net', subject: 'Down', html: '<p>Hi</p>' });
@@ -124,12 +133,12 @@ describe('toHaveDeliveredWebhook', () => {
     await send('ada@example.net', 'Welcome');
     await emu.clock.advance('10s');
     const message = failure(() => expect(emu).toHaveDeliveredWebhook({ event_type: 'email.delivered', data: { subject: 'Goodbye' } }));
-    expect(message).toContain('expected a webhook delivery matching {"event_type":"email.delivered","data":{"subject":"Goodbye"}}, but none of the 1 recorded delivery matches. Closest:');
+    expect(message).toContain('expected a webhook delivery matching {"event_type":"email.delivered","data":{"subject":"Goodbye"}} and accepted by its endpoint (status "succeeded"), but none of the 1 recorded delivery matches. Closest:');
     expect(message).toMatch(/1\. msg_\S+ email\.sent to webhook \S+ \(recorded\)/);
     expect(message).toContain('- event_type: "email.sent", expected "email.delivered"');
     expect(message).toContain('- data.subject: "Welcome", expected "Goodbye"');
     expect(failure(() => expect({ emails: () => [], webhookDeliveries: () => [] }).toHaveDeliveredWebhook({ event_type: 'email.sent' })))
-      .toBe('expected a webhook delivery matching {"event_type":"email.sent"}, but no webhook delivery was recorded');
+      .toBe('expected a webhook delivery matching {"event_type":"email.sent"} and accepted by its endpoint (status "succeeded"), but no webhook delivery was recorded');
   });
 });
 
@@ -148,7 +157,7 @@ describe('a test that sends nothing finds nothing (the fixtures hold no activity
     expect((waited as Error).message).toBe('waitForEmail: no email matched {"subject":"Welcome"} within 50 ms');
     await expect(emu.code({ subject: 'Welcome' }, { timeout: 50 })).rejects.toBeInstanceOf(WaitTimeoutError);
     await expect(emu.link({}, undefined, { timeout: 50 })).rejects.toBeInstanceOf(WaitTimeoutError);
-    expect(() => expect(emu).toHaveDeliveredWebhook()).toThrow('expected a webhook delivery matching {}, but no webhook delivery was recorded');
+    expect(() => expect(emu).toHaveDeliveredWebhook()).toThrow('expected a webhook delivery matching {} and accepted by its endpoint (status "succeeded"), but no webhook delivery was recorded');
     expect(emu.webhookDeliveries()).toEqual([]);
     expect(emu.inboxThreads()).toEqual([]);
   });

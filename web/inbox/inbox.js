@@ -182,7 +182,8 @@
     return api('teams/' + encodeURIComponent(state.team) + '/usage').then(function (u) {
       /** @param {{ used: number, limit: number | null }} x */
       function of(x) { return x.used.toLocaleString('en-US') + (x.limit === null || x.limit === NO_LIMIT ? '' : ' / ' + x.limit.toLocaleString('en-US')); }
-      $('#usage').textContent = 'Emails today ' + of(u.emails.daily) + ' · this month ' + of(u.emails.monthly) + ' · contacts ' + of(u.contacts);
+      // Labelled by what it counts: the quota counts each recipient of a sent email and each received email (docs/quotas-and-rate-limits.md#usage-and-quotas), not the emails the Emails tab lists.
+      $('#usage').textContent = 'Quota today ' + of(u.emails.daily) + ' · this month ' + of(u.emails.monthly) + ' (recipients sent + emails received) · contacts ' + of(u.contacts);
     }, function () { $('#usage').textContent = ''; });
   }
   function refresh() { return Promise.all([loadEmails(), loadDeliveries(), loadViews()]).then(render); }

@@ -124,9 +124,10 @@ describe('broadcasts: sending to a segment', () => {
     await contact(t, seg, { email: 'complained@resend.dev' });
     await contact(t, seg, { email: 'suppressed@resend.dev' });
     await contact(t, seg, { email: 'failed-meanwhile@example.org' });
+    // fetch refuses port 9 (a "bad port"): each attempt fails on this machine, nothing leaves it (test/local-webhooks.ts); only the recorded deliveries are read.
     // Two endpoints: the batch reads the subscriptions once, and every step still reaches each endpoint that listens.
-    const sentHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/a', events: ['email.sent', 'email.delivered'] }), 'webhook')).id;
-    const bounceHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.com/b', events: ['email.bounced', 'email.sent'] }), 'webhook')).id;
+    const sentHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/a', events: ['email.sent', 'email.delivered'] }), 'webhook')).id;
+    const bounceHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/b', events: ['email.bounced', 'email.sent'] }), 'webhook')).id;
     const id = await createBroadcast(t, { segment_id: seg, send: true });
     const start = t.emu.ctx.clock.nowMs();
     const types = (fired: { type: string }[]) => fired.map((j) => j.type).filter((type) => type.startsWith('emails.') || type.startsWith('broadcasts.'));

@@ -93,7 +93,7 @@ describe('listing, sharing and metrics', () => {
   });
 
   it('sendEmail (the contract) records broadcast emails that emailsOfBroadcast lists with their clicks', async () => {
-    await t.api.post('/webhooks').send({ endpoint: 'https://hooks.example.test/b', events: ['email.sent'] });
+    await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/b', events: ['email.sent'] });
     const ctx = t.emu.ctx;
     const bid = '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b';
     const one = sendEmail(ctx, { from: FROM, to: 'delivered+1@resend.dev', subject: 'B', html: '<a href="https://example.com/deal">deal</a>' }, { teamId: FIXTURES.defaultTeamId, source: 'broadcast', broadcastId: bid });
