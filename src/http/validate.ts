@@ -239,7 +239,7 @@ function planOf(schemas: Schema[]): PrunePlan {
 /**
  * The values that mean "not given" for a property whose node lists none
  * (`x-absent-values`), derived from its schema
- * (docs/reference/transport.md#absent-values; docs/other-languages.md#absent-values-null-and-):
+ * (docs/reference/transport.md#absent-values; docs/other-languages.md#absent-values):
  * - `null`, when the property is optional and its schema does not take
  *   `null` as a value (a nullable field keeps its `null`: it clears or
  *   means "none" there, and the handler reads it);
