@@ -24,7 +24,7 @@ export interface LibraryRequestRow {
   /** The `User-Agent` the library sends (its HTTP client's default where it sets none). */
   userAgent: string;
   needs: Need[];
-  request: { method: 'POST'; path: string; body: unknown };
+  request: { method: 'POST'; path: string; body: unknown; headers?: Record<string, string> };
   /** The answer: status, and (for a refusal) the service's error name and message. */
   expect: { status: number; name?: string; message?: string };
   /** The effect, checked after the answer (state read back through the API). */
@@ -241,6 +241,21 @@ export const LIBRARY_REQUESTS: LibraryRequestRow[] = [
     needs: [],
     request: { method: 'POST', path: '/emails', body: { from: 'Phoenix <hello@example.com>', to: ['delivered@resend.dev'], subject: 'Log in', text: 'Log in: https://example.com/l', html: '<p>Log in</p>' } },
     expect: { status: 200 },
+  },
+  {
+    library: '@convex-dev/resend',
+    source: 'get-convex/resend src/component/lib.ts callResendAPIWithBatch, createResendBatchPayload (every email goes through POST /emails/batch, keyed by the first queued email\'s Convex id)',
+    habit: 'even one email is a batch of one, with an `Idempotency-Key` that is a Convex document id; `to` always an array: the document\'s shape, served',
+    userAgent: NODE_FETCH_UA,
+    needs: [],
+    request: {
+      method: 'POST',
+      path: '/emails/batch',
+      headers: { 'Idempotency-Key': 'jd7a2k9r1x0c4v8m5n3b6q2w1e9t0y7u' },
+      body: [{ from: 'Convex <hello@example.com>', to: ['delivered@resend.dev'], subject: 'Welcome', html: '<p>Welcome</p>' }],
+    },
+    expect: { status: 200 },
+    check: async (t, _made, body) => batchSent(t, body, 1),
   },
   // ---- refused, as the service's document refuses ----
   {

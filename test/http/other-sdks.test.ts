@@ -106,6 +106,7 @@ describe('what the other SDKs send', () => {
       const made = await makeNeeds(t, row.needs);
       const res = await request(t.emu.url).post(fill(row.request.path, made) as string)
         .set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', row.userAgent).set('Content-Type', 'application/json')
+        .set(row.request.headers ?? {})
         .send(JSON.stringify(fill(row.request.body, made)));
       expect(res.status, JSON.stringify(res.body)).toBe(row.expect.status);
       if (row.expect.name) expect(res.body).toEqual({ statusCode: row.expect.status, name: row.expect.name, message: row.expect.message ?? expect.any(String) });
