@@ -52,7 +52,8 @@ export interface OperationValidators {
    * What the validation step does to a body before its schema check
    * (`pruneBody`): keys the document does not declare are dropped, and so
    * are the values that mean "not given" (`null` on an optional field, `""`
-   * on an optional list field, or what a property's `x-absent-values` lists). Returns the body
+   * on an optional list field, `[]` on an optional map, or what a
+   * property's `x-absent-values` lists). Returns the body
    * unchanged (the same object) when nothing is dropped, a copy otherwise;
    * never mutates its argument.
    */
@@ -156,10 +157,11 @@ function describing(schemas: Schema[]): Schema[] {
  *   `x-error`) that refuses it (e.g. `key` on PATCH /contact-properties).
  * A declared property whose value means "not given" is dropped too
  * (`absentValuesOf`: `null` for an optional property whose schema does not
- * take `null`, `""` for an optional list or address field; a node's own
- * `x-absent-values` replaces that list, `[]` opting out): the `null` .NET,
- * Rust and Elixir send for an unset field, the `""` Payload CMS sends for
- * no `cc`, the `""` Go sends for an unset `scheduled_at`
+ * take `null`, `""` for an optional list or address field, `[]` for an
+ * optional map; a node's own `x-absent-values` replaces that list, `[]`
+ * opting out): the `null` .NET, Rust and Elixir send for an unset field,
+ * the `""` Payload CMS sends for no `cc`, the `headers: []` of Laravel, the
+ * `""` Go sends for an unset `scheduled_at`
  * (docs/reference/transport.md#absent-values).
  * Returns `value` itself when nothing is dropped, a copy otherwise.
  */
