@@ -515,9 +515,9 @@ export const SDK_REQUESTS: SdkRequestRow[] = [
     },
   },
   {
-    sdks: ['dotnet'],
-    method: 'TopicUpdateAsync',
-    source: 'dotnet src/Resend/TopicData.cs: `name` without JsonIgnore(WhenWritingNull) (description and default_subscription have it)',
+    sdks: ['dotnet', 'rust'],
+    method: 'TopicUpdateAsync; topics.update',
+    source: 'dotnet src/Resend/TopicData.cs: `name` without JsonIgnore(WhenWritingNull) (description and default_subscription have it); rust src/topics.rs UpdateTopicOptions.name: Option without skip_serializing_if',
     habit: '`"name": null` when only the description changes (answered 400 before issue 37)',
     needs: ['topic'],
     request: { method: 'PATCH', path: '/topics/{topic}', body: { name: null, description: 'Monthly' } },
@@ -526,6 +526,16 @@ export const SDK_REQUESTS: SdkRequestRow[] = [
       const topic = await read(t, `/topics/${made.topic}`);
       same('name, description', [topic.name, topic.description], ['Product news', 'Monthly']);
     },
+  },
+  {
+    sdks: ['rust'],
+    method: 'templates.create (variables)',
+    source: 'rust src/templates.rs Variable.fallback_value: Option<Value> (no skip_serializing_if)',
+    habit: '`"fallback_value": null` on a variable without one (the schema takes null there: kept, "no fallback")',
+    needs: [],
+    request: { method: 'POST', path: '/templates', body: { name: 'rusty', html: '<p>Hi {{{NAME}}}</p>', variables: [{ key: 'NAME', type: 'string', fallback_value: null }] } },
+    expect: { status: 201 },
+    check: async (t, _made, body) => same('variables', (await read(t, `/templates/${body.id}`)).variables.map((v: any) => [v.key, v.fallback_value]), [['NAME', null]]),
   },
   {
     sdks: ['elixir'],
