@@ -51,7 +51,9 @@ export interface OperationValidators {
   /**
    * What the validation step does to a body before its schema check
    * (`pruneBody`): keys the document does not declare are dropped, and so
-   * are the values a property's `x-absent-values` lists. Returns the body
+   * are the values that mean "not given" (`null` on an optional field, `""`
+   * on an optional list field, `[]` on an optional map, or what a
+   * property's `x-absent-values` lists). Returns the body
    * unchanged (the same object) when nothing is dropped, a copy otherwise;
    * never mutates its argument.
    */
@@ -153,9 +155,14 @@ function describing(schemas: Schema[]): Schema[] {
  *   400 naming it;
  * - a key the service refuses is declared, with the schema (and
  *   `x-error`) that refuses it (e.g. `key` on PATCH /contact-properties).
- * A declared property whose value is one its schema's `x-absent-values`
- * lists (the `""` Go sends for an unset `scheduled_at`, the `null` .NET
- * sends for an unset `email`) is dropped too: it means "not given".
+ * A declared property whose value means "not given" is dropped too
+ * (`absentValuesOf`: `null` for an optional property whose schema does not
+ * take `null`, `""` for an optional list or address field, `[]` for an
+ * optional map; a node's own `x-absent-values` replaces that list, `[]`
+ * opting out): the `null` .NET, Rust and Elixir send for an unset field,
+ * the `""` Payload CMS sends for no `cc`, the `headers: []` of Laravel, the
+ * `""` Go sends for an unset `scheduled_at`
+ * (docs/reference/transport.md#absent-values).
  * Returns `value` itself when nothing is dropped, a copy otherwise.
  */
 export function pruneBody(value: unknown, schemas: Schema[]): unknown {
@@ -179,7 +186,7 @@ export function pruneBody(value: unknown, schemas: Schema[]): unknown {
     const k = keys[i]!;
     const v = obj[k];
     const own = plan.declared.get(k); // a Map: `constructor` or `__proto__` is never found on a prototype
-    const drop = own ? own.absent !== null && own.absent.some((a) => Object.is(a, v)) : !plan.keepsUndeclared;
+    const drop = own ? own.absent !== null && own.absent.some((a) => sameAbsent(a, v)) : !plan.keepsUndeclared;
     const next = drop ? v : own ? pruneBody(v, own.schemas) : plan.extra.length ? pruneBody(v, plan.extra) : v;
     if ((drop || next !== v) && !out) out = keys.slice(0, i).map((p) => [p, obj[p]]);
     if (out && !drop) out.push([k, next]);
@@ -206,14 +213,19 @@ function planOf(schemas: Schema[]): PrunePlan {
   const cached = schemas.length === 1 ? plans.get(schemas[0]!) : undefined;
   if (cached) return cached;
   const described = describing(schemas);
-  const declared: PrunePlan['declared'] = new Map();
+  const required = new Set(described.flatMap((s) => (Array.isArray(s.required) ? s.required : [])));
+  const found = new Map<string, { schemas: Schema[]; listed: unknown[] | null }>();
   for (const s of described) {
     for (const [k, p] of Object.entries(s.properties ?? {})) {
-      const entry = declared.get(k) ?? { schemas: [], absent: null };
+      const entry = found.get(k) ?? { schemas: [], listed: null };
       entry.schemas.push(p);
-      if (Array.isArray(p['x-absent-values'])) entry.absent = [...(entry.absent ?? []), ...(p['x-absent-values'] as unknown[])];
-      declared.set(k, entry);
+      if (Array.isArray(p['x-absent-values'])) entry.listed = [...(entry.listed ?? []), ...(p['x-absent-values'] as unknown[])];
+      found.set(k, entry);
     }
+  }
+  const declared: PrunePlan['declared'] = new Map();
+  for (const [k, { schemas: own, listed }] of found) {
+    declared.set(k, { schemas: own, absent: listed ?? absentValuesOf(own, required.has(k)) });
   }
   const plan: PrunePlan = {
     declared,
@@ -224,6 +236,67 @@ function planOf(schemas: Schema[]): PrunePlan {
   };
   if (schemas.length === 1) plans.set(schemas[0]!, plan);
   return plan;
+}
+
+/**
+ * The values that mean "not given" for a property whose node lists none
+ * (`x-absent-values`), derived from its schema
+ * (docs/reference/transport.md#absent-values; docs/other-languages.md#absent-values):
+ * - `null`, when the property is optional and its schema does not take
+ *   `null` as a value (a nullable field keeps its `null`: it clears or
+ *   means "none" there, and the handler reads it);
+ * - `""`, when the property is optional and takes a list (an address or
+ *   list field such as `cc`, `bcc`, `reply_to`, given as one string or an
+ *   array);
+ * - `[]`, when the property is optional and takes an object but no list
+ *   (a map such as `headers`: PHP encodes an empty map as `[]`, and the
+ *   Laravel transports send `headers: []` on every email without one).
+ * A required property has none: `null` or `""` there stays refused. A
+ * node opts out with `x-absent-values: []`, or lists its own values.
+ * Returns null when there are none.
+ */
+function absentValuesOf(schemas: Schema[], isRequired: boolean): unknown[] | null {
+  if (isRequired) return null;
+  const out: unknown[] = [];
+  if (!schemas.some(takesNull)) out.push(null);
+  if (schemas.some(takesList)) out.push('');
+  // PHP writes an empty map as `[]` (resend-php `json_encode`): an optional map that takes no array, sent as `[]`, is none.
+  else if (schemas.some(takesMap)) out.push([]);
+  return out.length ? out : null;
+}
+
+/** Whether `value` is the absent value `listed` (`[]` matches any empty array). */
+function sameAbsent(listed: unknown, value: unknown): boolean {
+  if (Array.isArray(listed)) return listed.length === 0 && Array.isArray(value) && value.length === 0;
+  return Object.is(listed, value);
+}
+
+/** Whether `s` (or a member of its `allOf`/`anyOf`/`oneOf`) takes an object. */
+function takesMap(s: Schema): boolean {
+  if (!s || typeof s !== 'object') return false;
+  const t = s.type as string | string[] | undefined;
+  if (Array.isArray(t) ? t.includes('object') : t === 'object') return true;
+  return [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(takesMap);
+}
+
+/** Whether `null` may pass `s` (false only where a `type`, `const` or `enum` rules it out). */
+function takesNull(s: Schema): boolean {
+  if (!s || typeof s !== 'object') return true;
+  const t = s.type as string | string[] | undefined;
+  if (t !== undefined && !(Array.isArray(t) ? t.includes('null') : t === 'null')) return false;
+  if ('const' in s && (s as { const?: unknown }).const !== null) return false;
+  if (Array.isArray(s.enum) && !s.enum.includes(null)) return false;
+  if (s.allOf?.length && !s.allOf.every(takesNull)) return false;
+  for (const members of [s.anyOf, s.oneOf]) if (members?.length && !members.some(takesNull)) return false;
+  return true;
+}
+
+/** Whether `s` (or a member of its `allOf`/`anyOf`/`oneOf`) takes an array. */
+function takesList(s: Schema): boolean {
+  if (!s || typeof s !== 'object') return false;
+  const t = s.type as string | string[] | undefined;
+  if (Array.isArray(t) ? t.includes('array') : t === 'array') return true;
+  return [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(takesList);
 }
 
 /** `/tags/0/name` → `tags[0].name`. */

@@ -20,6 +20,7 @@ describe('Idempotency-Key, the step', () => {
     expect(operations.filter((o) => o.idempotent).map((o) => o.operationId).sort()).toEqual([
       'emails/send',
       'emails/send-batch',
+      'emails/send-legacy',
       'inboxes/drafts/create',
       'inboxes/drafts/send',
       'inboxes/threads/emails/forward',

@@ -7,12 +7,16 @@
  * `//emails`; Go and Rust resolve the path against it) or without, and the
  * `User-Agent` each sends; and one test per row of the table of
  * `./sdk-requests.ts` (issue 27): every request of an official SDK that
- * differs from the document, sent exactly as the SDK builds it.
+ * differs from the document, sent exactly as the SDK builds it; and one
+ * test per row of `./library-requests.ts` (issue 37): what the libraries
+ * built on the API (Payload, Novu, Strapi, Laravel, Symfony, django-anymail,
+ * Swoosh, Auth.js) send.
  */
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { useFreshEmulatorPerTest } from '../helpers.js';
 import { SDK_REQUESTS, USER_AGENTS, fill, makeNeeds } from './sdk-requests.js';
+import { LIBRARY_REQUESTS } from './library-requests.js';
 
 const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
 
@@ -95,6 +99,18 @@ describe('what the other SDKs send', () => {
       const sdks = new Set(SDK_REQUESTS.flatMap((r) => r.sdks));
       expect([...sdks].sort()).toEqual(Object.keys(USER_AGENTS).sort());
       for (const row of SDK_REQUESTS) expect(row.source.length && row.habit.length, row.method).toBeTruthy();
+    });
+  });
+  describe('every request of the libraries table (test/http/library-requests.ts), as the library sends it', () => {
+    it.each(LIBRARY_REQUESTS.map((row) => [`${row.library}: ${row.habit}`, row] as const))('%s', async (_name, row) => {
+      const made = await makeNeeds(t, row.needs);
+      const res = await request(t.emu.url).post(fill(row.request.path, made) as string)
+        .set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', row.userAgent).set('Content-Type', 'application/json')
+        .set(row.request.headers ?? {})
+        .send(JSON.stringify(fill(row.request.body, made)));
+      expect(res.status, JSON.stringify(res.body)).toBe(row.expect.status);
+      if (row.expect.name) expect(res.body).toEqual({ statusCode: row.expect.status, name: row.expect.name, message: row.expect.message ?? expect.any(String) });
+      await row.check?.(t, made, res.body);
     });
   });
 });

@@ -23,8 +23,15 @@
  * - refused, with the service's answer: PHP's `POST /domains/claims` (405;
  *   the document and every other SDK say `/domains/claim`), `key`/`type` in a
  *   contact-property update, an empty `from` without a template.
- * Elixir's SDK (resend/resend-elixir) could not be fetched here; its rows
- * are missing.
+ * - `null` for every unset field, on every call (issue 37): Rust's
+ *   `CreateContactOptions.audience_id`, automation step configs and
+ *   connections; .NET's `TopicData.name`; Elixir's `Templates.create`
+ *   (`subject`, `from`, `text`): "not given", by the one rule of
+ *   `pruneBody` (an optional field that does not take `null`), with no
+ *   per-field list (docs/reference/transport.md#absent-values).
+ * Elixir's SDK is read from elixir-saas/resend-elixir (the `resend` hex
+ * package); libraries built on the API have their own table,
+ * `./library-requests.ts`.
  */
 import type { TestEmulator } from '../helpers.js';
 import { FIXTURES } from '../helpers.js';
@@ -39,6 +46,7 @@ export const SDK_VERSIONS = {
   java: '4.20.0', // resend/resend-java gradle.properties
   dotnet: '0.11.0', // resend/resend-dotnet Directory.Build.props
   rust: '0.31.0', // resend/resend-rust Cargo.toml (crate resend-rs)
+  elixir: '1.0.0-rc.3', // elixir-saas/resend-elixir mix.exs (package `resend`; fetched 2026-11-28)
 } as const;
 
 export type Sdk = keyof typeof SDK_VERSIONS;
@@ -53,6 +61,7 @@ export const USER_AGENTS: Record<Sdk, string> = {
   java: `resend-java/${SDK_VERSIONS.java}`, // resend-java HttpClient: "resend-java/" + version
   dotnet: `resend-sdk/${SDK_VERSIONS.dotnet}.0 dotnet/8.0.11`, // resend-dotnet ResendClient.cs: ProductInfoHeaderValue("resend-sdk", assembly version) + ("dotnet", Environment.Version)
   rust: `resend-rs/${SDK_VERSIONS.rust}`, // resend-rust config.rs: CARGO_PKG_NAME/CARGO_PKG_VERSION
+  elixir: 'req/0.5.10', // resend-elixir lib/resend/client/req_client.ex sets none: Req's own `req/<version>`
 };
 
 /** What a row's request needs made first; its id (or address) replaces `{name}` in the path and the body. */
@@ -439,6 +448,106 @@ export const SDK_REQUESTS: SdkRequestRow[] = [
     check: async (t, _made, body) => {
       const list = (await read(t, `/emails/${body.id}/attachments`)).data;
       same('attachment', list.map((a: any) => [a.filename, a.content_type, a.content_id, a.content_disposition]), [[null, 'image/png', 'logo@x', 'inline']]);
+    },
+  },
+  {
+    sdks: ['rust'],
+    method: 'contacts.create',
+    source: 'rust src/contacts.rs CreateContactOptions.audience_id: Option<String> (no skip_serializing_if; the path is /contacts when None)',
+    habit: '`"audience_id": null` on POST /contacts (answered 400 "must be a string" before issue 37; the SDK\'s live test creates contacts so)',
+    needs: [],
+    request: { method: 'POST', path: '/contacts', body: { email: 'rust@example.com', audience_id: null, first_name: 'Ferris' } },
+    expect: { status: 201 },
+    check: async (t, _made, body) => same('contact', [(await read(t, `/contacts/${body.id}`)).email, (await read(t, `/contacts/${body.id}`)).first_name], ['rust@example.com', 'Ferris']),
+  },
+  {
+    sdks: ['rust'],
+    method: 'automations.create',
+    source: 'rust src/automations.rs SendEmailStepConfig (subject, from, reply_to, variables), WaitForEventStepConfig (timeout, filter_rule), Connection.type: Option without skip_serializing_if',
+    habit: '`null` for every unset step setting and connection type (answered 400 before issue 37)',
+    needs: ['template'],
+    request: {
+      method: 'POST',
+      path: '/automations',
+      body: {
+        name: 'Welcome series',
+        status: 'disabled',
+        steps: [
+          { type: 'trigger', key: 'start', config: { event_name: 'user.created' } },
+          { type: 'send_email', key: 'welcome', config: { template: { id: '{template}' }, subject: null, from: null, reply_to: null, variables: null } },
+        ],
+        connections: [{ from: 'start', to: 'welcome', type: null }],
+      },
+    },
+    expect: { status: 201 },
+    check: async (t, made, body) => {
+      const a = await read(t, `/automations/${body.id}`);
+      const step = a.steps.find((x: any) => x.key === 'welcome');
+      // The document's settings given as null are dropped; the step-level `variables` the Rust type adds is not a
+      // setting of the document (its send_email config is open, so the key stays as sent, unused).
+      same('send_email config', [step.config.template, 'subject' in step.config, 'from' in step.config, 'reply_to' in step.config], [{ id: made.template }, false, false, false]);
+      same('connection', a.connections.map((c: any) => [c.from, c.to]), [['start', 'welcome']]);
+    },
+  },
+  {
+    sdks: ['rust'],
+    method: 'automations.create (wait_for_event)',
+    source: 'rust src/automations.rs WaitForEventStepConfig.timeout, .filter_rule: Option without skip_serializing_if',
+    habit: '`"timeout": null` and `"filter_rule": null` on a wait step',
+    needs: [],
+    request: {
+      method: 'POST',
+      path: '/automations',
+      body: {
+        name: 'Wait for it',
+        status: 'disabled',
+        steps: [
+          { type: 'trigger', key: 'start', config: { event_name: 'user.created' } },
+          { type: 'wait_for_event', key: 'wait', config: { event_name: 'user.verified', timeout: null, filter_rule: null } },
+        ],
+        connections: [{ from: 'start', to: 'wait', type: null }],
+      },
+    },
+    expect: { status: 201 },
+    check: async (t, _made, body) => {
+      const a = await read(t, `/automations/${body.id}`);
+      same('wait config', a.steps.find((x: any) => x.key === 'wait').config, { event_name: 'user.verified' });
+    },
+  },
+  {
+    sdks: ['dotnet', 'rust'],
+    method: 'TopicUpdateAsync; topics.update',
+    source: 'dotnet src/Resend/TopicData.cs: `name` without JsonIgnore(WhenWritingNull) (description and default_subscription have it); rust src/topics.rs UpdateTopicOptions.name: Option without skip_serializing_if',
+    habit: '`"name": null` when only the description changes (answered 400 before issue 37)',
+    needs: ['topic'],
+    request: { method: 'PATCH', path: '/topics/{topic}', body: { name: null, description: 'Monthly' } },
+    expect: { status: 200 },
+    check: async (t, made) => {
+      const topic = await read(t, `/topics/${made.topic}`);
+      same('name, description', [topic.name, topic.description], ['Product news', 'Monthly']);
+    },
+  },
+  {
+    sdks: ['rust'],
+    method: 'templates.create (variables)',
+    source: 'rust src/templates.rs Variable.fallback_value: Option<Value> (no skip_serializing_if)',
+    habit: '`"fallback_value": null` on a variable without one (the schema takes null there: kept, "no fallback")',
+    needs: [],
+    request: { method: 'POST', path: '/templates', body: { name: 'rusty', html: '<p>Hi {{{NAME}}}</p>', variables: [{ key: 'NAME', type: 'string', fallback_value: null }] } },
+    expect: { status: 201 },
+    check: async (t, _made, body) => same('variables', (await read(t, `/templates/${body.id}`)).variables.map((v: any) => [v.key, v.fallback_value]), [['NAME', null]]),
+  },
+  {
+    sdks: ['elixir'],
+    method: 'Templates.create',
+    source: 'elixir lib/resend/templates.ex create/2: a map of name, subject, from, html, text from the options, nil kept (no Util.compact, which Emails.send uses)',
+    habit: '`"subject": null`, `"from": null`, `"text": null` when not given (answered 400 before issue 37)',
+    needs: [],
+    request: { method: 'POST', path: '/templates', body: { name: 'elixir', subject: null, from: null, html: '<p>Hi</p>', text: null } },
+    expect: { status: 201 },
+    check: async (t, _made, body) => {
+      const tpl = await read(t, `/templates/${body.id}`);
+      same('subject, from, html', [tpl.subject, tpl.from, tpl.html], [null, null, '<p>Hi</p>']);
     },
   },
   // ---- extra keys and names of their own ----

@@ -280,6 +280,19 @@ const TABLE: Record<string, Case> = {
       },
     ],
   },
+  'emails/send-legacy': {
+    kind: 'xref',
+    cases: [
+      {
+        name: "another team's template or verified domain, through the 0.x SDKs' POST /email",
+        run: async (t, w, other) => {
+          const { html: _h, ...body } = emailBody;
+          expectRefused(await other.post('/email').send({ ...body, template: { id: F.template } }), 'template id');
+          expectRefused(await other.post('/email').send({ ...emailBody, from: 'Acme <hello@example.com>' }), 'from', [403]);
+        },
+      },
+    ],
+  },
   'emails/send-batch': {
     kind: 'xref',
     cases: [

@@ -68,6 +68,62 @@ describe('pruneBody', () => {
   });
 });
 
+/** A body with one field of each kind the absent-values rule tells apart (issue 37). */
+const ABSENT: Schema = {
+  type: 'object',
+  required: ['to', 'name'],
+  properties: {
+    to: { type: ['string', 'array'], items: { type: 'string' } },
+    name: { type: 'string' },
+    subject: { type: 'string' },
+    cc: { type: ['string', 'array'], items: { type: 'string' } },
+    tags: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, note: { type: 'string' } } } },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    clears: { type: ['string', 'null'] },
+    either: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+    email: { allOf: [{ type: 'string', format: 'email' }] },
+    kept: { type: 'string', 'x-absent-values': [] },
+    listed: { type: 'string', 'x-absent-values': [''] },
+  },
+};
+
+describe('pruneBody: absent values, one rule from the schema (issue 37)', () => {
+  const base = { to: 'a@example.com', name: 'n' };
+
+  it('drops null on an optional field whose schema does not take null, however the schema is composed', () => {
+    expect(pruneBody({ ...base, subject: null, cc: null, headers: null, email: null }, [ABSENT])).toEqual(base);
+  });
+
+  it('keeps null on a required field, for the schema check to refuse', () => {
+    expect(pruneBody({ to: null, name: null }, [ABSENT])).toEqual({ to: null, name: null });
+  });
+
+  it('keeps null where the schema takes it (it clears or means none there)', () => {
+    expect(pruneBody({ ...base, clears: null, either: null }, [ABSENT])).toEqual({ ...base, clears: null, either: null });
+  });
+
+  it('drops "" on an optional list field only, and keeps it on a required one or a plain string', () => {
+    expect(pruneBody({ ...base, cc: '', tags: '' }, [ABSENT])).toEqual(base);
+    expect(pruneBody({ to: '', name: 'n', subject: '' }, [ABSENT])).toEqual({ to: '', name: 'n', subject: '' });
+  });
+
+  it('drops [] on an optional map (PHP\'s empty array), and keeps [] on a list', () => {
+    expect(pruneBody({ ...base, headers: [] }, [ABSENT])).toEqual(base);
+    expect(pruneBody({ ...base, tags: [], cc: [] }, [ABSENT])).toEqual({ ...base, tags: [], cc: [] });
+    expect(pruneBody({ ...base, headers: ['x'] }, [ABSENT])).toEqual({ ...base, headers: ['x'] });
+  });
+
+  it('applies inside arrays of objects too: an optional key of an item, not a required one', () => {
+    expect(pruneBody({ ...base, tags: [{ name: 'a', note: null }, { name: null }] }, [ABSENT])).toEqual({ ...base, tags: [{ name: 'a' }, { name: null }] });
+  });
+
+  it('lets a node list its own values: `x-absent-values: []` opts out, a list replaces the derived one', () => {
+    expect(pruneBody({ ...base, kept: null }, [ABSENT])).toEqual({ ...base, kept: null });
+    expect(pruneBody({ ...base, listed: '' }, [ABSENT])).toEqual(base);
+    expect(pruneBody({ ...base, listed: null }, [ABSENT])).toEqual({ ...base, listed: null });
+  });
+});
+
 describe('the document\'s schemas', () => {
   // The validation step compiles them without checking them against the meta-schema (src/http/validate.ts
   // `makeAjv`: that check cost ~300 ms on a process's first request), so this is where a bad schema is caught.

@@ -106,6 +106,10 @@ function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>): Answ
   return { id: contact.id, audienceId: req.params.segment_id, deleted: true };
 }
 
+/**
+ * GET /contacts/{id}/topics: every topic of the team with the contact's
+ * subscription; `created_at` is the topic's (docs/reference/resources.md#contacts).
+ */
 function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>): Answer<'contacts/list-topics'> {
   const teamId = req.auth!.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
@@ -115,7 +119,7 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>): Answer<'co
   );
   return pageTopics(ctx.db, req, {
     defaultLimit: 20,
-    map: (t: TopicRow) => ({ id: t.id, name: t.name, description: t.description, subscription: chosen.get(t.id) ?? t.default_subscription }),
+    map: (t: TopicRow) => ({ id: t.id, name: t.name, description: t.description, subscription: chosen.get(t.id) ?? t.default_subscription, created_at: apiTime(t.created_at) }),
   });
 }
 

@@ -11,20 +11,35 @@ import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { loadSpec } from '../../http/spec.js';
-import { compileBodySchema, toApiError } from '../../http/validate.js';
+import { compileOperation, toApiError } from '../../http/validate.js';
 import { sendEmail, type SendContext, type SendEmailInput } from './send.js';
 import { emailMessages } from './messages.js';
 
-let itemValidator: Promise<ValidateFunction> | null = null;
+/**
+ * The check of one batch item: the `emails/send` body of spec/openapi.yaml,
+ * pruned as the validation step prunes a `POST /emails` body (`pruneBody`:
+ * undeclared keys and "not given" values such as Payload CMS's `"cc": ""`
+ * dropped, docs/reference/transport.md#absent-values), then validated.
+ * Returns the item as the handler reads it, or throws its `ApiError`.
+ */
+export type BatchItemCheck = (item: unknown) => unknown;
 
-/** The validator of one batch item: the `emails/send` body schema of spec/openapi.yaml (compiled once). */
-export function batchItemValidator(): Promise<ValidateFunction> {
-  itemValidator ??= loadSpec().then(({ operations }) => {
+let itemCheck: Promise<BatchItemCheck> | null = null;
+
+/** The check of one batch item (compiled once; see `BatchItemCheck`). */
+export function batchItemValidator(): Promise<BatchItemCheck> {
+  itemCheck ??= loadSpec().then(({ operations }) => {
     const op = operations.find((o) => o.operationId === 'emails/send');
     if (!op?.body) throw new Error('spec/openapi.yaml lacks the emails/send body');
-    return compileBodySchema(op.body.schema);
+    const { prune, body } = compileOperation(op);
+    const validate: ValidateFunction = body!;
+    return (item: unknown) => {
+      const pruned = prune(item);
+      if (!validate(pruned)) throw toApiError(validate.errors, 'body');
+      return pruned;
+    };
   });
-  return itemValidator;
+  return itemCheck;
 }
 
 /**
@@ -33,10 +48,9 @@ export function batchItemValidator(): Promise<ValidateFunction> {
  * first item's `ApiError` in strict mode (nothing sent); an error that is
  * not an `ApiError` always ends the batch.
  */
-export function sendBatch(ctx: Emulator, items: unknown[], mode: 'strict' | 'permissive', validate: ValidateFunction, sc: SendContext) {
+export function sendBatch(ctx: Emulator, items: unknown[], mode: 'strict' | 'permissive', check: BatchItemCheck, sc: SendContext) {
   const one = (item: unknown): string => {
-    if (!validate(item)) throw toApiError(validate.errors, 'body');
-    const email = item as SendEmailInput;
+    const email = check(item) as SendEmailInput;
     if (email.attachments !== undefined) throw emailMessages.batchAttachments();
     return sendEmail(ctx, email, sc).id;
   };

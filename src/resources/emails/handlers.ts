@@ -43,7 +43,12 @@ export function quotaReplayHeaders(ctx: Emulator, auth: Auth): Record<string, st
   return EmailQuota.read(ctx, auth.teamId)?.headers() ?? {};
 }
 
-function send(ctx: Emulator, req: Req<'emails/send'>): Answer<'emails/send'> {
+/**
+ * POST /emails, and POST /email, the 0.x SDKs' path of the same send
+ * (docs/reference/transport.md#the-0x-sdks-path-email): one handler, so
+ * the alias answers exactly as `/emails` does.
+ */
+function send(ctx: Emulator, req: Req<'emails/send'> | Req<'emails/send-legacy'>): Answer<'emails/send'> {
   // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const result = sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota });
@@ -61,11 +66,11 @@ async function batch(ctx: Emulator, req: Req<'emails/send-batch'>): Promise<Answ
   if (mode !== 'strict' && mode !== 'permissive') {
     throw emailMessages.batchValidationHeader();
   }
-  const validate = await batchItemValidator();
+  const check = await batchItemValidator();
   // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const, quota };
-  return withQuotaHeaders(quota, sendBatch(ctx, req.body, mode, validate, sc));
+  return withQuotaHeaders(quota, sendBatch(ctx, req.body, mode, check, sc));
 }
 
 function listEmails(ctx: Emulator, req: Req<'emails/list'>): Answer<'emails/list'> {
@@ -140,6 +145,7 @@ function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>): Answer
 
 export const emailOperations = {
   'emails/send': send,
+  'emails/send-legacy': send,
   'emails/send-batch': batch,
   'emails/list': listEmails,
   'emails/get': get,

@@ -5,6 +5,7 @@
  * | operationId | rule |
  * |---|---|
  * | emails/send | body of docs/reference/resources.md#emails (rules in `send.ts`); `Idempotency-Key`; open to `sending_access` keys → `{id}`; starts `queued` (or `scheduled` + `email.scheduled`) |
+ * | emails/send-legacy | `POST /email`, the 0.x SDKs' path: the `emails/send` handler (docs/reference/transport.md#the-0x-sdks-path-email) |
  * | emails/send-batch | array of 1..100 send bodies without `attachments`; `x-batch-validation: strict` (all or nothing) or `permissive` (`errors: [{index, message}]`); `Idempotency-Key` → `{data: [{id}]}` in input order |
  * | emails/list | the team's sent emails, newest first, `limit` default 20; items of docs/reference/interface-spec.md#sent-email (unset cc/bcc/reply_to `null`) |
  * | emails/get | `object: "email"` + html, text, tags, topic_id (unset lists `[]`); another team's → 404 `Email not found` |
@@ -29,7 +30,7 @@ export const emailsModule: ResourceModule = {
   operations: { ...emailOperations, 'emails/metrics': metrics } satisfies OperationHandlers,
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob, emailSendManyJob, emailDeliverManyJob],
   // An idempotent replay sends nothing; its quota headers are those of now (src/http/idempotency.ts).
-  replayHeaders: { 'emails/send': quotaReplayHeaders, 'emails/send-batch': quotaReplayHeaders },
+  replayHeaders: { 'emails/send': quotaReplayHeaders, 'emails/send-legacy': quotaReplayHeaders, 'emails/send-batch': quotaReplayHeaders },
   /**
    * `fixtures.emails`: `[{id, team_id, from, to, subject, html?, text?, cc?, bcc?, reply_to?, tags?,
    * created_at (ISO), events: [{type, at (ISO)}]}]` (`seedEmail`).

@@ -70,8 +70,8 @@ describe('contact topics', () => {
     const res = await t.api.get(`/contacts/${BOB}/topics`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      { id: PROMOTIONS, name: 'Promotions', description: 'Offers and discounts', subscription: 'opt_out' },
-      { id: PRODUCT, name: 'Product updates', description: 'News about features and releases', subscription: 'opt_in' },
+      { id: PROMOTIONS, name: 'Promotions', description: 'Offers and discounts', subscription: 'opt_out', created_at: '2026-01-03 00:00:01.000000+00' },
+      { id: PRODUCT, name: 'Product updates', description: 'News about features and releases', subscription: 'opt_in', created_at: '2026-01-03 00:00:00.000000+00' },
     ]);
     const alice = await t.api.get('/contacts/alice@example.org/topics');
     expect(alice.body.data.find((x: any) => x.id === PROMOTIONS).subscription).toBe('opt_in');
