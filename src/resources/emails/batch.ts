@@ -10,20 +10,26 @@
 import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { loadSpec } from '../../http/spec.js';
+import { loadedSpec } from '../../http/spec.js';
 import { compileBodySchema, toApiError } from '../../http/validate.js';
 import { sendEmail, type SendContext, type SendEmailInput } from './send.js';
 import { emailMessages } from './messages.js';
 
-let itemValidator: Promise<ValidateFunction> | null = null;
+let itemValidator: ValidateFunction | null = null;
 
-/** The validator of one batch item: the `emails/send` body schema of spec/openapi.yaml (compiled once). */
-export function batchItemValidator(): Promise<ValidateFunction> {
-  itemValidator ??= loadSpec().then(({ operations }) => {
-    const op = operations.find((o) => o.operationId === 'emails/send');
+/**
+ * The validator of one batch item: the `emails/send` body schema of
+ * spec/openapi.yaml, compiled on first use, once per process. Synchronous
+ * (the document is loaded before any request is served: `loadedSpec`), so
+ * the batch handler runs inside its idempotency key's transaction
+ * (src/http/idempotency.ts). Throws if the document lacks that body.
+ */
+export function batchItemValidator(): ValidateFunction {
+  if (!itemValidator) {
+    const op = loadedSpec().operations.find((o) => o.operationId === 'emails/send');
     if (!op?.body) throw new Error('spec/openapi.yaml lacks the emails/send body');
-    return compileBodySchema(op.body.schema);
-  });
+    itemValidator = compileBodySchema(op.body.schema);
+  }
   return itemValidator;
 }
 
