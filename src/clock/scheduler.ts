@@ -114,6 +114,11 @@ export const schedulerMigration = {
   CREATE INDEX jobs_due ON jobs (status, due_at, id);`,
 };
 
+/** The log line of a failed job: `job 12 (emails.send) failed: <the error's message>`. */
+function failedText(id: number, type: string, err: unknown): string {
+  return `job ${id} (${type}) failed: ${(err as Error)?.message ?? err}`;
+}
+
 export class Scheduler {
   private handlers = new Map<string, JobHandler>();
   /** Types whose handler awaits I/O (run outside a transaction). */
@@ -214,6 +219,27 @@ export class Scheduler {
     return this.db
       .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
       .run(type, key, value).changes;
+  }
+
+  /**
+   * Records a failed job of `type` that ran as one step of another job (an
+   * email of a broadcast's `emails.send-many`): a `failed` row with its
+   * payload, team, due time (emulated ms) and the error's stack, and the
+   * same log line, as a job of its own that failed (`fail`), so the record
+   * of a failure does not depend on the path. Synchronous: part of the
+   * running job's transaction. Returns the row's id. Throws the store's
+   * error (a full store: the running job is rolled back and stays pending).
+   */
+  recordFailed(type: string, payload: unknown, err: unknown, opts: { dueAt?: number; teamId?: string | null } = {}): number {
+    if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
+    const now = this.clock.nowMs();
+    const info = this.db
+      .prepare(`INSERT INTO jobs (type, team_id, due_at, payload, status, error, created_at) VALUES (?, ?, ?, ?, 'failed', ?, ?)`)
+      .run(type, opts.teamId ?? null, Math.max(opts.dueAt ?? now, 0), JSON.stringify(payload ?? null), String((err as Error)?.stack ?? err), now);
+    this.trimFailed();
+    const id = Number(info.lastInsertRowid);
+    this.log(failedText(id, type, err));
+    return id;
   }
 
   /** Pending jobs, soonest first (for the admin API and tests). */
@@ -345,7 +371,7 @@ export class Scheduler {
       this.storeFull(e, row);
       if (from === 'running') this.stuck.set(row.id, error);
     }
-    this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+    this.log(failedText(row.id, row.type, err));
   }
 
   /**
