@@ -41,25 +41,56 @@ export type BusEvent = keyof BusEvents;
 /** A listener of event `K`: called with that event's payload. */
 export type BusListener<K extends BusEvent> = (...args: BusEvents[K]) => void;
 
+/** Told of a listener that threw: the event's name, its payload and the error (the emulator logs it: src/server.ts). */
+export type ListenerErrorReport = (event: BusEvent, args: unknown[], err: unknown) => void;
+
+/** The line logged for a listener that threw: the event with its payload, then the error's stack. */
+export function listenerErrorText(event: BusEvent, args: unknown[], err: unknown): string {
+  let payload: string;
+  try {
+    payload = JSON.stringify(args);
+  } catch {
+    payload = String(args);
+  }
+  return `a listener of the bus event ${event} ${payload} failed: ${(err as Error)?.stack ?? err}`;
+}
+
 /**
  * A typed emitter over node's `EventEmitter` (no listener limit), whose
  * `emit` waits for the commit of the transaction open on `db`, if any
- * (`afterCommit`). A listener that throws: the error reaches the caller
- * that committed (or emitted, outside a transaction), after the other
- * queued events were emitted.
+ * (`afterCommit`). A listener that throws never fails the write that
+ * emitted (it committed, and answers as committed): the error goes to
+ * `onListenerError` with the event, and the other listeners still hear it.
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
 
-  /** `db`: the emulator's store connection (only its `inTransaction` is read). */
-  constructor(private readonly db: TransactionState) {
+  /**
+   * `db`: the emulator's store connection (only its `inTransaction` is read);
+   * `onListenerError`: told of a listener that threw (default: one line on stderr).
+   */
+  constructor(
+    private readonly db: TransactionState,
+    private readonly onListenerError: ListenerErrorReport = (event, args, err) => void process.stderr.write(`[resend-emulator] error: ${listenerErrorText(event, args, err)}\n`),
+  ) {
     this.emitter.setMaxListeners(0);
   }
 
   /** Emits `name` with `args` once the current transaction commits (at once outside one; never if it rolls back). */
   emit<K extends BusEvent>(name: K, ...args: BusEvents[K]): void {
     afterCommit(this.db, () => {
-      this.emitter.emit(name, ...args);
+      // Each listener on its own (EventEmitter.emit stops at the first that throws); `rawListeners` keeps `once`'s removal.
+      for (const listener of this.emitter.rawListeners(name) as ((...a: unknown[]) => void)[]) {
+        try {
+          listener(...args);
+        } catch (err) {
+          try {
+            this.onListenerError(name, args, err);
+          } catch {
+            // A failing report must not fail the write either.
+          }
+        }
+      }
     });
   }
 

@@ -12,12 +12,13 @@ import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { registerJobs } from './clock/jobs.js';
 import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type RuntimeState, type ServerTimeouts } from './context.js';
-import { EventBus } from './bus.js';
+import { EventBus, listenerErrorText } from './bus.js';
 import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase, openMigratedMemoryStore } from './store/db.js';
+import { reportCallbackErrors } from './store/after-commit.js';
 import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
 import { resetState } from './state/reset.js';
 import { referencedUploads } from './state/uploads.js';
@@ -125,13 +126,15 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const migrations = modules.flatMap((m) => m.migrations ?? []);
   const db = config.db === ':memory:' ? openMigratedMemoryStore(migrations) : openDatabase(config.db);
   const clock = new Clock(config.clock);
-  const bus = new EventBus(db);
   // The base of handed-out URLs: `--public-url` now and for good; otherwise set by `run` once it listens, or by the requests of an app with no listener of its own (RuntimeState).
   const runtime: RuntimeState = { baseUrl: (config.publicUrl ?? '').replace(/\/+$/, ''), listening: false };
   const threshold = LEVELS.indexOf(config.logLevel);
   const log: Emulator['log'] = (level, msg) => {
     if (LEVELS.indexOf(level) <= threshold) process.stderr.write(`[resend-emulator] ${level}: ${msg}\n`);
   };
+  // A committed write answers as committed: what a listener (or another after-commit callback) throws is logged, never thrown to the writer.
+  const bus = new EventBus(db, (event, args, err) => log('error', listenerErrorText(event, args, err)));
+  reportCallbackErrors(db, (err) => log('error', `a callback after a commit failed: ${(err as Error)?.stack ?? err}`));
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
   const base = { db, clock, scheduler, config, runtime, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter, usage: usageCounter };
   // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).

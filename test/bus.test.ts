@@ -3,7 +3,7 @@
  * of its change commits, so a listener finds the committed row it is about,
  * and a transaction that rolls back emits nothing.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FIXTURES, useFreshEmulatorPerTest } from './helpers.js';
 import { emitEvent } from '../src/deliveries/emit.js';
 
@@ -83,4 +83,31 @@ describe('ctx.bus', () => {
     t.emu.ctx.bus.emit('clock', 43);
     expect(heard).toEqual([42]);
   });
+
+  it('a listener that throws: the write answers as committed, the other listeners still hear it, and the error is logged with the event', async () => {
+    const heard: string[] = [];
+    t.emu.ctx.bus.on('email', () => {
+      throw new Error('listener broke');
+    });
+    t.emu.ctx.bus.on('email', (id) => heard.push(id));
+    const once: string[] = [];
+    t.emu.ctx.bus.once('email', (id) => once.push(id));
+    const lines: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
+    let sent;
+    try {
+      sent = await t.api.post('/emails').send({ from: 'Acme <hi@example.com>', to: 'delivered@resend.dev', subject: 'still sent', html: '<p>x</p>' });
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(sent.status).toBe(200);
+    expect(t.emu.emails().map((e) => e.id)).toEqual([sent.body.id]);
+    expect(heard[0]).toBe(sent.body.id);
+    expect(once).toEqual([sent.body.id]); // `once` still removes itself
+    expect(t.emu.ctx.bus.listenerCount('email')).toBe(2);
+    const logged = lines.filter((l) => l.includes('listener broke'));
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged[0]).toMatch(new RegExp(`^\\[resend-emulator\\] error: a listener of the bus event email \\["${sent.body.id}"\\] failed: Error: listener broke`));
+  });
 });
+

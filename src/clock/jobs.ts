@@ -62,6 +62,12 @@ export interface JobDefinition<T extends JobType> {
    * `value` (or any of the values of an array). Returns how many.
    */
   cancel(ctx: Emulator, key: CancelKey<T>, value: string | readonly string[]): number;
+  /**
+   * Records a job of this type as failed with `err` when its work ran as a
+   * step of another job (`Scheduler.recordFailed`): the same `failed` row
+   * and log line as a job of its own that threw. Returns the row's id.
+   */
+  fail(ctx: Emulator, payload: JobPayloads[T], err: unknown, opts?: ScheduleOptions): number;
 }
 
 /** A definition of any job type (what `ResourceModule.jobs` lists). */
@@ -83,6 +89,7 @@ export function defineJob<T extends JobType>(
     run,
     schedule: (ctx, payload, scheduleOpts) => ctx.scheduler.schedule(type, payload, scheduleOpts),
     cancel: (ctx, key, value) => ctx.scheduler.cancelWhere(type, key, value),
+    fail: (ctx, payload, err, failOpts) => ctx.scheduler.recordFailed(type, payload, err, failOpts),
   };
 }
 

@@ -114,6 +114,11 @@ export const schedulerMigration = {
   CREATE INDEX jobs_due ON jobs (status, due_at, id);`,
 };
 
+/** The log line of a failed job: `job 12 (emails.send) failed: <the error's message>`. */
+function failedText(id: number, type: string, err: unknown): string {
+  return `job ${id} (${type}) failed: ${(err as Error)?.message ?? err}`;
+}
+
 export class Scheduler {
   private handlers = new Map<string, JobHandler>();
   /** Types whose handler awaits I/O (run outside a transaction). */
@@ -127,8 +132,15 @@ export class Scheduler {
   private stopped = false;
   /** Set while the store is full (a job could not write): the fault is logged once, and the timer retries after `FULL_RETRY_MS`. */
   private fullSince: number | null = null;
-  /** Async jobs whose `running` mark could not be put back to `pending` on a full store; retried before the next run. */
-  private stuck = new Set<number>();
+  /**
+   * Async jobs left `running` because the store was full when their end was
+   * to be written: back to `pending` (null) or `failed` (the error's text).
+   * Written before the next run; while any is left, the background timer
+   * retries every `FULL_RETRY_MS` even when no job is pending (their rows are
+   * not `pending`, so a timer armed for pending jobs alone never came: an
+   * import stayed stuck until another request scheduled a job).
+   */
+  private stuck = new Map<number, string | null>();
 
   constructor(
     private readonly db: DB,
@@ -207,6 +219,27 @@ export class Scheduler {
     return this.db
       .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
       .run(type, key, value).changes;
+  }
+
+  /**
+   * Records a failed job of `type` that ran as one step of another job (an
+   * email of a broadcast's `emails.send-many`): a `failed` row with its
+   * payload, team, due time (emulated ms) and the error's stack, and the
+   * same log line, as a job of its own that failed (`fail`), so the record
+   * of a failure does not depend on the path. Synchronous: part of the
+   * running job's transaction. Returns the row's id. Throws the store's
+   * error (a full store: the running job is rolled back and stays pending).
+   */
+  recordFailed(type: string, payload: unknown, err: unknown, opts: { dueAt?: number; teamId?: string | null } = {}): number {
+    if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
+    const now = this.clock.nowMs();
+    const info = this.db
+      .prepare(`INSERT INTO jobs (type, team_id, due_at, payload, status, error, created_at) VALUES (?, ?, ?, ?, 'failed', ?, ?)`)
+      .run(type, opts.teamId ?? null, Math.max(opts.dueAt ?? now, 0), JSON.stringify(payload ?? null), String((err as Error)?.stack ?? err), now);
+    this.trimFailed();
+    const id = Number(info.lastInsertRowid);
+    this.log(failedText(id, type, err));
+    return id;
   }
 
   /** Pending jobs, soonest first (for the admin API and tests). */
@@ -326,16 +359,19 @@ export class Scheduler {
 
   /** Records a job's failure (its own statement, after any rollback) and keeps the failed rows bounded. */
   private fail(row: { id: number; type: string }, err: unknown, from: 'pending' | 'running' = 'pending'): void {
+    const error = String((err as Error)?.stack ?? err);
     try {
       // `from`: the row's status now (a sync job's `running` was rolled back); a job the handler scheduled may have reused the id.
-      this.db.prepare(`UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status = ?`).run(String((err as Error)?.stack ?? err), row.id, from);
+      this.db.prepare(`UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status = ?`).run(error, row.id, from);
       this.trimFailed();
     } catch (e) {
-      // A full store cannot record the failure either: the job stays as it is (pending, or running until `recover`).
+      // A full store cannot record the failure either: a pending job stays pending (it runs again), a running
+      // one is marked failed once space frees (before the next run).
       if (!fullStore(e)) throw e;
       this.storeFull(e, row);
+      if (from === 'running') this.stuck.set(row.id, error);
     }
-    this.log(`job ${row.id} (${row.type}) failed: ${(err as Error)?.message ?? err}`);
+    this.log(failedText(row.id, row.type, err));
   }
 
   /**
@@ -345,12 +381,25 @@ export class Scheduler {
    * next run.
    */
   private repend(id: number): void {
+    this.writeEnd(id, null);
+  }
+
+  /**
+   * Writes the end of an async job left `running`: back to `pending`
+   * (`error` null) or `failed` with `error`. On a full store it is kept in
+   * `stuck` and written before the next run (see `kick`).
+   */
+  private writeEnd(id: number, error: string | null): void {
     try {
-      this.db.prepare(`UPDATE jobs SET status = 'pending' WHERE id = ? AND status = 'running'`).run(id);
+      if (error === null) this.db.prepare(`UPDATE jobs SET status = 'pending' WHERE id = ? AND status = 'running'`).run(id);
+      else {
+        this.db.prepare(`UPDATE jobs SET status = 'failed', error = ? WHERE id = ? AND status = 'running'`).run(error, id);
+        this.trimFailed();
+      }
       this.stuck.delete(id);
     } catch (err) {
       if (!fullStore(err)) throw err;
-      this.stuck.add(id);
+      this.stuck.set(id, error);
     }
   }
 
@@ -363,7 +412,7 @@ export class Scheduler {
 
   private async runUntil(target: number): Promise<FiredJob[]> {
     const fired: FiredJob[] = [];
-    for (const id of [...this.stuck]) this.repend(id);
+    for (const [id, error] of [...this.stuck]) this.writeEnd(id, error);
     let sliceStart = performance.now();
     const nextJob = this.db.prepare(
       `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
@@ -449,7 +498,13 @@ export class Scheduler {
       const started = begin(row);
       if (!started) continue;
       const { handler, job } = started;
-      markRunning.run(row.id);
+      try {
+        markRunning.run(row.id);
+      } catch (err) {
+        // Not even the mark fits: the job stays pending, and the timer waits FULL_RETRY_MS (no tight loop).
+        if (fullStore(err)) this.storeFull(err, row);
+        throw err;
+      }
       let full: unknown = null;
       const run = Promise.resolve()
         .then(() => handler(job))
@@ -479,19 +534,24 @@ export class Scheduler {
     return fired;
   }
 
-  /** In real mode, (re)arms the timer for the soonest pending job. */
+  /**
+   * In real mode, (re)arms the timer for the soonest pending job, or, while
+   * a job's end is still to be written (`stuck`: a full store refused it),
+   * after `FULL_RETRY_MS` whatever is pending: such a job has no pending row
+   * to arm a timer for, and nothing else would write its end.
+   */
   private kick(): void {
     if (this.clock.mode !== 'real' || this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     const next = this.db
       .prepare(`SELECT due_at FROM jobs WHERE status = 'pending' ORDER BY due_at LIMIT 1`)
       .get() as { due_at: number } | undefined;
-    if (!next) {
+    if (!next && this.stuck.size === 0) {
       this.timer = null;
       return;
     }
-    let wait = Math.min(Math.max(next.due_at - this.clock.nowMs(), 0), 60_000);
-    if (this.fullSince !== null) wait = Math.max(wait, FULL_RETRY_MS);
+    let wait = next ? Math.min(Math.max(next.due_at - this.clock.nowMs(), 0), 60_000) : FULL_RETRY_MS;
+    if (this.fullSince !== null || this.stuck.size > 0) wait = Math.max(wait, FULL_RETRY_MS);
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.serial(() => this.runUntil(this.clock.nowMs()))

@@ -92,14 +92,38 @@ export type Answer<Op extends OperationId> =
   | { [S in SuccessStatus<Op>]: Reply<S, BodyOf<operations[Op]['responses'][S]>> }[SuccessStatus<Op>]
   | ([HasNonJson<Op>] extends [never] ? never : typeof HANDLED);
 
-/** The handler of one operation: its request as the document declares it, its answer (or a promise of it). */
-export type Handler<Op extends OperationId> = (ctx: Emulator, req: Req<Op>) => Answer<Op> | Promise<Answer<Op>>;
+/**
+ * True when the document declares the `Idempotency-Key` header on the
+ * operation (spec/paths/*.yaml; the pipeline honours it for exactly these:
+ * `Operation.idempotent`, src/http/spec.ts).
+ */
+export type TakesIdempotencyKey<Op extends OperationId> = operations[Op] extends { parameters: { header?: infer H } }
+  ? [NonNullable<H>] extends [never] // `header?: never`: no header at all (`keyof never` would be every key)
+    ? false
+    : 'Idempotency-Key' extends keyof NonNullable<H> ? true : false
+  : false;
+
+/** A value that is not a promise (nor any thenable): what a synchronous handler answers. */
+type NotThenable = { then?: never };
+
+/**
+ * The handler of one operation: its request as the document declares it,
+ * its answer, or a promise of it; for an operation that takes an
+ * `Idempotency-Key`, its answer only (synchronous): the handler runs inside
+ * the key's transaction with the record of its answer
+ * (src/http/idempotency.ts `runUnderKey`), which cannot span an `await`.
+ */
+export type Handler<Op extends OperationId> = (
+  ctx: Emulator,
+  req: Req<Op>,
+) => TakesIdempotencyKey<Op> extends true ? Answer<Op> & NotThenable : Answer<Op> | Promise<Answer<Op>>;
 
 /**
  * Handlers by operationId, each typed by its own operation: every module's
  * map is written `{ ... } satisfies OperationHandlers`, so a key that is no
- * operation of the document, a handler wired to another operation's key, or
- * a reply the document does not declare fails to compile.
+ * operation of the document, a handler wired to another operation's key, a
+ * reply the document does not declare, or an async handler for an
+ * operation that takes an `Idempotency-Key`, fails to compile.
  */
 export type OperationHandlers = { [Op in OperationId]?: Handler<Op> };
 

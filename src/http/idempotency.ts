@@ -10,8 +10,12 @@
  * - same team + scope + key + same body within 24 h of emulated time →
  *   the first (successful) response again (status and body), the handler
  *   not called, nothing done a second time;
- * - same key while the first call is still under way (an asynchronous
- *   handler) → 409 `concurrent_idempotent_requests`;
+ * - calls with one key never overlap: the lookup, the handler and the
+ *   record of its answer run in one synchronous turn (the handler of an
+ *   operation with the header cannot return a promise: `OperationHandlers`,
+ *   src/http/document-types.ts), so a second call finds the first's answer
+ *   (the service's 409 `concurrent_idempotent_requests`, for a call still
+ *   in progress, cannot arise here);
  * - same key, different body within 24 h → 409 `invalid_idempotent_request`;
  * - after 24 h the key is free again. Failed requests are not remembered.
  * Bodies (as validated: undeclared keys pruned) are compared by a hash of
@@ -90,16 +94,12 @@ export function idempotencyScope(operationId: string, pathParams: readonly strin
   return pathParams.length ? `${operationId}:${pathParams.join(':')}` : operationId;
 }
 
-/** Calls under way with a key (team, scope, key), per emulator: a second one meanwhile is 409 `concurrent_idempotent_requests`. */
-const inFlight = new WeakMap<Emulator, Set<string>>();
-
 /**
  * Looks the call's key up (`teamId`, `scope`, `key`, the validated `body`),
  * per the rules above: returns `{ replay }` (the recorded status and body)
  * for the same body within 24 h, otherwise `{ claim }` to run the call under.
- * Throws 409 `invalid_idempotent_request` for another body, 409
- * `concurrent_idempotent_requests` while a call with the same key is under
- * way (an asynchronous handler; the service's answer, docs/reference/errors.md#error-names-and-statuses).
+ * Throws 409 `invalid_idempotent_request` for another body
+ * (docs/reference/errors.md#error-names-and-statuses).
  */
 export function lookUpIdempotencyKey(ctx: Emulator, teamId: string, scope: string, key: string, body: unknown): { replay: Reply } | { claim: IdempotencyClaim } {
   const hash = createHash('sha256').update(canonical(body)).digest('hex');
@@ -112,67 +112,32 @@ export function lookUpIdempotencyKey(ctx: Emulator, teamId: string, scope: strin
     }
     return { replay: new Reply(row.status, JSON.parse(row.response)) };
   }
-  if (inFlight.get(ctx)?.has(JSON.stringify([teamId, scope, key]))) {
-    throw new ApiError(409, 'concurrent_idempotent_requests', 'Same idempotency key used while original request is still in progress.');
-  }
   return { claim: { teamId, scope, key, hash, staleSeq: row?.seq ?? null } };
 }
 
 /**
  * Runs a call under its claimed key: `run` (the operation's handler) and the
- * record of its answer in one transaction, so a crash leaves both or
- * neither; what `run` returns (the success body, sent with `status`, or a
- * `Reply`: its status and body are recorded, not its headers). A handler
- * that returns a promise (it awaits before writing) has its answer recorded
- * in a transaction of its own once it resolves, the key held meanwhile (a
- * second call with it is 409 `concurrent_idempotent_requests`). A call that
- * throws records nothing. Returns what `run` returned.
+ * record of its answer in one transaction, always, so a crash leaves both or
+ * neither, and a retry with the key after a crash at any point runs the call
+ * once; what `run` returns (the success body, sent with `status`, or a
+ * `Reply`: its status and body are recorded, not its headers). `run` is
+ * synchronous (the types refuse an async handler for an operation with the
+ * header: `OperationHandlers`); one that returns a promise anyway throws
+ * (rolled back, nothing recorded). A call that throws records nothing.
+ * Returns what `run` returned.
  */
 export function runUnderKey(ctx: Emulator, claim: IdempotencyClaim, status: number, run: () => unknown): unknown {
-  const id = JSON.stringify([claim.teamId, claim.scope, claim.key]);
-  let held = inFlight.get(ctx);
-  if (!held) inFlight.set(ctx, (held = new Set()));
-  const record = (result: unknown) => {
+  return ctx.db.transaction(() => {
+    const result = run();
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function') {
+      // A programming error the types refuse: the answer could not be recorded in this transaction.
+      throw new Error(`the handler of ${claim.scope.split(':')[0]} returned a promise: an operation with an Idempotency-Key must have a synchronous handler`);
+    }
     if (claim.staleSeq !== null) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(claim.staleSeq);
     const [recorded, body] = result instanceof Reply ? [result.status, result.body] : [status, result];
     ctx.db
       .prepare('INSERT INTO idempotency_keys (team_id, scope, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(claim.teamId, claim.scope, claim.key, claim.hash, recorded, JSON.stringify(body), ctx.clock.nowMs());
-  };
-  held.add(id);
-  // better-sqlite3 refuses a transaction function that returns a promise: an async handler's promise is kept aside.
-  let pending: PromiseLike<unknown> | null = null;
-  let result: unknown;
-  try {
-    result = ctx.db.transaction(() => {
-      const r = run();
-      if (typeof (r as PromiseLike<unknown> | null)?.then === 'function') {
-        pending = r as PromiseLike<unknown>;
-        return undefined;
-      }
-      record(r);
-      return r;
-    })();
-  } catch (err) {
-    held.delete(id);
-    throw err;
-  }
-  if (pending === null) {
-    held.delete(id);
     return result;
-  }
-  return Promise.resolve(pending as PromiseLike<unknown>).then(
-    (r) => {
-      try {
-        ctx.db.transaction(() => record(r))();
-      } finally {
-        held.delete(id);
-      }
-      return r;
-    },
-    (err) => {
-      held.delete(id);
-      throw err;
-    },
-  );
+  })();
 }

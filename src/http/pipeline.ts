@@ -214,8 +214,9 @@ export type ReplayHeaders = ReadonlyMap<string, (ctx: Emulator, auth: Auth) => R
  * operation's `replayHeaders` of now) and the handler is not called; a new
  * key, `call.idempotency`. One rule for every such operation, scoped to the
  * team, the operationId and the path parameters. Throws 400
- * `invalid_idempotency_key`, 409 `invalid_idempotent_request`, 409
- * `concurrent_idempotent_requests`.
+ * `invalid_idempotency_key`, 409 `invalid_idempotent_request`. Synchronous,
+ * as `callHandler` is under a key: nothing runs between the lookup and the
+ * handler's transaction.
  */
 export function honourIdempotencyKey(ctx: Emulator, replayHeaders: ReplayHeaders): Step {
   return (call) => {

@@ -131,6 +131,19 @@ async function readDocument(): Promise<Document> {
 }
 
 let cached: Promise<{ document: Document; operations: Operation[] }> | null = null;
+/** What `cached` resolved to, once it has (`loadedSpec`). */
+let loaded: { document: Document; operations: Operation[] } | null = null;
+
+/**
+ * The document `loadSpec` loaded, synchronously: for what needs it inside a
+ * synchronous handler (a validator compiled on first use, e.g. a batch
+ * item's). Every app awaits `loadSpec` before it serves a request, so a
+ * handler always finds it. Throws if it is not loaded yet (a programming error).
+ */
+export function loadedSpec(): { document: Document; operations: Operation[] } {
+  if (!loaded) throw new Error('the OpenAPI document is not loaded yet: await loadSpec() first');
+  return loaded;
+}
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -196,7 +209,8 @@ export function loadSpec(): Promise<{ document: Document; operations: Operation[
           });
         }
       }
-      return { document, operations };
+      loaded = { document, operations };
+      return loaded;
     })();
     cached.catch(() => {
       cached = null;

@@ -26,16 +26,45 @@ export interface TransactionState {
 /** The callbacks waiting for the outermost transaction of each connection to commit. */
 const queues = new WeakMap<TransactionState, (() => void)[]>();
 
+/** Where a connection's callback errors go (`reportCallbackErrors`). */
+const reporters = new WeakMap<TransactionState, (err: unknown) => void>();
+
+/**
+ * Sets where the errors of `db`'s after-commit callbacks go (the emulator's
+ * log: src/server.ts). A write that committed answers as committed: a
+ * callback's error never reaches the caller that committed. Without a
+ * reporter, the error is written to stderr as one line.
+ */
+export function reportCallbackErrors(db: TransactionState, report: (err: unknown) => void): void {
+  reporters.set(db, report);
+}
+
+/** Hands a callback's error to the connection's reporter; never throws. */
+function report(db: TransactionState, err: unknown): void {
+  try {
+    const reporter = reporters.get(db);
+    if (reporter) reporter(err);
+    else process.stderr.write(`[resend-emulator] error: a callback after a commit failed: ${(err as Error)?.stack ?? err}\n`);
+  } catch {
+    // A failing reporter must not fail the write either.
+  }
+}
+
 /**
  * Runs `fn` once the writes made so far are committed: at once (synchronously)
  * when no transaction is open on `db`, else right after the outermost
  * transaction commits, never if the transaction (or the savepoint it was
- * queued in) rolls back. What `fn` throws reaches the caller that committed
- * (after every other queued callback has run).
+ * queued in) rolls back. What `fn` throws never reaches the caller (the
+ * write stands and answers as committed): it goes to the connection's
+ * reporter (`reportCallbackErrors`), and the other queued callbacks still run.
  */
 export function afterCommit(db: TransactionState, fn: () => void): void {
   if (!db.inTransaction) {
-    fn();
+    try {
+      fn();
+    } catch (err) {
+      report(db, err);
+    }
     return;
   }
   let queue = queues.get(db);
@@ -52,8 +81,8 @@ export function afterCommit(db: TransactionState, fn: () => void): void {
  * open already; it rolls back and rethrows when its function throws).
  * When `run` throws, the callbacks queued during it are dropped; when it
  * returns and was the outermost level, the queue runs (`afterCommit`).
- * Returns what `run` returns; throws what `run` throws, or the first error
- * a queued callback threw (the transaction is committed then).
+ * Returns what `run` returns; throws what `run` throws (never what a
+ * queued callback throws: that goes to `reportCallbackErrors`'s reporter).
  */
 export function runTransaction<T>(db: TransactionState, run: () => T): T {
   const outermost = !db.inTransaction;
@@ -70,23 +99,17 @@ export function runTransaction<T>(db: TransactionState, run: () => T): T {
   return result;
 }
 
-/** Runs (and empties) the queue of `db`; a callback's error is rethrown once all have run. */
+/** Runs (and empties) the queue of `db`; a callback's error is reported (`reportCallbackErrors`), never thrown. */
 function flush(db: TransactionState): void {
   const queue = queues.get(db);
   if (!queue?.length) return;
   // Taken first: a callback may open (and commit) transactions of its own, which flush what they queue themselves.
   const due = queue.splice(0);
-  let failed = false;
-  let failure: unknown;
   for (const fn of due) {
     try {
       fn();
     } catch (err) {
-      if (!failed) {
-        failed = true;
-        failure = err;
-      }
+      report(db, err);
     }
   }
-  if (failed) throw failure;
 }

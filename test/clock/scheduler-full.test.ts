@@ -108,4 +108,73 @@ describe('jobs on a full store', () => {
     expect(logs).toHaveLength(2);
     await scheduler.stop();
   });
+  /**
+   * Makes the store refuse a job's end as a full disk does when even the WAL cannot grow: a trigger writes a
+   * 64 KiB row whenever a job's status changes to `status`, which `max_page_count` refuses with SQLITE_FULL.
+   */
+  function refuseEnd(db: ReturnType<typeof setup>['db'], status: 'pending' | 'failed'): void {
+    db.exec(`CREATE TRIGGER refuse_end AFTER UPDATE OF status ON jobs WHEN NEW.status = '${status}' BEGIN INSERT INTO blobs VALUES (zeroblob(65536)); END`);
+  }
+
+  it('real clock: an async job whose way back to pending the full store refused (left running) runs once space frees, with no other job scheduled', async () => {
+    const { db, scheduler, logs, full, free, status } = setup('real');
+    refuseEnd(db, 'pending');
+    let runs = 0;
+    scheduler.register('import', async () => {
+      runs++;
+      await new Promise((r) => setImmediate(r));
+      db.prepare('INSERT INTO blobs VALUES (?)').run(Buffer.alloc(64 * 1024));
+    }, { async: true });
+    full();
+    scheduler.start();
+    scheduler.schedule('import', {});
+    await vi.waitFor(() => expect(runs).toBe(1), WAIT);
+    await vi.waitFor(() => expect(logs).toHaveLength(1), WAIT);
+    expect(status()).toEqual(['running']); // its end could not be written
+    free();
+    // No request, no schedule: the background timer alone writes its way back and runs it.
+    await vi.waitFor(() => expect(status()).toEqual([]), WAIT);
+    expect(runs).toBe(2);
+    expect(logs.at(-1)).toBe('the store has space again: jobs run');
+    await scheduler.stop();
+  });
+
+  it('real clock: an async job that failed while the store was full is recorded failed once space frees, not left running', async () => {
+    const { db, scheduler, full, free, status } = setup('real');
+    refuseEnd(db, 'failed');
+    scheduler.register('broken', async () => {
+      await new Promise((r) => setImmediate(r));
+      throw new Error('the endpoint is gone');
+    }, { async: true });
+    full();
+    scheduler.start();
+    scheduler.schedule('broken', {});
+    await vi.waitFor(() => expect(status()).toEqual(['running']), WAIT);
+    free();
+    await vi.waitFor(() => expect(status()).toEqual(['failed']), WAIT);
+    expect(db.prepare('SELECT error FROM jobs').pluck().get()).toMatch(/^Error: the endpoint is gone/);
+    await scheduler.stop();
+  });
+
+  it('real clock: a job whose running mark the full store refuses stays pending and is retried after FULL_RETRY_MS, not in a tight loop', async () => {
+    const { db, scheduler, logs, full, free, status } = setup('real');
+    db.exec(`CREATE TRIGGER refuse_mark AFTER UPDATE OF status ON jobs WHEN NEW.status = 'running' BEGIN INSERT INTO blobs VALUES (zeroblob(65536)); END`);
+    let runs = 0;
+    scheduler.register('import', async () => void runs++, { async: true });
+    const tries: number[] = [];
+    const runUntil = (scheduler as any).runUntil.bind(scheduler);
+    (scheduler as any).runUntil = (target: number) => (tries.push(performance.now()), runUntil(target));
+    full();
+    scheduler.start();
+    scheduler.schedule('import', {});
+    await vi.waitFor(() => expect(tries.length).toBeGreaterThanOrEqual(2), WAIT);
+    expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(FULL_RETRY_MS - 50);
+    expect(status()).toEqual(['pending']);
+    expect(logs).toEqual([expect.stringContaining(': job 1 (import) stays pending; jobs wait until space frees')]);
+    free();
+    db.exec('DROP TRIGGER refuse_mark');
+    await vi.waitFor(() => expect(status()).toEqual([]), WAIT);
+    expect(runs).toBe(1);
+    await scheduler.stop();
+  });
 });

@@ -26,6 +26,7 @@ import { Reply } from '../../src/module.js';
 import type { Answer, OperationHandlers, Req } from '../../src/http/document-types.js';
 import { emailOperations } from '../../src/resources/emails/handlers.js';
 import { domainOperations } from '../../src/resources/domains/handlers.js';
+import { loadSpec } from '../../src/http/spec.js';
 
 
 describe('OperationHandlers', () => {
@@ -53,6 +54,24 @@ describe('OperationHandlers', () => {
     const cancelled: Answer<'emails/cancel'> = new Reply(200, { object: 'email', id: 'x' });
     expect(cancelled).toBeInstanceOf(Reply);
     expect(emailOperations['emails/get']).not.toBe(emailOperations['emails/cancel']);
+  });
+
+  it('refuses at compile time an async handler for an operation that takes an Idempotency-Key (it runs inside the key\'s transaction), and allows one elsewhere', async () => {
+    const batch = emailOperations['emails/send-batch'];
+    const wrong = () => [
+      // An async handler of an operation without the header compiles.
+      { 'emails/get': async (ctx: Emulator, req: Req<'emails/get'>) => emailOperations['emails/get'](ctx, req) } satisfies OperationHandlers,
+      // The synchronous batch handler compiles.
+      { 'emails/send-batch': batch } satisfies OperationHandlers,
+      // @ts-expect-error emails/send-batch declares the Idempotency-Key header: an async handler would commit the emails and the key's record apart
+      { 'emails/send-batch': async (ctx: Emulator, req: Req<'emails/send-batch'>) => batch(ctx, req) } satisfies OperationHandlers,
+      // @ts-expect-error likewise a handler that returns a promise without `async`
+      { 'emails/send': (ctx: Emulator, req: Req<'emails/send'>) => Promise.resolve(emailOperations['emails/send'](ctx, req)) } satisfies OperationHandlers,
+    ];
+    void wrong;
+    // The header the types read is the one the pipeline honours (`Operation.idempotent`).
+    const { operations } = await loadSpec();
+    expect(operations.filter((o) => o.idempotent).map((o) => o.operationId)).toEqual(expect.arrayContaining(['emails/send', 'emails/send-batch']));
   });
 });
 

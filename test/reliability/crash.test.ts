@@ -13,7 +13,11 @@
  *   while it runs (it resumes after its last committed batch: every row
  *   counted once, each contact created once);
  * - a broadcast: SIGTERM between its batches, then the restart finishes it
- *   with exactly one email per contact.
+ *   with exactly one email per contact;
+ * - `POST /emails/batch` with an `Idempotency-Key`, SIGKILL at points from
+ *   before the handler to after the answer: the emails and the key's record
+ *   are stored both or neither, and the retry with the key sends the batch
+ *   once (its answer the first one's when that arrived).
  * The store is read directly (better-sqlite3) only once the last process
  * has stopped.
  */
@@ -89,8 +93,9 @@ describe('crash and shutdown safety (built CLI, --db file)', () => {
     return s;
   };
   /** Reads the store once no process holds it. */
-  const readStore = <T>(db: string, fn: (d: Database.Database) => T): T => {
-    const d = new Database(db, { readonly: true });
+  const readStore = <T>(db: string, fn: (d: Database.Database) => T, readonly = true): T => {
+    // After a SIGKILL the WAL has no shared-memory index beside it (exclusive locking): only a writable connection recovers it.
+    const d = new Database(db, { readonly });
     try {
       return fn(d);
     } finally {
@@ -270,4 +275,61 @@ describe('crash and shutdown safety (built CLI, --db file)', () => {
     const mails = readStore(db, (d) => d.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT to_addrs) AS distinct_to FROM emails WHERE broadcast_id = ?').get(id));
     expect(mails).toEqual({ n: N, distinct_to: N });
   }, TEST_TIMEOUT);
+  it('POST /emails/batch with an Idempotency-Key, SIGKILL at any point: the emails and the key are stored both or neither, and the retry sends the batch once', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'state.db');
+    const ITEMS = 100;
+    // Kill points from "before the request reached the handler" to "after its answer": ms after the request is sent
+    // (a fresh process's first batch loads and compiles its validators: a few hundred ms), then once answered.
+    const DELAYS = [0, 20, 50, 100, 150, 200, 300, 500, 'answered'] as const;
+    const outcomes = { answered: 0, lost: 0 };
+    for (const [round, delay] of DELAYS.entries()) {
+      const s = await launch(db);
+      const key = `crash-batch-${round}`;
+      const subject = `crash batch ${round}`;
+      const items = Array.from({ length: ITEMS }, (_, i) => ({ from: 'crash@example.com', to: `batch${round}-${i}@example.net`, subject, text: 'once' }));
+      const send = () => fetch(`${s.url}/emails/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(items),
+        // A request the killed process never answered may be left hanging by the client: given up after 5 s.
+        signal: AbortSignal.timeout(5_000),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { id: string }[] } }));
+      const first = send().catch(() => null); // the connection may break: the process is gone
+      if (delay === 'answered') await first;
+      else await new Promise((r) => setTimeout(r, delay));
+      await stop(s.proc, 'SIGKILL');
+      const answer = await first;
+      // Between the kill and the restart, the store holds the batch's emails and its key's record together, or neither.
+      const stored = readStore(db, (d) => ({
+        emails: (d.prepare('SELECT COUNT(*) AS n FROM emails WHERE subject = ?').get(subject) as { n: number }).n,
+        keys: (d.prepare('SELECT COUNT(*) AS n FROM idempotency_keys WHERE key = ?').get(key) as { n: number }).n,
+      }), false);
+      expect([{ emails: 0, keys: 0 }, { emails: ITEMS, keys: 1 }]).toContainEqual(stored);
+      if (answer?.status === 200) {
+        outcomes.answered++;
+        expect(stored).toEqual({ emails: ITEMS, keys: 1 }); // an answered batch was committed
+      } else outcomes.lost++;
+
+      // The client retries with the same key after the restart: the batch is sent once, the answer the first one's.
+      const again = await launch(db);
+      const retry = await fetch(`${again.url}/emails/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${again.key}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(items),
+      });
+      expect(retry.status).toBe(200);
+      const retried = (await retry.json()) as { data: { id: string }[] };
+      expect(retried.data).toHaveLength(ITEMS);
+      if (answer?.status === 200) expect(retried).toEqual(answer.body);
+      expect(await stop(again.proc, 'SIGTERM')).toBe(0);
+      const after = readStore(db, (d) => d.prepare('SELECT id FROM emails WHERE subject = ? ORDER BY id').pluck().all(subject) as string[]);
+      expect(after).toEqual(retried.data.map((e) => e.id).sort());
+    }
+    // Both sides of the kill were reached: a batch killed before its answer and one answered.
+    expect(outcomes.answered).toBeGreaterThan(0);
+    expect(outcomes.lost).toBeGreaterThan(0);
+    console.log(`[reliability] crash: POST /emails/batch with a key killed at ${DELAYS.length} points (${outcomes.answered} answered, ${outcomes.lost} cut off); each retry sent the batch once`);
+  }, TEST_TIMEOUT);
 });
+

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DB } from '../../src/store/db.js';
-import { afterCommit } from '../../src/store/after-commit.js';
+import { afterCommit, reportCallbackErrors } from '../../src/store/after-commit.js';
 
 let db: DB;
 beforeEach(() => {
@@ -111,18 +111,30 @@ describe('afterCommit', () => {
     expect(runs).toEqual([]);
   });
 
-  it('a callback that throws: the others still run, the commit stands, the caller gets the error', () => {
+  it('a callback that throws: the others still run, the commit stands and answers as committed, the error goes to the reporter', () => {
     const { runs, queue } = recorder();
-    expect(() =>
-      db.transaction(() => {
-        insert('a');
-        afterCommit(db, () => {
-          throw new Error('listener failed');
-        });
-        queue('still runs');
-      })(),
-    ).toThrow('listener failed');
+    const reported: unknown[] = [];
+    reportCallbackErrors(db, (err) => reported.push(err));
+    const result = db.transaction(() => {
+      insert('a');
+      afterCommit(db, () => {
+        throw new Error('listener failed');
+      });
+      queue('still runs');
+      return 'committed';
+    })();
+    expect(result).toBe('committed');
     expect(runs).toEqual([{ label: 'still runs', inTransaction: false, ids: ['a'] }]);
+    expect(reported).toEqual([new Error('listener failed')]);
+  });
+
+  it('a callback that throws outside a transaction: the error goes to the reporter, not to the caller', () => {
+    const reported: unknown[] = [];
+    reportCallbackErrors(db, (err) => reported.push(err));
+    expect(() => afterCommit(db, () => {
+      throw new Error('listener failed');
+    })).not.toThrow();
+    expect(reported).toEqual([new Error('listener failed')]);
   });
 
   it('a callback may write in a transaction of its own, whose queue runs when it commits', () => {

@@ -10,7 +10,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Emulator } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { loadSpec } from '../../http/spec.js';
+import { loadedSpec } from '../../http/spec.js';
 import { compileOperation, toApiError } from '../../http/validate.js';
 import { sendEmail, type SendContext, type SendEmailInput } from './send.js';
 import { emailMessages } from './messages.js';
@@ -24,21 +24,27 @@ import { emailMessages } from './messages.js';
  */
 export type BatchItemCheck = (item: unknown) => unknown;
 
-let itemCheck: Promise<BatchItemCheck> | null = null;
+let itemCheck: BatchItemCheck | null = null;
 
-/** The check of one batch item (compiled once; see `BatchItemCheck`). */
-export function batchItemValidator(): Promise<BatchItemCheck> {
-  itemCheck ??= loadSpec().then(({ operations }) => {
-    const op = operations.find((o) => o.operationId === 'emails/send');
+/**
+ * The check of one batch item (see `BatchItemCheck`), compiled on first use,
+ * once per process. Synchronous (the document is loaded before any request
+ * is served: `loadedSpec`), so the batch handler runs inside its idempotency
+ * key's transaction (src/http/idempotency.ts). Throws if the document lacks
+ * that body.
+ */
+export function batchItemValidator(): BatchItemCheck {
+  if (!itemCheck) {
+    const op = loadedSpec().operations.find((o) => o.operationId === 'emails/send');
     if (!op?.body) throw new Error('spec/openapi.yaml lacks the emails/send body');
     const { prune, body } = compileOperation(op);
     const validate: ValidateFunction = body!;
-    return (item: unknown) => {
+    itemCheck = (item: unknown) => {
       const pruned = prune(item);
       if (!validate(pruned)) throw toApiError(validate.errors, 'body');
       return pruned;
     };
-  });
+  }
   return itemCheck;
 }
 

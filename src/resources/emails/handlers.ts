@@ -58,15 +58,17 @@ function send(ctx: Emulator, req: Req<'emails/send'> | Req<'emails/send-legacy'>
 /**
  * POST /emails/batch (docs/reference/resources.md#batch-sends): the `x-batch-validation` mode
  * (`strict` by default, or `permissive`: 422 otherwise), then the items sent
- * by `sendBatch` (batch.ts), once per idempotency key.
+ * by `sendBatch` (batch.ts), once per idempotency key. Synchronous, as every
+ * handler of an operation with an `Idempotency-Key` (`OperationHandlers`):
+ * the emails and the key's record commit in one transaction.
  */
-async function batch(ctx: Emulator, req: Req<'emails/send-batch'>): Promise<Answer<'emails/send-batch'>> {
+function batch(ctx: Emulator, req: Req<'emails/send-batch'>): Answer<'emails/send-batch'> {
   const header = req.headers['x-batch-validation'];
   const mode = (Array.isArray(header) ? header[0] : header ?? 'strict').toLowerCase();
   if (mode !== 'strict' && mode !== 'permissive') {
     throw emailMessages.batchValidationHeader();
   }
-  const check = await batchItemValidator();
+  const check = batchItemValidator();
   // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
   const quota = EmailQuota.read(ctx, req.auth!.teamId);
   const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const, quota };

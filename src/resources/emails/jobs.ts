@@ -47,8 +47,9 @@ export const emailDeliverJob = defineJob('emails.deliver', (ctx, job) =>
  * order; the ones sent get one `emails.deliver-many` job, due when each
  * one's `emails.deliver` would be. One job instead of one per email: the
  * scheduler's bookkeeping (a job row written, found, deleted) was about a
- * quarter of a broadcast's store time. An email that fails is rolled back and
- * logged alone (as its own job was; `eachEmail`).
+ * quarter of a broadcast's store time. An email that fails is rolled back
+ * alone and recorded as its own `emails.send` job would be: a `failed` job
+ * row with its payload and error, and the same log line (`eachEmail`).
  */
 export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
   const ids = job.payload.email_ids;
@@ -62,32 +63,37 @@ export const emailSendManyJob = defineJob('emails.send-many', (ctx, job) => {
     if (!faults.has(row.id)) faults.set(row.id, ctx.faults.forEmail(row.team_id, recipients));
     return faults.get(row.id)!;
   };
-  eachEmail(ctx, job.id, 'emails.send-many', ids, (id) => {
+  eachEmail(ctx, ids, (id) => {
     const sent = runSend(ctx, id, heads.get(id) ?? null, decide);
     if (sent) deliveries.push(sent.deliver);
   }, () => {
     deliveries = [];
     heads = loadEmailSteps(ctx, ids);
-  });
+  }, (id, err) => emailSendJob.fail(ctx, { email_id: id }, err, { dueAt: job.due_at, teamId: job.team_id }));
   if (deliveries.length) emailDeliverManyJob.schedule(ctx, { emails: deliveries }, { dueAt: ctx.clock.nowMs() + DELAYS.emailDelivery, teamId: job.team_id });
 });
-/** `emails.deliver-many`: the `emails.deliver` step of many emails sent together (`emails.send-many`), each with its own payload. */
+/**
+ * `emails.deliver-many`: the `emails.deliver` step of many emails sent
+ * together (`emails.send-many`), each with its own payload; one that fails
+ * is recorded as its own `emails.deliver` job would be (`eachEmail`).
+ */
 export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) => {
   const byId = new Map(job.payload.emails.map((e) => [e.email_id, e]));
   const ids = [...byId.keys()];
   let heads = loadEmailSteps(ctx, ids);
-  eachEmail(ctx, job.id, 'emails.deliver-many', ids, (id) => {
+  eachEmail(ctx, ids, (id) => {
     const e = byId.get(id)!;
     runDeliver(ctx, id, { outcome: e.outcome, addresses: e.addresses }, heads.get(id) ?? null);
   }, () => {
     heads = loadEmailSteps(ctx, ids);
-  });
+  }, (id, err) => emailDeliverJob.fail(ctx, byId.get(id)!, err, { dueAt: job.due_at, teamId: job.team_id }));
 });
 
 /**
- * Runs `step` for each email of a many-emails job (`jobId`, `type`), as if
- * each ran in its own savepoint: an email whose step throws is rolled back
- * alone and logged, the others go on. First every email runs in one
+ * Runs `step` for each email of a many-emails job, as if each ran in its
+ * own savepoint: an email whose step throws is rolled back alone and handed
+ * to `failed` (which records it as the failed job of its own step: the same
+ * row and log line as a single email's), the others go on. First every email runs in one
  * savepoint (a savepoint an email was ~5 % of a broadcast's CPU, and a step
  * rarely throws); when one throws, that pass is rolled back whole, `again`
  * resets what the steps read (the rows, which a step updates in memory too),
@@ -97,7 +103,7 @@ export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) =
  * the machine's fault: it is rethrown, so the whole job is rolled back and
  * stays pending (the scheduler's rule).
  */
-function eachEmail(ctx: Emulator, jobId: number, type: string, ids: readonly string[], step: (id: string) => void, again: () => void): void {
+function eachEmail(ctx: Emulator, ids: readonly string[], step: (id: string) => void, again: () => void, failed: (id: string, err: unknown) => void): void {
   // A step changes no webhook: the team's subscriptions are read once for the batch.
   withSubscriptionsKept(ctx, () => {
     try {
@@ -115,7 +121,7 @@ function eachEmail(ctx: Emulator, jobId: number, type: string, ids: readonly str
         one(id);
       } catch (err) {
         if (fullStore(err)) throw err;
-        ctx.log('error', `job ${jobId} (${type}) failed for email ${id}: ${(err as Error)?.stack ?? err}`);
+        failed(id, err);
       }
     }
   });

@@ -166,26 +166,24 @@ describe('broadcasts: sending to a segment', () => {
     expect(deliveries(bounceHook)).toEqual(['email.bounced bounced@resend.dev', 'email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev'].sort());
   });
 
-  it("an email whose step throws is rolled back and logged alone; the batch's other steps, and an outcome rule's count, are as with a job each", async () => {
+  it("an email whose step throws is rolled back alone and recorded as its own emails.send job's failure; the batch's other steps, and an outcome rule's count, are as with a job each", async () => {
     const seg = await segment(t);
     for (const email of ['a@example.org', 'boom@example.org', 'c@example.org', 'd@example.org']) await contact(t, seg, { email });
     // The second email's every UPDATE fails (its step throws after the fault rule decided it).
     t.emu.ctx.db.exec(`CREATE TEMP TRIGGER boom BEFORE UPDATE ON emails WHEN OLD.to_addrs LIKE '%boom@%' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
     const rule = t.emu.faults.add({ outcome: 'failed', times: 2 });
-    const logged: string[] = [];
-    const log = t.emu.ctx.log;
-    t.emu.ctx.log = (level, message) => {
-      if (level === 'error') logged.push(message);
-      log(level, message);
-    };
     const id = await createBroadcast(t, { segment_id: seg, send: true });
     await t.emu.clock.advance('1m');
-    const last = new Map(emailsOfBroadcast(t.emu.ctx, id).map((e) => [e.to[0], e.last_event]));
+    const emails = emailsOfBroadcast(t.emu.ctx, id);
+    const last = new Map(emails.map((e) => [e.to[0], e.last_event]));
     // The rule fired for the first two emails once each (the failing one's draw is not taken again), then ran out.
     expect(Object.fromEntries(last)).toEqual({ 'a@example.org': 'failed', 'boom@example.org': 'queued', 'c@example.org': 'delivered', 'd@example.org': 'delivered' });
     expect(t.emu.faults.list().find((r) => r.id === rule.id)!.fired).toBe(2);
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/\(emails\.send-many\) failed for email .*boom/s);
+    // The same record as a single email's failed emails.send job (test/resources/broadcasts/failed-email.test.ts).
+    const failed = t.emu.ctx.db.prepare(`SELECT type, payload, error FROM jobs WHERE status = 'failed'`).all() as { type: string; payload: string; error: string }[];
+    const boom = emails.find((e) => e.to[0] === 'boom@example.org')!.id;
+    expect(failed.map((f) => ({ type: f.type, payload: JSON.parse(f.payload) }))).toEqual([{ type: 'emails.send', payload: { email_id: boom } }]);
+    expect(failed[0].error).toMatch(/^SqliteError: boom/);
   });
 
   it('a scheduled broadcast sends when its time comes', async () => {
