@@ -28,7 +28,7 @@ import { getTopicOr404, type Subscription, type TopicRow } from '../topics/servi
 import type { OpRequest } from '../../module.js';
 import type { PageQuery } from '../../http/pagination.js';
 import {
-  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowsIfAbsent, updateContactRow,
+  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowsIfAbsent, updateContactRow, CONTACT_INSERT_CHUNK,
   explicitSubscription, insertMembership, pageContacts, segmentIdsOf, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow, type NewContactRow,
 } from './store.js';
 
@@ -299,9 +299,9 @@ export interface ContactWriter {
  * (an earlier row of the same writer counts): a new email is created, an
  * existing one updated, or left untouched and counted `skipped` with
  * `skipExisting`; each written contact joins `checked.segments` and gets
- * `checked.topics`. Rows are queued and written together (several rows an
- * INSERT, `insertContactRowsIfAbsent`; a contact is read only when its
- * email exists), all at one emulated time, now. Use inside one transaction:
+ * `checked.topics`. Rows are queued and written `CONTACT_INSERT_CHUNK` at a
+ * time (one INSERT, `insertContactRowsIfAbsent`; a contact is read only
+ * when its email exists), all at one emulated time, now. Use inside one transaction:
  * `add` the rows, then `finish`. Throws the store's error (a full store)
  * from `has` or `finish`; the caller's transaction then rolls back.
  */
@@ -338,6 +338,8 @@ export function contactWriter(ctx: Emulator, teamId: string, opts: { checked: Ch
       const props = checkedProperties(opts.checked.defs, fields);
       rows.push(newContactRow(fields, props, now));
       queued.push({ fields, props });
+      // Written a statement's worth at a time: rows held for a whole batch outlived the young generation (GC time).
+      if (rows.length === CONTACT_INSERT_CHUNK) flush();
     },
     has(email) {
       flush();
