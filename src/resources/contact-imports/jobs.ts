@@ -62,13 +62,16 @@ export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runIm
  * its own: its checks all come before its first write. Each transaction
  * journals every page it changes once, and the contacts' id index (random
  * UUIDs) and email index spread a batch over most of their pages, so the
- * fewer the transactions, the fewer pages are copied: 10,000 rows a batch
- * (2,000 before issue 36), at the price of ~0.1 s of work between two reads
- * of the file on a quiet machine (a request waits that long at most). A
- * crash repeats nothing (the counts commit with their rows). Figures:
- * docs/benchmarks.md "Imports through the CLI".
+ * fewer the transactions, the fewer pages are copied: 5,000 rows a batch
+ * (2,000 before issue 36), ~50 ms of work between two reads of the file on
+ * a quiet machine (a request waits that long at most). Larger batches copy
+ * fewer pages still, but the rows they hold until their commit outlive the
+ * collector's young generation, and the last batch before a full disk
+ * leaves less room to put the job back to pending. A crash repeats nothing
+ * (the counts commit with their rows). Figures: docs/benchmarks.md
+ * "Imports through the CLI".
  */
-export const BATCH_ROWS = 10_000;
+export const BATCH_ROWS = 5_000;
 
 /** A cell that does not parse; the row counts as failed. */
 class RowError extends Error {}
