@@ -17,7 +17,10 @@
 // the CLI's store holds the same rows). The CLI's peak is its process's
 // `VmHWM` (reset before the upload through /proc/PID/clear_refs) or, where
 // that is missing, its RSS sampled every 50 ms like the in-process one.
-// Targets, on the median of the rounds: 1.5 s for 100 000 rows at a
+// Also printed, not a target: the CLI process's CPU time over the same
+// window (/proc/PID/stat, all its threads) ÷ the calibration's CPU time,
+// which moves much less than the wall ratios when other loads share the
+// machine. Targets, on the median of the rounds: 1.5 s for 100 000 rows at a
 // calibration of 500 ms (3.0x; the goal scales with N) for both; peak RSS
 // above the store's growth < 150 MB in every round. Rounds: BENCH_ROUNDS
 // (default 3), alternating which scenario goes first. BENCH_CLI_NODE_FLAGS
@@ -31,7 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { startServer } from '../dist/src/index.js';
-import { calibrate, REFERENCE_CALIBRATION_MS } from './calibration.js';
+import { calibrateWithCpu, REFERENCE_CALIBRATION_MS } from './calibration.js';
 
 const N = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -130,6 +133,24 @@ async function inProcess() {
   return { ms, status, peakAboveStart: peak - rss0, storeGrowth };
 }
 
+/** CPU time of process `pid` so far (ms: user + system, all its threads), from /proc/PID/stat; null where there is none. */
+function cpuOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** Clock ticks a second of /proc/PID/stat (`getconf CLK_TCK`; 100 where it cannot be asked). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
 /** Resident set of process `pid` (bytes): `VmRSS` and `VmHWM` from /proc, or `ps` where there is none (no peak then). */
 function memoryOf(pid) {
   try {
@@ -170,6 +191,7 @@ async function throughCli() {
     const sampler = setInterval(() => { peak = Math.max(peak, memoryOf(proc.pid).rss); }, 50);
     const advance = () => request('POST', `${url}/_emulator/clock/advance`, {}, '{"ms":1000}');
     const t0 = performance.now();
+    const cpu0 = cpuOf(proc.pid);
     const id = await upload(url, apiKey);
     const uploadMs = performance.now() - t0;
     let status;
@@ -178,10 +200,11 @@ async function throughCli() {
       status = await importStatus(url, apiKey, id);
     } while (!ended(status));
     const ms = performance.now() - t0;
+    const cpuMs = cpu0 === null ? null : cpuOf(proc.pid) - cpu0;
     clearInterval(sampler);
     const after = memoryOf(proc.pid);
     peak = Math.max(peak, after.rss, hwmReset ? after.hwm : 0);
-    return { ms, uploadMs, status, peakAboveStart: peak - rss0, peakFrom: hwmReset ? 'VmHWM' : 'sampled' };
+    return { ms, cpuMs, uploadMs, status, peakAboveStart: peak - rss0, peakFrom: hwmReset ? 'VmHWM' : 'sampled' };
   } finally {
     proc.kill('SIGTERM');
     await exited;
@@ -191,7 +214,7 @@ async function throughCli() {
 const loadBefore = load();
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const calBefore = calibrate();
+  const calBefore = calibrateWithCpu();
   let inproc;
   let cli;
   if (r % 2 === 0) {
@@ -201,9 +224,12 @@ for (let r = 0; r < ROUNDS; r++) {
     cli = await throughCli();
     inproc = await inProcess();
   }
-  const calibrationMs = (calBefore + calibrate()) / 2;
-  rounds.push({ calibrationMs, inproc, cli });
-  console.log(`round ${r + 1}/${ROUNDS}: calibration ${Math.round(calibrationMs)} ms; in process ${round2(inproc.ms / 1000)} s (${round2(inproc.ms / calibrationMs)}x); CLI ${round2(cli.ms / 1000)} s (${round2(cli.ms / calibrationMs)}x, upload ${Math.round(cli.uploadMs)} ms); load ${load()}`);
+  const calAfter = calibrateWithCpu();
+  const calibrationMs = (calBefore.ms + calAfter.ms) / 2;
+  const calibrationCpuMs = (calBefore.cpuMs + calAfter.cpuMs) / 2;
+  const cliCpuRatio = cli.cpuMs === null ? null : cli.cpuMs / calibrationCpuMs;
+  rounds.push({ calibrationMs, calibrationCpuMs, cliCpuRatio, inproc, cli });
+  console.log(`round ${r + 1}/${ROUNDS}: calibration ${Math.round(calibrationMs)} ms (CPU ${Math.round(calibrationCpuMs)} ms); in process ${round2(inproc.ms / 1000)} s (${round2(inproc.ms / calibrationMs)}x); CLI ${round2(cli.ms / 1000)} s (${round2(cli.ms / calibrationMs)}x, upload ${Math.round(cli.uploadMs)} ms; CPU ${cliCpuRatio === null ? '?' : `${round2(cliCpuRatio)}x`}); load ${load()}`);
 }
 fs.rmSync(dir, { recursive: true, force: true });
 
@@ -219,6 +245,7 @@ console.table(rounds.map((r, i) => ({
   'CLI s': round2(r.cli.ms / 1000),
   'CLI ×cal': round2(r.cli.ms / r.calibrationMs),
   'CLI upload ms': Math.round(r.cli.uploadMs),
+  'CLI CPU ×cal CPU': r.cliCpuRatio === null ? '?' : round2(r.cliCpuRatio),
   'store growth MB': mb(r.inproc.storeGrowth),
   'peak above store MB (in process / CLI)': `${mb(r.inproc.peakAboveStart - r.inproc.storeGrowth)} / ${mb(r.cli.peakAboveStart - r.inproc.storeGrowth)} (${r.cli.peakFrom})`,
 })));
@@ -231,4 +258,8 @@ const checks = [
   ['every row created, every round', allCreated ? N : rounds.map((r) => `${r.inproc.status.counts.created}/${r.cli.status.counts.created}`).join(' '), `= ${N}`, allCreated],
 ];
 console.table(checks.map(([target, value, goal, met]) => ({ target, value, goal, met })));
+if (rounds.every((r) => r.cliCpuRatio !== null)) {
+  // Not a target: on a loaded machine the wall ratios swing with the load; the CPU ratio much less.
+  console.log(`CLI CPU time (its process, all threads) ÷ the calibration's CPU time: median ${round2(median(rounds.map((r) => r.cliCpuRatio)))}, spread ${spread(rounds.map((r) => r.cliCpuRatio))}`);
+}
 process.exit(checks.every((c) => c[3]) ? 0 : 1);
