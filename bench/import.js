@@ -25,7 +25,8 @@
 // above the store's growth < 150 MB in every round. Rounds: BENCH_ROUNDS
 // (default 3), alternating which scenario goes first. BENCH_CLI_NODE_FLAGS
 // adds node flags to the CLI (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`:
-// Node 20 refuses --cpu-prof in NODE_OPTIONS). `npm run bench:import`
+// Node 20 refuses --cpu-prof in NODE_OPTIONS; the phases' times are then
+// printed for bench/profile-summary.js). `npm run bench:import`
 // (builds first; part of `npm run bench`). Exits 1 if a target is missed or
 // the counts are wrong.
 import fs from 'node:fs';
@@ -190,15 +191,23 @@ async function throughCli() {
     let peak = rss0;
     const sampler = setInterval(() => { peak = Math.max(peak, memoryOf(proc.pid).rss); }, 50);
     const advance = () => request('POST', `${url}/_emulator/clock/advance`, {}, '{"ms":1000}');
+    // The phases on the monotonic clock in µs, the clock of a CPU profile (bench/profile-summary.js --from/--to).
+    const marks = [];
+    const mark = (name) => marks.push(`${name} ${process.hrtime.bigint() / 1000n}`);
     const t0 = performance.now();
     const cpu0 = cpuOf(proc.pid);
+    mark('upload');
     const id = await upload(url, apiKey);
     const uploadMs = performance.now() - t0;
     let status;
     do {
+      mark('advance');
       await advance();
+      mark('poll');
       status = await importStatus(url, apiKey, id);
     } while (!ended(status));
+    mark('completed');
+    if (CLI_NODE_FLAGS.length) console.log(`CLI phases (µs): ${marks.join(', ')}`);
     const ms = performance.now() - t0;
     const cpuMs = cpu0 === null ? null : cpuOf(proc.pid) - cpu0;
     clearInterval(sampler);
