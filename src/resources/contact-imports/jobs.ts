@@ -44,7 +44,7 @@ import { DELAYS } from '../../clock/delays.js';
 import { defineJob } from '../../clock/jobs.js';
 import { isUploadFile } from '../../http/uploads.js';
 import { fullStore } from '../../store/full.js';
-import { findContact, isValidEmail, writeContactChecked, type CheckedRefs } from '../contacts/service.js';
+import { contactWriter, isValidEmail, type CheckedRefs, type ContactFields } from '../contacts/service.js';
 import { findSegment } from '../segments/service.js';
 import { findTopic } from '../topics/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
@@ -59,15 +59,19 @@ export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runIm
 
 /**
  * Rows committed per transaction (with `counts`). A row has no savepoint of
- * its own (SAVEPOINT and RELEASE were ~20 % of an import's CPU profile):
- * its checks all come before its first write. 2,000 rather than 500: each
- * transaction journals every page it changes once, and the contacts' id
- * index (random UUIDs) spreads a batch over most of its pages, so fewer,
- * larger transactions copy far fewer pages (~15 % of the inserts' time at
- * 100,000 rows); a batch is still ~20 ms of work between two reads of the
- * file, and a crash repeats nothing (the counts commit with their rows).
+ * its own: its checks all come before its first write. Each transaction
+ * journals every page it changes once, and the contacts' id index (random
+ * UUIDs) and email index spread a batch over most of their pages, so the
+ * fewer the transactions, the fewer pages are copied: 5,000 rows a batch
+ * (2,000 before issue 36), ~50 ms of work between two reads of the file on
+ * a quiet machine (a request waits that long at most). Larger batches copy
+ * fewer pages still, but the rows they hold until their commit outlive the
+ * collector's young generation, and the last batch before a full disk
+ * leaves less room to put the job back to pending. A crash repeats nothing
+ * (the counts commit with their rows). Figures: docs/benchmarks.md
+ * "Imports through the CLI".
  */
-export const BATCH_ROWS = 2_000;
+export const BATCH_ROWS = 5_000;
 
 /** A cell that does not parse; the row counts as failed. */
 class RowError extends Error {}
@@ -216,52 +220,55 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
     let unsubCol: number | null = null;
     let propCols: PropertyColumn[] = [];
 
-    /** One row, inside the batch transaction; throws before its first write (nothing to undo) or returns its outcome. */
-    const writeRow = (record: string[]): 'created' | 'updated' | 'skipped' => {
-      const cell = (c: number | null) => (c === null ? '' : (record[c] ?? ''));
-      const email = cell(emailCol).trim();
-      if (!isValidEmail(email)) throw new RowError(`invalid email: ${email}`);
-      const skip = opts.on_conflict === 'skip';
-      try {
-        // Insert first, look up only on a conflict: the lookup before every row was ~9 % of the profile.
-        const out = writeContactChecked(ctx, teamId, 'unknown', rowFields(cell, email), { checked, skipExisting: skip });
-        return out.skipped ? 'skipped' : out.created ? 'created' : 'updated';
-      } catch (err) {
-        // `skip` leaves an existing contact untouched whatever its cells say: skipped, not failed (as when looked up first).
-        if (skip && (err instanceof RowError || err instanceof ApiError) && findContact(ctx, teamId, email)) return 'skipped';
-        throw err;
-      }
-    };
-    /** The contact fields of a row (`cell`: a mapped column's cell); throws `RowError` for a cell that does not parse. */
-    const rowFields = (cell: (c: number | null) => string, email: string): Parameters<typeof writeContactChecked>[3] => {
-      const fields: Parameters<typeof writeContactChecked>[3] = { email };
-      if (cell(firstCol).trim() !== '') fields.first_name = cell(firstCol).trim();
-      if (cell(lastCol).trim() !== '') fields.last_name = cell(lastCol).trim();
-      if (cell(unsubCol).trim() !== '') fields.unsubscribed = parseBoolean(cell(unsubCol));
+    /** The contact fields of a row (`record`, its cells; `email` its trimmed email); throws `RowError` for a cell that does not parse. */
+    const rowFields = (record: string[], email: string): ContactFields => {
+      const cell = (c: number | null) => (c === null ? '' : (record[c] ?? '').trim());
+      const fields: ContactFields = { email };
+      const first = cell(firstCol);
+      if (first !== '') fields.first_name = first;
+      const last = cell(lastCol);
+      if (last !== '') fields.last_name = last;
+      const unsubscribed = cell(unsubCol);
+      if (unsubscribed !== '') fields.unsubscribed = parseBoolean(unsubscribed);
+      if (propCols.length === 0) return fields;
       const properties: Record<string, unknown> = {};
       for (const p of propCols) {
-        const raw = cell(p.column);
+        const raw = p.type === 'string' ? (record[p.column] ?? '') : cell(p.column);
         if (raw.trim() === '') continue;
-        properties[p.key] = parseTyped(p.type === 'string' ? raw : raw.trim(), p.type);
+        properties[p.key] = parseTyped(raw, p.type);
       }
       coerceToDefinitions(checked.defs, properties);
       fields.properties = properties;
       return fields;
     };
+    const skip = opts.on_conflict === 'skip';
     const writeBatch = ctx.db.transaction((records: string[][]): Counts => {
       checkRefs();
       const next = { ...counts };
+      // The batch's rows are written together, in order (`contactWriter`: an outcome as if one at a time).
+      const writer = contactWriter(ctx, teamId, { checked, skipExisting: skip });
       for (const record of records) {
         next.total++;
-        try {
-          next[writeRow(record)]++;
-        } catch (err) {
-          // A row's own fault (a cell, a property) is thrown before it writes; anything else (a full store) may come
-          // after a write: the whole batch is undone, never a half-written row, and the run ends (see `runImport`).
-          if (!(err instanceof RowError) && !(err instanceof ApiError)) throw err;
+        const email = (emailCol === null ? '' : (record[emailCol] ?? '')).trim();
+        if (!isValidEmail(email)) {
           next.failed++;
+          continue;
+        }
+        try {
+          writer.add(rowFields(record, email)); // a row's own fault (a cell, a property) is thrown before it is queued
+        } catch (err) {
+          if (!(err instanceof RowError) && !(err instanceof ApiError)) throw err;
+          // `skip` leaves an existing contact untouched whatever its cells say: skipped, not failed (the rows before it written first).
+          if (skip && writer.has(email)) next.skipped++;
+          else next.failed++;
         }
       }
+      // Anything else (a full store) may come after a write: the whole batch is undone, never a half-written row, and
+      // the run ends (see `runImport`).
+      const tally = writer.finish();
+      next.created += tally.created;
+      next.updated += tally.updated;
+      next.skipped += tally.skipped;
       saveImportCounts(ctx, importId, next);
       return next;
     });

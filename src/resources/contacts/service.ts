@@ -28,8 +28,8 @@ import { getTopicOr404, type Subscription, type TopicRow } from '../topics/servi
 import type { OpRequest } from '../../module.js';
 import type { PageQuery } from '../../http/pagination.js';
 import {
-  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowIfAbsent, updateContactRow,
-  explicitSubscription, insertMembership, pageContacts, segmentIdsOf, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow,
+  contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowsIfAbsent, updateContactRow, CONTACT_INSERT_CHUNK,
+  explicitSubscription, insertMembership, pageContacts, segmentIdsOf, toContact, toSegmentContactItem, upsertSubscriptions, type Contact, type ContactRow, type NewContactRow,
 } from './store.js';
 
 export type { Contact } from './store.js';
@@ -193,6 +193,54 @@ export interface CheckedRefs {
   topics: { id: string; subscription: Subscription }[];
 }
 
+/** The fields of a row a bulk writer (the CSV import) writes: `email` and what its cells gave. */
+export interface ContactFields { email: string; first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> }
+
+/** A row's property values typed against `defs` (`null` clears); throws 422 `validation_error` for an unknown key or a wrong type. */
+function checkedProperties(defs: CheckedRefs['defs'], fields: ContactFields): Record<string, string | number | null> {
+  const props: Record<string, string | number | null> = {};
+  if (!fields.properties) return props;
+  for (const [key, value] of Object.entries(fields.properties)) {
+    const def = defs.get(key);
+    if (!def) throw contactPropertyMessages.unknownProperty(key);
+    props[key] = checkTyped(def.type, value, `properties.${key}`);
+  }
+  return props;
+}
+
+/** A new contact row of `fields` (email as given, trimmed; properties without their nulls). */
+function newContactRow(fields: ContactFields, props: Record<string, string | number | null>, now: number): NewContactRow {
+  const email = fields.email.trim();
+  if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+  const stored: Record<string, string | number> = {};
+  for (const key in props) if (props[key] !== null) stored[key] = props[key];
+  return { id: newId(), email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now };
+}
+
+/** Updates `existing` with a row's fields (given fields replace, properties merge, as `updateContactWith`). */
+function updateWithFields(ctx: Emulator, existing: Contact, fields: ContactFields, props: Record<string, string | number | null>, now: number): void {
+  const merged: Record<string, unknown> = { ...existing.properties };
+  for (const [k, v] of Object.entries(props)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  updateContactRow(ctx, existing.id, {
+    email: existing.email,
+    firstName: fields.first_name !== undefined ? fields.first_name : existing.first_name,
+    lastName: fields.last_name !== undefined ? fields.last_name : existing.last_name,
+    unsubscribed: Boolean(fields.unsubscribed !== undefined ? fields.unsubscribed : existing.unsubscribed),
+    properties: merged,
+    at: now,
+  });
+}
+
+/** Adds a written contact to the checked segments and topic choices. */
+function joinChecked(ctx: Emulator, teamId: string, id: string, checked: CheckedRefs, now: number): void {
+  for (const s of checked.segments) insertMembership(ctx, teamId, id, s, now);
+  // The contacts store's upsert, without `setSubscriptions`' per-topic lookup: the caller checked the topics.
+  upsertSubscriptions(ctx, id, checked.topics, now);
+}
+
 /**
  * Internal path for CSV imports (no `contact.*` events, docs/reference/resources.md#contact-imports):
  * writes one contact with references checked once by the caller, so a row
@@ -203,68 +251,105 @@ export interface CheckedRefs {
  * updated (given fields replace, properties merge, as `updateContactWith`).
  * Property values are typed against `checked.defs` (422 `validation_error`
  * for an unknown key or a wrong type, nothing written). Call inside the
- * caller's transaction. Returns whether a contact was created.
- * `existing: 'unknown'`: the caller has not looked (the import's hot path):
- * the row is inserted unless the email exists, and only then is the contact
- * read and updated, or left as it is with `opts.skipExisting` (returned
- * with `skipped: true`). Same outcome as `findContact` first.
+ * caller's transaction. Returns whether a contact was created. The import
+ * itself writes its rows through `contactWriter`, several at a time.
  */
 export function writeContactChecked(
   ctx: Emulator,
   teamId: string,
-  existing: Contact | undefined | 'unknown',
-  fields: { email: string; first_name?: string | null; last_name?: string | null; unsubscribed?: boolean; properties?: Record<string, unknown> },
-  opts: { checked: CheckedRefs; skipExisting?: boolean },
-): { id: string; created: boolean; skipped?: true } {
-  const { defs, segments, topics } = opts.checked;
-  const props: Record<string, string | number | null> = {};
-  for (const [key, value] of Object.entries(fields.properties ?? {})) {
-    const def = defs.get(key);
-    if (!def) throw contactPropertyMessages.unknownProperty(key);
-    props[key] = checkTyped(def.type, value, `properties.${key}`);
-  }
+  existing: Contact | undefined,
+  fields: ContactFields,
+  opts: { checked: CheckedRefs },
+): { id: string; created: boolean } {
+  const props = checkedProperties(opts.checked.defs, fields);
   const now = ctx.clock.nowMs();
   let id: string;
-  if (existing === 'unknown') {
-    // Insert first, look up only on a conflict (a lookup before every imported row was ~9 % of an import): the same outcome as `findContact` then this function.
-    const email = fields.email.trim();
-    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
-    id = newId();
-    const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
-    if (insertContactRowIfAbsent(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now })) {
-      for (const s of segments) insertMembership(ctx, teamId, id, s, now);
-      upsertSubscriptions(ctx, id, topics, now);
-      return { id, created: true };
-    }
-    existing = findContact(ctx, teamId, email)!;
-    if (opts.skipExisting) return { id: existing.id, created: false, skipped: true };
-  }
   if (existing) {
     id = existing.id;
-    const merged: Record<string, unknown> = { ...existing.properties };
-    for (const [k, v] of Object.entries(props)) {
-      if (v === null) delete merged[k];
-      else merged[k] = v;
-    }
-    updateContactRow(ctx, id, {
-      email: existing.email,
-      firstName: fields.first_name !== undefined ? fields.first_name : existing.first_name,
-      lastName: fields.last_name !== undefined ? fields.last_name : existing.last_name,
-      unsubscribed: Boolean(fields.unsubscribed !== undefined ? fields.unsubscribed : existing.unsubscribed),
-      properties: merged,
-      at: now,
-    });
+    updateWithFields(ctx, existing, fields, props, now);
   } else {
-    const email = fields.email.trim();
-    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
-    id = newId();
-    const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
-    insertContactRow(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now });
+    const row = newContactRow(fields, props, now);
+    id = row.id;
+    insertContactRow(ctx, { ...row, teamId });
   }
-  for (const s of segments) insertMembership(ctx, teamId, id, s, now);
-  // The contacts store's upsert, without `setSubscriptions`' per-topic lookup: the caller checked the topics.
-  upsertSubscriptions(ctx, id, topics, now);
+  joinChecked(ctx, teamId, id, opts.checked, now);
   return { id, created: !existing };
+}
+
+/** How many of a `contactWriter`'s rows were created, updated and skipped. */
+export interface ContactWriteTally { created: number; updated: number; skipped: number }
+
+/** A bulk writer of contact rows (`contactWriter`). */
+export interface ContactWriter {
+  /**
+   * Checks a row now and queues it: throws the row's own `ApiError` (422:
+   * an invalid email, an unknown property or a wrong type), nothing queued.
+   */
+  add(fields: ContactFields): void;
+  /** Whether the team has a contact with `email` (any case) once the rows queued so far are written: writes them first. */
+  has(email: string): boolean;
+  /** Writes the queued rows; returns the tally of every row added. */
+  finish(): ContactWriteTally;
+}
+
+/**
+ * The CSV import's writer (no `contact.*` events, docs/reference/resources.md#contact-imports):
+ * the rows added are written in order with the outcome of
+ * `writeContactChecked` for each in turn after a `findContact` of its email
+ * (an earlier row of the same writer counts): a new email is created, an
+ * existing one updated, or left untouched and counted `skipped` with
+ * `skipExisting`; each written contact joins `checked.segments` and gets
+ * `checked.topics`. Rows are queued and written `CONTACT_INSERT_CHUNK` at a
+ * time (one INSERT, `insertContactRowsIfAbsent`; a contact is read only
+ * when its email exists), all at one emulated time, now. Use inside one transaction:
+ * `add` the rows, then `finish`. Throws the store's error (a full store)
+ * from `has` or `finish`; the caller's transaction then rolls back.
+ */
+export function contactWriter(ctx: Emulator, teamId: string, opts: { checked: CheckedRefs; skipExisting?: boolean }): ContactWriter {
+  const now = ctx.clock.nowMs();
+  const tally: ContactWriteTally = { created: 0, updated: 0, skipped: 0 };
+  let rows: NewContactRow[] = [];
+  let queued: { fields: ContactFields; props: Record<string, string | number | null> }[] = [];
+  const flush = (): void => {
+    if (rows.length === 0) return;
+    const [written, writing] = [rows, queued];
+    rows = [];
+    queued = [];
+    const inserted = insertContactRowsIfAbsent(ctx, teamId, written);
+    // In row order: memberships keep the order of a row at a time, and a row updates what the rows before it wrote.
+    for (let i = 0; i < written.length; i++) {
+      if (inserted[i]) {
+        joinChecked(ctx, teamId, written[i].id, opts.checked, now);
+        tally.created++;
+        continue;
+      }
+      if (opts.skipExisting) {
+        tally.skipped++;
+        continue;
+      }
+      const existing = findContact(ctx, teamId, written[i].email)!;
+      updateWithFields(ctx, existing, writing[i].fields, writing[i].props, now);
+      joinChecked(ctx, teamId, existing.id, opts.checked, now);
+      tally.updated++;
+    }
+  };
+  return {
+    add(fields) {
+      const props = checkedProperties(opts.checked.defs, fields);
+      rows.push(newContactRow(fields, props, now));
+      queued.push({ fields, props });
+      // Written a statement's worth at a time: rows held for a whole batch outlived the young generation (GC time).
+      if (rows.length === CONTACT_INSERT_CHUNK) flush();
+    },
+    has(email) {
+      flush();
+      return findContact(ctx, teamId, email) !== undefined;
+    },
+    finish() {
+      flush();
+      return { ...tally };
+    },
+  };
 }
 
 /**

@@ -314,21 +314,60 @@ export function insertContactRow(
     .run(c.id, c.teamId, c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, c.at);
 }
 
+/** A new contact row of `insertContactRowsIfAbsent`: `properties` its stored values (no nulls); `at` created and updated time (ms). */
+export interface NewContactRow { id: string; email: string; firstName: string | null; lastName: string | null; unsubscribed: boolean; properties: Record<string, unknown>; at: number }
+
 /**
- * Inserts a contact row unless the team has one with its email (any case):
- * `INSERT ... ON CONFLICT (team_id, email_lower) DO NOTHING`, so a bulk
- * writer (the CSV import) looks a contact up only when it exists (an import's speed:
- * the lookup before every insert was ~9 % of an import). Same row as
- * `insertContactRow`. Returns whether it was inserted.
+ * Rows one multi-row INSERT of `insertContactRowsIfAbsent` carries (the rest
+ * of a call's rows go one a statement: two SQL texts in all). Binding and
+ * stepping a statement a row was ~15 % of the import's inserts against 25
+ * rows a statement (measured with the contacts' schema, 100,000 rows).
  */
-export function insertContactRowIfAbsent(
-  ctx: Emulator,
-  c: { id: string; teamId: string; email: string; firstName: string | null; lastName: string | null; unsubscribed: boolean; properties: Record<string, unknown>; at: number },
-): boolean {
-  return ctx.db
-    .prepare(`INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team_id, email_lower) DO NOTHING`)
-    .run(c.id, c.teamId, c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, c.at).changes === 1;
+export const CONTACT_INSERT_CHUNK = 25;
+const INSERT_CONTACT_IF_ABSENT = (rows: number) =>
+  `INSERT INTO contacts (id, team_id, email, email_lower, first_name, last_name, unsubscribed, properties, created_at, updated_at)
+   VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (team_id, email_lower) DO NOTHING`;
+const INSERT_CONTACT_IF_ABSENT_ONE = INSERT_CONTACT_IF_ABSENT(1);
+const INSERT_CONTACT_IF_ABSENT_CHUNK = INSERT_CONTACT_IF_ABSENT(CONTACT_INSERT_CHUNK);
+
+/**
+ * Inserts the team's contact rows in order, each unless the team has a
+ * contact with its email (any case) by then, an earlier row of the same
+ * call included: `insertContactRowIfAbsent` for each row in turn, with the
+ * same outcome, `CONTACT_INSERT_CHUNK` rows a statement. Returns, for each
+ * row, whether it was inserted. Call inside the caller's transaction.
+ */
+export function insertContactRowsIfAbsent(ctx: Emulator, teamId: string, rows: readonly NewContactRow[]): boolean[] {
+  const inserted: boolean[] = new Array(rows.length).fill(true);
+  const values = (c: NewContactRow, out: unknown[], at: number): void => {
+    const props = JSON.stringify(c.properties);
+    out[at] = c.id; out[at + 1] = teamId; out[at + 2] = c.email; out[at + 3] = c.email.toLowerCase(); out[at + 4] = c.firstName;
+    out[at + 5] = c.lastName; out[at + 6] = c.unsubscribed ? 1 : 0; out[at + 7] = props; out[at + 8] = c.at; out[at + 9] = c.at;
+  };
+  let i = 0;
+  if (rows.length >= CONTACT_INSERT_CHUNK) {
+    const chunk = ctx.db.prepare(INSERT_CONTACT_IF_ABSENT_CHUNK);
+    const args: unknown[] = new Array(CONTACT_INSERT_CHUNK * 10);
+    for (; i + CONTACT_INSERT_CHUNK <= rows.length; i += CONTACT_INSERT_CHUNK) {
+      for (let j = 0; j < CONTACT_INSERT_CHUNK; j++) values(rows[i + j], args, j * 10);
+      if (chunk.run(...args).changes === CONTACT_INSERT_CHUNK) continue;
+      // Some emails existed (or repeat inside the chunk): which rows went in, by their new ids.
+      const ids = rows.slice(i, i + CONTACT_INSERT_CHUNK).map((c) => c.id);
+      const stored = new Set(
+        ctx.db.prepare('SELECT id FROM contacts WHERE id IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(ids)) as string[],
+      );
+      for (let j = 0; j < CONTACT_INSERT_CHUNK; j++) inserted[i + j] = stored.has(ids[j]);
+    }
+  }
+  if (i < rows.length) {
+    const one = ctx.db.prepare(INSERT_CONTACT_IF_ABSENT_ONE);
+    const args: unknown[] = new Array(10);
+    for (; i < rows.length; i++) {
+      values(rows[i], args, 0);
+      inserted[i] = one.run(...args).changes === 1;
+    }
+  }
+  return inserted;
 }
 
 /** Rewrites a contact row's fields (`properties` the whole stored map; `at` the update time, ms). */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { BATCH_ROWS } from '../../../src/resources/contact-imports/jobs.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
@@ -247,18 +248,45 @@ describe('contact imports', () => {
 
   it('commits rows in batches: counts, duplicates within the file and bad rows across batch boundaries', async () => {
     const rows = ['email,plan_seats'];
-    for (let i = 0; i < 1200; i++) rows.push(i === 700 ? `bulk${i}@example.com,lots` : `bulk${i}@example.com,${i}`);
-    rows.push('bulk3@example.com,42'); // seen 1197 rows earlier, in an earlier batch: updated
+    const n = BATCH_ROWS + 200;
+    for (let i = 0; i < n; i++) rows.push(i === BATCH_ROWS - 300 ? `bulk${i}@example.com,lots` : `bulk${i}@example.com,${i}`);
+    rows.push('bulk3@example.com,42'); // seen in the first batch, repeated in the second: updated
     const res = await createImport({ segments: JSON.stringify([{ id: BETA }]) }, rows.join('\n') + '\n');
     await t.emu.clock.advance('5s');
     const done = await t.api.get(`/contacts/imports/${res.body.id}`);
     expect(done.body.status).toBe('completed');
-    expect(done.body.counts).toEqual({ total: 1201, created: 1199, updated: 1, skipped: 0, failed: 1 });
-    expect((await t.api.get('/contacts/bulk700@example.com')).status).toBe(404); // the bad row left nothing behind
+    expect(done.body.counts).toEqual({ total: n + 1, created: n - 1, updated: 1, skipped: 0, failed: 1 });
+    expect((await t.api.get(`/contacts/bulk${BATCH_ROWS - 300}@example.com`)).status).toBe(404); // the bad row left nothing behind
     expect((await t.api.get('/contacts/bulk3@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 42 } });
-    expect((await t.api.get('/contacts/bulk1199@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 1199 } });
+    expect((await t.api.get(`/contacts/bulk${n - 1}@example.com`)).body.properties).toMatchObject({ plan_seats: { type: 'number', value: n - 1 } });
     const members = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
-    expect(members.n).toBe(1199);
+    expect(members.n).toBe(n - 1);
+  });
+
+  it('an email repeated within a batch is created by its first row and updated by each later one, in file order', async () => {
+    // Rows are inserted several to a statement: the repeats share one with the row they repeat, or come after it.
+    const rows = ['email,first_name'];
+    for (let i = 0; i < 30; i++) rows.push(`rep${i}@example.com,R${i}`);
+    rows[3] = 'twice@example.com,First';
+    rows[6] = 'TWICE@example.com,Second';
+    rows[28] = 'twice@example.com,Third';
+    rows[27] = 'alice@example.org,Alicia';
+    const res = await createImport({}, rows.join('\n') + '\n');
+    await t.emu.clock.advance('5s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toEqual({ total: 30, created: 27, updated: 3, skipped: 0, failed: 0 });
+    const twice = await t.api.get('/contacts/twice@example.com');
+    expect(twice.body).toMatchObject({ email: 'twice@example.com', first_name: 'Third' });
+    expect((await t.api.get(`/contacts/${ALICE}`)).body.first_name).toBe('Alicia');
+    const stored = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contacts WHERE email_lower = 'twice@example.com'").get() as { n: number };
+    expect(stored.n).toBe(1);
+  });
+
+  it('with on_conflict skip, a row whose cells do not parse counts as skipped only if its email exists by then', async () => {
+    const csv = 'email,plan_seats\nlater@example.com,lots\nlater@example.com,5\nlater@example.com,many\nalice@example.org,plenty\n';
+    const res = await createImport({ on_conflict: 'skip' }, csv);
+    await t.emu.clock.advance('5s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body.counts).toEqual({ total: 4, created: 1, updated: 0, skipped: 2, failed: 1 });
+    expect((await t.api.get('/contacts/later@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 5 } });
   });
 
   it('removes the uploaded temp file when the upload is refused', async () => {
