@@ -82,7 +82,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   const replayHeaders = new Map<string, NonNullable<ResourceModule['replayHeaders']>[string]>();
   for (const mod of modules) {
     for (const [id, h] of Object.entries(mod.replayHeaders ?? {})) replayHeaders.set(id, h);
-    for (const [id, h] of Object.entries(mod.operations ?? {})) {
+    // Each map was checked per operation where it was written (`OperationMap`); the router takes any handler.
+    for (const [id, h] of Object.entries(mod.operations ?? {}) as [string, OperationHandler][]) {
       if (handlers.has(id)) throw new Error(`operation ${id} handled twice (module ${mod.name})`);
       if (!operations.some((o) => o.operationId === id)) throw new Error(`module ${mod.name} handles ${id}, which spec/openapi.yaml lacks`);
       handlers.set(id, h);

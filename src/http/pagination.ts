@@ -141,20 +141,20 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
 /**
  * The common list operation: `paginate` over the caller's team's rows of a
  * table (`WHERE team_id = ?`), with the request's pagination query.
- * `req.auth` must be set (authenticated operations only).
+ * For operations that need a key (`req.auth` is the caller).
  */
 export function paginateTeam<Row = any, Item = any>(
   db: DB,
-  req: { auth: { teamId: string } | null; query: PageQuery },
+  req: { auth: { teamId: string }; query: PageQuery },
   opts: Omit<PageOptions<Row, Item>, 'where' | 'params' | 'query'>,
 ): ListEnvelope<Item> {
-  return paginate(db, { ...opts, where: 'team_id = ?', params: [req.auth!.teamId], query: req.query });
+  return paginate(db, { ...opts, where: 'team_id = ?', params: [req.auth.teamId], query: req.query });
 }
 
 /** What `teamPager` makes: `paginateTeam` over one table, the table already chosen. */
 export type TeamPager<Row> = <Item>(
   db: DB,
-  req: { auth: { teamId: string } | null; query: PageQuery },
+  req: { auth: { teamId: string }; query: PageQuery },
   opts: Omit<PageOptions<Row, Item>, 'table' | 'where' | 'params' | 'query'>,
 ) => ListEnvelope<Item>;
 

@@ -25,7 +25,7 @@ import { emitEvent } from '../../deliveries/emit.js';
 import { checkTyped, contactPropertyMessages, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/service.js';
 import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404, type Subscription, type TopicRow } from '../topics/service.js';
-import type { OpRequest } from '../../module.js';
+import type { Auth } from '../../module.js';
 import type { PageQuery } from '../../http/pagination.js';
 import {
   contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowIfAbsent, updateContactRow,
@@ -375,8 +375,8 @@ export function setSubscriptions(ctx: Emulator, teamId: string, contactId: strin
 }
 
 /** GET /segments/{id}/contacts: the segment's contacts, newest contact first. */
-export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: string) {
-  const teamId = req.auth!.teamId;
+export function listSegmentContacts(ctx: Emulator, req: { auth: Auth; query: unknown }, segmentId: string) {
+  const teamId = req.auth.teamId;
   getSegmentOr404(ctx, teamId, segmentId);
   return pageContacts(ctx.db, teamId, segmentId, req.query as PageQuery, (r) => toSegmentContactItem(r));
 }
