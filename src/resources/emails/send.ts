@@ -183,7 +183,7 @@ export function parseScheduledAt(input: string, nowMs: number): number {
   return at;
 }
 
-function checkRecipients(field: string, values: string[]): string[] {
+function checkRecipients(field: 'to' | 'cc' | 'bcc' | 'reply_to', values: string[]): string[] {
   for (const v of values) if (!parseAddress(v)) throw emailMessages.invalidAddress(field);
   return values;
 }
@@ -231,7 +231,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const given = (v: string | undefined) => (rendered && v === '' ? undefined : v);
   if (!rendered && input.from === '') throw emailMessages.emptyFrom();
   const fromRaw = given(input.from) ?? rendered?.from ?? undefined;
-  if (fromRaw === undefined || fromRaw === null) throw errors.missingField('from');
+  if (fromRaw === undefined || fromRaw === null) throw emailMessages.missingFrom();
   const subject = given(input.subject) ?? rendered?.subject ?? undefined;
   if (subject === undefined || subject === null) throw errors.missingField('subject');
   // An empty `reply_to` (`[]`, what SDK-based tools send by default) is "none given": the template's applies.
