@@ -60,7 +60,7 @@ export const emailMessages = {
     new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(given.slice(0, 100))}.`)),
   /** 422: attachments over 40 MB in all (docs/reference/resources.md#emails). */
   attachmentsTooLarge: message('emulator choice', () => errors.validation('Attachments may total at most 40 MB per email.', 422)),
-  /** 422: a `scheduled_at` that is neither ISO 8601 nor natural language (docs/reference/resources.md#emails). */
+  /** 422: an email's or a broadcast's `scheduled_at` that is neither ISO 8601 nor natural language (docs/reference/resources.md#emails; `parseScheduledAt`, the parser of both). */
   scheduledAtUnreadable: message('emulator choice', () =>
     errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422)),
   /** 422: a `scheduled_at` more than 30 days ahead (docs/reference/resources.md#emails). */

@@ -168,16 +168,20 @@ export function attachmentBytes(content: SchemaOf<'AttachmentContent'>): Buffer 
 }
 
 /**
- * Reads `scheduled_at` (`readScheduledAt`: ISO 8601 or natural language, on
- * the emulated clock). Returns emulated ms. Throws 422 `validation_error`
- * when unreadable or more than 30 days after `nowMs`.
+ * Reads the `scheduled_at` of an email or a broadcast (`readScheduledAt`: ISO
+ * 8601 or natural language, on the emulated clock at `nowMs`), the one
+ * parser of both. Returns emulated ms since the epoch. Throws 422
+ * `validation_error` when unreadable, or when it lies more than
+ * `maxAheadMs` after `nowMs`: an email's is `DELAYS.emailScheduleLimit`
+ * (30 days, docs/reference/resources.md#emails); `null` for none (a
+ * broadcast: the records give it no limit).
  */
-export function parseScheduledAt(input: string, nowMs: number): number {
+export function parseScheduledAt(input: string, nowMs: number, maxAheadMs: number | null): number {
   const at = readScheduledAt(input, nowMs);
   if (at === null) {
     throw emailMessages.scheduledAtUnreadable();
   }
-  if (at > nowMs + DELAYS.emailScheduleLimit) {
+  if (maxAheadMs !== null && at > nowMs + maxAheadMs) {
     throw emailMessages.scheduledAtTooFar();
   }
   return at;
@@ -267,7 +271,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const totalBytes = attachments.reduce((n, a) => n + (a.content?.length ?? 0), 0);
   if (totalBytes > MAX_ATTACHMENTS_BYTES) throw emailMessages.attachmentsTooLarge();
 
-  const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now) : null;
+  const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now, DELAYS.emailScheduleLimit) : null;
   if (input.topic_id !== undefined) getTopicOr404(ctx, teamId, input.topic_id);
 
   const html = input.html ?? rendered?.html ?? null;
