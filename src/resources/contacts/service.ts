@@ -20,6 +20,7 @@
 import type { Emulator } from '../../context.js';
 import { isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import { isContactEmail } from '../../http/addresses.js';
 import { contactMessages } from './messages.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { checkTyped, contactPropertyMessages, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/service.js';
@@ -33,11 +34,6 @@ import {
 } from './store.js';
 
 export type { Contact } from './store.js';
-
-/** Loose email check used for contacts (CSV rows and service callers): `local@domain.tld`, ≤ 320 chars. */
-export function isValidEmail(email: string): boolean {
-  return email.length <= 320 && /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]+$/.test(email);
-}
 
 /** The team's contact by id or (case-insensitive) email, or undefined. */
 export function findContact(ctx: Emulator, teamId: string, idOrEmail: string): Contact | undefined {
@@ -91,7 +87,7 @@ export interface CreateContactInput {
  */
 export function createContactWith(ctx: Emulator, teamId: string, input: CreateContactInput, opts: { emitEvents?: boolean } = {}): { contact: Contact; created: boolean } {
   const email = input.email.trim();
-  if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+  if (!isContactEmail(email)) throw contactMessages.invalidEmail();
   const props = validateContactProperties(ctx, teamId, input.properties ?? {});
   for (const s of input.segments ?? []) getSegmentOr404(ctx, teamId, s);
   for (const t of input.topics ?? []) getTopicOr404(ctx, teamId, t.id);
@@ -149,7 +145,7 @@ export function updateContactWith(ctx: Emulator, teamId: string, id: string, pat
   let email = row.email;
   if (patch.email !== undefined && patch.email.trim().toLowerCase() !== row.email_lower) {
     email = patch.email.trim();
-    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+    if (!isContactEmail(email)) throw contactMessages.invalidEmail();
     if (contactRowByRef(ctx, teamId, email)) throw contactMessages.emailTaken(email);
   }
   return ctx.db.transaction(() => {
@@ -228,7 +224,7 @@ export function writeContactChecked(
   if (existing === 'unknown') {
     // Insert first, look up only on a conflict (a lookup before every imported row was ~9 % of an import): the same outcome as `findContact` then this function.
     const email = fields.email.trim();
-    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+    if (!isContactEmail(email)) throw contactMessages.invalidEmail();
     id = newId();
     const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
     if (insertContactRowIfAbsent(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now })) {
@@ -256,7 +252,7 @@ export function writeContactChecked(
     });
   } else {
     const email = fields.email.trim();
-    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+    if (!isContactEmail(email)) throw contactMessages.invalidEmail();
     id = newId();
     const stored = Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null));
     insertContactRow(ctx, { id, teamId, email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now });
