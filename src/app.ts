@@ -197,8 +197,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
  * Builds the process's route table now (once per process; later calls cost
  * nothing). A listening server calls it right after it starts listening, so
  * that the table is built while its first client connects, not by that
- * client's first request (~15-25 ms of find-my-way, by a CPU profile of
- * `emulator start`).
+ * client's first request, which would wait for find-my-way to compile it
+ * (docs/benchmarks.md#figures-behind-the-code).
  */
 export async function buildRouteTable(): Promise<void> {
   routerOf((await loadSpec()).operations);

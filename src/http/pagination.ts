@@ -73,9 +73,8 @@ export const NEWEST_FIRST: PageOrder = { column: 'seq', direction: 'desc' };
 
 /**
  * Runs a page query and returns its rows as objects. Rows are read in raw
- * mode (arrays) and keyed here: better-sqlite3 building 101 objects natively
- * costs about twice as much (lists are on every test's hot path: the list's
- * CPU profile).
+ * mode (arrays) and keyed here, which costs less than better-sqlite3
+ * building 101 objects natively (docs/benchmarks.md#figures-behind-the-code); lists are on every test's hot path.
  */
 function objects<Row>(stmt: Statement, bind: unknown[]): Row[] {
   const names = stmt.columns();

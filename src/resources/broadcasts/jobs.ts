@@ -131,22 +131,22 @@ function runStart(ctx: Emulator, job: Job<JobPayloads['broadcasts.start']>): voi
 /**
  * What every email of one `broadcasts.deliver` run shares, read once a run:
  * the broadcast's topic (or the `ApiError` reading it gave, thrown again for
- * each contact so each is skipped and logged as before) and the team's
- * contact-property definitions.
+ * each contact, so each is skipped and logged as if it had read the topic
+ * itself) and the team's contact-property definitions.
  */
 interface RunData {
   topic: TopicRow | ApiError | null;
   definitions: Map<string, PropertyRow>;
   /** The text part derived once from the html (`textDeriver`), when the broadcast has html, no text, and placeholders. */
   text: ((vars: RenderVars) => string | undefined) | null;
-  /** The broadcast's sending domain checked once a run (`SendContext.checkedSender`); null when it fails (each email is then refused and logged as before) or is `resend.dev`. */
+  /** The broadcast's sending domain checked once a run (`SendContext.checkedSender`); null when it fails (each email then checks it itself, so each is refused and logged alone) or is `resend.dev`. */
   sender: { domain: string; domainId: string } | null;
 }
 
 /**
  * Text derivers by html (with its preview text), kept across a broadcast's
- * runs (html-to-text of the html was ~10 % of a run of 100 emails when made
- * once a run); a deriver depends on the html alone. A few entries: the
+ * runs, so html-to-text reads a broadcast's html once, not once a run of
+ * 100 emails (docs/benchmarks.md#figures-behind-the-code); a deriver depends on the html alone. A few entries: the
  * broadcasts being sent at once.
  */
 const derivers = new Map<string, ReturnType<typeof textDeriver>>();

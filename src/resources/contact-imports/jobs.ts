@@ -60,13 +60,13 @@ export const importRunJob = defineJob('contact-imports.run', (ctx, job) => runIm
 
 /**
  * Rows committed per transaction (with `counts`). A row has no savepoint of
- * its own (SAVEPOINT and RELEASE were ~20 % of an import's CPU profile):
- * its checks all come before its first write. 2,000 rather than 500: each
- * transaction journals every page it changes once, and the contacts' id
- * index (random UUIDs) spreads a batch over most of its pages, so fewer,
- * larger transactions copy far fewer pages (~15 % of the inserts' time at
- * 100,000 rows); a batch is still ~20 ms of work between two reads of the
- * file, and a crash repeats nothing (the counts commit with their rows).
+ * its own (a SAVEPOINT and RELEASE a row would be a large share of an
+ * import's CPU): its checks all come before its first write. 2,000 rather
+ * than 500: each transaction journals every page it changes once, and the
+ * contacts' id index (random UUIDs) spreads a batch over most of its pages,
+ * so fewer, larger transactions copy far fewer pages; a batch is still
+ * ~20 ms of work between two reads of the file, and a crash repeats nothing
+ * (the counts commit with their rows). Figures: docs/benchmarks.md#figures-behind-the-code.
  */
 export const BATCH_ROWS = 2_000;
 
@@ -224,7 +224,7 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
       if (!isContactEmail(email)) throw new RowError(`invalid email: ${email}`);
       const skip = opts.on_conflict === 'skip';
       try {
-        // Insert first, look up only on a conflict: the lookup before every row was ~9 % of the profile.
+        // Insert first, look up only on a conflict: most rows are new, and a lookup before every row costs a share of the import (docs/benchmarks.md#figures-behind-the-code).
         const out = writeContactChecked(ctx, teamId, 'unknown', rowFields(cell, email), { checked, skipExisting: skip });
         return out.skipped ? 'skipped' : out.created ? 'created' : 'updated';
       } catch (err) {
@@ -276,7 +276,7 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
       if (!columns) {
         header = record.map((c) => c.trim());
         columns = new Map();
-        header.forEach((name, i) => columns!.set(name.toLowerCase(), i)); // a repeated name: its last column, as before
+        header.forEach((name, i) => columns!.set(name.toLowerCase(), i)); // a repeated name: its last column (the later one wins, as in a JSON object)
         emailCol = col(map.email, 'email', true);
         firstCol = col(map.first_name, 'first_name', map.first_name !== undefined);
         lastCol = col(map.last_name, 'last_name', map.last_name !== undefined);
@@ -294,10 +294,9 @@ async function runImport(ctx: Emulator, importId: string, jobId?: number): Promi
       }
     };
     // Papa Parse reads the stream a chunk at a time (64 KiB) and hands each chunk's rows as arrays to a synchronous
-    // callback (csv-parse's record-by-record stream was ~1/3 of an import's CPU profile; Papa Parse parses the
-    // same rows in ~1/5 of its time). The first error (the file, a quote left open or closed mid-field, a missing
-    // column, the store) ends the import like a throw from the loop did; the rows before it in the same batch are
-    // not committed, as before.
+    // callback: a batch commits without awaiting anything, and it parses far faster than a record-by-record stream
+    // (docs/benchmarks.md#figures-behind-the-code). The first error (the file, a quote left open or closed mid-field, a missing column, the store) ends
+    // the import; the rows before it in the same batch are not committed, so the counts stay those of committed rows.
     const input = source;
     await new Promise<void>((resolve, reject) => {
       let failed = false;

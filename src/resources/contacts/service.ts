@@ -222,7 +222,7 @@ export function writeContactChecked(
   const now = ctx.clock.nowMs();
   let id: string;
   if (existing === 'unknown') {
-    // Insert first, look up only on a conflict (a lookup before every imported row was ~9 % of an import): the same outcome as `findContact` then this function.
+    // Insert first, look up only on a conflict (an import's rows are mostly new, so a lookup before each is wasted: docs/benchmarks.md#figures-behind-the-code): the same outcome as `findContact` then this function.
     const email = fields.email.trim();
     if (!isContactEmail(email)) throw contactMessages.invalidEmail();
     id = newId();
