@@ -317,8 +317,8 @@ export function insertContactRow(
 /**
  * Inserts a contact row unless the team has one with its email (any case):
  * `INSERT ... ON CONFLICT (team_id, email_lower) DO NOTHING`, so a bulk
- * writer (the CSV import) looks a contact up only when it exists (an import's speed:
- * the lookup before every insert was ~9 % of an import). Same row as
+ * writer (the CSV import) looks a contact up only when it exists (an import's rows
+ * are mostly new: docs/benchmarks.md#figures-behind-the-code). Same row as
  * `insertContactRow`. Returns whether it was inserted.
  */
 export function insertContactRowIfAbsent(
