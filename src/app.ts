@@ -82,7 +82,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   const replayHeaders = new Map<string, NonNullable<ResourceModule['replayHeaders']>[string]>();
   for (const mod of modules) {
     for (const [id, h] of Object.entries(mod.replayHeaders ?? {})) replayHeaders.set(id, h);
-    for (const [id, h] of Object.entries(mod.operations ?? {})) {
+    // Each map was checked per operation where it was written (`OperationMap`); the router takes any handler.
+    for (const [id, h] of Object.entries(mod.operations ?? {}) as [string, OperationHandler][]) {
       if (handlers.has(id)) throw new Error(`operation ${id} handled twice (module ${mod.name})`);
       if (!operations.some((o) => o.operationId === id)) throw new Error(`module ${mod.name} handles ${id}, which spec/openapi.yaml lacks`);
       handlers.set(id, h);
@@ -196,8 +197,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
  * Builds the process's route table now (once per process; later calls cost
  * nothing). A listening server calls it right after it starts listening, so
  * that the table is built while its first client connects, not by that
- * client's first request (~15-25 ms of find-my-way, by a CPU profile of
- * `emulator start`).
+ * client's first request, which would wait for find-my-way to compile it
+ * (docs/benchmarks.md#figures-behind-the-code).
  */
 export async function buildRouteTable(): Promise<void> {
   routerOf((await loadSpec()).operations);

@@ -320,8 +320,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       throw new CliError(`${msg ?? err?.message}\n${USAGE_HINT}`);
     });
   // When a command's handler runs, yargs renders and caches the command's whole
-  // help text for a later showHelp(): ~25 ms of measuring strings at every
-  // `emulator start` by a CPU profile, for a text nothing here shows
+  // help text for a later showHelp(): measuring strings at every `emulator
+  // start` (docs/benchmarks.md#figures-behind-the-code), for a text nothing here shows
   // (showHelpOnFail(false); --help prints before any handler runs). Angular's
   // CLI skips it the same way (angular/angular-cli#34087).
   const usage = (cli as unknown as YargsInternals).getInternalMethods?.().getUsageInstance?.();

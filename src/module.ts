@@ -31,15 +31,22 @@ export type RawRequest = IncomingMessage & { body?: unknown; file?: Express.Mult
  * `O` is its operationId's type: `Req<'emails/get'>` (src/http/document-types.ts)
  * has `operationId: 'emails/get'`, so a handler written for one operation
  * cannot be wired to another, even one whose request and reply look alike.
+ * `A` is what `auth` can be: `Req<op>` gives `Auth` for an operation whose
+ * document requires a key and `null` for one that declares `security: []`.
  */
-export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>, O extends string = string> {
+export interface OpRequest<B = any, Q = Record<string, any>, P = Record<string, string>, O extends string = string, A extends Auth | null = Auth | null> {
   /** The operation's `operationId` in the document (`emails/get`). */
   operationId: O;
   params: P;
   query: Q;
   body: B;
-  /** `null` only on operations with `security: []` (the admin API). */
-  auth: Auth | null;
+  /**
+   * The caller: set by the pipeline's `authenticateCaller` (its first step,
+   * which refuses a call without a valid key) on every operation whose
+   * document requires a key; `null` on operations with `security: []` (the
+   * admin API).
+   */
+  auth: A;
   headers: IncomingHttpHeaders;
   /** Uploaded file of a multipart operation (multer, on disk). */
   file?: Express.Multer.File;
@@ -100,7 +107,7 @@ export const HANDLED: unique symbol = Symbol('resend-emulator.handled');
  */
 // The request and the reply are typed per operation by `OperationHandlers` where the map is written, so the pipeline takes any typing.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandler = (ctx: Emulator, req: OpRequest<any, any, any, any>) => unknown | Promise<unknown>;
+export type OperationHandler = (ctx: Emulator, req: OpRequest<any, any, any, any, any>) => unknown | Promise<unknown>;
 
 /** What an `onResponse` hook learns about an answered API request. */
 export interface ResponseInfo {
@@ -116,6 +123,15 @@ export interface ResponseInfo {
 }
 
 /**
+ * A room's operation handlers by operationId. Empty here: the request
+ * pipeline's document types fill it in (src/http/document-types.ts merges
+ * `OperationHandlers` into it), so `ResourceModule.operations` is checked
+ * operation by operation (each handler against its operationId's request and
+ * reply) while this floor names no type of the HTTP layer.
+ */
+export interface OperationMap {}
+
+/**
  * One room: its schema, its operations, its jobs and how it seeds fixtures.
  * Listed, in seeding order, in `src/modules.ts`; the running
  * emulator hands the list to reset as `ctx.modules`.
@@ -124,8 +140,8 @@ export interface ResourceModule extends SeededModule {
   name: string;
   /** Numbered schema steps (version range given in src/modules.ts). */
   migrations?: Migration[];
-  /** Handlers keyed by operationId. */
-  operations?: Record<string, OperationHandler>;
+  /** Handlers keyed by operationId, each typed by its operation (`OperationMap`). */
+  operations?: OperationMap;
   /**
    * The clock jobs this module runs, each declared with `defineJob` in its
    * `jobs.ts` (types `<resource>.<what>`, listed with their payloads in

@@ -236,8 +236,8 @@ function mountedApp(app: EmulatorApp, mountPath: string): EmulatorApp {
  * `Object.setPrototypeOf` when it starts handling them. On node's objects,
  * which already hold their own properties, that change of prototype makes
  * every later property access on them, in node's HTTP code and in ours,
- * slow: CPU profiles of `POST /emails` put it at about 100 µs of ~230 µs a
- * request (the same app with the swap skipped: ~125 µs). Born with those
+ * slow: by CPU profiles of `POST /emails`, close to half of a request's
+ * time (docs/benchmarks.md#figures-behind-the-code). Born with those
  * prototypes, express's call finds the prototype already set and changes
  * nothing. A class that extends node's own is what the `IncomingMessage` /
  * `ServerResponse` options of `http.createServer` (and

@@ -21,7 +21,8 @@
  * feature is one of `HARMLESS` (dropping it has no visible effect, or only
  * loses a decoration: the content and the layout stay). Each finding says
  * so (`harmless`, `breaks`; each client's `breaks`); the scores count every
- * finding, as before.
+ * finding, harmless ones too: a score measures support, as Mailpit's does,
+ * and a client that drops a decoration still lacks the feature.
  *
  * Served by src/admin/checks.ts; the matcher `toRenderIn` of the test entries
  * (src/testing/render-check.ts) reads the same result.

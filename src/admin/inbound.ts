@@ -9,15 +9,16 @@
  */
 import type { Emulator } from '../context.js';
 import { errors } from '../http/errors.js';
+import { isMailboxAddress } from '../http/addresses.js';
 import { Reply, type ResourceModule } from '../module.js';
 import { buildMime, givenParts, findAttachment, findEmail, parseAddressField, receiveMessage, receivedRaw } from '../resources/receiving/service.js';
 import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
 
-/** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry without `@`. */
+/** Envelope recipients from `rcpt_to` (comma-separated), or `undefined`. Throws 422 for an entry that is not a bare address (`isMailboxAddress`, the rule of the `to` field it stands for). */
 function envelopeFrom(query: Record<string, any>): string[] | undefined {
   if (query.rcpt_to === undefined) return undefined;
   const list = String(query.rcpt_to).split(',').map((a) => a.trim()).filter(Boolean);
-  for (const a of list) if (!/^[^\s@<>]+@[^\s@<>]+$/.test(a)) throw errors.validation(`Invalid \`rcpt_to\` address \`${a}\`.`, 422);
+  for (const a of list) if (!isMailboxAddress(a)) throw errors.validation(`Invalid \`rcpt_to\` address \`${a}\`.`, 422);
   return list;
 }
 

@@ -35,8 +35,9 @@ const memos = new WeakMap<object, Map<string, string[]>>();
  * Runs `fn` (synchronous) with the webhook subscriptions `emitEvent` reads
  * kept for its duration: each team and event type is looked up once, not
  * once per event. For work that raises many events and changes no webhook
- * (a broadcast batch's lifecycle steps: the lookup per step was ~7 % of a
- * broadcast's store time). Nested calls share the outer one's.
+ * (a broadcast batch's lifecycle steps, where a lookup per step is a
+ * measurable share of the broadcast: docs/benchmarks.md#figures-behind-the-code). Nested calls share the outer
+ * one's.
  */
 export function withSubscriptionsKept<T>(ctx: Emulator, fn: () => T): T {
   if (memos.has(ctx.db)) return fn();

@@ -12,7 +12,7 @@
  * ```
  */
 import type { components, operations } from '../generated/openapi.js';
-import type { Emulator } from '../context.js';
+import type { Auth, Emulator } from '../context.js';
 import type { HANDLED, JsonText, OpRequest, Reply } from '../module.js';
 
 /** Every operationId of the document, e.g. `'emails/send'`. */
@@ -50,11 +50,29 @@ export type ResponseBody<Op extends OperationId, Status extends number = Success
 }[Status & keyof operations[Op]['responses']];
 
 /**
+ * The operations whose document declares `security: []`, so no API key:
+ * the admin API's, every operationId under `admin/` (spec/paths/admin*.yaml
+ * and `admin/create-oauth-grant`); every other operation inherits the
+ * document's `bearerAuth`. openapi-typescript leaves `security` out of the
+ * types it generates, so the rule is this name; test/http/auth-typing.test.ts
+ * holds the document to it, operation by operation.
+ */
+export type KeylessOperation = Extract<OperationId, `admin/${string}`>;
+
+/**
+ * What a handler of `Op` gets as `req.auth`: the caller (`Auth`) when the
+ * document requires a key (the pipeline's first step, `authenticateCaller`,
+ * refused every call without a valid one, and `callHandler` checks it was
+ * set), `null` on a `KeylessOperation`.
+ */
+export type AuthOf<Op extends OperationId> = Op extends KeylessOperation ? null : Auth;
+
+/**
  * A handler's request typed by its operation: body, query and path
  * parameters as the document declares them (validation has already checked
- * and coerced them). `Req<'domains/create'>`.
+ * and coerced them), and its caller (`AuthOf`). `Req<'domains/create'>`.
  */
-export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>, Op>;
+export type Req<Op extends OperationId> = OpRequest<RequestBody<Op>, QueryOf<Op>, PathOf<Op>, Op, AuthOf<Op>>;
 
 /** The success (2xx) statuses an operation declares. */
 export type SuccessStatus<Op extends OperationId> = Extract<keyof operations[Op]['responses'], 200 | 201 | 202 | 203 | 204 | 206>;
@@ -126,6 +144,11 @@ export type Handler<Op extends OperationId> = (
  * operation that takes an `Idempotency-Key`, fails to compile.
  */
 export type OperationHandlers = { [Op in OperationId]?: Handler<Op> };
+
+declare module '../module.js' {
+  /** `ResourceModule.operations` is an `OperationHandlers` (src/module.ts keeps the name, this file gives the type). */
+  interface OperationMap extends OperationHandlers {}
+}
 
 /** The item of a list operation's `data` (its success JSON body's `data` array), e.g. `ListItem<'domains/list'>`. */
 export type ListItem<Op extends OperationId> = ResponseBody<Op> extends { data: (infer I)[] } ? I : never;

@@ -114,6 +114,32 @@ export const NAME_FOR_STATUS: Readonly<Record<number, ErrorName>> = {
 /** The usual status of an error name (`ERROR_NAMES`). */
 export const STATUS_FOR_NAME = Object.fromEntries(Object.entries(ERROR_NAMES).map(([name, e]) => [name, e.status])) as Readonly<Record<ErrorName, number>>;
 
+/**
+ * Why a request was refused, as a code for what answers in another protocol
+ * than HTTP: the SMTP relay maps each to its reply code
+ * (`SMTP_REPLY_CODES`, src/smtp/server.ts), so rewording a message never
+ * changes a reply code. Set where the error is made (a messages table's
+ * entry, `withReason`); an error without one is a refusal no other protocol
+ * tells apart. One entry a reason, with what it means.
+ */
+export const ERROR_REASONS = {
+  /** No `from`: none given and none from the template. */
+  sender_missing: 'The email has no sender (`from`).',
+  /** A `from` that is neither `a@b.c` nor `Name <a@b.c>`. */
+  sender_invalid: 'The sender (`from`) is not an email address.',
+  /** A `from` whose domain is not a verified domain of the team. */
+  sender_domain_not_verified: "The sender's domain is not a verified domain of the team.",
+  /** A key restricted to one domain, sending from another. */
+  sender_domain_not_allowed: "The API key may not send from the sender's domain.",
+  /** The testing sender (`@resend.dev`) mailing someone other than the team's owner. */
+  recipient_not_allowed: 'A recipient this sender may not send to.',
+  /** A `to`, `cc`, `bcc` or `reply_to` address that is not an email address. */
+  address_invalid: 'An address other than the sender is not an email address.',
+} as const;
+
+/** A reason of `ERROR_REASONS`. */
+export type ErrorReason = keyof typeof ERROR_REASONS;
+
 /** An API error; `statusCode` is the HTTP status. */
 export class ApiError extends Error {
   constructor(
@@ -122,8 +148,15 @@ export class ApiError extends Error {
     message: string,
     /** Extra response headers (e.g. `retry-after` on 429). */
     readonly headers: Record<string, string> = {},
+    /** Why, as a code (`ERROR_REASONS`); not rendered in the HTTP answer. */
+    readonly reason: ErrorReason | null = null,
   ) {
     super(message);
+  }
+
+  /** The same error (status, name, text, headers) with `reason`: how a messages table's entry tags what it makes. */
+  withReason(reason: ErrorReason): ApiError {
+    return new ApiError(this.statusCode, this.name, this.message, this.headers, reason);
   }
 
   /** The response body, keys in the recorded order. */

@@ -73,9 +73,8 @@ export const NEWEST_FIRST: PageOrder = { column: 'seq', direction: 'desc' };
 
 /**
  * Runs a page query and returns its rows as objects. Rows are read in raw
- * mode (arrays) and keyed here: better-sqlite3 building 101 objects natively
- * costs about twice as much (lists are on every test's hot path: the list's
- * CPU profile).
+ * mode (arrays) and keyed here, which costs less than better-sqlite3
+ * building 101 objects natively (docs/benchmarks.md#figures-behind-the-code); lists are on every test's hot path.
  */
 function objects<Row>(stmt: Statement, bind: unknown[]): Row[] {
   const names = stmt.columns();
@@ -141,20 +140,20 @@ export function paginate<Row = any, Item = any>(db: DB, opts: PageOptions<Row, I
 /**
  * The common list operation: `paginate` over the caller's team's rows of a
  * table (`WHERE team_id = ?`), with the request's pagination query.
- * `req.auth` must be set (authenticated operations only).
+ * For operations that need a key (`req.auth` is the caller).
  */
 export function paginateTeam<Row = any, Item = any>(
   db: DB,
-  req: { auth: { teamId: string } | null; query: PageQuery },
+  req: { auth: { teamId: string }; query: PageQuery },
   opts: Omit<PageOptions<Row, Item>, 'where' | 'params' | 'query'>,
 ): ListEnvelope<Item> {
-  return paginate(db, { ...opts, where: 'team_id = ?', params: [req.auth!.teamId], query: req.query });
+  return paginate(db, { ...opts, where: 'team_id = ?', params: [req.auth.teamId], query: req.query });
 }
 
 /** What `teamPager` makes: `paginateTeam` over one table, the table already chosen. */
 export type TeamPager<Row> = <Item>(
   db: DB,
-  req: { auth: { teamId: string } | null; query: PageQuery },
+  req: { auth: { teamId: string }; query: PageQuery },
   opts: Omit<PageOptions<Row, Item>, 'table' | 'where' | 'params' | 'query'>,
 ) => ListEnvelope<Item>;
 

@@ -243,6 +243,8 @@ export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
   return (call) => {
     if (call.result !== undefined) return;
     const { req } = call;
+    // `Req<op>` promises the handler of an operation that needs a key its caller (src/http/document-types.ts `AuthOf`).
+    if (call.op.requiresAuth && !call.auth) throw new Error(`${call.op.operationId} needs a key, yet no step authenticated the caller`);
     const opReq: OpRequest = { operationId: call.op.operationId, params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req, response: call.res };
     const claim = call.idempotency;
     const result = claim ? runUnderKey(ctx, claim, call.op.successStatus, () => handler(ctx, opReq)) : handler(ctx, opReq);

@@ -47,9 +47,9 @@ export function routerOf(operations: readonly Operation[]): Router {
  * One find-my-way route per path of the document, whose store maps each
  * method to its operation's index (HEAD is looked up as GET), rather than a
  * route per method and path: one tree instead of one per method, and half
- * the routes, each of which costs find-my-way compiled functions (the route
- * table was ~35 ms of a first start's CPU, registered per method with HEAD
- * beside GET, by a CPU profile of `emulator start`).
+ * the routes, each of which costs find-my-way compiled functions at the
+ * first start (a route per method, HEAD beside GET, made the table a
+ * noticeable part of `emulator start`: docs/benchmarks.md#figures-behind-the-code).
  */
 function createRouter(operations: readonly Operation[]): Router {
   const fmw = FindMyWay({

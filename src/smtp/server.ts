@@ -12,7 +12,7 @@
  * | `AUTH PLAIN` / `AUTH LOGIN` | user `resend` and a key of any team (`full_access` or `sending_access`) → `235`; anything else → `535 Authentication credentials invalid` |
  * | `MAIL` / `RCPT` / `DATA` before `AUTH` | `530 Authentication required` (smtp-server, `authOptional: false`) |
  * | `STARTTLS` | not offered (the emulator speaks plain SMTP, so a default nodemailer transport, `secure: false`, sends); with `--tls`, offered with the HTTPS certificate (src/tls/), plain SMTP still accepted |
- * | end of `DATA` | the message as `POST /emails` (schema of spec/openapi.yaml, then `sendEmail`); accepted → `250 OK: queued as <email id>`; refused → `553 <message>` when the service refused the sender (`from` missing, invalid or not of a verified domain, or not the domain a restricted key may send from), else `550 <message>`; `<message>` is the API's error `message` |
+ * | end of `DATA` | the message as `POST /emails` (schema of spec/openapi.yaml, then `sendEmail`); accepted → `250 OK: queued as <email id>`; refused → the code of the error's `reason` (`SMTP_REPLY_CODES`: `553` when the service refused the sender: `from` missing, invalid or not of a verified domain, or not the domain a restricted key may send from), `550` for any other refusal; `<message>` is the API's error `message` |
  * | end of `DATA` over the `--plan` email quota | `452 <message>` (the API's 429 `daily_quota_exceeded` / `monthly_quota_exceeded` text; transient, as the quota resets) |
  * | message over `MAX_MESSAGE_BYTES` | `552` (smtp-server) |
  * SMTP messages are not written to the request log (`GET /logs` lists API
@@ -28,7 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import type { Emulator } from '../context.js';
 import type { Auth } from '../module.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, type ErrorReason } from '../http/errors.js';
 import { fullStore, storeFullText } from '../store/full.js';
 import { compileOperation, toApiError } from '../http/validate.js';
 import { loadSpec } from '../http/spec.js';
@@ -83,17 +83,34 @@ export interface SmtpListener {
   close(): Promise<void>;
 }
 
-/** Whether a refusal of `sendEmail` concerns the sender (→ 553) rather than the message (→ 550). */
-function isSenderRefusal(err: ApiError): boolean {
-  return /^(Missing|Invalid) `from`|domain is not verified|can only send emails from the/.test(err.message);
-}
+/**
+ * The reply code of each reason a send is refused for (`ApiError.reason`,
+ * src/http/errors.ts `ERROR_REASONS`): 553 "mailbox name not allowed" for
+ * the sender (RFC 5321 §4.2.3, the code a relay gives a refused `MAIL
+ * FROM`), 550 for a recipient or another address. By reason only: the
+ * error's text is passed on, never read, so rewording a message cannot
+ * change a code (test/smtp/reply-codes.test.ts).
+ */
+export const SMTP_REPLY_CODES: Readonly<Record<ErrorReason, 550 | 553>> = {
+  sender_missing: 553,
+  sender_invalid: 553,
+  sender_domain_not_verified: 553,
+  sender_domain_not_allowed: 553,
+  recipient_not_allowed: 550,
+  address_invalid: 550,
+};
 
-/** The SMTP reply for an error thrown while handling a stage. */
-function toReply(err: unknown): Error {
+/**
+ * The SMTP reply for an error thrown while handling a stage: an `SmtpReply`
+ * as it is; an `ApiError` over a quota (429) → 452; another `ApiError` →
+ * its reason's code (`SMTP_REPLY_CODES`), 550 without one, with the API's
+ * message; anything else → 451.
+ */
+export function smtpReplyFor(err: unknown): SmtpReply {
   if (err instanceof SmtpReply) return err;
   // Over a quota (429): 452, a transient refusal (RFC 5321 §4.2.2: the sender may retry once the quota resets).
   if (err instanceof ApiError && err.statusCode === 429) return new SmtpReply(452, err.message);
-  if (err instanceof ApiError) return new SmtpReply(isSenderRefusal(err) ? 553 : 550, err.message);
+  if (err instanceof ApiError) return new SmtpReply(err.reason ? SMTP_REPLY_CODES[err.reason] : 550, err.message);
   return new SmtpReply(451, `Local error in processing: ${(err as Error)?.message ?? err}`);
 }
 
@@ -106,12 +123,12 @@ function passes(ctx: Emulator, stage: SmtpStage, session: SMTPServerSession, cal
   try {
     pending = beforeStage(ctx, stage, session);
   } catch (err) {
-    callback(toReply(err));
+    callback(smtpReplyFor(err));
     return;
   }
   if (!pending) return next();
   // A throw from `next` itself is answered too, never left as an unhandled rejection.
-  pending.then(next).catch((err) => callback(toReply(err)));
+  pending.then(next).catch((err) => callback(smtpReplyFor(err)));
 }
 
 /** Collects a DATA stream; resolves with its bytes, or null when it went over the size limit. */
@@ -203,11 +220,11 @@ export async function startSmtp(ctx: Emulator, host: string, port: number, certi
                 return callback(new SmtpReply(452, `Insufficient system storage: ${text}`));
               }
               if (!(err instanceof ApiError)) ctx.log('error', `SMTP message failed: ${(err as Error)?.stack ?? err}`);
-              callback(toReply(err));
+              callback(smtpReplyFor(err));
             }
           });
         },
-        (err) => callback(toReply(err)),
+        (err) => callback(smtpReplyFor(err)),
       );
     },
   });

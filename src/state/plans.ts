@@ -2,7 +2,7 @@
  * The plans an emulator can count usage against (`--plan`, `startServer({ plan })`,
  * env `EMULATOR_PLAN`): their published quotas, and what the emulator
  * enforces. Without a plan (the default) nothing is limited and no quota
- * header is sent, so an emulator started without one behaves as before.
+ * header is sent: a test suite that never asks about quotas never meets one.
  *
  * | limit | free | pro | scale | source |
  * |---|---|---|---|---|

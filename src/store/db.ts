@@ -253,8 +253,8 @@ class Store implements DB {
   constructor(db: Database.Database) {
     this.#db = db;
     // One transaction function per connection: better-sqlite3's `transaction(fn)` builds five wrappers and their
-    // properties on every call, which code calling `db.transaction(() => …)()` per request paid each time (~3 % of
-    // POST /emails). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
+    // properties on every call, and code calls `db.transaction(() => …)()` per request, so each request would pay
+    // for them (docs/benchmarks.md#figures-behind-the-code). Same semantics: BEGIN (deferred) or a savepoint when nested, rollback on throw.
     this.#inTransaction = db.transaction((run: () => unknown) => run());
   }
   get name(): string {

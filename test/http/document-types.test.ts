@@ -21,8 +21,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT as root, repoFiles } from '../architecture/repo-files.js';
 import ts from 'typescript';
-import type { Emulator } from '../../src/context.js';
-import { Reply } from '../../src/module.js';
+import type { Auth, Emulator } from '../../src/context.js';
+import { Reply, type ResourceModule } from '../../src/module.js';
 import type { Answer, OperationHandlers, Req } from '../../src/http/document-types.js';
 import { emailOperations } from '../../src/resources/emails/handlers.js';
 import { domainOperations } from '../../src/resources/domains/handlers.js';
@@ -72,6 +72,29 @@ describe('OperationHandlers', () => {
     // The header the types read is the one the pipeline honours (`Operation.idempotent`).
     const { operations } = await loadSpec();
     expect(operations.filter((o) => o.idempotent).map((o) => o.operationId)).toEqual(expect.arrayContaining(['emails/send', 'emails/send-batch']));
+  });
+
+  it('checks a ResourceModule\'s operations where the module is written, not only where its map is', () => {
+    const modules = (): ResourceModule[] => [
+      { name: 'right', operations: { 'emails/get': emailOperations['emails/get'] } },
+      // @ts-expect-error emails/get's handler wired to domains/get in a module (`ResourceModule.operations` is `OperationMap`)
+      { name: 'wired-wrong', operations: { 'domains/get': emailOperations['emails/get'] } },
+      // @ts-expect-error an operationId the document does not have, in a module
+      { name: 'unknown', operations: { 'emails/unknown': emailOperations['emails/get'] } },
+    ];
+    expect(modules().map((m) => m.name)).toEqual(['right', 'wired-wrong', 'unknown']);
+  });
+
+  it('types req.auth from the document: the caller on an operation that needs a key, null on one with security: []', () => {
+    // A keyed operation's handler reads its caller with no `!` (this compiles under `strict`).
+    const team = (req: Req<'emails/get'>): string => req.auth.teamId;
+    const caller: Auth = { teamId: 't', apiKeyId: 'k', permission: 'full_access', domainId: null };
+    expect(team({ auth: caller } as Req<'emails/get'>)).toBe('t');
+    // @ts-expect-error an admin operation (security: []) has no caller: its `req.auth` is null
+    const adminTeam = (req: Req<'admin/reset'>): string => req.auth.teamId;
+    void adminTeam;
+    const keyless: Req<'admin/reset'>['auth'] = null;
+    expect(keyless).toBeNull();
   });
 });
 

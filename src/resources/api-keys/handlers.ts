@@ -18,7 +18,7 @@ import { apiKeyMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'api-keys/create'>): Answer<'api-keys/create'> {
   const { name, permission = 'full_access', domain_id } = req.body;
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   let domainId: string | null = null;
   if (domain_id !== undefined && domain_id !== null) {
     if (permission !== 'sending_access') {
@@ -42,14 +42,14 @@ function list(ctx: Emulator, req: Req<'api-keys/list'>): Answer<'api-keys/list'>
 
 function update(ctx: Emulator, req: Req<'api-keys/update'>): Answer<'api-keys/update'> {
   const id = req.params.api_key_id;
-  if (!apiKeyExists(ctx, req.auth!.teamId, id)) throw errors.notFound('API key');
+  if (!apiKeyExists(ctx, req.auth.teamId, id)) throw errors.notFound('API key');
   if (req.body.name !== undefined) renameApiKey(ctx, id, req.body.name);
   return { object: 'api_key', id };
 }
 
 function remove(ctx: Emulator, req: Req<'api-keys/remove'>): Answer<'api-keys/remove'> {
   const id = req.params.api_key_id;
-  if (!deleteApiKey(ctx, req.auth!.teamId, id)) throw errors.notFound('API key');
+  if (!deleteApiKey(ctx, req.auth.teamId, id)) throw errors.notFound('API key');
   return { object: 'list', id, deleted: true };
 }
 

@@ -15,20 +15,20 @@ import type { Answer, Req, OperationHandlers } from '../../http/document-types.j
 function create(ctx: Emulator, req: Req<'automations/create'>): Answer<'automations/create'> {
   const b = req.body;
   const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : { steps: [], connections: [] };
-  const row = insertAutomation(ctx, req.auth!.teamId, { name: b.name, status: b.status ?? 'disabled', graph });
+  const row = insertAutomation(ctx, req.auth.teamId, { name: b.name, status: b.status ?? 'disabled', graph });
   return { object: 'automation', id: row.id };
 }
 
 function list(ctx: Emulator, req: Req<'automations/list'>): Answer<'automations/list'> {
-  return pageAutomations(ctx.db, req.auth!.teamId, req.query.status as string | undefined, req.query, automationListItem);
+  return pageAutomations(ctx.db, req.auth.teamId, req.query.status as string | undefined, req.query, automationListItem);
 }
 
 function get(ctx: Emulator, req: Req<'automations/get'>): Answer<'automations/get'> {
-  return automationShape(automationOr404(ctx, req.auth!.teamId, req.params.automation_id));
+  return automationShape(automationOr404(ctx, req.auth.teamId, req.params.automation_id));
 }
 
 function update(ctx: Emulator, req: Req<'automations/update'>): Answer<'automations/update'> {
-  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const row = automationOr404(ctx, req.auth.teamId, req.params.automation_id);
   const b = req.body;
   const graph = b.steps ? checkGraph(b.steps, b.connections ?? []) : graphOf(row);
   const status = b.status ?? row.status;
@@ -37,7 +37,7 @@ function update(ctx: Emulator, req: Req<'automations/update'>): Answer<'automati
 }
 
 function remove(ctx: Emulator, req: Req<'automations/remove'>): Answer<'automations/remove'> {
-  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const row = automationOr404(ctx, req.auth.teamId, req.params.automation_id);
   ctx.db.transaction(() => {
     cancelRunsOf(ctx, row.id);
     deleteAutomation(ctx, row.id);
@@ -47,14 +47,14 @@ function remove(ctx: Emulator, req: Req<'automations/remove'>): Answer<'automati
 
 /** A disabled copy named `<name> (copy)`. */
 function duplicate(ctx: Emulator, req: Req<'automations/duplicate'>): Answer<'automations/duplicate'> {
-  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const row = automationOr404(ctx, req.auth.teamId, req.params.automation_id);
   const copy = insertAutomation(ctx, row.team_id, { name: `${row.name} (copy)`, status: 'disabled', graph: graphOf(row) });
   return { object: 'automation', id: copy.id };
 }
 
 /** Disables the automation and cancels its running runs (the brief's rule; see index.ts). */
 function stop(ctx: Emulator, req: Req<'automations/stop'>): Answer<'automations/stop'> {
-  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const row = automationOr404(ctx, req.auth.teamId, req.params.automation_id);
   ctx.db.transaction(() => {
     disableAutomation(ctx, row.id);
     cancelRunsOf(ctx, row.id);
@@ -63,13 +63,13 @@ function stop(ctx: Emulator, req: Req<'automations/stop'>): Answer<'automations/
 }
 
 function listRuns(ctx: Emulator, req: Req<'automations/list-runs'>): Answer<'automations/list-runs'> {
-  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const row = automationOr404(ctx, req.auth.teamId, req.params.automation_id);
   const statuses = req.query.status ? [...new Set(String(req.query.status).split(','))] : [];
   return pageRuns(ctx.db, row.id, statuses, req.query, runListItem);
 }
 
 function getRun(ctx: Emulator, req: Req<'automations/get-run'>): Answer<'automations/get-run'> {
-  const row = automationOr404(ctx, req.auth!.teamId, req.params.automation_id);
+  const row = automationOr404(ctx, req.auth.teamId, req.params.automation_id);
   const run = findRun(ctx, row.id, req.params.run_id);
   if (!run) throw errors.notFound('Automation run');
   return runShape(ctx, run);

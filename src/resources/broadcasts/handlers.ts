@@ -22,7 +22,7 @@ function segmentOf(body: { segment_id?: string; audience_id?: string }): string 
 
 function create(ctx: Emulator, req: Req<'broadcasts/create'>): Answer<'broadcasts/create'> {
   const b = req.body;
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   if (b.scheduled_at !== undefined && b.scheduled_at !== null && b.send !== true) {
     throw broadcastMessages.scheduledAtWithoutSend();
   }
@@ -47,11 +47,11 @@ function list(ctx: Emulator, req: Req<'broadcasts/list'>): Answer<'broadcasts/li
 }
 
 function get(ctx: Emulator, req: Req<'broadcasts/get'>): Answer<'broadcasts/get'> {
-  return toBroadcast(getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id));
+  return toBroadcast(getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id));
 }
 
 function update(ctx: Emulator, req: Req<'broadcasts/update'>): Answer<'broadcasts/update'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const row = getOr404(ctx.db, teamId, req.params.broadcast_id);
   const b = req.body;
   // `audience_id` is the older name of `segment_id` (docs/reference/resources.md#domains-and-claims); `segment_id` wins when both are given.
@@ -81,7 +81,7 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>): Answer<'broadcast
 }
 
 function remove(ctx: Emulator, req: Req<'broadcasts/remove'>): Answer<'broadcasts/remove'> {
-  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const row = getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id);
   if (row.status !== 'draft' && row.status !== 'scheduled') {
     throw broadcastMessages.notDeletable(row.status);
   }
@@ -93,19 +93,19 @@ function remove(ctx: Emulator, req: Req<'broadcasts/remove'>): Answer<'broadcast
 }
 
 function send(ctx: Emulator, req: Req<'broadcasts/send'>): Answer<'broadcasts/send'> {
-  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const row = getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id);
   ctx.db.transaction(() => sendBroadcast(ctx, row, req.body?.scheduled_at))();
   return { id: row.id };
 }
 
 function cancel(ctx: Emulator, req: Req<'broadcasts/cancel'>): Answer<'broadcasts/cancel'> {
-  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const row = getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id);
   ctx.db.transaction(() => cancelBroadcast(ctx, row))();
   return { object: 'broadcast', id: row.id };
 }
 
 function duplicate(ctx: Emulator, req: Req<'broadcasts/duplicate'>): Answer<'broadcasts/duplicate'> {
-  const r: BroadcastRow = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const r: BroadcastRow = getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id);
   const copy = insertBroadcast(ctx, {
     teamId: r.team_id,
     content: contentOf(r),
@@ -114,12 +114,12 @@ function duplicate(ctx: Emulator, req: Req<'broadcasts/duplicate'>): Answer<'bro
 }
 
 function listRecipients(ctx: Emulator, req: Req<'broadcasts/recipients'>): Answer<'broadcasts/recipients'> {
-  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const row = getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id);
   return recipients(ctx, row, req.query as { type: RecipientType; email?: string; bounce_type?: string });
 }
 
 function listClickedLinks(ctx: Emulator, req: Req<'broadcasts/list-clicked-links'>): Answer<'broadcasts/list-clicked-links'> {
-  const row = getOr404(ctx.db, req.auth!.teamId, req.params.broadcast_id);
+  const row = getOr404(ctx.db, req.auth.teamId, req.params.broadcast_id);
   return clickedLinks(ctx, row, req.query);
 }
 

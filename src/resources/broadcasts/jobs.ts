@@ -22,13 +22,12 @@ import type { Job } from '../../clock/scheduler.js';
 import { defineJob } from '../../clock/jobs.js';
 import type { JobPayloads } from '../../clock/job-types.js';
 import { DELAYS } from '../../clock/delays.js';
-import { readScheduledAt } from '../../clock/natural-time.js';
 import { checkContactsQuota } from '../usage/service.js';
 import { ApiError } from '../../http/errors.js';
 import { contactPropertyValues, subscribedEmailsOfSegment, lastMembershipSeq, segmentContactsPage, topicSubscription, type Contact } from '../contacts/service.js';
 import { propertiesByKey, type PropertyRow } from '../contact-properties/service.js';
 import { getTopicOr404, type TopicRow } from '../topics/service.js';
-import { checkSender, sendEmail, SendBatch, type SendEmailInput } from '../emails/service.js';
+import { checkSender, parseScheduledAt, sendEmail, SendBatch, type SendEmailInput } from '../emails/service.js';
 import { parseAddress } from '../emails/service.js';
 import { broadcastById, setBroadcastStatus, type BroadcastRow } from './store.js';
 import { broadcastMessages } from './messages.js';
@@ -41,17 +40,6 @@ const BATCH_SIZE = 100;
 export const broadcastStartJob = defineJob('broadcasts.start', runStart);
 /** `broadcasts.deliver` (`runDeliver`). */
 export const broadcastDeliverJob = defineJob('broadcasts.deliver', runDeliver);
-
-/**
- * Reads `scheduled_at` (`readScheduledAt`: ISO 8601 or natural language, on
- * the emulated clock; the same rules as an email's). Returns emulated ms.
- * Throws 422 `validation_error` when unreadable.
- */
-export function parseScheduledAt(input: string, nowMs: number): number {
-  const at = readScheduledAt(input, nowMs);
-  if (at !== null) return at;
-  throw broadcastMessages.scheduledAtUnreadable();
-}
 
 /**
  * Sends a draft (or re-sends a scheduled broadcast) now, or schedules it when
@@ -72,7 +60,7 @@ export function sendBroadcast(ctx: Emulator, row: BroadcastRow, scheduledAt: str
   // Over the `--plan` contacts quota: 403 `validation_error` (docs/reference/errors.md#error-names-and-statuses; usage's service).
   checkContactsQuota(ctx, row.team_id);
   const now = ctx.clock.nowMs();
-  const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now);
+  const at = scheduledAt === null || scheduledAt === undefined ? null : parseScheduledAt(scheduledAt, now, null);
   if (row.status === 'scheduled') broadcastStartJob.cancel(ctx, 'broadcast_id', row.id);
   if (at !== null && at > now) {
     setBroadcastStatus(ctx, row.id, { status: 'scheduled', scheduledAt: at });
@@ -143,22 +131,22 @@ function runStart(ctx: Emulator, job: Job<JobPayloads['broadcasts.start']>): voi
 /**
  * What every email of one `broadcasts.deliver` run shares, read once a run:
  * the broadcast's topic (or the `ApiError` reading it gave, thrown again for
- * each contact so each is skipped and logged as before) and the team's
- * contact-property definitions.
+ * each contact, so each is skipped and logged as if it had read the topic
+ * itself) and the team's contact-property definitions.
  */
 interface RunData {
   topic: TopicRow | ApiError | null;
   definitions: Map<string, PropertyRow>;
   /** The text part derived once from the html (`textDeriver`), when the broadcast has html, no text, and placeholders. */
   text: ((vars: RenderVars) => string | undefined) | null;
-  /** The broadcast's sending domain checked once a run (`SendContext.checkedSender`); null when it fails (each email is then refused and logged as before) or is `resend.dev`. */
+  /** The broadcast's sending domain checked once a run (`SendContext.checkedSender`); null when it fails (each email then checks it itself, so each is refused and logged alone) or is `resend.dev`. */
   sender: { domain: string; domainId: string } | null;
 }
 
 /**
  * Text derivers by html (with its preview text), kept across a broadcast's
- * runs (html-to-text of the html was ~10 % of a run of 100 emails when made
- * once a run); a deriver depends on the html alone. A few entries: the
+ * runs, so html-to-text reads a broadcast's html once, not once a run of
+ * 100 emails (docs/benchmarks.md#figures-behind-the-code); a deriver depends on the html alone. A few entries: the
  * broadcasts being sent at once.
  */
 const derivers = new Map<string, ReturnType<typeof textDeriver>>();

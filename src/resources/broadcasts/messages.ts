@@ -32,9 +32,6 @@ export const broadcastMessages = {
   /** 422: `scheduled_at` on a create whose `send` is not `true`. */
   scheduledAtWithoutSend: message('emulator choice', () =>
     errors.validation('The `scheduled_at` field can only be used when `send` is true.', 422)),
-  /** 422: a `scheduled_at` that is neither ISO 8601 nor natural language. */
-  scheduledAtUnreadable: message('emulator choice', () =>
-    errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date-time (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 hour`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422)),
   /** 422: sending a broadcast with neither `html` nor `text`. */
   noContent: message('emulator choice', () =>
     errors.validation('The broadcast has no content: set `html` or `text` before sending it.', 422)),

@@ -34,7 +34,7 @@ import type { Answer, Req, OperationHandlers } from '../../http/document-types.j
 import { importMessages } from './messages.js';
 
 async function create(ctx: Emulator, req: Req<'contacts/create-import'>): Promise<Answer<'contacts/create-import'>> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const file = req.file;
   try {
     if (!file) throw errors.missingField('file');
@@ -67,13 +67,13 @@ async function create(ctx: Emulator, req: Req<'contacts/create-import'>): Promis
 }
 
 function get(ctx: Emulator, req: Req<'contacts/get-import'>): Answer<'contacts/get-import'> {
-  return toImport(getImportOr404(ctx, req.auth!.teamId, req.params.id));
+  return toImport(getImportOr404(ctx, req.auth.teamId, req.params.id));
 }
 
 function list(ctx: Emulator, req: Req<'contacts/list-imports'>): Answer<'contacts/list-imports'> {
   const { status, ...page } = req.query;
   const where = status ? 'team_id = ? AND status = ?' : 'team_id = ?';
-  const params = status ? [req.auth!.teamId, status] : [req.auth!.teamId];
+  const params = status ? [req.auth.teamId, status] : [req.auth.teamId];
   return paginate(ctx.db, { table: CONTACT_IMPORTS, where, params, query: page, defaultLimit: null, map: (r: ImportRow) => toImport(r) });
 }
 

@@ -19,7 +19,7 @@ import { removePropertyValues } from '../contacts/service.js';
 import { contactPropertyMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'contact-properties/create'>): Answer<'contact-properties/create'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const { key, type } = req.body;
   const fallback = checkTyped(type, req.body.fallback_value ?? null, 'fallback_value');
   if (propertyKeyTaken(ctx, teamId, key)) throw contactPropertyMessages.keyTaken(key);
@@ -36,11 +36,11 @@ function list(ctx: Emulator, req: Req<'contact-properties/list'>): Answer<'conta
 }
 
 function get(ctx: Emulator, req: Req<'contact-properties/get'>): Answer<'contact-properties/get'> {
-  return toProperty(getPropertyOr404(ctx, req.auth!.teamId, req.params.id));
+  return toProperty(getPropertyOr404(ctx, req.auth.teamId, req.params.id));
 }
 
 function update(ctx: Emulator, req: Req<'contact-properties/update'>): Answer<'contact-properties/update'> {
-  const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = getPropertyOr404(ctx, req.auth.teamId, req.params.id);
   if (req.body.fallback_value !== undefined) {
     const value = checkTyped(row.type, req.body.fallback_value, 'fallback_value');
     setPropertyFallback(ctx, row.id, value);
@@ -49,7 +49,7 @@ function update(ctx: Emulator, req: Req<'contact-properties/update'>): Answer<'c
 }
 
 function remove(ctx: Emulator, req: Req<'contact-properties/remove'>): Answer<'contact-properties/remove'> {
-  const row = getPropertyOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = getPropertyOr404(ctx, req.auth.teamId, req.params.id);
   ctx.db.transaction(() => {
     deleteProperty(ctx, row.id);
     removePropertyValues(ctx, row.team_id, row.key);

@@ -55,11 +55,11 @@ export function createFromBody(ctx: Emulator, teamId: string, b: CreateBody, ext
 }
 
 function create(ctx: Emulator, req: Req<'contacts/create'>): Answer<'contacts/create'> {
-  return createFromBody(ctx, req.auth!.teamId, req.body);
+  return createFromBody(ctx, req.auth.teamId, req.body);
 }
 
 function list(ctx: Emulator, req: Req<'contacts/list'>): Answer<'contacts/list'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const { segment_id, ...page } = req.query;
   if (segment_id !== undefined) getSegmentOr404(ctx, teamId, segment_id);
   return pageContacts(ctx.db, teamId, segment_id, page, (r) => toContactItem(r));
@@ -67,23 +67,23 @@ function list(ctx: Emulator, req: Req<'contacts/list'>): Answer<'contacts/list'>
 
 /** GET /contacts/{id|email} (also the legacy path). */
 export function get(ctx: Emulator, req: Req<'contacts/get'> | Req<'audiences/get-contact'>): ResponseBody<'contacts/get'> {
-  return toContactResponse(ctx, getContactOr404(ctx, req.auth!.teamId, contactRef(req.params.id)));
+  return toContactResponse(ctx, getContactOr404(ctx, req.auth.teamId, contactRef(req.params.id)));
 }
 
 /** PATCH /contacts/{id|email} (also the legacy path) → `{object: "contact", id}`. */
 export function update(ctx: Emulator, req: Req<'contacts/update'> | Req<'audiences/update-contact'>): ResponseBody<'contacts/update'> {
-  const c = updateContactWith(ctx, req.auth!.teamId, contactRef(req.params.id), req.body);
+  const c = updateContactWith(ctx, req.auth.teamId, contactRef(req.params.id), req.body);
   return { object: 'contact', id: c.id };
 }
 
 function remove(ctx: Emulator, req: Req<'contacts/remove'>): Answer<'contacts/remove'> {
-  const c = removeContact(ctx, req.auth!.teamId, contactRef(req.params.id));
+  const c = removeContact(ctx, req.auth.teamId, contactRef(req.params.id));
   if (!c) throw errors.notFound('Contact');
   return { object: 'contact', contact: c.id, deleted: true };
 }
 
 function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>): Answer<'contacts/list-segments'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   const page = pageMemberships(ctx.db, teamId, contact.id, req.query, (r) => ({ id: r.id, created_at: apiTime(r.created_at) }));
   // The page's segment names in one query. A membership is removed with its segment (segments' delete), so every segment is found.
@@ -92,14 +92,14 @@ function listSegments(ctx: Emulator, req: Req<'contacts/list-segments'>): Answer
 }
 
 function addSegment(ctx: Emulator, req: Req<'contacts/add-segment'>): Answer<'contacts/add-segment'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   addContactToSegment(ctx, teamId, contact.id, req.params.segment_id);
   return { id: req.params.segment_id };
 }
 
 function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>): Answer<'contacts/remove-segment'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   getSegmentOr404(ctx, teamId, req.params.segment_id);
   removeMembership(ctx, contact.id, req.params.segment_id);
@@ -111,7 +111,7 @@ function removeSegment(ctx: Emulator, req: Req<'contacts/remove-segment'>): Answ
  * subscription; `created_at` is the topic's (docs/reference/resources.md#contacts).
  */
 function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>): Answer<'contacts/list-topics'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   // The contact's own choices, read once; a topic without one shows its default.
   const chosen = new Map(
@@ -124,7 +124,7 @@ function listTopics(ctx: Emulator, req: Req<'contacts/list-topics'>): Answer<'co
 }
 
 function updateTopics(ctx: Emulator, req: Req<'contacts/update-topics'>): Answer<'contacts/update-topics'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const contact = getContactOr404(ctx, teamId, contactRef(req.params.contact_id));
   const topics = Array.isArray(req.body) ? req.body : req.body.topics;
   ctx.db.transaction(() => setSubscriptions(ctx, teamId, contact.id, topics))();

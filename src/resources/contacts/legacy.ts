@@ -15,14 +15,14 @@ import { removeContact } from './service.js';
 import type { Answer, OperationHandlers, Req } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'audiences/create-contact'>): Answer<'audiences/create-contact'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   getSegmentOr404(ctx, teamId, req.params.audience_id);
   return createFromBody(ctx, teamId, req.body, [req.params.audience_id]);
 }
 
 function remove(ctx: Emulator, req: Req<'audiences/remove-contact'>): Answer<'audiences/remove-contact'> {
   const ref = contactRef(req.params.id);
-  removeContact(ctx, req.auth!.teamId, ref);
+  removeContact(ctx, req.auth.teamId, ref);
   return { object: 'contact', contact: req.params.id, deleted: true };
 }
 

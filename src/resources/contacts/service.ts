@@ -20,12 +20,13 @@
 import type { Emulator } from '../../context.js';
 import { isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import { isContactEmail } from '../../http/addresses.js';
 import { contactMessages } from './messages.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { checkTyped, contactPropertyMessages, fallbackOf, propertiesByKey, validateContactProperties, type PropertyRow } from '../contact-properties/service.js';
 import { getSegmentOr404 } from '../segments/service.js';
 import { getTopicOr404, type Subscription, type TopicRow } from '../topics/service.js';
-import type { OpRequest } from '../../module.js';
+import type { Auth } from '../../module.js';
 import type { PageQuery } from '../../http/pagination.js';
 import {
   contactRowById, contactRowByRef, deleteContactRows, insertContactRow, insertContactRowsIfAbsent, updateContactRow, CONTACT_INSERT_CHUNK,
@@ -33,11 +34,6 @@ import {
 } from './store.js';
 
 export type { Contact } from './store.js';
-
-/** Loose email check used for contacts (CSV rows and service callers): `local@domain.tld`, ≤ 320 chars. */
-export function isValidEmail(email: string): boolean {
-  return email.length <= 320 && /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]+$/.test(email);
-}
 
 /** The team's contact by id or (case-insensitive) email, or undefined. */
 export function findContact(ctx: Emulator, teamId: string, idOrEmail: string): Contact | undefined {
@@ -91,7 +87,7 @@ export interface CreateContactInput {
  */
 export function createContactWith(ctx: Emulator, teamId: string, input: CreateContactInput, opts: { emitEvents?: boolean } = {}): { contact: Contact; created: boolean } {
   const email = input.email.trim();
-  if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+  if (!isContactEmail(email)) throw contactMessages.invalidEmail();
   const props = validateContactProperties(ctx, teamId, input.properties ?? {});
   for (const s of input.segments ?? []) getSegmentOr404(ctx, teamId, s);
   for (const t of input.topics ?? []) getTopicOr404(ctx, teamId, t.id);
@@ -149,7 +145,7 @@ export function updateContactWith(ctx: Emulator, teamId: string, id: string, pat
   let email = row.email;
   if (patch.email !== undefined && patch.email.trim().toLowerCase() !== row.email_lower) {
     email = patch.email.trim();
-    if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+    if (!isContactEmail(email)) throw contactMessages.invalidEmail();
     if (contactRowByRef(ctx, teamId, email)) throw contactMessages.emailTaken(email);
   }
   return ctx.db.transaction(() => {
@@ -211,7 +207,7 @@ function checkedProperties(defs: CheckedRefs['defs'], fields: ContactFields): Re
 /** A new contact row of `fields` (email as given, trimmed; properties without their nulls). */
 function newContactRow(fields: ContactFields, props: Record<string, string | number | null>, now: number): NewContactRow {
   const email = fields.email.trim();
-  if (!isValidEmail(email)) throw contactMessages.invalidEmail();
+  if (!isContactEmail(email)) throw contactMessages.invalidEmail();
   const stored: Record<string, string | number> = {};
   for (const key in props) if (props[key] !== null) stored[key] = props[key];
   return { id: newId(), email, firstName: fields.first_name ?? null, lastName: fields.last_name ?? null, unsubscribed: Boolean(fields.unsubscribed), properties: stored, at: now };
@@ -460,8 +456,8 @@ export function setSubscriptions(ctx: Emulator, teamId: string, contactId: strin
 }
 
 /** GET /segments/{id}/contacts: the segment's contacts, newest contact first. */
-export function listSegmentContacts(ctx: Emulator, req: OpRequest, segmentId: string) {
-  const teamId = req.auth!.teamId;
+export function listSegmentContacts(ctx: Emulator, req: { auth: Auth; query: unknown }, segmentId: string) {
+  const teamId = req.auth.teamId;
   getSegmentOr404(ctx, teamId, segmentId);
   return pageContacts(ctx.db, teamId, segmentId, req.query as PageQuery, (r) => toSegmentContactItem(r));
 }

@@ -21,7 +21,7 @@ import { createDomainClaim, latestClaim, toClaim, verifyDomainClaim } from './cl
 import { domainMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'domains/create'>): Answer<'domains/create'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   resolveCapabilities(req.body.capabilities);
   assertNameAvailable(ctx, teamId, req.body.name);
   return ctx.db.transaction(() => {
@@ -40,11 +40,11 @@ function list(ctx: Emulator, req: Req<'domains/list'>): Answer<'domains/list'> {
 }
 
 function get(ctx: Emulator, req: Req<'domains/get'>): Answer<'domains/get'> {
-  return toDomain(getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id));
+  return toDomain(getDomainOr404(ctx, req.auth.teamId, req.params.domain_id));
 }
 
 function update(ctx: Emulator, req: Req<'domains/update'>): Answer<'domains/update'> {
-  const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  const row = getDomainOr404(ctx, req.auth.teamId, req.params.domain_id);
   const b = req.body;
   const current = JSON.parse(row.capabilities);
   const capabilities = b.capabilities ? resolveCapabilities({ ...current, ...b.capabilities }) : current;
@@ -62,7 +62,7 @@ function update(ctx: Emulator, req: Req<'domains/update'>): Answer<'domains/upda
 }
 
 function remove(ctx: Emulator, req: Req<'domains/remove'>): Answer<'domains/remove'> {
-  const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  const row = getDomainOr404(ctx, req.auth.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     deleteDomain(ctx, row.id);
     cancelPendingClaims(ctx, row.id);
@@ -72,7 +72,7 @@ function remove(ctx: Emulator, req: Req<'domains/remove'>): Answer<'domains/remo
 }
 
 function verify(ctx: Emulator, req: Req<'domains/verify'>): Answer<'domains/verify'> {
-  const row = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  const row = getDomainOr404(ctx, req.auth.teamId, req.params.domain_id);
   ctx.db.transaction(() => {
     setDomainStatus(ctx, row.id, 'pending');
     domainVerifyJob.schedule(ctx, { domain_id: row.id }, { dueAt: ctx.clock.nowMs() + DELAYS.domainVerification, teamId: row.team_id });
@@ -92,16 +92,16 @@ export const domainOperations = {
 /* Domain claims: the rules are in claims.ts. */
 
 function createClaim(ctx: Emulator, req: Req<'domains/create-claim'>): Answer<'domains/create-claim'> {
-  return toClaim(createDomainClaim(ctx, req.auth!.teamId, req.body));
+  return toClaim(createDomainClaim(ctx, req.auth.teamId, req.body));
 }
 
 function getClaim(ctx: Emulator, req: Req<'domains/get-claim'>): Answer<'domains/get-claim'> {
-  const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  const domain = getDomainOr404(ctx, req.auth.teamId, req.params.domain_id);
   return toClaim(latestClaim(ctx, domain.id));
 }
 
 function verifyClaim(ctx: Emulator, req: Req<'domains/verify-claim'>): Answer<'domains/verify-claim'> {
-  const domain = getDomainOr404(ctx, req.auth!.teamId, req.params.domain_id);
+  const domain = getDomainOr404(ctx, req.auth.teamId, req.params.domain_id);
   return toClaim(verifyDomainClaim(ctx, latestClaim(ctx, domain.id)));
 }
 

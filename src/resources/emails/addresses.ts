@@ -1,20 +1,20 @@
 /**
- * Email addresses: parsing `Name <a@b>` and the test addresses of
- * `@resend.dev` (docs/reference/test-addresses.md).
+ * Email addresses of a send: parsing `Name <a@b>` and the test addresses of
+ * `@resend.dev` (docs/reference/test-addresses.md). What a valid address
+ * is comes from src/http/addresses.ts (`isSendingAddress`).
  */
-
-const ADDR = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
+import { isSendingAddress } from '../../http/addresses.js';
 
 /**
  * Parses `a@b.c` or `Display Name <a@b.c>` (also `"Name" <a@b.c>`).
  * Returns the bare address (as written) and its domain (lower-case), or null
- * when it is not an address.
+ * when it is not a sending address (`isSendingAddress`).
  */
 export function parseAddress(input: string): { address: string; domain: string; name: string | null } | null {
   const text = input.trim();
   const m = /^(.*?)\s*<([^<>]+)>$/.exec(text);
   const address = (m ? m[2] : text).trim();
-  if (!ADDR.test(address)) return null;
+  if (!isSendingAddress(address)) return null;
   const name = m ? m[1].trim().replace(/^"(.*)"$/, '$1') || null : null;
   return { address, domain: address.slice(address.lastIndexOf('@') + 1).toLowerCase(), name };
 }

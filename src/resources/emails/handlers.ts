@@ -50,8 +50,8 @@ export function quotaReplayHeaders(ctx: Emulator, auth: Auth): Record<string, st
  */
 function send(ctx: Emulator, req: Req<'emails/send'> | Req<'emails/send-legacy'>): Answer<'emails/send'> {
   // The team's usage, read once: `sendEmail` checks the send against it, the reply's headers report it.
-  const quota = EmailQuota.read(ctx, req.auth!.teamId);
-  const result = sendEmail(ctx, req.body, { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'api', quota });
+  const quota = EmailQuota.read(ctx, req.auth.teamId);
+  const result = sendEmail(ctx, req.body, { teamId: req.auth.teamId, restrictDomainId: req.auth.domainId, source: 'api', quota });
   return withQuotaHeaders(quota, result);
 }
 
@@ -70,8 +70,8 @@ function batch(ctx: Emulator, req: Req<'emails/send-batch'>): Answer<'emails/sen
   }
   const check = batchItemValidator();
   // The team's usage, read once for every item: each send takes its recipients from it (the items before count too).
-  const quota = EmailQuota.read(ctx, req.auth!.teamId);
-  const sc = { teamId: req.auth!.teamId, restrictDomainId: req.auth!.domainId, source: 'batch' as const, quota };
+  const quota = EmailQuota.read(ctx, req.auth.teamId);
+  const sc = { teamId: req.auth.teamId, restrictDomainId: req.auth.domainId, source: 'batch' as const, quota };
   return withQuotaHeaders(quota, sendBatch(ctx, req.body, mode, check, sc));
 }
 
@@ -82,19 +82,19 @@ function listEmails(ctx: Emulator, req: Req<'emails/list'>): Answer<'emails/list
 }
 
 function get(ctx: Emulator, req: Req<'emails/get'>): Answer<'emails/get'> {
-  return toEmail(getEmailOr404(ctx, req.auth!.teamId, req.params.email_id));
+  return toEmail(getEmailOr404(ctx, req.auth.teamId, req.params.email_id));
 }
 
 /** PATCH /emails/{id} `{scheduled_at}`: moves a `scheduled` email's send (schedule.ts). */
 function update(ctx: Emulator, req: Req<'emails/update'>): Answer<'emails/update'> {
-  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const row = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   reschedule(ctx, row, req.body.scheduled_at);
   return { object: 'email', id: row.id };
 }
 
 /** POST /emails/{id}/cancel: `scheduled` → `canceled` (final; docs/reference/resources.md#emails; schedule.ts). */
 function cancel(ctx: Emulator, req: Req<'emails/cancel'>): Answer<'emails/cancel'> {
-  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const row = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   cancelScheduled(ctx, row);
   return { object: 'email', id: row.id };
 }
@@ -104,7 +104,7 @@ function cancel(ctx: Emulator, req: Req<'emails/cancel'>): Answer<'emails/cancel
  * the email in the emulator's admin API (emulator choice; nothing is stored).
  */
 function share(ctx: Emulator, req: Req<'emails/share'>): Answer<'emails/share'> {
-  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const row = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   const ttl = req.body?.expires_in !== undefined ? parseDuration(req.body.expires_in) : SHARE_MAX_MS;
   if (ttl === null || ttl <= 0 || ttl > SHARE_MAX_MS) {
     throw emailMessages.shareExpiresIn();
@@ -134,12 +134,12 @@ function toAttachment(ctx: Emulator, a: AttachmentRow): ListItem<'emails/list-at
 }
 
 function listAttachments(ctx: Emulator, req: Req<'emails/list-attachments'>): Answer<'emails/list-attachments'> {
-  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const row = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   return paginate(ctx.db, { table: EMAIL_ATTACHMENTS, where: 'email_id = ?', params: [row.id], query: req.query, defaultLimit: null, map: (a: AttachmentRow) => toAttachment(ctx, a) });
 }
 
 function getAttachment(ctx: Emulator, req: Req<'emails/get-attachment'>): Answer<'emails/get-attachment'> {
-  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const row = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   const a = findEmailAttachment(ctx, row.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   return { object: 'attachment', ...toAttachment(ctx, a) };

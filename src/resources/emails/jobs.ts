@@ -94,8 +94,9 @@ export const emailDeliverManyJob = defineJob('emails.deliver-many', (ctx, job) =
  * own savepoint: an email whose step throws is rolled back alone and handed
  * to `failed` (which records it as the failed job of its own step: the same
  * row and log line as a single email's), the others go on. First every email runs in one
- * savepoint (a savepoint an email was ~5 % of a broadcast's CPU, and a step
- * rarely throws); when one throws, that pass is rolled back whole, `again`
+ * savepoint (a savepoint an email is a measurable share of a broadcast's
+ * CPU, docs/benchmarks.md#figures-behind-the-code, and a step rarely
+ * throws); when one throws, that pass is rolled back whole, `again`
  * resets what the steps read (the rows, which a step updates in memory too),
  * and every email runs again in a savepoint of its own. A step's outcome
  * fault is decided once (`FaultDecision` in `emails.send-many`), so the

@@ -22,24 +22,27 @@ export const emailMessages = {
     errors.validation(
       `You can only send testing emails to your own email address (${owner}). To send emails to other recipients, please verify a domain at resend.com/domains, and change the \`from\` address to an email using this domain.`,
       403,
-    )),
+    ).withReason('recipient_not_allowed')),
   /** 403: a `from` domain (`domain`, e.g. `x.com`) that is not a verified domain of the team; the message names it and says to add and verify it (docs/reference/errors.md#error-names-and-statuses, the 403 row). */
   domainNotVerified: message('docs/reference/errors.md#error-names-and-statuses', (domain: string) =>
-    errors.validation(`The \`${domain}\` domain is not verified. Please, add and verify your domain.`, 403)),
+    errors.validation(`The \`${domain}\` domain is not verified. Please, add and verify your domain.`, 403).withReason('sender_domain_not_verified')),
   /** 403: a key restricted to one domain (`domain`, its name, or its id when the domain is gone) sending from another (docs/reference/design.md#auth). */
   keyRestrictedToDomain: message('emulator choice', (domain: string) =>
-    errors.validation(`This API key can only send emails from the \`${domain}\` domain.`, 403)),
+    errors.validation(`This API key can only send emails from the \`${domain}\` domain.`, 403).withReason('sender_domain_not_allowed')),
 
   // Fields of POST /emails.
 
+  /** 422 `missing_required_field`: no `from`, none given and none from the template (the shared template's text, REC:SEG-create-handles-validation-errors). */
+  missingFrom: message('REC:SEG-create-handles-validation-errors', () => errors.missingField('from').withReason('sender_missing')),
   /**
    * 422: an address of `field` (`from`, `to`, `cc`, `bcc`, `reply_to`) that is
    * neither `a@b.c` nor `Name <a@b.c>`. The text is the one of resend-node's
    * mock (src/broadcasts/broadcasts.spec.ts, there as `invalid_parameter` and
    * without the final period); the name is the general `validation_error`.
    */
-  invalidAddress: message('SDK:resend-node src/broadcasts/broadcasts.spec.ts', (field: string) =>
-    errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422)),
+  invalidAddress: message('SDK:resend-node src/broadcasts/broadcasts.spec.ts', (field: 'from' | 'to' | 'cc' | 'bcc' | 'reply_to') =>
+    errors.validation(`Invalid \`${field}\` field. The email address needs to follow the \`email@example.com\` or \`Name <email@example.com>\` format.`, 422)
+      .withReason(field === 'from' ? 'sender_invalid' : 'address_invalid')),
   /** 400: `from` given as `""` without a template (with one, `""` means "the template's": resend-go sends it so). */
   emptyFrom: message('emulator choice', () => errors.validation('The `from` field must not be empty.', 400)),
   /** 422: a `template` together with `html` or `text` (docs/reference/resources.md#emails: a template excludes them). */
@@ -57,7 +60,7 @@ export const emailMessages = {
     new ApiError(422, 'invalid_attachment', `Attachment \`content_type\` must be a media type such as \`text/plain\` or \`application/pdf; name="a.pdf"\` (ASCII, no line breaks); got ${JSON.stringify(given.slice(0, 100))}.`)),
   /** 422: attachments over 40 MB in all (docs/reference/resources.md#emails). */
   attachmentsTooLarge: message('emulator choice', () => errors.validation('Attachments may total at most 40 MB per email.', 422)),
-  /** 422: a `scheduled_at` that is neither ISO 8601 nor natural language (docs/reference/resources.md#emails). */
+  /** 422: an email's or a broadcast's `scheduled_at` that is neither ISO 8601 nor natural language (docs/reference/resources.md#emails; `parseScheduledAt`, the parser of both). */
   scheduledAtUnreadable: message('emulator choice', () =>
     errors.validation('Invalid `scheduled_at` field. Use an ISO 8601 date (e.g. `2026-08-05T11:52:01.858Z`) or natural language (e.g. `in 1 min`, `tomorrow at 9am`, `Friday at 3pm ET`).', 422)),
   /** 422: a `scheduled_at` more than 30 days ahead (docs/reference/resources.md#emails). */

@@ -111,7 +111,7 @@ type MetricsGroup = NonNullable<Metrics['data']>[number];
 /** GET /emails/metrics; see the header. Throws 422 `validation_error` for the rules above. */
 export function metrics(ctx: Emulator, req: Req<'emails/metrics'>): Answer<'emails/metrics'> {
   const q = req.query;
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const now = ctx.clock.nowMs();
   const end = Math.min(q.end_date ? parseDate(q.end_date, 'end_date') : now, now);
   const start = q.start_date ? parseDate(q.start_date, 'start_date') : end - 6 * DAY;

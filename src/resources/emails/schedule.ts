@@ -5,6 +5,7 @@
  * email's status.
  */
 import type { Emulator } from '../../context.js';
+import { DELAYS } from '../../clock/delays.js';
 import { parseScheduledAt } from './send.js';
 import { emailSendJob } from './jobs.js';
 import { emailMessages } from './messages.js';
@@ -18,7 +19,7 @@ import { notifyEmail, recordStep, setScheduledAt, type EmailRow } from './store.
 export function reschedule(ctx: Emulator, row: EmailRow, scheduledAt: string): void {
   if (row.last_event !== 'scheduled') throw emailMessages.notScheduled(row.id, row.last_event, 'updated');
   const now = ctx.clock.nowMs();
-  const at = parseScheduledAt(scheduledAt, now);
+  const at = parseScheduledAt(scheduledAt, now, DELAYS.emailScheduleLimit);
   ctx.db.transaction(() => {
     emailSendJob.cancel(ctx, 'email_id', row.id);
     setScheduledAt(ctx, row.id, at);

@@ -168,22 +168,26 @@ export function attachmentBytes(content: SchemaOf<'AttachmentContent'>): Buffer 
 }
 
 /**
- * Reads `scheduled_at` (`readScheduledAt`: ISO 8601 or natural language, on
- * the emulated clock). Returns emulated ms. Throws 422 `validation_error`
- * when unreadable or more than 30 days after `nowMs`.
+ * Reads the `scheduled_at` of an email or a broadcast (`readScheduledAt`: ISO
+ * 8601 or natural language, on the emulated clock at `nowMs`), the one
+ * parser of both. Returns emulated ms since the epoch. Throws 422
+ * `validation_error` when unreadable, or when it lies more than
+ * `maxAheadMs` after `nowMs`: an email's is `DELAYS.emailScheduleLimit`
+ * (30 days, docs/reference/resources.md#emails); `null` for none (a
+ * broadcast: the records give it no limit).
  */
-export function parseScheduledAt(input: string, nowMs: number): number {
+export function parseScheduledAt(input: string, nowMs: number, maxAheadMs: number | null): number {
   const at = readScheduledAt(input, nowMs);
   if (at === null) {
     throw emailMessages.scheduledAtUnreadable();
   }
-  if (at > nowMs + DELAYS.emailScheduleLimit) {
+  if (maxAheadMs !== null && at > nowMs + maxAheadMs) {
     throw emailMessages.scheduledAtTooFar();
   }
   return at;
 }
 
-function checkRecipients(field: string, values: string[]): string[] {
+function checkRecipients(field: 'to' | 'cc' | 'bcc' | 'reply_to', values: string[]): string[] {
   for (const v of values) if (!parseAddress(v)) throw emailMessages.invalidAddress(field);
   return values;
 }
@@ -231,7 +235,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const given = (v: string | undefined) => (rendered && v === '' ? undefined : v);
   if (!rendered && input.from === '') throw emailMessages.emptyFrom();
   const fromRaw = given(input.from) ?? rendered?.from ?? undefined;
-  if (fromRaw === undefined || fromRaw === null) throw errors.missingField('from');
+  if (fromRaw === undefined || fromRaw === null) throw emailMessages.missingFrom();
   const subject = given(input.subject) ?? rendered?.subject ?? undefined;
   if (subject === undefined || subject === null) throw errors.missingField('subject');
   // An empty `reply_to` (`[]`, what SDK-based tools send by default) is "none given": the template's applies.
@@ -267,7 +271,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
   const totalBytes = attachments.reduce((n, a) => n + (a.content?.length ?? 0), 0);
   if (totalBytes > MAX_ATTACHMENTS_BYTES) throw emailMessages.attachmentsTooLarge();
 
-  const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now) : null;
+  const scheduledAt = input.scheduled_at !== undefined ? parseScheduledAt(input.scheduled_at, now, DELAYS.emailScheduleLimit) : null;
   if (input.topic_id !== undefined) getTopicOr404(ctx, teamId, input.topic_id);
 
   const html = input.html ?? rendered?.html ?? null;
@@ -296,7 +300,7 @@ function storeEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id
     return { id };
   };
   if (!sc.batch || !ctx.db.inTransaction) return ctx.db.transaction(write)();
-  // In a batch, inside the caller's transaction: no savepoint of its own (one per email was ~3 % of a broadcast).
+  // In a batch, inside the caller's transaction: no savepoint of its own (one per email is a measurable share of a broadcast: docs/benchmarks.md#figures-behind-the-code).
   // Every rule was checked above; a write that still fails is rethrown as a plain Error, never an `ApiError` a
   // caller could skip past, so the caller's whole transaction rolls back and no email is left half-written.
   try {

@@ -4,7 +4,7 @@
  */
 export { attachmentsOf, eventsOf, headersOf, list, loadEmail, simulateEngagement, tagsOf, type AttachmentRow, type EmailRow } from './store.js';
 export { FAILABLE, simulateDeliveryProblem } from './jobs.js';
-export { attachmentBytes, checkSender, sendEmail, SendBatch, type SendEmailInput } from './send.js';
+export { attachmentBytes, checkSender, parseScheduledAt, sendEmail, SendBatch, type SendEmailInput } from './send.js';
 export { emailsOfBroadcast } from './store.js';
 export { asList, bareAddress, parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';

@@ -177,8 +177,8 @@ export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
 
 /** The row's INSERT alone (`insertEmail`). */
 function insertRow(ctx: Emulator, row: NewEmailRow): EmailRow {
-  // Positional parameters: binding 24 named ones from the object was ~4 µs of an email's ~15 µs INSERT
-  // (micro-benchmark on the emulator's store; a broadcast inserts one per contact).
+  // Positional parameters: binding 24 named ones from the object is a large share of the INSERT, and a broadcast
+  // inserts one per contact (docs/benchmarks.md#figures-behind-the-code).
   const { lastInsertRowid } = ctx.db
     .prepare(
       `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
@@ -198,8 +198,8 @@ function insertRow(ctx: Emulator, row: NewEmailRow): EmailRow {
  * domain; the OA example's shape). Used by sends and the fixture seed.
  */
 export function messageId(emailId: string, atMs: number, domain: string): string {
-  // The stamp of the last time asked for is kept: a broadcast's batch makes its 100 emails at one emulated time
-  // (the date formatted per email was ~2 % of a broadcast).
+  // The stamp of the last time asked for is kept: a broadcast's batch makes its 100 emails at one emulated time,
+  // so the date is formatted once a batch, not once an email (docs/benchmarks.md#figures-behind-the-code).
   if (atMs !== stampAt) {
     stamp = new Date(atMs).toISOString().replace(/[-:T]/g, '').slice(0, 14);
     stampAt = atMs;
@@ -274,8 +274,8 @@ export type EmailStepRow = Pick<EmailHead, 'id' | 'team_id' | 'to_addrs' | 'cc' 
 /**
  * The `EmailStepRow`s of many emails by id (any team), read in one
  * statement: the lifecycle steps of a broadcast's batch (`emails.send-many`,
- * `emails.deliver-many`; a head's 23 columns were ~15 % of a broadcast,
- * most of it for the webhook data nobody asked for). Unknown ids are absent.
+ * `emails.deliver-many`): only the columns the steps read, not a head's 23,
+ * most of them webhook data the steps do not need (docs/benchmarks.md#figures-behind-the-code). Unknown ids are absent.
  */
 export function loadEmailSteps(ctx: Emulator, ids: readonly string[]): Map<string, EmailStepRow> {
   const rows = ctx.db
@@ -320,7 +320,7 @@ export function attachmentsOf(ctx: Emulator, emailId: string): AttachmentRow[] {
 /**
  * The columns `toListItem` reads: lists select only these (not html, text,
  * headers), so a page's cost does not grow with the size of the emails
- * (`SELECT *` was 39 % of GET /emails).
+ * (docs/benchmarks.md#figures-behind-the-code).
  */
 export const LIST_COLUMNS = 'id, to_addrs, from_addr, created_at, subject, bcc, cc, reply_to, last_event, scheduled_at, message_id';
 
@@ -347,8 +347,8 @@ export const LIST_PAGE_COLUMNS = 'id, last_event, scheduled_at';
 /**
  * How many list items are kept per store (FIFO), about 0.8 KB each: a
  * suite listing the newest emails again and again reads them from here
- * (reading, shaping and serializing the 11 columns of 100 rows was ~60 %
- * of GET /emails).
+ * instead of reading, shaping and serializing 11 columns of 100 rows a
+ * page, most of a list's time (docs/benchmarks.md#figures-behind-the-code).
  */
 const LIST_ITEM_CACHE_SIZE = 5_000;
 

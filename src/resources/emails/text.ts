@@ -13,7 +13,7 @@ const RECENT_MAX_HTML = 16 * 1024;
 /**
  * Recent html → text conversions, oldest first (a Map keeps insertion
  * order). A test suite sends the same templates again and again, and
- * converting was ~18 % of a send's CPU profile.
+ * converting is a large share of a send's CPU (docs/benchmarks.md#figures-behind-the-code).
  */
 const recent = new Map<string, string>();
 

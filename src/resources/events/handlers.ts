@@ -9,7 +9,7 @@ import { coercePayload, deleteEvent, eventItem, eventOr404, findEvent, insertEve
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'events/create'>): Answer<'events/create'> {
-  const row = insertEvent(ctx, req.auth!.teamId, { name: req.body.name, schema: req.body.schema ?? null });
+  const row = insertEvent(ctx, req.auth.teamId, { name: req.body.name, schema: req.body.schema ?? null });
   return { object: 'event', id: row.id };
 }
 
@@ -22,17 +22,17 @@ function list(ctx: Emulator, req: Req<'events/list'>): Answer<'events/list'> {
 }
 
 function get(ctx: Emulator, req: Req<'events/get'>): Answer<'events/get'> {
-  return { object: 'event', ...eventItem(eventOr404(ctx, req.auth!.teamId, req.params.identifier)) };
+  return { object: 'event', ...eventItem(eventOr404(ctx, req.auth.teamId, req.params.identifier)) };
 }
 
 function update(ctx: Emulator, req: Req<'events/update'>): Answer<'events/update'> {
-  const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
+  const row = eventOr404(ctx, req.auth.teamId, req.params.identifier);
   setEventSchema(ctx, row.id, req.body.schema ?? null);
   return { object: 'event', id: row.id };
 }
 
 function remove(ctx: Emulator, req: Req<'events/remove'>): Answer<'events/remove'> {
-  const row = eventOr404(ctx, req.auth!.teamId, req.params.identifier);
+  const row = eventOr404(ctx, req.auth.teamId, req.params.identifier);
   deleteEvent(ctx, row.id);
   return { object: 'event', id: row.id, deleted: true };
 }
@@ -44,7 +44,7 @@ function remove(ctx: Emulator, req: Req<'events/remove'>): Answer<'events/remove
  * event's schema when the team defined one.
  */
 function send(ctx: Emulator, req: Req<'events/send'>): Answer<'events/send'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const b = req.body;
   let contactId: string | null = null;
   let email: string | null = b.email ?? null;

@@ -36,7 +36,7 @@ import { threadEmails } from './thread-emails.js';
 import { agentSettings, threadLabelList, toDraft, toDraftItem, toInboxDetail, toInboxItem, toLabel, toMessage, toThreadItem, toThreadSummary } from './shapes.js';
 import { listLabels, pageDrafts, pageInboxes, pageThreadMessages, pageThreads } from './store.js';
 
-const teamOf = (req: { auth: { teamId: string } | null }) => req.auth!.teamId;
+const teamOf = (req: { auth: { teamId: string } }) => req.auth.teamId;
 
 // --- inboxes ---
 

@@ -39,7 +39,7 @@ function list(ctx: Emulator, req: Req<'logs/list'>): Answer<'logs/list'> {
 }
 
 function get(ctx: Emulator, req: Req<'logs/get'>): Answer<'logs/get'> {
-  const r = findLog(ctx, req.auth!.teamId, req.params.log_id);
+  const r = findLog(ctx, req.auth.teamId, req.params.log_id);
   if (!r) throw errors.notFound('Log');
   return {
     object: 'log',

@@ -74,7 +74,8 @@ export const REDACTED = '[redacted]';
 /**
  * A lower bound of the length (characters) of `value`'s JSON, counted only
  * until it passes `limit`: a large reply (a page of 100 emails, ~31 KB) is
- * recognised without serializing it, which was 8 % of GET /emails.
+ * recognised without serializing it, which would cost every list request
+ * (docs/benchmarks.md#figures-behind-the-code).
  */
 function jsonLengthPast(value: unknown, limit: number): number {
   let n = 0;

@@ -40,7 +40,7 @@ function list(ctx: Emulator, req: Req<'oauth/list-grants'>): Answer<'oauth/list-
 function revoke(ctx: Emulator, req: Req<'oauth/revoke-grant'>): Answer<'oauth/revoke-grant'> {
   const id = req.params.oauth_grant_id;
   const now = ctx.clock.nowMs();
-  if (!revokeGrant(ctx, req.auth!.teamId, id, now)) throw errors.notFound('OAuth grant');
+  if (!revokeGrant(ctx, req.auth.teamId, id, now)) throw errors.notFound('OAuth grant');
   return { object: 'oauth_grant', id, revoked_at: isoTime(now), revoked_reason: REVOKED_FROM_API };
 }
 

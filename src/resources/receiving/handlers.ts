@@ -30,12 +30,12 @@ function list(ctx: Emulator, req: Req<'emails/list-receiving'>): Answer<'emails/
 }
 
 function get(ctx: Emulator, req: Req<'emails/get-receiving'>): Answer<'emails/get-receiving'> {
-  const row = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const row = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   return fullEmail(ctx, row, attachmentsOf(ctx, row.id, true), req.query.html_format ?? 'data_uri');
 }
 
 function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachments'>): Answer<'emails/list-receiving-attachments'> {
-  const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const email = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   return paginate(ctx.db, {
     table: RECEIVED_ATTACHMENTS,
     where: 'email_id = ? AND team_id = ?',
@@ -48,7 +48,7 @@ function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachme
 }
 
 function getAttachment(ctx: Emulator, req: Req<'emails/get-receiving-attachment'>): Answer<'emails/get-receiving-attachment'> {
-  const email = getEmailOr404(ctx, req.auth!.teamId, req.params.email_id);
+  const email = getEmailOr404(ctx, req.auth.teamId, req.params.email_id);
   const a = attachmentMeta(ctx, email.id, req.params.attachment_id);
   if (!a) throw errors.notFound('Attachment');
   return attachmentData(ctx, a, true);

@@ -13,6 +13,7 @@ import { lazy, requirePackage } from '../../lazy.js';
 import type { Address, Mailbox } from 'postal-mime';
 import { receivingMessages } from './messages.js';
 import { contentTypeOf } from '../../http/format.js';
+import { isMailboxAddress } from '../../http/addresses.js';
 import type { RequestBody } from '../../http/document-types.js';
 // The bytes of `content` in the forms POST /emails takes (base64, byte values, a Buffer as JSON), decoded as a send decodes them.
 import { attachmentBytes } from '../emails/service.js';
@@ -63,13 +64,11 @@ function flatten(list: Address[] | undefined): Mailbox[] {
   return out;
 }
 
-/** `local@domain`, nothing more (display names are parsed off first). */
-const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
-
 /**
  * Parses one JSON address field (a string with one or more addresses, or an
  * array of them) into mailboxes. Throws 422 `validation_error` naming the
- * field when an entry holds no valid address.
+ * field when an entry holds no valid address (`isMailboxAddress`: display
+ * names parsed off, hosts without a dot allowed).
  */
 export function parseAddressField(field: string, value: string | string[] | undefined): Mailbox[] {
   if (value === undefined) return [];
@@ -77,7 +76,7 @@ export function parseAddressField(field: string, value: string | string[] | unde
   const out: Mailbox[] = [];
   for (const entry of entries) {
     const parsed = flatten(postalMime().addressParser(entry) as Address[]);
-    if (parsed.length === 0 || parsed.some((m) => !ADDRESS.test(m.address))) {
+    if (parsed.length === 0 || parsed.some((m) => !isMailboxAddress(m.address))) {
       throw receivingMessages.invalidAddressEntry(field, entry);
     }
     out.push(...parsed);

@@ -20,7 +20,7 @@ import type { Answer, Req, OperationHandlers, ListItem } from '../../http/docume
 type Kind = 'segment' | 'audience';
 
 const create = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/create'> | Req<'audiences/create'>): { object: K; id: string; name: string } => {
-  const row = insertSegment(ctx, { teamId: req.auth!.teamId, name: req.body.name });
+  const row = insertSegment(ctx, { teamId: req.auth.teamId, name: req.body.name });
   return { object: kind, id: row.id, name: row.name };
 };
 
@@ -33,19 +33,19 @@ function list(ctx: Emulator, req: Req<'segments/list'> | Req<'audiences/list'>):
 }
 
 const get = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/get'> | Req<'audiences/get'>): { object: K } & ListItem<'segments/list'> => {
-  const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = getSegmentOr404(ctx, req.auth.teamId, req.params.id);
   return { object: kind, ...toSegmentItem(row) };
 };
 
 function update(ctx: Emulator, req: Req<'segments/update'>): Answer<'segments/update'> {
-  const row = getSegmentOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = getSegmentOr404(ctx, req.auth.teamId, req.params.id);
   renameSegment(ctx, row.id, req.body.name);
   return { object: 'segment', id: row.id };
 }
 
 const remove = <K extends Kind>(kind: K) => (ctx: Emulator, req: Req<'segments/remove'> | Req<'audiences/remove'>): { object: K; id: string; deleted: true } => {
   ctx.db.transaction(() => {
-    deleteSegment(ctx, req.auth!.teamId, req.params.id);
+    deleteSegment(ctx, req.auth.teamId, req.params.id);
   })();
   return { object: kind, id: req.params.id, deleted: true };
 };

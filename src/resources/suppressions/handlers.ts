@@ -12,7 +12,6 @@
  * (`src/resources/emails/jobs.ts`), with `source_id` = the email's id.
  */
 import type { Emulator } from '../../context.js';
-import type { OpRequest } from '../../module.js';
 import { paginate } from '../../http/pagination.js';
 import {
   addSuppression, findSuppression, findSuppressionById, getSuppressionOr404, removeSuppression, SUPPRESSIONS, toSuppression, toSuppressionListItem,
@@ -21,34 +20,34 @@ import {
 import type { Answer, Req, OperationHandlers, ResponseBody } from '../../http/document-types.js';
 
 function add(ctx: Emulator, req: Req<'suppressions/add'>): Answer<'suppressions/add'> {
-  const { row } = ctx.db.transaction(() => addSuppression(ctx, req.auth!.teamId, req.body.email, 'manual'))();
+  const { row } = ctx.db.transaction(() => addSuppression(ctx, req.auth.teamId, req.body.email, 'manual'))();
   return { object: 'suppression', id: row.id };
 }
 
 function list(ctx: Emulator, req: Req<'suppressions/list'>): Answer<'suppressions/list'> {
   const where = req.query.origin ? 'team_id = ? AND origin = ?' : 'team_id = ?';
-  const params = req.query.origin ? [req.auth!.teamId, req.query.origin] : [req.auth!.teamId];
+  const params = req.query.origin ? [req.auth.teamId, req.query.origin] : [req.auth.teamId];
   return paginate(ctx.db, { table: SUPPRESSIONS, where, params, query: req.query, defaultLimit: 20, columns: SUPPRESSION_LIST_COLUMNS, map: (r: SuppressionRow) => toSuppressionListItem(r) });
 }
 
 function get(ctx: Emulator, req: Req<'suppressions/get'>): Answer<'suppressions/get'> {
-  return toSuppression(getSuppressionOr404(ctx, req.auth!.teamId, req.params.suppression));
+  return toSuppression(getSuppressionOr404(ctx, req.auth.teamId, req.params.suppression));
 }
 
 function remove(ctx: Emulator, req: Req<'suppressions/remove'>): Answer<'suppressions/remove'> {
-  const row = getSuppressionOr404(ctx, req.auth!.teamId, req.params.suppression);
+  const row = getSuppressionOr404(ctx, req.auth.teamId, req.params.suppression);
   ctx.db.transaction(() => removeSuppression(ctx, row))();
   return { object: 'suppression', id: row.id, deleted: true };
 }
 
-function batchAdd(ctx: Emulator, req: OpRequest<{ emails: string[] }>): ResponseBody<'suppressions/batch-add'>['data'] {
-  const teamId = req.auth!.teamId;
+function batchAdd(ctx: Emulator, req: Req<'suppressions/batch-add'>): ResponseBody<'suppressions/batch-add'>['data'] {
+  const teamId = req.auth.teamId;
   const data = ctx.db.transaction((): ResponseBody<'suppressions/batch-add'>['data'] => req.body.emails.map((e) => ({ object: 'suppression', id: addSuppression(ctx, teamId, e, 'manual').row.id })))();
   return data;
 }
 
 function batchRemove(ctx: Emulator, req: Req<'suppressions/batch-remove'>): Answer<'suppressions/batch-remove'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   return ctx.db.transaction(() => {
     const data: ResponseBody<'suppressions/batch-remove'>['data'] = [];
     const seen = new Set<string>();

@@ -9,7 +9,7 @@ import {
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 function create(ctx: Emulator, req: Req<'templates/create'>): Answer<'templates/create'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const row = ctx.db.transaction(() => insertTemplate(ctx, teamId, req.body))();
   return { object: 'template', id: row.id };
 }
@@ -23,17 +23,17 @@ function list(ctx: Emulator, req: Req<'templates/list'>): Answer<'templates/list
 }
 
 function get(ctx: Emulator, req: Req<'templates/get'>): Answer<'templates/get'> {
-  return templateShape(ctx, templateOr404(ctx, req.auth!.teamId, req.params.id));
+  return templateShape(ctx, templateOr404(ctx, req.auth.teamId, req.params.id));
 }
 
 function update(ctx: Emulator, req: Req<'templates/update'>): Answer<'templates/update'> {
-  const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = templateOr404(ctx, req.auth.teamId, req.params.id);
   ctx.db.transaction(() => updateTemplate(ctx, row, req.body))();
   return { object: 'template', id: row.id };
 }
 
 function remove(ctx: Emulator, req: Req<'templates/remove'>): Answer<'templates/remove'> {
-  const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = templateOr404(ctx, req.auth.teamId, req.params.id);
   ctx.db.transaction(() => {
     deleteTemplate(ctx, row.id);
   })();
@@ -41,14 +41,14 @@ function remove(ctx: Emulator, req: Req<'templates/remove'>): Answer<'templates/
 }
 
 function publish(ctx: Emulator, req: Req<'templates/publish'>): Answer<'templates/publish'> {
-  const row = templateOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = templateOr404(ctx, req.auth.teamId, req.params.id);
   publishTemplate(ctx, row);
   return { object: 'template', id: row.id };
 }
 
 /** A draft copy of the latest version, named `<name> (copy)`, without alias (aliases are unique). */
 function duplicate(ctx: Emulator, req: Req<'templates/duplicate'>): Answer<'templates/duplicate'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const row = templateOr404(ctx, teamId, req.params.id);
   const v = getVersion(ctx, row.current_version_id);
   const vars = JSON.parse(v.variables) as StoredVariable[];

@@ -103,8 +103,8 @@ function fillOne(whole: string, key: string, inline: string | undefined, values:
  * split by its placeholders here, and each call joins the text between them
  * with each placeholder's text (the same rule, in the same order, so the
  * result is `fillPlaceholders(source, values)`). For a text filled once per
- * recipient (a broadcast's subject and html: scanning them per contact was
- * ~5 % of a 30,000-contact broadcast).
+ * recipient (a broadcast's subject and html), so a large broadcast scans
+ * each text once, not once a contact (docs/benchmarks.md#figures-behind-the-code).
  */
 export function compilePlaceholders(source: string): (values: PlaceholderValues) => string {
   const texts: string[] = [];

@@ -19,7 +19,7 @@ import { topicMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'topics/create'>): Answer<'topics/create'> {
   const b = req.body;
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const row = ctx.db.transaction(() => {
     const created = insertTopic(ctx, { teamId, name: b.name, description: b.description ?? null, defaultSubscription: b.default_subscription, visibility: b.visibility });
     emitEvent(ctx, teamId, 'topic.created', topicEventData(created));
@@ -37,11 +37,11 @@ function list(ctx: Emulator, req: Req<'topics/list'>): Answer<'topics/list'> {
 }
 
 function get(ctx: Emulator, req: Req<'topics/get'>): Answer<'topics/get'> {
-  return toTopic(getTopicOr404(ctx, req.auth!.teamId, req.params.id));
+  return toTopic(getTopicOr404(ctx, req.auth.teamId, req.params.id));
 }
 
 function update(ctx: Emulator, req: Req<'topics/update'>): Answer<'topics/update'> {
-  const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = getTopicOr404(ctx, req.auth.teamId, req.params.id);
   const b = req.body;
   if (b.default_subscription !== undefined && b.default_subscription !== row.default_subscription) {
     throw topicMessages.defaultSubscriptionFixed();
@@ -54,7 +54,7 @@ function update(ctx: Emulator, req: Req<'topics/update'>): Answer<'topics/update
 }
 
 function remove(ctx: Emulator, req: Req<'topics/remove'>): Answer<'topics/remove'> {
-  const row = getTopicOr404(ctx, req.auth!.teamId, req.params.id);
+  const row = getTopicOr404(ctx, req.auth.teamId, req.params.id);
   ctx.db.transaction(() => {
     deleteTopic(ctx, row.id);
     emitEvent(ctx, row.team_id, 'topic.deleted', topicEventData(row, ctx.clock.nowMs()));

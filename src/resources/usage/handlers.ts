@@ -11,7 +11,7 @@ import { quotaHeadersOf } from '../emails/service.js';
 import { usageOf } from './service.js';
 
 function get(ctx: Emulator, req: Req<'usage/get'>): Answer<'usage/get'> {
-  const teamId = req.auth!.teamId;
+  const teamId = req.auth.teamId;
   const usage = usageOf(ctx, teamId);
   return new Reply(200, usage, ctx.config.plan ? quotaHeadersOf(usage.emails.daily, usage.emails.monthly) : {});
 }

@@ -15,7 +15,7 @@ import { errors } from '../../http/errors.js';
 /** POST /webhooks → 201 `{object, id, signing_secret}` (docs/reference/resources.md#webhook-endpoints; docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 9). */
 function create(ctx: Emulator, req: Req<'webhooks/create'>): Answer<'webhooks/create'> {
   checkEndpoint(req.body.endpoint);
-  const row = insertWebhook(ctx, { teamId: req.auth!.teamId, endpoint: req.body.endpoint, events: [...new Set(req.body.events)] });
+  const row = insertWebhook(ctx, { teamId: req.auth.teamId, endpoint: req.body.endpoint, events: [...new Set(req.body.events)] });
   return { object: 'webhook', id: row.id, signing_secret: row.signing_secret };
 }
 
@@ -30,7 +30,7 @@ function list(ctx: Emulator, req: Req<'webhooks/list'>): Answer<'webhooks/list'>
 
 /** GET /webhooks/{id}: with `signing_secret` (docs/reference/interface-spec.md#webhook). */
 function get(ctx: Emulator, req: Req<'webhooks/get'>): Answer<'webhooks/get'> {
-  const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
+  const r = getWebhookOr404(ctx, req.auth.teamId, req.params.webhook_id);
   return {
     object: 'webhook',
     id: r.id,
@@ -48,7 +48,7 @@ function get(ctx: Emulator, req: Req<'webhooks/get'>): Answer<'webhooks/get'> {
  * attempts); a new endpoint is used by the next attempt of pending ones.
  */
 function update(ctx: Emulator, req: Req<'webhooks/update'>): Answer<'webhooks/update'> {
-  const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
+  const r = getWebhookOr404(ctx, req.auth.teamId, req.params.webhook_id);
   const b = req.body;
   if (b.endpoint !== undefined) checkEndpoint(b.endpoint);
   const status = b.status ?? r.status;
@@ -61,7 +61,7 @@ function update(ctx: Emulator, req: Req<'webhooks/update'>): Answer<'webhooks/up
 
 /** DELETE /webhooks/{id} → `{object, id, deleted: true}`; pending deliveries are cancelled (docs/reference/webhooks.md#delivery-and-retries). */
 function remove(ctx: Emulator, req: Req<'webhooks/remove'>): Answer<'webhooks/remove'> {
-  const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
+  const r = getWebhookOr404(ctx, req.auth.teamId, req.params.webhook_id);
   ctx.db.transaction(() => {
     cancelPendingDeliveries(ctx, r.id);
     deleteWebhook(ctx, r.id);
@@ -76,7 +76,7 @@ function remove(ctx: Emulator, req: Req<'webhooks/remove'>): Answer<'webhooks/re
  * (D:api-reference/webhooks/rotate-signing-secret); pending retries use both.
  */
 function rotate(ctx: Emulator, req: Req<'webhooks/rotate-signing-secret'>): Answer<'webhooks/rotate-signing-secret'> {
-  const r = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
+  const r = getWebhookOr404(ctx, req.auth.teamId, req.params.webhook_id);
   const secret = newSigningSecret();
   rotateSecret(ctx, r.id, secret, r.signing_secret, ctx.clock.nowMs() + PREVIOUS_SECRET_GRACE_MS);
   return { object: 'webhook', id: r.id, signing_secret: secret };
@@ -128,13 +128,13 @@ function getEventOr404(ctx: Emulator, teamId: string, webhookId: string, eventId
 
 /** GET /webhooks/{id}/events: newest first, `limit` default 20, `after` cursor. */
 function listEvents(ctx: Emulator, req: Req<'webhooks/list-events'>): Answer<'webhooks/list-events'> {
-  const hook = getWebhookOr404(ctx, req.auth!.teamId, req.params.webhook_id);
+  const hook = getWebhookOr404(ctx, req.auth.teamId, req.params.webhook_id);
   return webhookEventsPage(ctx, hook, req.query, (d) => ({ id: d.id, type: d.event_type, created_at: apiTime(d.created_at), status: eventStatus(d) }));
 }
 
 /** GET /webhooks/{id}/events/{event_id} → `object: "webhook_event"` with the exact payload sent. */
 function getEvent(ctx: Emulator, req: Req<'webhooks/get-event'>): Answer<'webhooks/get-event'> {
-  const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
+  const d = getEventOr404(ctx, req.auth.teamId, req.params.webhook_id, req.params.event_id);
   return {
     object: 'webhook_event',
     id: d.id,
@@ -152,7 +152,7 @@ function getEvent(ctx: Emulator, req: Req<'webhooks/get-event'>): Answer<'webhoo
  * it runs at the next advance). Same `svix-id`, fresh signature.
  */
 function replayEvent(ctx: Emulator, req: Req<'webhooks/replay-event'>): Answer<'webhooks/replay-event'> {
-  const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
+  const d = getEventOr404(ctx, req.auth.teamId, req.params.webhook_id, req.params.event_id);
   webhookReplayJob.schedule(ctx, { delivery_id: d.id }, { teamId: d.team_id });
   return { object: 'webhook_event', id: d.id };
 }
@@ -164,7 +164,7 @@ function replayEvent(ctx: Emulator, req: Req<'webhooks/replay-event'>): Answer<'
  * connection, record mode) and `response` then holds the reason.
  */
 function listAttempts(ctx: Emulator, req: Req<'webhooks/list-event-attempts'>): Answer<'webhooks/list-event-attempts'> {
-  const d = getEventOr404(ctx, req.auth!.teamId, req.params.webhook_id, req.params.event_id);
+  const d = getEventOr404(ctx, req.auth.teamId, req.params.webhook_id, req.params.event_id);
   return attemptsPage(ctx, d.id, req.query, (a) => ({
     id: a.id,
     http_status_code: a.status_code ?? 0,

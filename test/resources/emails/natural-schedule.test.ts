@@ -92,4 +92,15 @@ describe('natural-language scheduled_at', () => {
       expect(broadcast.body.message).toContain('`scheduled_at`');
     }
   });
+
+  it("reads an email's and a broadcast's scheduled_at with one parser: the same refusal, and only the email's is held to 30 days", async () => {
+    const email = await t.api.post('/emails').send({ from: FROM, to: 'delivered@resend.dev', subject: 's', text: 'x', scheduled_at: 'next blue moon' });
+    const broadcast = await t.api.post(`/broadcasts/${await createBroadcast(t)}/send`).send({ scheduled_at: 'next blue moon' });
+    expect(broadcast.body).toEqual(email.body);
+    const farEmail = await t.api.post('/emails').send({ from: FROM, to: 'delivered@resend.dev', subject: 's', text: 'x', scheduled_at: 'in 40 days' });
+    expect(farEmail.status).toBe(422);
+    expect(farEmail.body.message).toContain('30 days');
+    const farBroadcast = await t.api.post(`/broadcasts/${await createBroadcast(t)}/send`).send({ scheduled_at: 'in 40 days' });
+    expect(farBroadcast.status).toBe(200);
+  });
 });
