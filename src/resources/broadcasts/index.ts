@@ -19,7 +19,7 @@
  * (source `broadcast`), so it has its own lifecycle and webhooks.
  */
 import type { ResourceModule } from '../../module.js';
-import { migrations, insertBroadcast } from './store.js';
+import { tables, insertBroadcast } from './store.js';
 import { operations } from './handlers.js';
 import { unsubscribe } from './unsubscribe.js';
 import { broadcastDeliverJob, broadcastStartJob } from './jobs.js';
@@ -27,7 +27,7 @@ import type { OperationHandlers } from '../../http/document-types.js';
 
 export const broadcastsModule: ResourceModule = {
   name: 'broadcasts',
-  migrations,
+  tables,
   operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe } satisfies OperationHandlers,
   jobs: [broadcastStartJob, broadcastDeliverJob],
   seed(ctx, fixtures) {
