@@ -5,7 +5,8 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { forget, usageTable } from './service.js';
+import { forget } from './service.js';
+import { usageTable } from './store.js';
 
 export const usageModule: ResourceModule = {
   name: 'usage',

@@ -4,7 +4,7 @@
  * headers"; the plans in src/state/plans.ts): what other rooms call.
  *
  * The ledger owns the email counts the quotas of `--plan` and GET /usage
- * read, per team and UTC day, in its own table `emulator_usage`; the rooms
+ * read, per team and UTC day, in its own table `emulator_usage` (store.ts); the rooms
  * that send and receive tell it, in the transaction that stores the email:
  * | call | who | counts |
  * |---|---|---|
@@ -26,21 +26,9 @@ import { usageMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { planLimits } from '../../state/plans.js';
 import { countContacts } from '../contacts/service.js';
-import { defineTable, integer, text } from '../../store/table.js';
+import { addUsage, deleteUsage, usageSince } from './store.js';
 
 const DAY_MS = 86_400_000;
-
-/** The ledger: per team and UTC day (`created_at` ÷ 86,400,000), the recipients sent and the emails received that count toward the quotas. */
-export const usageTable = defineTable(
-  'emulator_usage',
-  {
-    team_id: text().notNull(),
-    day: integer().notNull(),
-    sent: integer().notNull().default(0),
-    received: integer().notNull().default(0),
-  },
-  { primaryKey: ['team_id', 'day'], withoutRowid: true },
-);
 
 /**
  * The sources whose sends count toward the email quotas (and are checked
@@ -66,16 +54,6 @@ export function recipientCount(send: { to?: unknown; cc?: unknown; bcc?: unknown
   return n(send.to) + n(send.cc) + n(send.bcc);
 }
 
-/** Adds to a team's day of the ledger. */
-function add(ctx: Emulator, teamId: string, atMs: number, sent: number, received: number): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO emulator_usage (team_id, day, sent, received) VALUES (?, ?, ?, ?)
-       ON CONFLICT (team_id, day) DO UPDATE SET sent = sent + excluded.sent, received = received + excluded.received`,
-    )
-    .run(teamId, Math.floor(atMs / DAY_MS), sent, received);
-}
-
 /**
  * Records a stored send: its recipients (`recipientCount` of `to`, `cc`,
  * `bcc`) on the team's UTC day of `atMs` (emulated ms, the email's
@@ -84,12 +62,12 @@ function add(ctx: Emulator, teamId: string, atMs: number, sent: number, received
  */
 export function recordSend(ctx: Emulator, send: { teamId: string; source: string; atMs: number; to?: unknown; cc?: unknown; bcc?: unknown }): void {
   if (!countsTowardQuota(send.source)) return;
-  add(ctx, send.teamId, send.atMs, recipientCount(send), 0);
+  addUsage(ctx, send.teamId, send.atMs, recipientCount(send), 0);
 }
 
 /** Records a stored received email (one email) on the team's UTC day of `atMs` (emulated ms). Call inside the transaction that stores it. */
 export function recordReceive(ctx: Emulator, teamId: string, atMs: number): void {
-  add(ctx, teamId, atMs, 0, 1);
+  addUsage(ctx, teamId, atMs, 0, 1);
 }
 
 /**
@@ -99,7 +77,7 @@ export function recordReceive(ctx: Emulator, teamId: string, atMs: number): void
  * `imported` hooks). Call inside that transaction.
  */
 export function forget(ctx: Emulator): void {
-  ctx.db.prepare('DELETE FROM emulator_usage').run();
+  deleteUsage(ctx);
 }
 
 /** Start and end (the next reset) of the UTC day and month of `nowMs`, in ms. */
@@ -132,18 +110,7 @@ export interface EmailWindow {
 export function emailUsage(ctx: Emulator, teamId: string): { daily: EmailWindow; monthly: EmailWindow } {
   const w = quotaWindows(ctx.clock.nowMs());
   const limits = planLimits(ctx);
-  const c = ctx.db
-    .prepare(
-      `SELECT COALESCE(SUM(CASE WHEN day >= ? THEN sent END), 0) AS sent_day, COALESCE(SUM(sent), 0) AS sent_month,
-         COALESCE(SUM(CASE WHEN day >= ? THEN received END), 0) AS received_day, COALESCE(SUM(received), 0) AS received_month
-       FROM emulator_usage WHERE team_id = ? AND day >= ?`,
-    )
-    .get(Math.floor(w.dayStart / DAY_MS), Math.floor(w.dayStart / DAY_MS), teamId, Math.floor(w.monthStart / DAY_MS)) as {
-    sent_day: number;
-    sent_month: number;
-    received_day: number;
-    received_month: number;
-  };
+  const c = usageSince(ctx, teamId, w.dayStart, w.monthStart);
   const window = (s: number, r: number, resets: number, limit: number | null): EmailWindow => ({ used: s + r, limit, sent: s, received: r, resets_at: isoTime(resets)! });
   return {
     daily: window(c.sent_day, c.received_day, w.dayEnd, limits.emailsDaily),
