@@ -161,7 +161,7 @@ export class Scheduler {
    * a process that stopped without finishing it (kill -9, power loss) back
    * to `pending`, so it runs again at the next run of due jobs, and deletes
    * finished and cancelled rows kept by older versions. Returns how many
-   * jobs were put back. Call it once, after the migrations, before `start`.
+   * jobs were put back. Call it once, after `migrate`, before `start`.
    */
   recover(): number {
     return this.db.transaction(() => {

@@ -1,7 +1,7 @@
 /**
  * The deliveries' tables (owned here: no other room names them): `webhook_deliveries` (one
  * row per event per subscribed webhook; `id` = the `svix-id`, `msg_…`) and
- * `webhook_attempts` (one row per HTTP attempt): their migrations, and the
+ * `webhook_attempts` (one row per HTTP attempt): their declarations, and the
  * reads the webhooks resource's `webhooks.events` operations and the admin
  * API make of them. Recording is in `emit.ts`, attempts in `jobs.ts`.
  */

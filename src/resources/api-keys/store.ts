@@ -1,5 +1,5 @@
 /**
- * The `api_keys` table (owned here: no other room names them): its migration and every SQL
+ * The `api_keys` table (owned here: no other room names them): its declaration and every SQL
  * statement on it. Tokens (`re_…`) are stored as sha256 and shown only on
  * creation.
  */

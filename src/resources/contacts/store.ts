@@ -6,7 +6,7 @@
  * key orders as recorded in REC:CONv2-*, REC:CON-list-*).
  */
 import type { Emulator } from '../../context.js';
-import type { DB, Migration } from '../../store/db.js';
+import type { DB } from '../../store/db.js';
 import { apiTime } from '../../http/format.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
 import { defineTable, id, integer, seq, text } from '../../store/table.js';
@@ -188,7 +188,7 @@ export function removePropertyValues(ctx: Emulator, teamId: string, key: string)
 /**
  * A seeded contact takes the fixtures' id and `created_at` (emulated ms)
  * (reset only); its memberships and choices follow the new id (foreign keys
- * `ON UPDATE CASCADE`, migration 39) and its memberships take that time.
+ * `ON UPDATE CASCADE`) and its memberships take that time.
  */
 export function renumberSeededContact(db: DB, fromId: string, id: string, at: number): void {
   db.prepare('UPDATE contacts SET id = ?, created_at = ?, updated_at = ? WHERE id = ?').run(id, at, at, fromId);
@@ -289,7 +289,7 @@ export function updateContactRow(
     .run(c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, id);
 }
 
-/** Deletes a contact row; its memberships and topic choices go with it (foreign keys, migration 39). */
+/** Deletes a contact row; its memberships and topic choices go with it (foreign keys of `contact_segments` and `contact_topics`). */
 export function deleteContactRows(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
 }

@@ -1,6 +1,6 @@
 /**
  * The `domains` and `domain_claims` tables (owned here: no other room names them): their
- * migration, the SQL on them, the rows' API shapes and their events.
+ * declarations, the SQL on them, the rows' API shapes and their events.
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, isoTime } from '../../http/format.js';

@@ -22,7 +22,7 @@
  * millisecond, and their order must still show. Times are emulated ms.
  */
 import type { Emulator } from '../../context.js';
-import type { DB, Migration } from '../../store/db.js';
+import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import { paginate, teamPager, type ListEnvelope, type PageOrder, type PageQuery } from '../../http/pagination.js';
 import { defineTable, id, integer, seq, text } from '../../store/table.js';
@@ -326,7 +326,7 @@ export function updateInbox(ctx: Emulator, id: string, name: string, fromName: s
 /**
  * Deletes an inbox with everything in it: threads, their emails' places in
  * them and label links, drafts, labels, agent settings, all by the foreign
- * keys' cascades (migration 42; one transaction is the caller's). The
+ * keys' cascades (declared above; one transaction is the caller's). The
  * emails themselves stay (`GET /emails/receiving`, `GET /emails`).
  */
 export function deleteInbox(ctx: Emulator, id: string): void {
@@ -402,7 +402,7 @@ export function updateLabel(ctx: Emulator, id: string, name: string, color: stri
   ctx.db.prepare('UPDATE inbox_labels SET name = ?, color = ? WHERE id = ?').run(name, color, id);
 }
 
-/** Deletes a label; it comes off every thread (foreign key cascade, migration 42). */
+/** Deletes a label; it comes off every thread (foreign key cascade of `inbox_thread_labels`). */
 export function deleteLabel(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM inbox_labels WHERE id = ?').run(id);
 }
@@ -453,7 +453,7 @@ export function setThreadRead(ctx: Emulator, id: string, read: boolean): void {
 
 /**
  * Deletes a thread with its unsent drafts (deleted here: a reply that can no
- * longer be sent into its thread). By the foreign keys (migration 42) its
+ * longer be sent into its thread). By the foreign keys (declared above) its
  * label links and its emails' places in it go with it, and a sent draft
  * stays, its `thread_id` set null. The emails themselves (received and
  * sent) stay where they are stored (`GET /emails/receiving`, `GET /emails`).

@@ -1,5 +1,5 @@
 /**
- * The `oauth_grants` table (owned here: no other room names them): its migration and the SQL on it.
+ * The `oauth_grants` table (owned here: no other room names them): its declaration and the SQL on it.
  */
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';

@@ -74,7 +74,7 @@ export function insertSegment(ctx: Emulator, s: { id?: string; teamId: string; n
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow;
 }
 
-/** Deletes the team's segment row; its memberships go with it (foreign key of `contact_segments`, contacts' migration 39; its contacts stay). Returns whether it existed. */
+/** Deletes the team's segment row; its memberships go with it (foreign key of `contact_segments`, declared by contacts; its contacts stay). Returns whether it existed. */
 export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolean {
   return ctx.db.prepare('DELETE FROM segments WHERE id = ? AND team_id = ?').run(id, teamId).changes > 0;
 }

@@ -193,7 +193,7 @@ export function insertTemplate(
     text: input.text ?? null,
     variables: buildVariables(ctx, input.variables),
   };
-  // The template row first: its version refers to it (foreign key, `templateVersionsForeignKeyMigration`).
+  // The template row first: its version refers to it (foreign key of `template_versions`).
   const versionId = newId();
   ctx.db
     .prepare('INSERT INTO templates (id, team_id, alias, name, current_version_id, published_version_id, published_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)')
@@ -310,7 +310,7 @@ export function templateListItem(row: TemplateRow): ListItem<'templates/list'> {
   };
 }
 
-/** Deletes a template; its versions go with it (foreign key, `templateVersionsForeignKeyMigration`). */
+/** Deletes a template; its versions go with it (foreign key of `template_versions`). */
 export function deleteTemplate(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM templates WHERE id = ?').run(id);
 }

@@ -134,7 +134,7 @@ export function updateTopic(ctx: Emulator, id: string, t: { name: string; descri
   return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
 }
 
-/** Deletes a topic row; the contacts' choices of it go with it (foreign key of `contact_topics`, contacts' migration 39). */
+/** Deletes a topic row; the contacts' choices of it go with it (foreign key of `contact_topics`, declared by contacts). */
 export function deleteTopic(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(id);
 }
