@@ -69,6 +69,7 @@ describe('start-up on a --db file it cannot use', () => {
     const what = `this version (schema version ${SCHEMA_VERSION}) starts only on stores of 1.0 or later, and it was left as it is: give --db a new file (or delete this one), or export a snapshot with the version that wrote it and import it here`;
     const old = path.join(dir, 'old.db');
     const raw = new Database(old);
+    raw.pragma('journal_mode = WAL'); // as every emulator left its store
     raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL); CREATE TABLE teams (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL)');
     raw.pragma('user_version = 19');
     raw.close();
