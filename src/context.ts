@@ -258,6 +258,12 @@ export interface SeededModule {
    */
   migrations?: readonly Migration[];
   /**
+   * Tables of this module that 0.x stores had and the 1.0 baseline
+   * dropped: a 0.x snapshot listing one without rows imports (an export
+   * lists every table); one with rows is refused (src/state/snapshot.ts).
+   */
+  droppedAtBaseline?: readonly string[];
+  /**
    * Inserts this module's part of the fixtures (`fixtures[name]`), inside
    * the reset transaction. Must be synchronous.
    */

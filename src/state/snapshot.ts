@@ -13,8 +13,9 @@
  * 1.0 baseline first goes through the `upgradeSnapshot` of each migration
  * after it. 0.x snapshots (versions 1 to 19, or none written: before
  * snapshots carried it) map the same way; what 0.x had and 1.0 dropped
- * unread is ignored (a table without rows, a column a table lists in
- * `droppedAtBaseline`). A newer one is refused, naming both versions
+ * is ignored where it holds nothing (a table a module lists in
+ * `droppedAtBaseline`, without rows) or nothing read it (a column a table
+ * lists in `droppedAtBaseline`). A newer one is refused, naming both versions
  * (docs/admin-api.md#snapshots).
  */
 import type { Emulator } from '../context.js';
@@ -68,22 +69,28 @@ function upgradeTables(ctx: Emulator, version: number | undefined, tables: Table
 }
 
 /**
- * `tables` with what this schema lacks taken out where nothing is lost: a
- * table without rows, a column its table lists in `droppedAtBaseline` (for
- * a 0.x snapshot). Columns it lacks stay absent (the store fills their
+ * `tables` with what this schema lacks taken out where nothing is lost (a
+ * 0.x snapshot's): a table a module lists in `droppedAtBaseline` without
+ * rows, a column its table lists in `droppedAtBaseline`. A table no module
+ * knows is 422 `Unknown table`. Columns it lacks stay absent (the store fills their
  * defaults). Throws `ApiError` 422 naming the version for a table with rows,
  * or a column, that the schema does not have.
  */
 function mapOntoSchema(ctx: Emulator, version: number | undefined, tables: Tables): Tables {
   const known = new Set(userTables(ctx.db));
   const dropped = new Map<string, Set<string>>();
+  const droppedTables = new Set<string>();
   if (version === undefined || version < BASELINE_VERSION) {
-    for (const m of ctx.modules) for (const t of m.tables ?? []) dropped.set(t.name, new Set(t.options.droppedAtBaseline ?? []));
+    for (const m of ctx.modules) {
+      for (const t of m.tables ?? []) dropped.set(t.name, new Set(t.options.droppedAtBaseline ?? []));
+      for (const t of m.droppedAtBaseline ?? []) droppedTables.add(t);
+    }
   }
   const out: Tables = {};
   for (const [t, rows] of Object.entries(tables)) {
     if (!known.has(t)) {
-      if (Array.isArray(rows) && rows.length === 0) continue;
+      if (droppedTables.has(t) && Array.isArray(rows) && rows.length === 0) continue;
+      if (!droppedTables.has(t)) throw new ApiError(422, 'validation_error', `Unknown table \`${t}\` in snapshot.`);
       throw new ApiError(422, 'validation_error', `Invalid snapshot: ${versionName(version)} has rows of table \`${t}\`, which this version (schema version ${currentVersion(ctx)}) does not have; it cannot be imported.`);
     }
     if (!Array.isArray(rows)) {

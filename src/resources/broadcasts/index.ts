@@ -28,6 +28,8 @@ import type { OperationHandlers } from '../../http/document-types.js';
 export const broadcastsModule: ResourceModule = {
   name: 'broadcasts',
   tables,
+  // 0.x repeated each broadcast email's broadcast and contact in a table of its own (1.0: on the email row).
+  droppedAtBaseline: ['broadcast_emails'],
   operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe } satisfies OperationHandlers,
   jobs: [broadcastStartJob, broadcastDeliverJob],
   seed(ctx, fixtures) {

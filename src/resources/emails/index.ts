@@ -26,6 +26,8 @@ import { seedEmail } from './seed.js';
 export const emailsModule: ResourceModule = {
   name: 'emails',
   tables,
+  // 0.x kept each email's history in a table of its own (1.0: the email's `events`).
+  droppedAtBaseline: ['email_events'],
   operations: { ...emailOperations, 'emails/metrics': metrics } satisfies OperationHandlers,
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob, emailSendManyJob, emailDeliverManyJob],
   // An idempotent replay sends nothing; its quota headers are those of now (src/http/idempotency.ts).
