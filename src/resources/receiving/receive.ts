@@ -9,7 +9,7 @@ import { receivingMessages } from './messages.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { buildMime, givenParts, messageIdOf, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
-import { attachmentsOf, findEmail, insertReceivedEmail, receivedAttachmentInsert, setReceivedRaw, type ReceivedEmailRow } from './store.js';
+import { attachmentsOf, findEmail, insertReceivedAttachment, insertReceivedEmail, setReceivedRaw, type ReceivedEmailRow } from './store.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -99,7 +99,6 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
   const rawB64 = raw.toString('base64');
   const now = ctx.clock.nowMs();
   const copies: ReceivedCopy[] = [];
-  const insertAttachment = receivedAttachmentInsert(ctx);
   ctx.db.transaction(() => {
     for (const [teamId, receivedFor] of byTeam) {
       const id = newId();
@@ -113,7 +112,10 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
       // Last part first, so that `ORDER BY seq DESC` (how paginate() lists) is message order.
       for (let i = m.attachments.length - 1; i >= 0; i--) {
         const a = m.attachments[i];
-        insertAttachment.run(attachmentIds[i], teamId, id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), now);
+        insertReceivedAttachment(ctx, {
+          id: attachmentIds[i], team_id: teamId, email_id: id, filename: a.filename, content_type: a.contentType, content_id: a.contentId,
+          content_disposition: a.disposition, size: a.content.length, content: a.content.toString('base64'), created_at: now,
+        });
       }
       emitEvent(ctx, teamId, 'email.received', eventData(id, now, m, bcc, receivedFor, attachmentIds));
       // Mail for an inbox address lands in that inbox as a thread email that is this email (same id, docs/reference/inboxes.md#inbound-identity), never a copy.
@@ -151,10 +153,12 @@ export function storeReceivedEmail(ctx: Emulator, teamId: string, input: Inbound
       received_for: JSON.stringify(opts.receivedFor), subject: input.subject, message_id: messageId, html: parts.html, text: parts.text,
       headers: JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), raw: '', created_at: opts.atMs,
     });
-    const insertAttachment = receivedAttachmentInsert(ctx);
-    for (let i = parts.attachments.length - 1; i >= 0; i--) {
+      for (let i = parts.attachments.length - 1; i >= 0; i--) {
       const a = parts.attachments[i];
-      insertAttachment.run(newId(), teamId, opts.id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), opts.atMs);
+      insertReceivedAttachment(ctx, {
+        id: newId(), team_id: teamId, email_id: opts.id, filename: a.filename, content_type: a.contentType, content_id: a.contentId,
+        content_disposition: a.disposition, size: a.content.length, content: a.content.toString('base64'), created_at: opts.atMs,
+      });
     }
   })();
   return { messageId };

@@ -4,11 +4,10 @@
  * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
  */
 import type { Emulator } from '../../context.js';
-import type { Statement } from '../../store/db.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 import { recordReceive } from '../usage/service.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** Received emails: address columns are JSON arrays of bare addresses; `raw` the message as received, base64. */
 export const receivedEmailsTable = defineTable(
@@ -17,7 +16,9 @@ export const receivedEmailsTable = defineTable(
     seq: seq(),
     id: id(),
     team_id: text().notNull(),
+    /** The From header as written (`Name <a@b>` or `a@b`). */
     from_header: text().notNull(),
+    /** The bare sender address. */
     from_address: text().notNull(),
     to_addresses: text().notNull(),
     cc_addresses: text().notNull(),
@@ -28,8 +29,11 @@ export const receivedEmailsTable = defineTable(
     message_id: text().notNull(),
     html: text(),
     text: text(),
+    /** JSON object, lower-case header name → first value. */
     headers: text().notNull(),
+    /** The message as received, base64; `''` for a fixtures email whose message is not composed yet (see `receivedRaw`). */
     raw: text().notNull(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
   },
   {
@@ -49,9 +53,12 @@ export const receivedAttachmentsTable = defineTable(
     email_id: text().notNull(),
     filename: text(),
     content_type: text().notNull(),
+    /** Without the angle brackets. */
     content_id: text(),
-    content_disposition: text(),
+    content_disposition: text().as<'inline' | 'attachment' | null>(),
+    /** Bytes. */
     size: integer().notNull(),
+    /** base64. */
     content: text().notNull(),
     created_at: integer().notNull(),
   },
@@ -66,48 +73,10 @@ export const receivedAttachmentsTable = defineTable(
 export const tables = [receivedEmailsTable, receivedAttachmentsTable];
 
 /** A `received_emails` row; address columns are JSON arrays of bare addresses. */
-export interface ReceivedEmailRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  /** The From header as written (`Name <a@b>` or `a@b`). */
-  from_header: string;
-  /** The bare sender address. */
-  from_address: string;
-  to_addresses: string;
-  cc_addresses: string;
-  bcc_addresses: string;
-  reply_to_addresses: string;
-  received_for: string;
-  subject: string;
-  message_id: string;
-  html: string | null;
-  text: string | null;
-  /** JSON object, lower-case header name → first value. */
-  headers: string;
-  /** The message as received, base64; `''` for a fixtures email whose message is not composed yet (see `receivedRaw`). */
-  raw: string;
-  /** Emulated ms. */
-  created_at: number;
-}
+export type ReceivedEmailRow = RowOf<typeof receivedEmailsTable>;
 
 /** A `received_attachments` row. Rows are inserted last part first, so `seq DESC` is message order. */
-export interface ReceivedAttachmentRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  email_id: string;
-  filename: string | null;
-  content_type: string;
-  /** Without the angle brackets. */
-  content_id: string | null;
-  content_disposition: 'inline' | 'attachment' | null;
-  /** Bytes. */
-  size: number;
-  /** base64. */
-  content: string;
-  created_at: number;
-}
+export type ReceivedAttachmentRow = RowOf<typeof receivedAttachmentsTable>;
 
 /** The team's received email, or 404 `not_found` "Email not found" (another team's email included). */
 export function getEmailOr404(ctx: Emulator, teamId: string, id: string): ReceivedEmailRow {
@@ -179,16 +148,12 @@ export function recordImportedReceived(ctx: Emulator): void {
   for (const [teamId, at] of rows) recordReceive(ctx, teamId, at);
 }
 
-/**
- * The INSERT of a received attachment: `.run(id, team_id, email_id,
- * filename, content_type, content_id, content_disposition, size, content
- * (base64), created_at)`.
- */
-export function receivedAttachmentInsert(ctx: Emulator): Statement {
-  return ctx.db.prepare(
-    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+/** The INSERT of a received attachment: every column but `seq`, positional. */
+const INSERT_ATTACHMENT = receivedAttachmentsTable.insert(receivedAttachmentsTable.columnsExcept('seq'));
+
+/** Stores an attachment of a received email (`content` base64, `size` in bytes), in the caller's transaction. */
+export function insertReceivedAttachment(ctx: Emulator, row: Omit<ReceivedAttachmentRow, 'seq'>): void {
+  ctx.db.prepare(INSERT_ATTACHMENT.sql).run(...INSERT_ATTACHMENT.params(row));
 }
 
 /** A received email without its raw message; `html` and `text` only when asked for (`receivedEmailsByIds`). */
