@@ -9,7 +9,7 @@ import type { ResourceModule } from '../module.js';
 import type { DB } from '../store/db.js';
 import { emulatorClockTable, jobsTable } from '../clock/scheduler.js';
 import { idempotencyKeysTable } from '../http/idempotency.js';
-import { defineTable, id, integer, seq, text } from '../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../store/table.js';
 
 /** Teams: every API key and resource belongs to one. */
 export const teamsTable = defineTable(
@@ -24,13 +24,7 @@ export const teamsTable = defineTable(
 );
 
 /** A team row. */
-export interface TeamRow {
-  seq: number;
-  id: string;
-  name: string;
-  owner_email: string;
-  created_at: number;
-}
+export type TeamRow = RowOf<typeof teamsTable>;
 
 export const teamsModule: ResourceModule = {
   name: 'teams',
