@@ -221,9 +221,9 @@ export class Table<C extends Columns> {
   }
 
   /**
-   * The positional INSERT of `names` (every column but `seq` when none are
-   * given) and its row → parameters function, compiled once: call it once
-   * per statement shape, at module load, and keep the result.
+   * The positional INSERT of `names` (`columnsExcept('seq')` for a whole new
+   * row) and its row → parameters function, compiled once: call it once per
+   * statement shape, at module load, and keep the result.
    */
   insert<K extends keyof C & string>(names: readonly K[]): Insert<Pick<RowOfColumns<C>, K>> {
     const sql = `INSERT INTO ${this.name} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
