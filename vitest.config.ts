@@ -21,7 +21,6 @@ export const PROCESS_TESTS = [
   'test/reliability/crash.test.ts',
   'test/scripts.test.ts',
   'test/store/full-disk.test.ts',
-  'test/store/prebuilt-schema.test.ts',
   'test/resources/contact-imports/full-store.test.ts',
   'test/tls/https.test.ts',
 ];

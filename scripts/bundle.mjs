@@ -17,7 +17,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -192,10 +192,3 @@ const cjsTypes = path.join(root, 'dist', 'cjs-types');
 fs.rmSync(cjsTypes, { recursive: true, force: true });
 fs.cpSync(distSrc, path.join(cjsTypes, 'src'), { recursive: true, filter: (f) => fs.statSync(f).isDirectory() || f.endsWith('.d.ts') });
 fs.writeFileSync(path.join(cjsTypes, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
-
-// The final schema of the emulator's migrations (src/store/db.ts, prebuiltSchemaFile): a new store replays it in
-// one transaction instead of running the 40-odd migrations with their history of ALTERs (30-100 ms of the first
-// start, by a CPU profile of `emulator start`). Keyed by the migrations' SQL: a store of edited sources runs them.
-const { migratedSchema } = await import(pathToFileURL(path.join(distSrc, 'store', 'db.js')).href);
-const { modules } = await import(pathToFileURL(path.join(distSrc, 'modules.js')).href);
-fs.writeFileSync(path.join(root, 'dist', 'store-schema.json'), `${JSON.stringify(migratedSchema(modules.flatMap((m) => m.migrations ?? [])))}\n`);

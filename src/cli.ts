@@ -91,6 +91,7 @@ function listenError(err: ListenFailure, host: string, port: number, smtpPort: n
     case 'EMULATOR_DB_NOT_A_DATABASE':
     case 'EMULATOR_DB_NO_ACCESS':
     case 'EMULATOR_DB_TOO_NEW':
+    case 'EMULATOR_DB_TOO_OLD':
       return new CliError(err.message);
     default:
       return err instanceof CliError ? err : new CliError(`cannot start: ${err?.message ?? err}`);

@@ -5,6 +5,7 @@
  */
 import type { EventBus } from './bus.js';
 import type { DB, Migration } from './store/db.js';
+import type { AnyTable } from './store/table.js';
 import type { Clock, ClockMode } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
 import type { FaultInput, Faults } from './faults/rules.js';
@@ -208,28 +209,6 @@ export interface InboxRouter {
   fileReceived(ctx: Emulator, teamId: string, receivedFor: string[], email: ReceivedForInbox): string[];
 }
 
-/** One window of a team's email usage (GET /usage `emails.daily` / `emails.monthly`): counts in emails, `limit` null without one, `resets_at` ISO 8601. */
-export interface EmailWindow {
-  used: number;
-  limit: number | null;
-  sent: number;
-  received: number;
-  resets_at: string;
-}
-
-/**
- * The email usage the quotas of `--plan` count, as sending sees it: sent
- * recipients belong to the emails resource, received emails to receiving,
- * and receiving reaches emails (inboxes send through it), so the emails
- * resource reads both through the context
- * (src/resources/usage/service.ts implements this), as src/http/ reaches the
- * API keys.
- */
-export interface UsageCounter {
-  /** The team's email usage today and this month (emulated time, UTC windows), with the plan's limits; a constant number of reads, whatever the number of emails. */
-  emailUsage(ctx: Emulator, teamId: string): { daily: EmailWindow; monthly: EmailWindow };
-}
-
 /** One emulator: what every handler, job and step gets as `ctx`. */
 export interface Emulator {
   db: DB;
@@ -254,8 +233,6 @@ export interface Emulator {
   webhooks: WebhookDirectory;
   /** The inboxes, for the receiving resource (src/resources/inboxes/service.ts). */
   inboxes: InboxRouter;
-  /** The email usage, for the quota of a send (src/resources/usage/service.ts). */
-  usage: UsageCounter;
   /** Every module, in seeding order (`src/modules.ts`): reset seeds the fixtures through them. */
   modules: readonly SeededModule[];
 }
@@ -268,18 +245,43 @@ export interface Emulator {
  */
 export interface SeededModule {
   name: string;
-  /** The module's schema steps (src/module.ts); a snapshot import runs them on an older snapshot (src/state/snapshot.ts). */
-  migrations?: Migration[];
+  /**
+   * The tables this module owns, each declared once (`defineTable`,
+   * src/store/table.ts): a new store is every module's tables, in module
+   * order (src/store/db.ts `migrate`).
+   */
+  tables?: readonly AnyTable[];
+  /**
+   * The steps that bring a store (or a snapshot) of an earlier schema
+   * version since the 1.0 baseline to the declared tables
+   * (src/store/schema.ts); empty at the baseline.
+   */
+  migrations?: readonly Migration[];
+  /**
+   * Tables of this module that 0.x stores had and the 1.0 baseline
+   * dropped: a 0.x snapshot listing one without rows imports (an export
+   * lists every table); one with rows is refused (src/state/snapshot.ts).
+   */
+  droppedAtBaseline?: readonly string[];
   /**
    * Inserts this module's part of the fixtures (`fixtures[name]`), inside
    * the reset transaction. Must be synchronous.
    */
   seed?: (ctx: Emulator, fixtures: Record<string, any>, db: DB) => void;
   /**
+   * Called when reset (src/state/reset.ts) or a snapshot import
+   * (src/state/snapshot.ts) has emptied every table, inside its
+   * transaction, before any module seeds or the snapshot's rows go in: to
+   * empty what the module keeps beside the rows and does not export (usage:
+   * its ledger of counts). Must be synchronous.
+   */
+  cleared?: (ctx: Emulator) => void;
+  /**
    * Called after a snapshot's rows are stored (src/state/snapshot.ts),
    * inside the import's transaction, in module order: to rebuild what the
-   * module keeps beside its rows and does not export (emails: the quota's
-   * per-day counts). Must be synchronous.
+   * module keeps beside its rows and does not export (emails and receiving:
+   * they record the imported sends and received emails in the usage
+   * ledger). Must be synchronous.
    */
   imported?: (ctx: Emulator) => void;
   /**

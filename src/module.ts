@@ -6,12 +6,11 @@
  * emulator's idea).
  *
  * This file imports only types from the floors below it (the context, the
- * store's `Migration`, the clock's job definitions); every room imports it,
+ * store's types, the clock's job definitions); every room imports it,
  * it imports no room.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth, Emulator, SeededModule } from './context.js';
-import type { Migration } from './store/db.js';
 import type { AnyJobDefinition } from './clock/jobs.js';
 
 /** The caller, from the API key (defined in context.ts, beside the key store the pipeline asks). */
@@ -138,8 +137,6 @@ export interface OperationMap {}
  */
 export interface ResourceModule extends SeededModule {
   name: string;
-  /** Numbered schema steps (version range given in src/modules.ts). */
-  migrations?: Migration[];
   /** Handlers keyed by operationId, each typed by its operation (`OperationMap`). */
   operations?: OperationMap;
   /**

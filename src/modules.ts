@@ -1,9 +1,8 @@
 /**
  * Every module of the emulator, in seeding order (a module's fixtures may
- * refer to rows seeded before it). A module declares its migrations
- * (`migrations`), numbered in the order written across all modules
- * (src/store/schema.ts): a new one takes the next number, whatever module
- * it belongs to.
+ * refer to rows seeded before it). A module declares its tables
+ * (`tables`) and the migrations after the 1.0 baseline (`migrations`,
+ * numbered in the order written across all modules, src/store/schema.ts).
  */
 import type { ResourceModule } from './module.js';
 import { teamsModule } from './state/teams.js';

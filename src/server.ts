@@ -17,7 +17,7 @@ import { hasTeams } from './state/teams.js';
 import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
-import { migrate, openDatabase, openMigratedMemoryStore } from './store/db.js';
+import { migrate, openDatabase } from './store/db.js';
 import { reportCallbackErrors } from './store/after-commit.js';
 import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
 import { resetState } from './state/reset.js';
@@ -26,7 +26,6 @@ import { removeUploads } from './http/uploads.js';
 import { modules } from './modules.js';
 import { webhookDirectory } from './resources/webhooks/service.js';
 import { inboxRouter } from './resources/inboxes/service.js';
-import { usageCounter } from './resources/usage/service.js';
 import type { SmtpListener } from './smtp/server.js';
 import type { TlsListener } from './tls/index.js';
 import { createFaultStore } from './faults/store.js';
@@ -123,8 +122,8 @@ export type ListenFailure = NodeJS.ErrnoException & { listener?: 'http' | 'smtp'
  */
 export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const config = frozenConfig(options);
-  const migrations = modules.flatMap((m) => m.migrations ?? []);
-  const db = config.db === ':memory:' ? openMigratedMemoryStore(migrations) : openDatabase(config.db);
+  const schema = { tables: modules.flatMap((m) => m.tables ?? []), migrations: modules.flatMap((m) => m.migrations ?? []) };
+  const db = openDatabase(config.db);
   const clock = new Clock(config.clock);
   // The base of handed-out URLs: `--public-url` now and for good; otherwise set by `run` once it listens, or by the requests of an app with no listener of its own (RuntimeState).
   const runtime: RuntimeState = { baseUrl: (config.publicUrl ?? '').replace(/\/+$/, ''), listening: false };
@@ -136,15 +135,15 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const bus = new EventBus(db, (event, args, err) => log('error', listenerErrorText(event, args, err)));
   reportCallbackErrors(db, (err) => log('error', `a callback after a commit failed: ${(err as Error)?.stack ?? err}`));
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const base = { db, clock, scheduler, config, runtime, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter, usage: usageCounter };
+  const base = { db, clock, scheduler, config, runtime, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter };
   // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).
   let ctx: Emulator;
   let fixtures: Record<string, any>;
   try {
     fixtures = loadFixtures(config.fixtures);
     ctx = { ...base, faults: await createFaultStore(base, config.faults ?? []) };
-    // A file store is migrated here (an in-memory one already is).
-    if (config.db !== ':memory:') migrate(db, migrations);
+    // A new store gets the declared tables; a file of an earlier version since 1.0 its migrations (src/store/schema.ts).
+    migrate(db, schema);
     registerJobs(ctx, modules.flatMap((m) => m.jobs ?? []));
     // Jobs a stopped process left running run again (crash safety: a stop in the middle repeats nothing and loses nothing).
     const recovered = scheduler.recover();

@@ -22,7 +22,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What the build reads: a change to any of these makes `dist/` stale. */
 const INPUTS = ['src', 'spec', 'scripts/build-spec.mjs', 'scripts/bundle.mjs', 'tsconfig.json', 'package.json'];
 /** What each step of the build writes last or alone; the oldest of them dates the build. */
-const OUTPUTS = ['dist/src/index.js', 'dist/src/cli.js', 'dist/openapi.json', 'dist/cli.mjs', 'dist/index.mjs', 'dist/core.cjs', 'dist/store-schema.json'];
+const OUTPUTS = ['dist/src/index.js', 'dist/src/cli.js', 'dist/openapi.json', 'dist/cli.mjs', 'dist/index.mjs', 'dist/core.cjs'];
 
 /** The newest modification time (ms) of a file or of any file under a folder; 0 when missing. */
 function newest(p: string): number {

@@ -10,7 +10,7 @@
  * | admin/dashboard-contacts | `GET /_emulator/teams/{team_id}/contacts` | contacts, newest first (at most 500), each with its segments, its subscription to every topic, its properties (fallbacks applied); plus the team's `segments` and `topics` |
  * | admin/dashboard-broadcasts | `GET /_emulator/teams/{team_id}/broadcasts` | broadcasts, newest first, with status, times and `stats` (recipients, sent, delivered, opened, clicked, bounced, complained) |
  * | admin/dashboard-automation-runs | `GET /_emulator/teams/{team_id}/automation-runs` | automation runs, newest first (at most 200), each step with status, times, output, error |
- * | admin/dashboard-usage | `GET /_emulator/teams/{team_id}/usage` | the team's usage and its plan's limits (GET /usage's body; the inbox page's header) |
+ * (`admin/dashboard-usage`, the team's usage, is served by the usage room: src/resources/usage/handlers.ts.)
  * An unknown team is 404 `Team not found`.
  */
 import type { Emulator } from '../context.js';
@@ -22,7 +22,6 @@ import { listDomains, recordsOf, capabilitiesOf, latestClaimOf } from '../resour
 import { contactPropertyValues, explicitSubscription, listContacts, segmentIdsOf } from '../resources/contacts/service.js';
 import { listSegments } from '../resources/segments/service.js';
 import { listTopics } from '../resources/topics/service.js';
-import { usageOf } from '../resources/usage/service.js';
 import { propertiesByKey } from '../resources/contact-properties/service.js';
 import { broadcastSummary, listBroadcasts } from '../resources/broadcasts/service.js';
 import { listRuns, runStepRows } from '../resources/automations/service.js';
@@ -155,11 +154,6 @@ function automationRuns(ctx: Emulator, req: Req<'admin/dashboard-automation-runs
   };
 }
 
-/** The team's usage (usage's `usageOf`, what GET /usage answers). */
-function usage(ctx: Emulator, req: Req<'admin/dashboard-usage'>): Answer<'admin/dashboard-usage'> {
-  return usageOf(ctx, teamOf(ctx, req));
-}
-
 export const dashboardModule: ResourceModule = {
   name: 'admin-dashboard',
   operations: {
@@ -168,6 +162,5 @@ export const dashboardModule: ResourceModule = {
     'admin/dashboard-contacts': contacts,
     'admin/dashboard-broadcasts': broadcasts,
     'admin/dashboard-automation-runs': automationRuns,
-    'admin/dashboard-usage': usage,
   } satisfies OperationHandlers,
 };

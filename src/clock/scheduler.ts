@@ -28,6 +28,7 @@
 import type { DB } from '../store/db.js';
 import { fullStore, storeFullText } from '../store/full.js';
 import { MAX_CLOCK_MS, type Clock } from './clock.js';
+import { defineTable, integer, text } from '../store/table.js';
 
 /** A stored job. `payload` is the parsed JSON given to `schedule`. */
 export interface Job<P = any> {
@@ -88,31 +89,35 @@ export const SLICE_MS = 10;
 export const FULL_RETRY_MS = 1_000;
 
 /** The saved clock (one row), kept out of reset and snapshots (`userTables` skips `emulator_*`). */
-export const clockMigration = {
-  version: 27,
-  name: 'emulator_clock',
-  sql: `CREATE TABLE emulator_clock (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    now_ms INTEGER NOT NULL,
-    offset_ms INTEGER NOT NULL
-  );`,
-};
+export const emulatorClockTable = defineTable(
+  'emulator_clock',
+  {
+    id: integer().primaryKey().check('id = 1'),
+    now_ms: integer().notNull(),
+    offset_ms: integer().notNull(),
+  },
+);
 
-export const schedulerMigration = {
-  version: 2,
-  name: 'jobs',
-  sql: `CREATE TABLE jobs (
-    id INTEGER PRIMARY KEY,
-    type TEXT NOT NULL,
-    team_id TEXT,
-    due_at INTEGER NOT NULL,
-    payload TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'pending',
-    error TEXT,
-    created_at INTEGER NOT NULL
-  );
-  CREATE INDEX jobs_due ON jobs (status, due_at, id);`,
-};
+/** The clock jobs: pending, running, or failed (kept, the newest `KEEP_FAILED_JOBS`); ended and cancelled ones are deleted. */
+export const jobsTable = defineTable(
+  'jobs',
+  {
+    id: integer().primaryKey(),
+    type: text().notNull(),
+    team_id: text(),
+    due_at: integer().notNull(),
+    payload: text().notNull(),
+    status: text().notNull().default('pending'),
+    error: text(),
+    created_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'jobs_due', on: 'status, due_at, id' },
+    ],
+  },
+);
+
 
 /** The log line of a failed job: `job 12 (emails.send) failed: <the error's message>`. */
 function failedText(id: number, type: string, err: unknown): string {
@@ -168,7 +173,7 @@ export class Scheduler {
    * a process that stopped without finishing it (kill -9, power loss) back
    * to `pending`, so it runs again at the next run of due jobs, and deletes
    * finished and cancelled rows kept by older versions. Returns how many
-   * jobs were put back. Call it once, after the migrations, before `start`.
+   * jobs were put back. Call it once, after `migrate`, before `start`.
    */
   recover(): number {
     return this.db.transaction(() => {

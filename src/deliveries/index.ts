@@ -10,11 +10,11 @@
  */
 import type { ResourceModule } from '../module.js';
 import { webhookDeliverJob, webhookReplayJob } from './jobs.js';
-import { migrations } from './store.js';
+import { tables } from './store.js';
 
 export const deliveriesModule: ResourceModule = {
   name: 'webhook-deliveries',
-  migrations,
+  tables,
   // Both detached with the real clock (a slow endpoint holds up no other job): see jobs.ts.
   jobs: [webhookDeliverJob, webhookReplayJob],
 };

@@ -1,64 +1,67 @@
 /**
  * The deliveries' tables (owned here: no other room names them): `webhook_deliveries` (one
  * row per event per subscribed webhook; `id` = the `svix-id`, `msg_…`) and
- * `webhook_attempts` (one row per HTTP attempt): their migrations, and the
+ * `webhook_attempts` (one row per HTTP attempt): their declarations, and the
  * reads the webhooks resource's `webhooks.events` operations and the admin
  * API make of them. Recording is in `emit.ts`, attempts in `jobs.ts`.
  */
 import type { Emulator } from '../context.js';
-import type { Migration } from '../store/db.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../http/pagination.js';
+import { defineTable, id, integer, seq, text } from '../store/table.js';
 
-export const migrations: Migration[] = [
+/** Webhook deliveries: one per event and subscribed endpoint; `payload` the exact body sent; attempts are counted from `webhook_attempts`. */
+export const webhookDeliveriesTable = defineTable(
+  'webhook_deliveries',
   {
-    version: 6,
-    name: 'webhook_deliveries',
-    sql: `CREATE TABLE webhook_deliveries (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      webhook_id TEXT NOT NULL,
-      event_type TEXT NOT NULL,
-      payload TEXT NOT NULL,
-      status TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      next_attempt_at INTEGER
-    );
-    CREATE INDEX webhook_deliveries_team ON webhook_deliveries (team_id);
-    CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id);
-    CREATE TABLE webhook_attempts (
-      seq INTEGER PRIMARY KEY,
-      delivery_id TEXT NOT NULL,
-      attempted_at INTEGER NOT NULL,
-      wall_time INTEGER NOT NULL,
-      status_code INTEGER,
-      error TEXT,
-      duration_ms INTEGER NOT NULL,
-      headers TEXT NOT NULL
-    );
-    CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    webhook_id: text().notNull(),
+    event_type: text().notNull(),
+    payload: text().notNull(),
+    status: text().notNull(),
+    created_at: integer().notNull(),
+    next_attempt_at: integer(),
   },
   {
-    // `attempt_count` is no longer read or written (attempts are counted
-    // from `webhook_attempts`); it stays because migrations are append-only.
-    version: 26,
-    name: 'webhook_attempt_details',
-    sql: `ALTER TABLE webhook_deliveries ADD COLUMN attempt_count INTEGER NOT NULL DEFAULT 0;
-    UPDATE webhook_deliveries SET attempt_count = (SELECT COUNT(*) FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id);
-    ALTER TABLE webhook_attempts ADD COLUMN id TEXT;
-    UPDATE webhook_attempts SET id = 'atmpt_' || lower(hex(randomblob(13))) WHERE id IS NULL;
-    CREATE UNIQUE INDEX webhook_attempts_id ON webhook_attempts (id);
-    ALTER TABLE webhook_attempts ADD COLUMN response TEXT;
-    ALTER TABLE webhook_attempts ADD COLUMN endpoint TEXT;
-    ALTER TABLE webhook_attempts ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
+    indexes: [
+      { name: 'webhook_deliveries_team', on: 'team_id' },
+      { name: 'webhook_deliveries_webhook', on: 'webhook_id' },
+    ],
+    // 0.x kept a count of attempts here too, which nothing read.
+    droppedAtBaseline: ['attempt_count'],
   },
-];
+);
 
-/**
- * A `webhook_deliveries` row; times in emulated ms, `payload` the exact body
- * sent. (The table's `attempt_count` column is unused: attempts are counted
- * from `webhook_attempts`.)
- */
+/** The attempts of a delivery: status, timing, the request headers and the response (`replay` 1 for an admin replay). */
+export const webhookAttemptsTable = defineTable(
+  'webhook_attempts',
+  {
+    seq: seq(),
+    delivery_id: text().notNull(),
+    attempted_at: integer().notNull(),
+    wall_time: integer().notNull(),
+    status_code: integer(),
+    error: text(),
+    duration_ms: integer().notNull(),
+    headers: text().notNull(),
+    id: text(),
+    response: text(),
+    endpoint: text(),
+    replay: integer().notNull().default(0),
+  },
+  {
+    indexes: [
+      { name: 'webhook_attempts_delivery', on: 'delivery_id' },
+      { name: 'webhook_attempts_id', on: 'id', unique: true },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [webhookDeliveriesTable, webhookAttemptsTable];
+
+/** A `webhook_deliveries` row; times in emulated ms, `payload` the exact body sent. */
 export interface DeliveryRow {
   seq: number;
   id: string;

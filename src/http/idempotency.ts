@@ -27,30 +27,30 @@ import { createHash } from 'node:crypto';
 import type { Emulator } from '../context.js';
 import { ApiError } from './errors.js';
 import { Reply, type OpRequest } from '../module.js';
+import { defineTable, integer, seq, text } from '../store/table.js';
 
 /** How long a key is remembered: 24 h of emulated time. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-/**
- * The table, owned here: listed with the other tables of no
- * resource by the teams module (src/state/teams.ts); version 401 from when
- * the emails module listed it.
- */
-export const idempotencyMigration = {
-  version: 20,
-  name: 'idempotency_keys',
-  sql: `CREATE TABLE idempotency_keys (
-    seq INTEGER PRIMARY KEY,
-    team_id TEXT NOT NULL,
-    scope TEXT NOT NULL,
-    key TEXT NOT NULL,
-    body_hash TEXT NOT NULL,
-    status INTEGER NOT NULL,
-    response TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-  );
-  CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys (team_id, scope, key);`,
-};
+/** The table, owned here (listed with the other tables of no resource by the teams module, src/state/teams.ts): the replies of requests sent with an `Idempotency-Key`, by team, operation scope and key. */
+export const idempotencyKeysTable = defineTable(
+  'idempotency_keys',
+  {
+    seq: seq(),
+    team_id: text().notNull(),
+    scope: text().notNull(),
+    key: text().notNull(),
+    body_hash: text().notNull(),
+    status: integer().notNull(),
+    response: text().notNull(),
+    created_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'idempotency_keys_key', on: 'team_id, scope, key', unique: true },
+    ],
+  },
+);
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
 function canonical(v: unknown): string {

@@ -8,7 +8,8 @@ import { userTables } from '../store/db.js';
 import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 
 /**
- * Empties every table, then runs each module's `seed` (`ctx.modules`, in
+ * Empties every table (and, through each module's `cleared` hook, what a
+ * module keeps beside them: the usage ledger), then runs each module's `seed` (`ctx.modules`, in
  * order) with `fixtures`; one transaction. Then deletes the stored uploads
  * no row refers to any more (a refused or finished upload leaves no file behind), and puts the fault rules
  * back to the start rules (`ctx.faults.restore()`; a start rule that no
@@ -23,6 +24,7 @@ export function resetState(ctx: Emulator, fixtures: Record<string, any>, opts: {
   const uploads = opts.empty ? new Set<string>() : referencedUploads(ctx);
   ctx.db.transaction(() => {
     for (const t of tables) ctx.db.prepare(`DELETE FROM "${t}"`).run();
+    for (const m of ctx.modules) m.cleared?.(ctx);
     for (const m of ctx.modules) m.seed?.(ctx, fixtures, ctx.db);
   })();
   dropOrphanedUploads(ctx, uploads);

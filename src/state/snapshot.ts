@@ -4,23 +4,35 @@
  * checked first, then one transaction). The admin API's `/_emulator/snapshot`.
  *
  * `schema_version` is the store's schema version when the snapshot was
- * written (src/store/schema.ts). An older snapshot is brought forward
- * through the same migrations as a `--db` file (`upgradeTables`: its rows
- * are loaded into a scratch in-memory store at its version, which is then
- * migrated to this one); a snapshot without `schema_version` (written
- * before snapshots carried it) is recognised from its tables and columns
- * (`inferSchemaVersion`). A newer one is refused, naming both versions.
+ * written (src/store/schema.ts). A snapshot is rows by table and column, so
+ * an older one is imported when its tables and columns map onto the
+ * declared ones (`upgradeTables`): a column it lacks is filled with the
+ * column's default (or refused when the column has none and may not be
+ * null), a column or a table with rows that the schema lacks is refused
+ * with 422 naming the snapshot's version. A snapshot of a version since the
+ * 1.0 baseline first goes through the `upgradeSnapshot` of each migration
+ * after it. 0.x snapshots (versions 1 to 19, or none written: before
+ * snapshots carried it) map the same way; what 0.x had and 1.0 dropped
+ * is ignored where it holds nothing (a table a module lists in
+ * `droppedAtBaseline`, without rows) or nothing read it (a column a table
+ * lists in `droppedAtBaseline`). A newer one is refused, naming both versions
+ * (docs/admin-api.md#snapshots).
  */
 import type { Emulator } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import { migrate, openDatabase, userTables, type DB, type Migration } from '../store/db.js';
-import { migrationsAt, SCHEMA_VERSION } from '../store/schema.js';
+import { userTables, type DB } from '../store/db.js';
+import { BASELINE_VERSION, schemaVersion } from '../store/schema.js';
 import { MAX_CLOCK_MS } from '../clock/clock.js';
 import { dropOrphanedUploads, referencedUploads } from './uploads.js';
 
+/** The schema version of the emulator's modules (their migrations after the baseline). */
+function currentVersion(ctx: Emulator): number {
+  return schemaVersion(ctx.modules.flatMap((m) => m.migrations ?? []));
+}
+
 /** The whole state as JSON, with the schema version it was written at. */
 export function exportSnapshot(ctx: Emulator): { version: 1; schema_version: number; clock_ms: number; tables: Record<string, Record<string, unknown>[]> } {
-  return { version: 1, schema_version: SCHEMA_VERSION, clock_ms: ctx.clock.nowMs(), tables: tablesOf(ctx.db) };
+  return { version: 1, schema_version: currentVersion(ctx), clock_ms: ctx.clock.nowMs(), tables: tablesOf(ctx.db) };
 }
 
 /** Every user table's rows, in insertion order. */
@@ -30,126 +42,76 @@ function tablesOf(db: DB): Record<string, Record<string, unknown>[]> {
   return tables;
 }
 
-/**
- * The migrations of a store at schema version `version`: the first ones of
- * the order written (src/store/schema.ts; a table that moved between rooms
- * kept its migration's number, so a version's migrations build its tables
- * whichever room declares them now).
- */
-function migrationsFor(migrations: Migration[], version: number): Migration[] {
-  const at = migrationsAt(version);
-  return migrations.filter((m) => at.has(m.version));
-}
-
-/** An in-memory store migrated with `migrations` (a scratch store for an older snapshot). */
-function scratchStore(migrations: Migration[]): DB {
-  const db = openDatabase();
-  migrate(db, migrations);
-  return db;
-}
-
-/** The columns of each user table of a store migrated with `migrations`, cached by their versions. */
-const schemaCache = new Map<string, Map<string, Set<string>>>();
-function schemaOf(migrations: Migration[]): Map<string, Set<string>> {
-  const key = migrations.map((m) => m.version).join(',');
-  let schema = schemaCache.get(key);
-  if (!schema) {
-    let db: DB | null = null;
-    try {
-      db = scratchStore(migrations);
-      schema = columnsOf(db);
-    } catch {
-      schema = new Map(); // a set of migrations that does not build fits no snapshot
-    } finally {
-      db?.close();
-    }
-    schemaCache.set(key, schema);
-  }
-  return schema;
-}
-
-/** Each user table of `db` and its column names. */
-function columnsOf(db: DB): Map<string, Set<string>> {
-  return new Map(userTables(db).map((t) => [t, new Set((db.prepare(`PRAGMA table_info("${t}")`).all() as ColumnInfo[]).map((c) => c.name))]));
-}
-
 type Tables = Record<string, Record<string, unknown>[]>;
 
-/** Whether every table and column `tables` names is in `schema`. */
-function fits(schema: Map<string, Set<string>>, tables: Tables): boolean {
-  return Object.entries(tables).every(([t, rows]) => {
-    const cols = schema.get(t);
-    return cols !== undefined && Array.isArray(rows) && rows.every((r) => typeof r !== 'object' || r === null || Object.keys(r).every((k) => cols.has(k)));
-  });
-}
-
-/** Whether `tables` is an export of a store of `schema`: the same tables, and rows with every column. */
-function isExportOf(schema: Map<string, Set<string>>, tables: Tables): boolean {
-  const names = Object.keys(tables);
-  if (names.length !== schema.size || !fits(schema, tables)) return false;
-  return names.every((t) => tables[t].every((r) => Object.keys(r).length === schema.get(t)!.size));
+/** How a snapshot of `version` is named in a 422 (`schema version 14 (resend-emulator 0.x)`). */
+function versionName(version: number | undefined): string {
+  if (version === undefined) return 'a snapshot without `schema_version` (resend-emulator 0.x)';
+  return `a snapshot of schema version ${version}${version < BASELINE_VERSION ? ' (resend-emulator 0.x)' : ''}`;
 }
 
 /**
- * The schema version of a snapshot without `schema_version` (written
- * before snapshots carried it): the newest version it is a whole export of
- * (the same tables, rows with exactly that version's columns: an export
- * writes every table and column), this one first; else (a hand-written
- * snapshot naming some tables and columns) the newest whose tables and
- * columns hold all it names, this one first; else this one (its unknown
- * tables are refused later). Older versions' schemas are built once per
- * process in scratch in-memory stores.
+ * The rows of an older snapshot (`version` below this one's, or undefined
+ * for one without `schema_version`) brought to this schema: through each
+ * later migration's `upgradeSnapshot` (versions since the baseline), then
+ * mapped by name (`mapOntoSchema`). Does not change `tables`. Throws
+ * `ApiError` 422 naming the version for a table or column that does not map.
  */
-function inferSchemaVersion(ctx: Emulator, migrations: Migration[], tables: Tables): number {
-  const current = columnsOf(ctx.db);
-  if (isExportOf(current, tables)) return SCHEMA_VERSION;
-  const older = (v: number) => schemaOf(migrationsFor(migrations, v));
-  for (let v = SCHEMA_VERSION - 1; v >= 1; v--) if (isExportOf(older(v), tables)) return v;
-  // Not a whole export (a hand-written snapshot names only some tables or columns).
-  if (fits(current, tables)) return SCHEMA_VERSION;
-  for (let v = SCHEMA_VERSION - 1; v >= 1; v--) if (fits(older(v), tables)) return v;
-  return SCHEMA_VERSION;
+function upgradeTables(ctx: Emulator, version: number | undefined, tables: Tables): Tables {
+  const copy: Tables = {};
+  for (const [t, rows] of Object.entries(tables)) copy[t] = Array.isArray(rows) ? rows.map((r) => (r && typeof r === 'object' ? { ...r } : r)) : rows;
+  const later = ctx.modules
+    .flatMap((m) => m.migrations ?? [])
+    .filter((m) => version !== undefined && m.version > version)
+    .sort((a, b) => a.version - b.version);
+  for (const m of later) m.upgradeSnapshot?.(copy);
+  return mapOntoSchema(ctx, version, copy);
 }
 
 /**
- * The schema version of `snapshot`: its `schema_version`, or for one
- * written before snapshots carried it, the version its tables and columns
- * say (`inferSchemaVersion`).
+ * `tables` with what this schema lacks taken out where nothing is lost (a
+ * 0.x snapshot's): a table a module lists in `droppedAtBaseline` without
+ * rows, a column its table lists in `droppedAtBaseline`. A table no module
+ * knows is 422 `Unknown table`. Columns it lacks stay absent (the store fills their
+ * defaults). Throws `ApiError` 422 naming the version for a table with rows,
+ * or a column, that the schema does not have.
  */
-export function snapshotSchemaVersion(ctx: Emulator, snapshot: { tables?: Tables; schema_version?: number }): number {
-  return snapshot.schema_version ?? inferSchemaVersion(ctx, ctx.modules.flatMap((m) => m.migrations ?? []), snapshot.tables ?? {});
-}
-
-/**
- * A snapshot of schema version `version` (older than this one) brought to
- * this version: its rows go into a scratch store at that version (checked
- * as an import is: unknown tables or columns, rows that do not fit, broken
- * constraints are 422), which the remaining migrations then carry forward
- * as they would a `--db` file. Returns the migrated tables.
- */
-function upgradeTables(migrations: Migration[], version: number, tables: Tables): Tables {
-  const db = scratchStore(migrationsFor(migrations, version));
-  try {
-    const known = new Set(userTables(db));
-    for (const t of Object.keys(tables)) {
-      if (!known.has(t)) throw new ApiError(422, 'validation_error', `Unknown table \`${t}\` in a snapshot of schema version ${version}.`);
+function mapOntoSchema(ctx: Emulator, version: number | undefined, tables: Tables): Tables {
+  const known = new Set(userTables(ctx.db));
+  const dropped = new Map<string, Set<string>>();
+  const droppedTables = new Set<string>();
+  if (version === undefined || version < BASELINE_VERSION) {
+    for (const m of ctx.modules) {
+      for (const t of m.tables ?? []) dropped.set(t.name, new Set(t.options.droppedAtBaseline ?? []));
+      for (const t of m.droppedAtBaseline ?? []) droppedTables.add(t);
     }
-    checkRows(db, tables);
-    try {
-      db.transaction(() => loadRows(db, known, tables))();
-      migrate(db, migrations);
-    } catch (err) {
-      const code = (err as { code?: string })?.code ?? '';
-      if (code.startsWith('SQLITE_CONSTRAINT')) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${(err as Error).message}.`);
-      if (code.startsWith('SQLITE_') && code !== 'SQLITE_FULL') {
-        throw new ApiError(422, 'validation_error', `Invalid snapshot: its rows of schema version ${version} could not be migrated to schema version ${SCHEMA_VERSION}: ${(err as Error).message}.`);
-      }
-      throw err;
-    }
-    return tablesOf(db);
-  } finally {
-    db.close();
   }
+  const out: Tables = {};
+  for (const [t, rows] of Object.entries(tables)) {
+    if (!known.has(t)) {
+      if (droppedTables.has(t) && Array.isArray(rows) && rows.length === 0) continue;
+      if (!droppedTables.has(t)) throw new ApiError(422, 'validation_error', `Unknown table \`${t}\` in snapshot.`);
+      throw new ApiError(422, 'validation_error', `Invalid snapshot: ${versionName(version)} has rows of table \`${t}\`, which this version (schema version ${currentVersion(ctx)}) does not have; it cannot be imported.`);
+    }
+    if (!Array.isArray(rows)) {
+      out[t] = rows;
+      continue;
+    }
+    const cols = new Set((ctx.db.prepare(`PRAGMA table_info("${t}")`).all() as ColumnInfo[]).map((c) => c.name));
+    const ignore = dropped.get(t) ?? new Set<string>();
+    out[t] = rows.map((row) => {
+      if (typeof row !== 'object' || row === null || Array.isArray(row)) return row;
+      const kept: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row)) {
+        if (cols.has(k)) kept[k] = v;
+        else if (!ignore.has(k)) {
+          throw new ApiError(422, 'validation_error', `Invalid snapshot: ${versionName(version)} has column \`${t}.${k}\`, which this version (schema version ${currentVersion(ctx)}) does not have; it cannot be imported.`);
+        }
+      }
+      return kept;
+    });
+  }
+  return out;
 }
 
 /** Throws `ApiError` 422 for the first snapshot row that does not fit its table of `db` (`rowProblem`). */
@@ -165,7 +127,7 @@ function checkRows(db: DB, tables: Record<string, Record<string, unknown>[]>): v
 
 /**
  * Empties every table of `known` and inserts the snapshot's rows, inside
- * the caller's transaction (a scratch store's migration runs in its own).
+ * the caller's transaction.
  * A broken constraint throws the driver's `SQLITE_CONSTRAINT*` error.
  */
 function loadRows(db: DB, known: Iterable<string>, tables: Record<string, Record<string, unknown>[]>): void {
@@ -231,12 +193,12 @@ function rowProblem(table: string, cols: Map<string, ColumnInfo>, row: Record<st
 export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string, Record<string, unknown>[]>; clock_ms?: number; schema_version?: number }): void {
   const known = new Set(userTables(ctx.db));
   let tables = snapshot.tables ?? {};
-  const migrations = ctx.modules.flatMap((m) => m.migrations ?? []);
-  const version = snapshotSchemaVersion(ctx, snapshot);
-  if (version > SCHEMA_VERSION) {
-    throw new ApiError(422, 'validation_error', `This snapshot was written at schema version ${version}, by a newer resend-emulator; this one knows schema version ${SCHEMA_VERSION}. Upgrade resend-emulator to import it.`);
+  const current = currentVersion(ctx);
+  const version = snapshot.schema_version;
+  if (version !== undefined && version > current) {
+    throw new ApiError(422, 'validation_error', `This snapshot was written at schema version ${version}, by a newer resend-emulator; this one knows schema version ${current}. Upgrade resend-emulator to import it.`);
   }
-  if (version < SCHEMA_VERSION) tables = upgradeTables(migrations, version, tables);
+  if (version === undefined || version < current) tables = upgradeTables(ctx, version, tables);
   for (const t of Object.keys(tables)) {
     if (!known.has(t)) throw new ApiError(422, 'validation_error', `Unknown table \`${t}\` in snapshot.`);
   }
@@ -250,6 +212,7 @@ export function importSnapshot(ctx: Emulator, snapshot: { tables?: Record<string
       // A snapshot lists its tables in any order: the foreign keys are checked once every row is in (`danglingReference`).
       ctx.db.exec('PRAGMA defer_foreign_keys = ON');
       loadRows(ctx.db, known, tables);
+      for (const m of ctx.modules) m.cleared?.(ctx);
       for (const m of ctx.modules) m.imported?.(ctx);
       const dangling = danglingReference(ctx.db);
       if (dangling) throw new ApiError(422, 'validation_error', `Invalid snapshot: ${dangling}.`);

@@ -7,37 +7,30 @@
  */
 import type { ResourceModule } from '../module.js';
 import type { DB } from '../store/db.js';
-import { clockMigration, schedulerMigration } from '../clock/scheduler.js';
-import { idempotencyMigration } from '../http/idempotency.js';
+import { emulatorClockTable, jobsTable } from '../clock/scheduler.js';
+import { idempotencyKeysTable } from '../http/idempotency.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../store/table.js';
+
+/** Teams: every API key and resource belongs to one. */
+export const teamsTable = defineTable(
+  'teams',
+  {
+    seq: seq(),
+    id: id(),
+    name: text().notNull(),
+    owner_email: text().notNull(),
+    created_at: integer().notNull(),
+  },
+);
 
 /** A team row. */
-export interface TeamRow {
-  seq: number;
-  id: string;
-  name: string;
-  owner_email: string;
-  created_at: number;
-}
+export type TeamRow = RowOf<typeof teamsTable>;
 
 export const teamsModule: ResourceModule = {
   name: 'teams',
-  migrations: [
-    {
-      version: 1,
-      name: 'teams',
-      sql: `CREATE TABLE teams (
-        seq INTEGER PRIMARY KEY,
-        id TEXT UNIQUE NOT NULL,
-        name TEXT NOT NULL,
-        owner_email TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      );`,
-    },
-    schedulerMigration,
-    clockMigration,
-    // The request pipeline's Idempotency-Key table (src/http/idempotency.ts owns it).
-    idempotencyMigration,
-  ],
+  // The tables of no resource, listed here (the first module): teams, the scheduler's and the clock's (src/clock/scheduler.ts), the
+  // request pipeline's Idempotency-Key table (src/http/idempotency.ts owns it).
+  tables: [teamsTable, jobsTable, emulatorClockTable, idempotencyKeysTable],
   seed(ctx, fixtures, db) {
     const insert = db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)');
     for (const t of fixtures.teams ?? []) {

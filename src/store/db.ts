@@ -1,6 +1,8 @@
 /**
- * The SQLite store: one better-sqlite3 connection per emulator, schema built
- * by numbered migrations that each resource module owns.
+ * The SQLite store: one better-sqlite3 connection per emulator; its schema
+ * is the tables each room declares (src/store/table.ts), made at once in a
+ * new store, and the migrations after the 1.0 baseline in an older one
+ * (src/store/schema.ts).
  *
  * Storage conventions every table follows (docs/reference/design.md#storage-conventions):
  * - `seq INTEGER PRIMARY KEY`: insertion order; lists are `ORDER BY seq DESC`
@@ -12,11 +14,11 @@
  */
 import Database from 'better-sqlite3';
 import { runTransaction } from './after-commit.js';
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { LEGACY_NUMBERS, NUMBERING, SCHEMA_VERSION, schemaVersionOf } from './schema.js';
+import { BASELINE_VERSION, schemaVersion, type Migration } from './schema.js';
+import type { AnyTable } from './table.js';
+
+export type { Migration } from './schema.js';
 
 /** What `run()` reports: rows changed, and the rowid of the last INSERT (SQLite's `changes()` and `last_insert_rowid()`). */
 export interface RunResult {
@@ -86,16 +88,6 @@ export interface DB {
  * next used (tens of µs).
  */
 export const STATEMENT_CACHE_SIZE = 512;
-
-/** One schema step. `version` orders all migrations of all modules. */
-export interface Migration {
-  /** Its number in the order written: 1, 2, 3, … across all modules, the next one for a new migration (src/store/schema.ts). */
-  version: number;
-  /** Short label, stored in `schema_migrations`. */
-  name: string;
-  /** SQL run once, inside the migration transaction. */
-  sql: string;
-}
 
 /**
  * Node >= 24.19 only (holding them on every Node kept every closed emulator in memory): there `node_object_wrap.h`, compiled into
@@ -331,11 +323,15 @@ export class DatabaseInUseError extends Error {
  * - `EMULATOR_DB_NO_ACCESS`: the file or its folder cannot be opened or
  *   written by this user (SQLite needs its folder writable for the WAL);
  * - `EMULATOR_DB_TOO_NEW`: a newer resend-emulator wrote it (a schema
- *   version, or migrations, this version does not know).
+ *   version this version does not know);
+ * - `EMULATOR_DB_TOO_OLD`: resend-emulator 0.x wrote it (schema versions 1
+ *   to 19, before the 1.0 baseline, src/store/schema.ts), or it holds
+ *   tables without a schema version: 1.0 does not upgrade those
+ *   (docs/cli.md `--db`).
  */
 export class DatabaseStartError extends Error {
   override name = 'DatabaseStartError';
-  constructor(readonly code: 'EMULATOR_DB_NOT_A_DATABASE' | 'EMULATOR_DB_NO_ACCESS' | 'EMULATOR_DB_TOO_NEW', readonly file: string, message: string) {
+  constructor(readonly code: 'EMULATOR_DB_NOT_A_DATABASE' | 'EMULATOR_DB_NO_ACCESS' | 'EMULATOR_DB_TOO_NEW' | 'EMULATOR_DB_TOO_OLD', readonly file: string, message: string) {
     super(message);
   }
 }
@@ -393,234 +389,59 @@ export function openDatabase(file = ':memory:'): DB {
   return db;
 }
 
+/** The emulator's schema: every module's declared tables (in module order) and the migrations after the baseline. */
+export interface Schema {
+  tables: readonly AnyTable[];
+  migrations: readonly Migration[];
+}
+
+/** The SQL that makes `schema`'s tables in an empty store: each table's CREATE, indexes and triggers, in order. */
+export function schemaSql(schema: Pick<Schema, 'tables'>): string {
+  return schema.tables.map((t) => t.createSql).join('\n');
+}
+
 /**
- * Applies, in `version` order (the order written, src/store/schema.ts),
- * every migration not yet recorded in `schema_migrations`, each in its own
- * transaction, then records the store's schema version (src/store/schema.ts)
- * in `PRAGMA user_version` when the applied set is one of the project's.
- * A store recorded under the module-range numbers of schema versions 1 to
- * 17 (no row of migration 0, `NUMBERING`) has them translated first
- * (`LEGACY_NUMBERS`), with the row of migration 0, in one transaction.
- * A new, empty store (a `--db` file just created) gets instead the set's
- * final schema when it is known (`openMigratedMemoryStore`: the build's, or
- * one made earlier in the process), in one transaction: the same tables,
- * rows and version.
- * Throws if two migrations share a version (a programming error), and
- * `DatabaseStartError` (`EMULATOR_DB_TOO_NEW`, before writing anything)
- * when the store was written by a newer version: a `user_version` above
- * `SCHEMA_VERSION`, or an applied migration that `migrations` (or, under
- * the old numbers, `LEGACY_NUMBERS`) lacks.
+ * Brings `db` to `schema` (src/store/schema.ts):
+ * - an empty store gets the declared tables and its schema version
+ *   (`PRAGMA user_version`) in one transaction;
+ * - a store of an earlier version since the baseline gets each migration
+ *   after its version, in order, each in one transaction with its version.
+ * Throws `DatabaseStartError` before writing anything when the store is of
+ * a newer version (`EMULATOR_DB_TOO_NEW`), of a 0.x version or holds
+ * tables without a version (`EMULATOR_DB_TOO_OLD`); and what
+ * `schemaVersion` throws for migrations that are not numbered in order.
  */
-export function migrate(db: DB, migrations: Migration[]): void {
+export function migrate(db: DB, schema: Schema): void {
+  const current = schemaVersion(schema.migrations);
   const stamped = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
-  const recorded = hasTable ? (db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as MigrationRow[]) : [];
-  const numbered = recorded.some((r) => r.version === NUMBERING.version);
-  const legacy = hasTable && !numbered;
-  const known = new Set(migrations.map((m) => m.version));
-  const foreign = legacy ? recorded.filter((r) => !LEGACY_NUMBERS.has(r.version)) : recorded.filter((r) => r.version !== NUMBERING.version && !known.has(r.version));
-  if (stamped > SCHEMA_VERSION || foreign.length) {
-    const file = db.name;
-    const theirs = stamped > SCHEMA_VERSION ? `schema version ${stamped}` : `migration${foreign.length === 1 ? '' : 's'} ${foreign.map((f) => `${f.version} (${f.name})`).join(', ')}`;
-    throw new DatabaseStartError('EMULATOR_DB_TOO_NEW', file, `--db ${file} was written by a newer resend-emulator (${theirs}; this version knows schema version ${SCHEMA_VERSION}); it was left as it is: upgrade resend-emulator, or give --db another file`);
-  }
-  // A new, empty store gets the final schema of these migrations in one transaction, when it is known (made
-  // earlier in this process, or by the build): running them replays their history of ALTERs and copies.
-  if (!hasTable && stamped === 0 && db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined) {
-    const schema = knownSchema(migrationsKey(migrations));
-    if (schema) {
-      replayMigrated(db, schema);
-      return;
-    }
-  }
-  const sorted = [...migrations].sort((a, b) => a.version - b.version);
-  for (let i = 0; i < sorted.length; i++) {
-    if (sorted[i].version === NUMBERING.version || (i > 0 && sorted[i].version === sorted[i - 1].version)) {
-      throw new Error(`duplicate migration version ${sorted[i].version}: ${i > 0 ? sorted[i - 1].name : NUMBERING.name} and ${sorted[i].name}`);
-    }
-  }
-  if (!numbered) {
+  const file = db.name;
+  if (stamped === 0 && db.prepare(`SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1`).get() === undefined) {
     db.transaction(() => {
-      // The text every store has had since the first schema version (the schema is compared as text).
-      db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-      if (legacy) {
-        // Old and new numbers overlap (module-range 3 is 27, 100 is 3): every row is rewritten at once.
-        db.prepare('DELETE FROM schema_migrations').run();
-        const insert = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-        for (const r of recorded) insert.run(LEGACY_NUMBERS.get(r.version)!, r.name, r.applied_at);
-      }
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(NUMBERING.version, NUMBERING.name, Date.now());
+      db.exec(schemaSql(schema));
+      db.exec(`PRAGMA user_version = ${current}`);
     })();
+    return;
   }
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
-  );
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const m of sorted) {
-    if (applied.has(m.version)) continue;
+  if (stamped > current) {
+    throw new DatabaseStartError('EMULATOR_DB_TOO_NEW', file, `--db ${file} was written by a newer resend-emulator (schema version ${stamped}; this version knows schema version ${current}); it was left as it is: upgrade resend-emulator, or give --db another file`);
+  }
+  if (stamped < BASELINE_VERSION) {
+    const zeroX = stamped > 0 || db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
+    const what = zeroX ? stamped ? `was written by resend-emulator 0.x (schema version ${stamped})` : 'was written by an early resend-emulator 0.x (one that did not record its schema version)' : 'holds tables but no resend-emulator schema version';
+    throw new DatabaseStartError('EMULATOR_DB_TOO_OLD', file, `--db ${file} ${what}; this version (schema version ${current}) starts only on stores of 1.0 or later, and it was left as it is: give --db a new file (or delete this one), or export a snapshot with the version that wrote it and import it here`);
+  }
+  for (const m of [...schema.migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= stamped) continue;
     db.transaction(() => {
       db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
+      db.exec(`PRAGMA user_version = ${m.version}`);
     })();
   }
-  const version = schemaVersionOf((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
-  if (version !== null && version !== stamped) db.exec(`PRAGMA user_version = ${version}`);
-}
-
-/** A row of `schema_migrations`: a migration's number, its name, and when it ran (wall-clock ms). */
-interface MigrationRow {
-  version: number;
-  name: string;
-  applied_at: number;
 }
 
 /**
- * An empty store's schema after a set of migrations, to be replayed: the
- * schema's statements in creation order (`sqlite_master`, SQLite's own
- * objects left out: it makes them again), the rows the migrations wrote
- * (`schema_migrations`; `applied_at` becomes the time of the replay) and
- * `PRAGMA user_version`. `key` is `migrationsKey` of the set. Values are
- * numbers, strings or null (the build writes it as JSON).
- */
-export interface MigratedSchema {
-  key: string;
-  sql: string;
-  rows: { table: string; insert: string; values: unknown[][] }[];
-  userVersion: number;
-}
-
-/** The migrated schema of each set of migrations run in this process, by `migrationsKey`. */
-const migratedSchemas = new Map<string, MigratedSchema>();
-
-/**
- * The identity of a set of migrations: a SHA-256 (hex) of each one's
- * version, name and SQL, in version order. A migration whose SQL changed
- * makes another set, so a schema made from the old one is never used for it.
- */
-export function migrationsKey(migrations: Migration[]): string {
-  const hash = createHash('sha256');
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) hash.update(`${m.version}\0${m.name}\0${m.sql}\0`);
-  return hash.digest('hex');
-}
-
-/** What `replayMigrated` needs to make `db`'s schema and rows again (`key`: `migrationsKey` of what made it). */
-function migratedSchemaOf(db: DB, key: string): MigratedSchema {
-  const objects = db
-    .prepare(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
-    .all() as { type: string; name: string; sql: string }[];
-  const rows: MigratedSchema['rows'] = [];
-  for (const { name } of objects.filter((o) => o.type === 'table')) {
-    const values = db.prepare(`SELECT * FROM "${name}"`).raw().all();
-    if (!values.length) continue;
-    const width = values[0].length;
-    rows.push({ table: name, insert: `INSERT INTO "${name}" VALUES (${Array(width).fill('?').join(', ')})`, values });
-  }
-  return { key, sql: objects.map((o) => `${o.sql};`).join('\n'), rows, userVersion: (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version };
-}
-
-/** Makes `schema` in the empty store `db`: its statements and rows in one transaction, then its `user_version`. */
-function replayMigrated(db: DB, schema: MigratedSchema): void {
-  db.transaction(() => {
-    db.exec(schema.sql);
-    for (const { insert, values } of schema.rows) {
-      const stmt = db.prepare(insert);
-      for (const v of values) stmt.run(...v);
-    }
-    db.prepare('UPDATE schema_migrations SET applied_at = ?').run(Date.now());
-  })();
-  db.exec(`PRAGMA user_version = ${schema.userVersion}`);
-}
-
-/**
- * The migrated schema of the emulator's migrations as `npm run build`
- * wrote it (scripts/bundle.mjs): `dist/store-schema.json`, beside the
- * bundles (`dist/core.cjs`, `dist/cli.mjs`) or two folders above the
- * compiled `dist/src/store/db.js`. From `src/` (tests) there is none, so
- * the migrations themselves run there.
- */
-export function prebuiltSchemaFile(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.basename(here) === 'dist' ? path.join(here, 'store-schema.json') : path.resolve(here, '..', '..', 'store-schema.json');
-}
-
-/** The build's schema (`prebuiltSchemaFile`), read once per process; null when there is none or it cannot be read. */
-let prebuilt: MigratedSchema | null | undefined;
-
-/** The schema of the set of migrations `key` names, made earlier in this process or by the build; null when neither has it. */
-function knownSchema(key: string): MigratedSchema | null {
-  const made = migratedSchemas.get(key);
-  if (made) return made;
-  if (prebuilt === undefined) {
-    try {
-      prebuilt = JSON.parse(fs.readFileSync(prebuiltSchemaFile(), 'utf8')) as MigratedSchema;
-    } catch {
-      prebuilt = null;
-    }
-  }
-  // The build's file is of the sources it was built from: another set of migrations (edited sources, a test's own) runs its migrations.
-  if (prebuilt?.key !== key) return null;
-  migratedSchemas.set(key, prebuilt);
-  return prebuilt;
-}
-
-/**
- * The final schema of `migrations`, run on a new in-memory store: what the
- * build writes as `prebuiltSchemaFile()` (scripts/bundle.mjs). Throws as
- * `migrate` does, or when a migration leaves a row value that JSON cannot
- * carry (a blob, a bigint).
- */
-export function migratedSchema(migrations: Migration[]): MigratedSchema {
-  const db = openDatabase(':memory:');
-  try {
-    migrate(db, migrations);
-    const schema = migratedSchemaOf(db, migrationsKey(migrations));
-    for (const { table, values } of schema.rows) {
-      for (const row of values) {
-        for (const v of row) if (v !== null && typeof v !== 'string' && typeof v !== 'number') throw new Error(`migrated schema: a value of table ${table} is not a number, string or null`);
-      }
-    }
-    return schema;
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * A new in-memory store with `migrations` applied: what `openDatabase()`
- * then `migrate(db, migrations)` give. The schema a set of migrations
- * leaves is made once, then replayed in one transaction (the final CREATE
- * statements, not the history of ALTERs and copies): the build's
- * (`prebuiltSchemaFile`) for the emulator's own migrations, so even the
- * first start of a process runs none; else the first call's, which runs
- * them. Running them was most of a later `startServer()` (~5 ms of its ~10,
- * by a CPU profile of 400 starts), and 30-100 ms of the first one (a
- * migration that drops ten columns rewrites the schema ten times). A copy
- * of a serialized image would be faster still (~0.1 ms), but SQLite's
- * deserialize caps such a store at 1 GiB, where a plain `:memory:` store
- * has no cap. Throws as `migrate` does (the store is closed then).
- */
-export function openMigratedMemoryStore(migrations: Migration[]): DB {
-  const key = migrationsKey(migrations);
-  const db = openDatabase(':memory:');
-  try {
-    const schema = knownSchema(key);
-    if (schema) {
-      replayMigrated(db, schema);
-    } else {
-      migrate(db, migrations);
-      migratedSchemas.set(key, migratedSchemaOf(db, key));
-    }
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-/**
- * Names of every user table (not sqlite internals, not `schema_migrations`,
- * not the emulator's own `emulator_*` bookkeeping such as the saved clock),
+ * Names of every user table (not sqlite internals, not the emulator's own
+ * `emulator_*` bookkeeping such as the saved clock and the usage ledger),
  * in creation order. Used by reset and snapshot.
  */
 export function userTables(db: DB): string[] {
@@ -628,7 +449,7 @@ export function userTables(db: DB): string[] {
     db
       .prepare(
         `SELECT name FROM sqlite_master WHERE type = 'table'
-         AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' AND substr(name, 1, 9) <> 'emulator_' ORDER BY rowid`,
+         AND name NOT LIKE 'sqlite_%' AND substr(name, 1, 9) <> 'emulator_' ORDER BY rowid`,
       )
       .all() as { name: string }[]
   ).map((r) => r.name);

@@ -12,7 +12,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { bin, expectOneLineFailure, FREE_SMTP, runToExit } from './process.js';
 import { startServer } from '../../src/index.js';
-import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { schemaVersion } from '../../src/store/schema.js';
+import { modules } from '../../src/modules.js';
+
+const SCHEMA_VERSION = schemaVersion(modules.flatMap((m) => m.migrations ?? []));
 
 const NOBODY = 65534;
 
@@ -47,7 +50,7 @@ describe('start-up on a --db file it cannot use', () => {
     expect(state(file)).toEqual(before);
   });
 
-  it('a store of a newer schema version (user_version), and one with a migration this version does not know', async () => {
+  it('a store of a newer schema version (user_version)', async () => {
     const dir = tempDir();
     const newer = path.join(dir, 'newer.db');
     await makeStore(newer);
@@ -59,17 +62,28 @@ describe('start-up on a --db file it cannot use', () => {
     const r = await runToExit(['start', '--port', '0', '--db', newer]);
     expectOneLineFailure(r, `--db ${newer} was written by a newer resend-emulator (schema version ${SCHEMA_VERSION + 1}; this version knows schema version ${SCHEMA_VERSION}); it was left as it is: upgrade resend-emulator, or give --db another file`);
     expect(state(newer)).toEqual(before);
+  });
 
-    const foreign = path.join(dir, 'foreign.db');
-    await makeStore(foreign);
-    const raw2 = new Database(foreign);
-    raw2.pragma('user_version = 0'); // as a version before schema versions would leave it
-    raw2.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (99999, ?, 0)').run('a_future_table');
+  it('a store of resend-emulator 0.x (schema version 19, or one from before stores recorded it) is refused, naming its version and what to do', async () => {
+    const dir = tempDir();
+    const what = `this version (schema version ${SCHEMA_VERSION}) starts only on stores of 1.0 or later, and it was left as it is: give --db a new file (or delete this one), or export a snapshot with the version that wrote it and import it here`;
+    const old = path.join(dir, 'old.db');
+    const raw = new Database(old);
+    raw.pragma('journal_mode = WAL'); // as every emulator left its store
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL); CREATE TABLE teams (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL)');
+    raw.pragma('user_version = 19');
+    raw.close();
+    const before = state(old);
+    const r = await runToExit(['start', '--port', '0', '--db', old]);
+    expectOneLineFailure(r, `--db ${old} was written by resend-emulator 0.x (schema version 19); ${what}`);
+    expect(state(old)).toEqual(before);
+
+    const older = path.join(dir, 'older.db');
+    const raw2 = new Database(older);
+    raw2.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
     raw2.close();
-    const before2 = state(foreign);
-    const r2 = await runToExit(['start', '--port', '0', '--db', foreign]);
-    expectOneLineFailure(r2, `--db ${foreign} was written by a newer resend-emulator (migration 99999 (a_future_table); this version knows schema version ${SCHEMA_VERSION}); it was left as it is: upgrade resend-emulator, or give --db another file`);
-    expect(state(foreign)).toEqual(before2);
+    const r2 = await runToExit(['start', '--port', '0', '--db', older]);
+    expectOneLineFailure(r2, `--db ${older} was written by an early resend-emulator 0.x (one that did not record its schema version); ${what}`);
   });
 
   /**

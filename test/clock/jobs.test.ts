@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/index.js';
 import { Clock } from '../../src/clock/clock.js';
-import { Scheduler, clockMigration, schedulerMigration } from '../../src/clock/scheduler.js';
+import { Scheduler, emulatorClockTable, jobsTable } from '../../src/clock/scheduler.js';
 import { defineJob, registerJobs, type AnyJobDefinition } from '../../src/clock/jobs.js';
 import { JOB_TYPES } from '../../src/clock/job-types.js';
 import { openDatabase, migrate } from '../../src/store/db.js';
@@ -22,7 +22,7 @@ import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 /** A bare context: a store with the scheduler's tables, a manual clock and its scheduler. */
 function bareContext(): Emulator {
   const db = openDatabase();
-  migrate(db, [schedulerMigration, clockMigration]);
+  migrate(db, { tables: [jobsTable, emulatorClockTable], migrations: [] });
   const clock = new Clock('manual', Date.parse('2030-01-01T00:00:00Z'));
   return { db, clock, scheduler: new Scheduler(db, clock) } as unknown as Emulator;
 }

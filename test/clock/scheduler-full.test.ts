@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Clock } from '../../src/clock/clock.js';
-import { clockMigration, FULL_RETRY_MS, Scheduler, schedulerMigration } from '../../src/clock/scheduler.js';
+import { emulatorClockTable, FULL_RETRY_MS, jobsTable, Scheduler } from '../../src/clock/scheduler.js';
 import { migrate, openDatabase } from '../../src/store/db.js';
 
 /** How long a real-clock test waits for the background timer (a few FULL_RETRY_MS), polling every 20 ms. */
@@ -15,7 +15,7 @@ const WAIT = { timeout: 5 * FULL_RETRY_MS, interval: 20 };
 
 function setup(mode: 'manual' | 'real' = 'manual') {
   const db = openDatabase();
-  migrate(db, [schedulerMigration, clockMigration]);
+  migrate(db, { tables: [jobsTable, emulatorClockTable], migrations: [] });
   db.exec('CREATE TABLE blobs (b BLOB)');
   const clock = new Clock(mode, Date.parse('2030-01-01T00:00:00Z'));
   const logs: string[] = [];

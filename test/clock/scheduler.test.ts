@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { Clock, parseDuration } from '../../src/clock/clock.js';
 import { Scheduler } from '../../src/clock/scheduler.js';
 import { openDatabase, migrate } from '../../src/store/db.js';
-import { clockMigration, KEEP_FAILED_JOBS, schedulerMigration, SLICE_MS } from '../../src/clock/scheduler.js';
+import { emulatorClockTable, jobsTable, KEEP_FAILED_JOBS, SLICE_MS } from '../../src/clock/scheduler.js';
 
 function setup(mode: 'manual' | 'real' = 'manual') {
   const db = openDatabase();
-  migrate(db, [schedulerMigration, clockMigration]);
+  migrate(db, { tables: [jobsTable, emulatorClockTable], migrations: [] });
   const clock = new Clock(mode, Date.parse('2030-01-01T00:00:00Z'));
   const scheduler = new Scheduler(db, clock);
   return { db, clock, scheduler };

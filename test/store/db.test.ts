@@ -13,8 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import Database from 'better-sqlite3';
-import { cachedStatementCount, DatabaseInUseError, finalizeFromJs, migrate, migrationsKey, openDatabase, openMigratedMemoryStore, STATEMENT_CACHE_SIZE, type DB } from '../../src/store/db.js';
-import { NUMBERING } from '../../src/store/schema.js';
+import { cachedStatementCount, DatabaseInUseError, finalizeFromJs, openDatabase, STATEMENT_CACHE_SIZE, type DB } from '../../src/store/db.js';
 
 describe('store file lock', () => {
   const dirs: string[] = [];
@@ -42,77 +41,6 @@ describe('store file lock', () => {
     servers.push(second);
     const list = await (await fetch(`${second.url}/contacts`, { headers: { authorization: `Bearer ${second.apiKey}` } })).json() as { data: { email: string }[] };
     expect(list.data.map((c) => c.email)).toContain('lock@example.net');
-  });
-});
-
-describe('in-memory stores made from the migrated schema', () => {
-  const migrations = [
-    { version: 1, name: 'things', sql: 'CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL); CREATE INDEX things_n ON things (n);' },
-    { version: 2, name: 'more', sql: 'CREATE TABLE more (id TEXT PRIMARY KEY REFERENCES things (id))' },
-  ];
-
-  it('a later store has the first one\'s schema and migrations, and rows of its own', () => {
-    const first = openMigratedMemoryStore(migrations);
-    first.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('a', 1);
-    const second = openMigratedMemoryStore(migrations);
-    const schema = (db: typeof first) => db.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY name`).all();
-    expect(schema(second)).toEqual(schema(first));
-    expect(second.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 0 }, { version: 1 }, { version: 2 }]); // 0: the numbering (src/store/schema.ts NUMBERING)
-    // The schema replayed, not the first store's rows: its row is not in the second, nor the second's in it.
-    expect(second.prepare('SELECT COUNT(*) AS n FROM things').get()).toEqual({ n: 0 });
-    second.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('b', 2);
-    expect(first.prepare('SELECT id FROM things').all()).toEqual([{ id: 'a' }]);
-    // The connection settings of openDatabase hold on the copy too (foreign keys on).
-    expect(() => second.prepare('INSERT INTO more (id) VALUES (?)').run('nope')).toThrow(/FOREIGN KEY/);
-    // migrate() finds nothing to do on it.
-    migrate(second, migrations);
-    expect(second.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()).toEqual({ n: 3 });
-    first.close();
-    second.close();
-  });
-
-  it('a new file store migrated with a set made earlier gets the same schema, rows and times of its own', () => {
-    const set = [...migrations, { version: 3, name: 'more_n', sql: 'ALTER TABLE more ADD COLUMN n INTEGER NOT NULL DEFAULT 0; CREATE INDEX more_n ON more (n);' }];
-    const made = openMigratedMemoryStore(set);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-replay-'));
-    try {
-      const file = openDatabase(path.join(dir, 'new.db'));
-      const before = Date.now();
-      migrate(file, set);
-      const schema = (db: DB) => db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name`).all();
-      expect(schema(file)).toEqual(schema(made));
-      const applied = file.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as { version: number; name: string; applied_at: number }[];
-      expect(applied.map((r) => [r.version, r.name])).toEqual([[NUMBERING.version, NUMBERING.name], [1, 'things'], [2, 'more'], [3, 'more_n']]);
-      for (const r of applied) expect(r.applied_at).toBeGreaterThanOrEqual(before);
-      file.prepare('INSERT INTO things (id, n) VALUES (?, ?)').run('a', 1);
-      file.prepare('INSERT INTO more (id) VALUES (?)').run('a');
-      expect(file.prepare('SELECT id, n FROM more').all()).toEqual([{ id: 'a', n: 0 }]);
-      file.close();
-    } finally {
-      made.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a migration whose SQL changed makes another set: its store runs the new SQL, not the old schema', () => {
-    const old = openMigratedMemoryStore(migrations);
-    const edited = migrations.map((m) => (m.version === 2 ? { ...m, sql: 'CREATE TABLE more (id TEXT PRIMARY KEY, note TEXT)' } : m));
-    expect(migrationsKey(edited)).not.toBe(migrationsKey(migrations));
-    // The same set in another order is the same set.
-    expect(migrationsKey([...migrations].reverse())).toBe(migrationsKey(migrations));
-    const fresh = openMigratedMemoryStore(edited);
-    expect((fresh.prepare(`SELECT name FROM pragma_table_info('more')`).all() as { name: string }[]).map((c) => c.name)).toEqual(['id', 'note']);
-    old.close();
-    fresh.close();
-  });
-
-  it('another set of migrations gets its own schema', () => {
-    const a = openMigratedMemoryStore(migrations.slice(0, 1));
-    const b = openMigratedMemoryStore(migrations);
-    expect(a.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'more'`).get()).toBeUndefined();
-    expect(b.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'more'`).get()).toEqual({ name: 'more' });
-    a.close();
-    b.close();
   });
 });
 

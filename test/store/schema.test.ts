@@ -1,118 +1,209 @@
 /**
- * src/store/schema.ts: the schema versions. Migrations are numbered in the
- * order written (1..N, no gaps) and a store runs them in that order; the
- * newest version is exactly the migrations the modules declare (adding a
- * migration means adding a version); a store records its version in
- * `user_version`; a store recorded under the module-range numbers of
- * schema versions 1-17 has them translated once.
+ * src/store/schema.ts and `migrate` (src/store/db.ts): a new store is the
+ * tables the modules declare; a store of any earlier version since the 1.0
+ * baseline, brought forward by the migrations, equals it ("fresh equals
+ * upgraded"); a 0.x store, a newer one, or one of no version is refused
+ * before anything is written.
+ *
+ * Each schema version since the baseline has a fixture,
+ * test/fixtures/schemas/v<N>.sql: the statements of a new store of that
+ * version, in creation order. Adding a migration adds the fixture of the
+ * version it makes (run this file with `WRITE_SCHEMA_FIXTURE=1` once the
+ * declaration and the migration are written: it writes the missing fixture
+ * of the current version from a new store); the fixtures of older versions
+ * are never edited, so every later version keeps being checked against
+ * each of them.
  */
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { modules } from '../../src/modules.js';
-import { migrate, openDatabase, type DB } from '../../src/store/db.js';
-import { LEGACY_NUMBERS, migrationsAt, NUMBERING, SCHEMA_ADDED, SCHEMA_VERSION, schemaVersionOf } from '../../src/store/schema.js';
+import { DatabaseStartError, migrate, openDatabase, schemaSql, type DB, type Schema } from '../../src/store/db.js';
+import { BASELINE_VERSION, schemaVersion, type Migration } from '../../src/store/schema.js';
+import { defineTable, id, integer, seq, text } from '../../src/store/table.js';
+import { schemaDump, schemaShape } from './schema-shape.js';
 
-const all = modules.flatMap((m) => m.migrations ?? []);
-const versionsOf = (db: DB) => (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
-/** Every schema object but SQLite's own, by type and name (the order of creation aside). */
-const schemaOf = (db: DB) => db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all();
+const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'schemas');
+const schema: Schema = { tables: modules.flatMap((m) => m.tables ?? []), migrations: modules.flatMap((m) => m.migrations ?? []) };
+const current = schemaVersion(schema.migrations);
 
-describe('schema versions', () => {
-  it('the newest version is every migration the modules declare, numbered 1..N in the order of the versions', () => {
-    const flat = SCHEMA_ADDED.flat();
-    expect(flat).toEqual(Array.from({ length: flat.length }, (_, i) => i + 1));
-    expect(all.map((m) => m.version).sort((a, b) => a - b)).toEqual(flat);
+/** A new in-memory store of `s`. */
+function fresh(s: Schema): DB {
+  const db = openDatabase();
+  migrate(db, s);
+  return db;
+}
+
+/** A store made of a fixture's statements, stamped with its version (as the version that wrote it left it). */
+function storeOf(sql: string, version: number): DB {
+  const db = openDatabase();
+  db.exec(sql);
+  db.exec(`PRAGMA user_version = ${version}`);
+  return db;
+}
+
+const userVersion = (db: DB) => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+
+describe('the declared schema', () => {
+  it('the migrations after the baseline are numbered from it, each once', () => {
+    expect(current).toBe(BASELINE_VERSION + schema.migrations.length);
+    expect(() => schemaVersion([{ version: BASELINE_VERSION + 2, name: 'gap', sql: '' }])).toThrow(`migrations must be numbered ${BASELINE_VERSION + 1}`);
+    const twice = { version: BASELINE_VERSION + 1, name: 'twice', sql: '' };
+    expect(() => schemaVersion([twice, twice])).toThrow('each once');
   });
 
-  it('each version adds at least one migration, but 11 (a move of two tables between rooms: the same schema as 10)', () => {
-    expect(SCHEMA_ADDED.map((a, i) => [i + 1, a.length > 0]).filter(([, some]) => !some)).toEqual([[11, false]]);
-  });
-
-  it('schemaVersionOf names the version of an exact set (migration 0 aside), null for any other', () => {
-    for (let v = 1; v <= SCHEMA_VERSION; v++) expect(schemaVersionOf(migrationsAt(v))).toBe(v === 11 ? 10 : v);
-    expect(schemaVersionOf([NUMBERING.version, ...migrationsAt(4)])).toBe(4);
-    expect(schemaVersionOf([1, 2])).toBeNull();
-    expect(schemaVersionOf([...migrationsAt(3), 99999])).toBeNull();
-  });
-
-  it('a fresh store runs the migrations in the order written: each one, run alone after the ones before it, succeeds', () => {
-    const db = openDatabase();
-    const sorted = [...all].sort((a, b) => a.version - b.version);
-    for (let i = 0; i < sorted.length; i++) expect(() => migrate(db, sorted.slice(0, i + 1)), sorted[i].name).not.toThrow();
-    expect(versionsOf(db)).toEqual([0, ...SCHEMA_ADDED.flat()]);
+  it('a new store has every declared table with its columns in the declared order, and the current version', () => {
+    const db = fresh(schema);
+    for (const t of schema.tables) {
+      const columns = (db.prepare(`PRAGMA table_info("${t.name}")`).all() as { name: string }[]).map((c) => c.name);
+      expect(columns, t.name).toEqual(t.columnNames);
+    }
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual(schema.tables.map((t) => t.name).sort());
+    expect(userVersion(db)).toBe(current);
     db.close();
   });
 
-  it('migrate stamps user_version: a new store, and an old one migrated forward', () => {
-    const fresh = openDatabase();
-    migrate(fresh, all);
-    expect(fresh.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
-    const old = openDatabase();
-    const at5 = migrationsAt(5);
-    migrate(old, all.filter((m) => at5.has(m.version)));
-    expect(old.prepare('PRAGMA user_version').get()).toEqual({ user_version: 5 });
-    migrate(old, all);
-    expect(old.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
-    expect(schemaOf(old)).toEqual(schemaOf(fresh));
-    fresh.close();
-    old.close();
+  it('each table is declared once', () => {
+    const names = schema.tables.map((t) => t.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+
+  it('no trigger keeps a count: the one trigger left fills a membership\'s contact_seq', () => {
+    const db = fresh(schema);
+    expect(db.prepare(`SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger'`).all()).toEqual([{ name: 'contact_segments_contact_seq', tbl_name: 'contact_segments' }]);
+    db.close();
+  });
+
+  it('a new store is made in one transaction: a declaration that fails leaves the store empty', () => {
+    const broken: Schema = { tables: [...schema.tables.slice(0, 3), defineTable('broken', { seq: seq() }, { indexes: [{ name: 'broken_missing', on: 'missing' }] })], migrations: [] };
+    const db = openDatabase();
+    expect(() => migrate(db, broken)).toThrow(/no such column: missing/);
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM sqlite_master`).get()).toEqual({ n: 0 });
+    expect(userVersion(db)).toBe(0);
+    db.close();
   });
 });
 
-describe('module-range numbers (schema versions 1-17)', () => {
-  it('translate to every migration of schema version 17, in the order written, each once', () => {
-    const news = [...LEGACY_NUMBERS.values()];
-    expect(new Set(news).size).toBe(news.length);
-    expect(news).toEqual([...migrationsAt(17)].sort((a, b) => a - b));
-    expect(news).toEqual([...news].sort((a, b) => a - b));
-  });
+describe('fresh equals upgraded', () => {
+  const versions = Array.from({ length: current - BASELINE_VERSION + 1 }, (_, i) => BASELINE_VERSION + i);
 
-  /**
-   * A store as schema version `version` left it: its migrations run in module-range order (as that version did)
-   * and recorded under those numbers, without migration 0.
-   */
-  function legacyStore(version: number): DB {
-    const db = openDatabase();
-    const byNew = new Map(all.map((m) => [m.version, m]));
-    const at = migrationsAt(version);
-    // Under the old numbers, the move of schema version 11 was two migrations of its own: a store before it lacked them.
-    const old = [...LEGACY_NUMBERS].filter(([o, n]) => at.has(n) && !(version < 11 && (o === 510 || o === 511))).sort(([a], [b]) => a - b);
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (\n    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)'); // as migrate wrote it
-    // Segments' and topics' migrations then created the join tables too: the contacts migrations 10 and 12 do that now.
-    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 1)');
-    for (const [o, n] of old) {
-      db.exec(byNew.get(n)!.sql);
-      if (version < 11 && (o === 600 || o === 700)) db.exec(byNew.get(n + 1)!.sql);
-      record.run(o, byNew.get(n)!.name);
+  it('every version since the baseline has its schema fixture', () => {
+    const file = path.join(FIXTURES, `v${current}.sql`);
+    if (!fs.existsSync(file) && process.env.WRITE_SCHEMA_FIXTURE === '1') {
+      const db = fresh(schema);
+      fs.writeFileSync(file, schemaDump(db));
+      db.close();
     }
-    db.exec(`PRAGMA user_version = ${version}`);
-    return db;
-  }
-
-  it.each([1, 2, 10, 11, 16, 17])('a store of schema version %i is translated once and migrates to the schema of a fresh store', (version) => {
-    const fresh = openDatabase();
-    migrate(fresh, all);
-    const db = legacyStore(version);
-    const recorded = versionsOf(db);
-    migrate(db, all);
-    expect(versionsOf(db)).toEqual([0, ...SCHEMA_ADDED.flat()]);
-    expect(recorded.every((o) => LEGACY_NUMBERS.has(o))).toBe(true);
-    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
-    expect(schemaOf(db)).toEqual(schemaOf(fresh));
-    expect(db.prepare('SELECT * FROM pragma_foreign_key_check').all()).toEqual([]);
-    // Opened again: nothing to translate or run.
-    const before = db.prepare('SELECT * FROM schema_migrations ORDER BY version').all();
-    migrate(db, all);
-    expect(db.prepare('SELECT * FROM schema_migrations ORDER BY version').all()).toEqual(before);
-    db.close();
-    fresh.close();
+    const missing = versions.filter((v) => !fs.existsSync(path.join(FIXTURES, `v${v}.sql`)));
+    expect(missing, 'run this file with WRITE_SCHEMA_FIXTURE=1 once the new version is declared and migrated').toEqual([]);
+    expect(fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.sql')).sort()).toEqual(versions.map((v) => `v${v}.sql`).sort());
   });
 
-  it('an old store recording a module-range number this version does not know was written by a newer one, and is left as it is', () => {
-    const db = legacyStore(5);
-    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (1699, ?, 1)').run('from_the_future');
-    const before = versionsOf(db);
-    expect(() => migrate(db, all)).toThrow(/newer resend-emulator \(migration 1699 \(from_the_future\)/);
-    expect(versionsOf(db)).toEqual(before);
+  it.each(versions)('a store of schema version %i migrated to the current version equals a new one', (version) => {
+    const sql = fs.readFileSync(path.join(FIXTURES, `v${version}.sql`), 'utf8');
+    const upgraded = storeOf(sql, version);
+    migrate(upgraded, schema);
+    const made = fresh(schema);
+    expect(userVersion(upgraded)).toBe(current);
+    expect(schemaShape(upgraded)).toEqual(schemaShape(made));
+    upgraded.close();
+    made.close();
+  });
+});
+
+/**
+ * The mechanism on a schema of its own (the emulator has no migration after
+ * the baseline yet): a later version declares a new column with a default,
+ * an index and a table; its migration brings a store of the version before
+ * to the same schema, keeping the rows; a migration that forgets a part is
+ * caught by the comparison.
+ */
+describe('a migration after the baseline (a schema of its own)', () => {
+  const notesV1 = defineTable('notes', { seq: seq(), id: id(), body: text().notNull() });
+  const notesV2 = defineTable('notes', { seq: seq(), id: id(), body: text().notNull(), pinned: integer().notNull().default(0) }, { indexes: [{ name: 'notes_pinned', on: 'pinned, seq' }] });
+  const tags = defineTable('note_tags', { note_id: text().notNull().references('notes', { onDelete: 'CASCADE' }), tag: text().notNull() }, { primaryKey: ['note_id', 'tag'], withoutRowid: true });
+  const step: Migration = {
+    version: BASELINE_VERSION + 1,
+    name: 'notes_pinned',
+    sql: `ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX notes_pinned ON notes (pinned, seq);
+      ${tags.createSql}`,
+  };
+  const v1: Schema = { tables: [notesV1], migrations: [] };
+  const v2: Schema = { tables: [notesV2, tags], migrations: [step] };
+
+  it('upgraded from the baseline equals new, keeps the rows and fills the default', () => {
+    const db = fresh(v1);
+    db.prepare(`INSERT INTO notes (id, body) VALUES ('n1', 'hello')`).run();
+    migrate(db, v2);
+    const made = fresh(v2);
+    expect(schemaShape(db)).toEqual(schemaShape(made));
+    expect(userVersion(db)).toBe(BASELINE_VERSION + 1);
+    expect(db.prepare('SELECT id, body, pinned FROM notes').all()).toEqual([{ id: 'n1', body: 'hello', pinned: 0 }]);
+    // Migrated again: nothing left to run.
+    migrate(db, v2);
+    expect(userVersion(db)).toBe(BASELINE_VERSION + 1);
+    db.close();
+    made.close();
+  });
+
+  it('catches a migration that forgets the index, or a declaration changed without a migration (self-test)', () => {
+    const forgot = fresh(v1);
+    migrate(forgot, { ...v2, migrations: [{ ...step, sql: step.sql.replace('CREATE INDEX notes_pinned ON notes (pinned, seq);', '') }] });
+    const made = fresh(v2);
+    expect(schemaShape(forgot)).not.toEqual(schemaShape(made));
+    const undeclared = fresh(v1);
+    migrate(undeclared, { tables: [notesV2], migrations: [] });
+    expect(schemaShape(undeclared)).not.toEqual(schemaShape(fresh({ tables: [notesV2], migrations: [] })));
+    forgot.close();
+    made.close();
+    undeclared.close();
+  });
+
+  it('a failing migration rolls back whole: the store stays at the version before, its rows intact', () => {
+    const db = fresh(v1);
+    db.prepare(`INSERT INTO notes (id, body) VALUES ('n1', 'hello')`).run();
+    const failing: Migration = { ...step, sql: `ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0; CREATE INDEX broken ON notes (nope);` };
+    expect(() => migrate(db, { tables: [notesV2], migrations: [failing] })).toThrow(/no such column: nope/);
+    expect(userVersion(db)).toBe(BASELINE_VERSION);
+    expect(db.prepare('SELECT * FROM notes').all()).toEqual([{ seq: 1, id: 'n1', body: 'hello' }]);
+    db.close();
+  });
+});
+
+describe('stores migrate refuses, before writing anything', () => {
+  const refusal = (db: DB): DatabaseStartError => {
+    try {
+      migrate(db, schema);
+    } catch (err) {
+      return err as DatabaseStartError;
+    }
+    throw new Error('not refused');
+  };
+
+  it('a newer version', () => {
+    const db = storeOf(schemaSql(schema), current + 1);
+    const err = refusal(db);
+    expect(err.code).toBe('EMULATOR_DB_TOO_NEW');
+    expect(err.message).toContain(`schema version ${current + 1}; this version knows schema version ${current}`);
+    db.close();
+  });
+
+  it('a 0.x store (schema versions 1 to 19), naming its version and what to do', () => {
+    const db = storeOf('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)', 14);
+    const err = refusal(db);
+    expect(err.code).toBe('EMULATOR_DB_TOO_OLD');
+    expect(err.message).toBe(`--db :memory: was written by resend-emulator 0.x (schema version 14); this version (schema version ${current}) starts only on stores of 1.0 or later, and it was left as it is: give --db a new file (or delete this one), or export a snapshot with the version that wrote it and import it here`);
+    expect(db.prepare('SELECT name FROM sqlite_master').all()).toEqual([{ name: 'schema_migrations' }]);
+    db.close();
+  });
+
+  it('a database holding tables but no schema version', () => {
+    const db = storeOf('CREATE TABLE mine (a TEXT)', 0);
+    const err = refusal(db);
+    expect(err.code).toBe('EMULATOR_DB_TOO_OLD');
+    expect(err.message).toContain('holds tables but no resend-emulator schema version');
     db.close();
   });
 });

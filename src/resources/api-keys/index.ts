@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { apiKeyOperations } from './handlers.js';
-import { insertApiKey, migrations } from './store.js';
+import { insertApiKey, tables } from './store.js';
 
 export const apiKeysModule: ResourceModule = {
   name: 'api_keys',
-  migrations,
+  tables,
   operations: apiKeyOperations,
   seed(ctx, fixtures) {
     for (const k of fixtures.api_keys ?? []) {

@@ -1,33 +1,38 @@
 /**
- * The `api_keys` table (owned here: no other room names them): its migration and every SQL
+ * The `api_keys` table (owned here: no other room names them): its declaration and every SQL
  * statement on it. Tokens (`re_…`) are stored as sha256 and shown only on
  * creation.
  */
 import { createHash } from 'node:crypto';
-import type { Migration } from '../../store/db.js';
 import type { Auth, Emulator, FoundKey } from '../../context.js';
 import { newId, randomAlnum } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
 import { isStoreFull } from '../../store/full.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-export const migrations: Migration[] = [
+/** API keys: only the SHA-256 of a token is kept (`token_hash`); `domain_id` limits a `sending_access` key to one domain. */
+export const apiKeysTable = defineTable(
+  'api_keys',
   {
-    version: 3,
-    name: 'api_keys',
-    sql: `CREATE TABLE api_keys (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      token_hash TEXT UNIQUE NOT NULL,
-      permission TEXT NOT NULL,
-      domain_id TEXT,
-      created_at INTEGER NOT NULL,
-      last_used_at INTEGER
-    );
-    CREATE INDEX api_keys_team ON api_keys (team_id);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    token_hash: text().unique().notNull(),
+    permission: text().notNull(),
+    domain_id: text(),
+    created_at: integer().notNull(),
+    last_used_at: integer(),
   },
-];
+  {
+    indexes: [
+      { name: 'api_keys_team', on: 'team_id' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [apiKeysTable];
 
 /** `last_used_at` is kept to this resolution (ms), so busy keys do not write on every request. */
 export const LAST_USED_RESOLUTION_MS = 1_000;

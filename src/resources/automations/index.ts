@@ -22,11 +22,11 @@ import type { ResourceModule } from '../../module.js';
 import { automationOperations } from './handlers.js';
 import { automationRunJob } from './jobs.js';
 import { checkGraph } from './graph.js';
-import { automationRunsForeignKeysMigration, automationsMigration, insertAutomation } from './store.js';
+import { insertAutomation, tables } from './store.js';
 
 export const automationsModule: ResourceModule = {
   name: 'automations',
-  migrations: [automationsMigration, automationRunsForeignKeysMigration],
+  tables,
   operations: automationOperations,
   jobs: [automationRunJob],
   seed(ctx, fixtures) {

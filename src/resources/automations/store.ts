@@ -9,6 +9,7 @@ import { paginate, type ListEnvelope, type PageQuery } from '../../http/paginati
 import { apiTime, fromJson, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
 export type StepType = 'trigger' | 'delay' | 'wait_for_event' | 'condition' | 'send_email' | 'contact_update' | 'contact_delete' | 'add_to_segment';
 export type ConnectionType = 'default' | 'condition_met' | 'condition_not_met' | 'timeout' | 'event_received';
@@ -82,112 +83,82 @@ export interface RunStepRow {
   created_at: number;
 }
 
-export const automationsMigration = {
-  version: 23,
-  name: 'automations',
-  sql: `CREATE TABLE automations (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    team_id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    steps TEXT NOT NULL,
-    connections TEXT NOT NULL,
-    trigger_event TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE INDEX automations_team ON automations (team_id, seq);
-  CREATE INDEX automations_trigger ON automations (team_id, status, trigger_event);
-  CREATE TABLE automation_runs (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    team_id TEXT NOT NULL,
-    automation_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    event_name TEXT NOT NULL,
-    event_payload TEXT NOT NULL,
-    contact_id TEXT,
-    contact_email TEXT,
-    graph TEXT NOT NULL,
-    started_at INTEGER,
-    completed_at INTEGER,
-    created_at INTEGER NOT NULL
-  );
-  CREATE INDEX automation_runs_automation ON automation_runs (automation_id, seq);
-  CREATE INDEX automation_runs_status ON automation_runs (team_id, status);
-  CREATE TABLE automation_run_steps (
-    seq INTEGER PRIMARY KEY,
-    run_id TEXT NOT NULL,
-    key TEXT NOT NULL,
-    type TEXT NOT NULL,
-    status TEXT NOT NULL,
-    started_at INTEGER,
-    completed_at INTEGER,
-    output TEXT,
-    error TEXT,
-    wait_event TEXT,
-    created_at INTEGER NOT NULL,
-    UNIQUE (run_id, key)
-  );
-  CREATE INDEX automation_run_steps_wait ON automation_run_steps (status, wait_event);`,
-};
+/** The `automations` table. */
+export const automationsTable = defineTable(
+  'automations',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    status: text().notNull(),
+    steps: text().notNull(),
+    connections: text().notNull(),
+    trigger_event: text(),
+    created_at: integer().notNull(),
+    updated_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'automations_team', on: 'team_id, seq' },
+      { name: 'automations_trigger', on: 'team_id, status, trigger_event' },
+    ],
+  },
+);
 
-/**
- * Foreign keys: an automation's runs go with it, a run's steps with the run
- * (`DELETE /automations/{id}`). Table rebuilds (SQLite adds a foreign key no
- * other way), runs first (the steps refer to them); rows whose automation or
- * run is gone are dropped (the checks are deferred for the copy, and what
- * `foreign_key_check` finds is deleted before the commit: a step of a
- * dropped run goes with it).
- */
-export const automationRunsForeignKeysMigration = {
-  version: 41,
-  name: 'automation_runs_foreign_keys',
-  sql: `PRAGMA defer_foreign_keys = ON;
-  CREATE TABLE automation_runs_fk (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    team_id TEXT NOT NULL,
-    automation_id TEXT NOT NULL REFERENCES automations (id) ON DELETE CASCADE,
-    status TEXT NOT NULL,
-    event_name TEXT NOT NULL,
-    event_payload TEXT NOT NULL,
-    contact_id TEXT,
-    contact_email TEXT,
-    graph TEXT NOT NULL,
-    started_at INTEGER,
-    completed_at INTEGER,
-    created_at INTEGER NOT NULL
-  );
-  INSERT INTO automation_runs_fk (seq, id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at)
-    SELECT seq, id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at FROM automation_runs;
-  DROP TABLE automation_runs;
-  ALTER TABLE automation_runs_fk RENAME TO automation_runs;
-  DELETE FROM automation_runs WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('automation_runs'));
-  CREATE INDEX automation_runs_automation ON automation_runs (automation_id, seq);
-  CREATE INDEX automation_runs_status ON automation_runs (team_id, status);
-  CREATE TABLE automation_run_steps_fk (
-    seq INTEGER PRIMARY KEY,
-    run_id TEXT NOT NULL REFERENCES automation_runs (id) ON DELETE CASCADE,
-    key TEXT NOT NULL,
-    type TEXT NOT NULL,
-    status TEXT NOT NULL,
-    started_at INTEGER,
-    completed_at INTEGER,
-    output TEXT,
-    error TEXT,
-    wait_event TEXT,
-    created_at INTEGER NOT NULL,
-    UNIQUE (run_id, key)
-  );
-  INSERT INTO automation_run_steps_fk (seq, run_id, key, type, status, started_at, completed_at, output, error, wait_event, created_at)
-    SELECT seq, run_id, key, type, status, started_at, completed_at, output, error, wait_event, created_at FROM automation_run_steps;
-  DROP TABLE automation_run_steps;
-  ALTER TABLE automation_run_steps_fk RENAME TO automation_run_steps;
-  DELETE FROM automation_run_steps WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('automation_run_steps'));
-  CREATE INDEX automation_run_steps_wait ON automation_run_steps (status, wait_event);`,
-};
+/** Runs of an automation; they go with it (`DELETE /automations/{id}`). */
+export const automationRunsTable = defineTable(
+  'automation_runs',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    automation_id: text().notNull().references('automations', { onDelete: 'CASCADE' }),
+    status: text().notNull(),
+    event_name: text().notNull(),
+    event_payload: text().notNull(),
+    contact_id: text(),
+    contact_email: text(),
+    graph: text().notNull(),
+    started_at: integer(),
+    completed_at: integer(),
+    created_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'automation_runs_automation', on: 'automation_id, seq' },
+      { name: 'automation_runs_status', on: 'team_id, status' },
+    ],
+  },
+);
+
+/** Steps of a run; they go with it. */
+export const automationRunStepsTable = defineTable(
+  'automation_run_steps',
+  {
+    seq: seq(),
+    run_id: text().notNull().references('automation_runs', { onDelete: 'CASCADE' }),
+    key: text().notNull(),
+    type: text().notNull(),
+    status: text().notNull(),
+    started_at: integer(),
+    completed_at: integer(),
+    output: text(),
+    error: text(),
+    wait_event: text(),
+    created_at: integer().notNull(),
+  },
+  {
+    unique: [['run_id', 'key']],
+    indexes: [
+      { name: 'automation_run_steps_wait', on: 'status, wait_event' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [automationsTable, automationRunsTable, automationRunStepsTable];
+
 
 /** The trigger's event name of a graph, or null. */
 export function triggerEvent(graph: Graph): string | null {

@@ -19,7 +19,7 @@
  * (source `broadcast`), so it has its own lifecycle and webhooks.
  */
 import type { ResourceModule } from '../../module.js';
-import { migrations, insertBroadcast } from './store.js';
+import { tables, insertBroadcast } from './store.js';
 import { operations } from './handlers.js';
 import { unsubscribe } from './unsubscribe.js';
 import { broadcastDeliverJob, broadcastStartJob } from './jobs.js';
@@ -27,7 +27,9 @@ import type { OperationHandlers } from '../../http/document-types.js';
 
 export const broadcastsModule: ResourceModule = {
   name: 'broadcasts',
-  migrations,
+  tables,
+  // 0.x repeated each broadcast email's broadcast and contact in a table of its own (1.0: on the email row).
+  droppedAtBaseline: ['broadcast_emails'],
   operations: { ...operations, 'admin/unsubscribe': unsubscribe, 'admin/unsubscribe-one-click': unsubscribe } satisfies OperationHandlers,
   jobs: [broadcastStartJob, broadcastDeliverJob],
   seed(ctx, fixtures) {

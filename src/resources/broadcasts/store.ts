@@ -7,6 +7,7 @@ import type { DB } from '../../store/db.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
 /** Statuses (docs/reference/resources.md#broadcasts): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
 export type BroadcastStatus = 'draft' | 'scheduled' | 'queued' | 'sent' | 'canceled';
@@ -44,54 +45,36 @@ export interface BroadcastContent {
   topic_id?: string | null;
 }
 
-export const migrations = [
+/** The `broadcasts` table. */
+export const broadcastsTable = defineTable(
+  'broadcasts',
   {
-    version: 14,
-    name: 'broadcasts',
-    sql: `CREATE TABLE broadcasts (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      segment_id TEXT NOT NULL,
-      from_address TEXT NOT NULL,
-      subject TEXT NOT NULL,
-      reply_to TEXT,
-      preview_text TEXT,
-      html TEXT,
-      text TEXT,
-      topic_id TEXT,
-      status TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      scheduled_at INTEGER,
-      sent_at INTEGER
-    );
-    CREATE INDEX broadcasts_team ON broadcasts (team_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    segment_id: text().notNull(),
+    from_address: text().notNull(),
+    subject: text().notNull(),
+    reply_to: text(),
+    preview_text: text(),
+    html: text(),
+    text: text(),
+    topic_id: text(),
+    status: text().notNull(),
+    created_at: integer().notNull(),
+    scheduled_at: integer(),
+    sent_at: integer(),
   },
   {
-    version: 15,
-    name: 'broadcast_emails',
-    sql: `CREATE TABLE broadcast_emails (
-      seq INTEGER PRIMARY KEY,
-      broadcast_id TEXT NOT NULL,
-      email_id TEXT NOT NULL,
-      contact_id TEXT,
-      email TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX broadcast_emails_broadcast ON broadcast_emails (broadcast_id, seq);`,
+    indexes: [
+      { name: 'broadcasts_team', on: 'team_id, seq' },
+    ],
   },
-  {
-    // broadcast_emails repeated emails.broadcast_id; its one own fact, the
-    // contact, now lives on the email row (emails migration 29: one fact, one
-    // place). Copied over for stores made before, then the table goes.
-    version: 30,
-    name: 'broadcast_emails_to_emails_contact_id',
-    sql: `UPDATE emails SET contact_id = (SELECT be.contact_id FROM broadcast_emails be WHERE be.email_id = emails.id ORDER BY be.seq LIMIT 1)
-      WHERE contact_id IS NULL AND id IN (SELECT email_id FROM broadcast_emails);
-    DROP TABLE broadcast_emails;`,
-  },
-];
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [broadcastsTable];
 
 /** The columns its list items read (a page selects only these, not the html and text: a list reads only what it shows). */
 export const BROADCAST_LIST_COLUMNS = 'id, name, segment_id, status, created_at, scheduled_at, sent_at';

@@ -4,12 +4,12 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { migrations, pendingUploads } from './store.js';
+import { tables, pendingUploads } from './store.js';
 import { importRunJob, importStartJob } from './jobs.js';
 
 export const contactImportsModule: ResourceModule = {
   name: 'contact-imports',
-  migrations,
+  tables,
   operations,
   jobs: [importStartJob, importRunJob],
   // The CSVs of imports not yet run (a finished import has no file_path).

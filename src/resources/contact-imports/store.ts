@@ -4,29 +4,33 @@
 import type { Emulator } from '../../context.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import type { Migration } from '../../store/db.js';
 import type { ResponseBody } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The contact-imports tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** The `contact_imports` table. */
+export const contactImportsTable = defineTable(
+  'contact_imports',
   {
-    version: 8,
-    name: 'contact_imports',
-    sql: `CREATE TABLE contact_imports (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      status TEXT NOT NULL,
-      file_path TEXT,
-      options TEXT NOT NULL,
-      counts TEXT NOT NULL,
-      error TEXT,
-      created_at INTEGER NOT NULL,
-      completed_at INTEGER
-    );
-    CREATE INDEX contact_imports_team ON contact_imports (team_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    status: text().notNull(),
+    file_path: text(),
+    options: text().notNull(),
+    counts: text().notNull(),
+    error: text(),
+    created_at: integer().notNull(),
+    completed_at: integer(),
   },
-];
+  {
+    indexes: [
+      { name: 'contact_imports_team', on: 'team_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [contactImportsTable];
 
 export type ImportStatus = 'queued' | 'in_progress' | 'completed' | 'failed';
 

@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { insertProperty, migrations } from './store.js';
+import { insertProperty, tables } from './store.js';
 
 export const contactPropertiesModule: ResourceModule = {
   name: 'contact-properties',
-  migrations,
+  tables,
   operations,
   seed(ctx, fixtures) {
     for (const p of fixtures.contact_properties ?? []) {

@@ -5,28 +5,30 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import { contactPropertyMessages } from './messages.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The contact-properties tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** Contact properties: `fallback_value` is JSON text (`null` when none). */
+export const contactPropertiesTable = defineTable(
+  'contact_properties',
   {
-    version: 13,
-    name: 'contact_properties',
-    sql: `CREATE TABLE contact_properties (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      key TEXT NOT NULL,
-      type TEXT NOT NULL,
-      fallback_value TEXT NOT NULL DEFAULT 'null',
-      created_at INTEGER NOT NULL,
-      UNIQUE (team_id, key)
-    );`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    key: text().notNull(),
+    type: text().notNull(),
+    fallback_value: text().notNull().default('null'),
+    created_at: integer().notNull(),
   },
-];
+  {
+    unique: [['team_id', 'key']],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [contactPropertiesTable];
 
 /** Types a contact property can have (OA/SDK: `string` | `number`). */
 export type PropertyType = 'string' | 'number';

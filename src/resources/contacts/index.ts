@@ -22,12 +22,12 @@ import type { ResourceModule } from '../../module.js';
 import { contactOperations } from './handlers.js';
 import { legacyOperations } from './legacy.js';
 import { createContactWith } from './service.js';
-import { migrations, renumberSeededContact } from './store.js';
+import { tables, renumberSeededContact } from './store.js';
 import type { OperationHandlers } from '../../http/document-types.js';
 
 export const contactsModule: ResourceModule = {
   name: 'contacts',
-  migrations,
+  tables,
   operations: { ...contactOperations, ...legacyOperations } satisfies OperationHandlers,
   seed(ctx, fixtures, db) {
     for (const c of fixtures.contacts ?? []) {

@@ -6,135 +6,82 @@
  * key orders as recorded in REC:CONv2-*, REC:CON-list-*).
  */
 import type { Emulator } from '../../context.js';
-import type { DB, Migration } from '../../store/db.js';
+import type { DB } from '../../store/db.js';
 import { apiTime } from '../../http/format.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../../http/pagination.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/**
- * The contacts tables' migrations. `contact_segments` and `contact_topics`
- * were first created inside the segments (9) and topics (11) migrations;
- * since they moved here, 10 and 12 create them (`IF NOT EXISTS`: a store
- * made before the move has them from 9 and 11, under their module-range
- * numbers 600 and 700), in the place of the order written where they were
- * first created. 39 rebuilds both with their foreign keys.
- */
-export const migrations: Migration[] = [
+/** Contacts: `email_lower` is the key of the team's unique address; `properties` JSON text. */
+export const contactsTable = defineTable(
+  'contacts',
   {
-    version: 7,
-    name: 'contacts',
-    sql: `CREATE TABLE contacts (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      email TEXT NOT NULL,
-      email_lower TEXT NOT NULL,
-      first_name TEXT,
-      last_name TEXT,
-      unsubscribed INTEGER NOT NULL DEFAULT 0,
-      properties TEXT NOT NULL DEFAULT '{}',
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      UNIQUE (team_id, email_lower)
-    );
-    CREATE INDEX contacts_team ON contacts (team_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    email: text().notNull(),
+    email_lower: text().notNull(),
+    first_name: text(),
+    last_name: text(),
+    unsubscribed: integer().notNull().default(0),
+    properties: text().notNull().default('{}'),
+    created_at: integer().notNull(),
+    updated_at: integer().notNull(),
   },
   {
-    version: 10,
-    name: 'contact_segments',
-    sql: `CREATE TABLE IF NOT EXISTS contact_segments (
-      seq INTEGER PRIMARY KEY,
-      team_id TEXT NOT NULL,
-      contact_id TEXT NOT NULL,
-      segment_id TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      UNIQUE (contact_id, segment_id)
-    );
-    CREATE INDEX IF NOT EXISTS contact_segments_segment ON contact_segments (segment_id, contact_id);`,
+    unique: [['team_id', 'email_lower']],
+    indexes: [
+      { name: 'contacts_team', on: 'team_id, seq' },
+    ],
+  },
+);
+
+/** A contact's memberships of segments. It goes with its contact or its segment and follows a contact's id when it changes (a seeded contact takes the fixtures' id; docs/reference/resources.md#segments-and-audiences: deleting a segment keeps its contacts). `contact_seq` (the contact's `seq`) lists a segment's members newest contact first in one range scan of `contact_segments_members`; its trigger fills it on every insert that leaves it null (API, import, fixtures, an older snapshot). `contact_segments_segment_seq` reads a segment's memberships in membership order (a broadcast's batches) as one range scan. */
+export const contactSegmentsTable = defineTable(
+  'contact_segments',
+  {
+    seq: seq(),
+    team_id: text().notNull(),
+    contact_id: text().notNull().references('contacts', { onDelete: 'CASCADE', onUpdate: 'CASCADE' }),
+    segment_id: text().notNull().references('segments', { onDelete: 'CASCADE' }),
+    created_at: integer().notNull(),
+    contact_seq: integer(),
   },
   {
-    version: 12,
-    name: 'contact_topics',
-    sql: `CREATE TABLE IF NOT EXISTS contact_topics (
-      contact_id TEXT NOT NULL,
-      topic_id TEXT NOT NULL,
-      subscription TEXT NOT NULL,
-      updated_at INTEGER NOT NULL,
-      PRIMARY KEY (contact_id, topic_id)
-    );
-    CREATE INDEX IF NOT EXISTS contact_topics_topic ON contact_topics (topic_id);`,
+    unique: [['contact_id', 'segment_id']],
+    indexes: [
+      { name: 'contact_segments_members', on: 'segment_id, contact_seq' },
+      { name: 'contact_segments_segment_seq', on: 'segment_id, seq' },
+    ],
+    triggers: [
+      {
+        name: 'contact_segments_contact_seq',
+        sql: `CREATE TRIGGER contact_segments_contact_seq AFTER INSERT ON contact_segments WHEN NEW.contact_seq IS NULL BEGIN
+          UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = NEW.contact_id) WHERE seq = NEW.seq;
+        END`,
+      },
+    ],
+  },
+);
+
+/** A contact's explicit topic choices (without one it follows the topic's `default_subscription`); it goes with its contact or its topic. */
+export const contactTopicsTable = defineTable(
+  'contact_topics',
+  {
+    contact_id: text().notNull().references('contacts', { onDelete: 'CASCADE', onUpdate: 'CASCADE' }),
+    topic_id: text().notNull().references('topics', { onDelete: 'CASCADE' }),
+    subscription: text().notNull(),
+    updated_at: integer().notNull(),
   },
   {
-    // Members listed newest contact first in one index range scan, so a
-    // segment-filtered page costs the same at 100 or 1 000 000 contacts, for
-    // large and small segments alike.
-    // The trigger fills `contact_seq` on every insert (API, import,
-    // fixtures, snapshots written before this step).
-    version: 28,
-    name: 'contact_segments_contact_seq',
-    sql: `ALTER TABLE contact_segments ADD COLUMN contact_seq INTEGER;
-    UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = contact_segments.contact_id);
-    CREATE INDEX contact_segments_members ON contact_segments (segment_id, contact_seq);
-    CREATE TRIGGER contact_segments_contact_seq AFTER INSERT ON contact_segments WHEN NEW.contact_seq IS NULL
-    BEGIN
-      UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = NEW.contact_id) WHERE seq = NEW.seq;
-    END;`,
+    primaryKey: ['contact_id', 'topic_id'],
+    indexes: [
+      { name: 'contact_topics_topic', on: 'topic_id' },
+    ],
   },
-  {
-    // A segment's memberships in membership order (`segmentContactsPage`, a broadcast's batches; the newest
-    // membership): one range scan on (segment_id, seq). The index it replaces, (segment_id, contact_id), made
-    // each batch read every membership of the segment and sort them, so a broadcast cost quadratic time in its
-    // segment's size (100,000 contacts took 76 s). Lookups by contact and segment use the UNIQUE index.
-    version: 32,
-    name: 'contact_segments_by_seq',
-    sql: `DROP INDEX IF EXISTS contact_segments_segment;
-    CREATE INDEX contact_segments_segment_seq ON contact_segments (segment_id, seq);`,
-  },
-  {
-    // Foreign keys: a membership goes with its contact or its segment, a topic choice with its contact or its
-    // topic (docs/reference/resources.md#segments-and-audiences: deleting a segment keeps its contacts); both
-    // follow a contact's id when it changes (a seeded contact takes the fixtures' id). SQLite
-    // adds them only by rebuilding the table: copy, drop, rename, then the indexes and the trigger again. Rows
-    // whose contact, segment or topic is gone (none are made since these rules, but an older store's deletes
-    // could leave them) are dropped: the checks are deferred for the copy, and what `foreign_key_check` finds
-    // is deleted before the commit.
-    version: 39,
-    name: 'contact_foreign_keys',
-    sql: `PRAGMA defer_foreign_keys = ON;
-    CREATE TABLE contact_segments_fk (
-      seq INTEGER PRIMARY KEY,
-      team_id TEXT NOT NULL,
-      contact_id TEXT NOT NULL REFERENCES contacts (id) ON DELETE CASCADE ON UPDATE CASCADE,
-      segment_id TEXT NOT NULL REFERENCES segments (id) ON DELETE CASCADE,
-      created_at INTEGER NOT NULL,
-      contact_seq INTEGER,
-      UNIQUE (contact_id, segment_id)
-    );
-    INSERT INTO contact_segments_fk (seq, team_id, contact_id, segment_id, created_at, contact_seq)
-      SELECT seq, team_id, contact_id, segment_id, created_at, contact_seq FROM contact_segments;
-    DROP TABLE contact_segments;
-    ALTER TABLE contact_segments_fk RENAME TO contact_segments;
-    DELETE FROM contact_segments WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('contact_segments'));
-    CREATE INDEX contact_segments_members ON contact_segments (segment_id, contact_seq);
-    CREATE INDEX contact_segments_segment_seq ON contact_segments (segment_id, seq);
-    CREATE TRIGGER contact_segments_contact_seq AFTER INSERT ON contact_segments WHEN NEW.contact_seq IS NULL
-    BEGIN
-      UPDATE contact_segments SET contact_seq = (SELECT seq FROM contacts WHERE contacts.id = NEW.contact_id) WHERE seq = NEW.seq;
-    END;
-    CREATE TABLE contact_topics_fk (
-      contact_id TEXT NOT NULL REFERENCES contacts (id) ON DELETE CASCADE ON UPDATE CASCADE,
-      topic_id TEXT NOT NULL REFERENCES topics (id) ON DELETE CASCADE,
-      subscription TEXT NOT NULL,
-      updated_at INTEGER NOT NULL,
-      PRIMARY KEY (contact_id, topic_id)
-    );
-    INSERT INTO contact_topics_fk (contact_id, topic_id, subscription, updated_at)
-      SELECT contact_id, topic_id, subscription, updated_at FROM contact_topics;
-    DROP TABLE contact_topics;
-    ALTER TABLE contact_topics_fk RENAME TO contact_topics;
-    DELETE FROM contact_topics WHERE rowid IN (SELECT rowid FROM pragma_foreign_key_check('contact_topics'));
-    CREATE INDEX contact_topics_topic ON contact_topics (topic_id);`,
-  },
-];
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [contactsTable, contactSegmentsTable, contactTopicsTable];
 
 /** A contact as stored; times in emulated ms. */
 export interface Contact {
@@ -241,7 +188,7 @@ export function removePropertyValues(ctx: Emulator, teamId: string, key: string)
 /**
  * A seeded contact takes the fixtures' id and `created_at` (emulated ms)
  * (reset only); its memberships and choices follow the new id (foreign keys
- * `ON UPDATE CASCADE`, migration 39) and its memberships take that time.
+ * `ON UPDATE CASCADE`) and its memberships take that time.
  */
 export function renumberSeededContact(db: DB, fromId: string, id: string, at: number): void {
   db.prepare('UPDATE contacts SET id = ?, created_at = ?, updated_at = ? WHERE id = ?').run(id, at, at, fromId);
@@ -381,7 +328,7 @@ export function updateContactRow(
     .run(c.email, c.email.toLowerCase(), c.firstName, c.lastName, c.unsubscribed ? 1 : 0, JSON.stringify(c.properties), c.at, id);
 }
 
-/** Deletes a contact row; its memberships and topic choices go with it (foreign keys, migration 39). */
+/** Deletes a contact row; its memberships and topic choices go with it (foreign keys of `contact_segments` and `contact_topics`). */
 export function deleteContactRows(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
 }

@@ -6,13 +6,13 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { claimOperations, domainOperations, insertDomain } from './handlers.js';
-import { migrations } from './store.js';
+import { tables } from './store.js';
 import { claimExpireJob, claimVerifyJob, domainVerifyJob } from './jobs.js';
 import type { OperationHandlers } from '../../http/document-types.js';
 
 export const domainsModule: ResourceModule = {
   name: 'domains',
-  migrations,
+  tables,
   operations: { ...domainOperations, ...claimOperations } satisfies OperationHandlers,
   jobs: [domainVerifyJob, claimVerifyJob, claimExpireJob],
   seed(ctx, fixtures) {

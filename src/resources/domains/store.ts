@@ -1,13 +1,12 @@
 /**
  * The `domains` and `domain_claims` tables (owned here: no other room names them): their
- * migration, the SQL on them, the rows' API shapes and their events.
+ * declarations, the SQL on them, the rows' API shapes and their events.
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, isoTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { buildRecords, type DnsRecord } from './records.js';
-import type { Migration } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
 import type { SchemaOf, ListItem, ResponseBody } from '../../http/document-types.js';
@@ -16,46 +15,61 @@ import type { SchemaOf, ListItem, ResponseBody } from '../../http/document-types
 export type DomainStatus = SchemaOf<'DomainStatus'>;
 import { newDkimValue } from './records.js';
 import { domainMessages } from './messages.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-export const migrations: Migration[] = [
+/** The `domains` table. */
+export const domainsTable = defineTable(
+  'domains',
   {
-    version: 4,
-    name: 'domains',
-    sql: `CREATE TABLE domains (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      status TEXT NOT NULL,
-      region TEXT NOT NULL,
-      capabilities TEXT NOT NULL,
-      open_tracking INTEGER NOT NULL DEFAULT 0,
-      click_tracking INTEGER NOT NULL DEFAULT 0,
-      tracking_subdomain TEXT,
-      custom_return_path TEXT NOT NULL DEFAULT 'send',
-      tls TEXT NOT NULL DEFAULT 'opportunistic',
-      dkim_value TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX domains_team ON domains (team_id);
-    CREATE INDEX domains_name ON domains (name, status);
-    CREATE TABLE domain_claims (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      domain_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      status TEXT NOT NULL,
-      region TEXT NOT NULL,
-      record_value TEXT NOT NULL,
-      blocked_reason TEXT,
-      failure_reason TEXT,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL
-    );
-    CREATE INDEX domain_claims_domain ON domain_claims (domain_id);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    status: text().notNull(),
+    region: text().notNull(),
+    capabilities: text().notNull(),
+    open_tracking: integer().notNull().default(0),
+    click_tracking: integer().notNull().default(0),
+    tracking_subdomain: text(),
+    custom_return_path: text().notNull().default('send'),
+    tls: text().notNull().default('opportunistic'),
+    dkim_value: text().notNull(),
+    created_at: integer().notNull(),
   },
-];
+  {
+    indexes: [
+      { name: 'domains_team', on: 'team_id' },
+      { name: 'domains_name', on: 'name, status' },
+    ],
+  },
+);
+
+/** The `domain_claims` table. */
+export const domainClaimsTable = defineTable(
+  'domain_claims',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    domain_id: text().notNull(),
+    name: text().notNull(),
+    status: text().notNull(),
+    region: text().notNull(),
+    record_value: text().notNull(),
+    blocked_reason: text(),
+    failure_reason: text(),
+    created_at: integer().notNull(),
+    expires_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'domain_claims_domain', on: 'domain_id' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [domainsTable, domainClaimsTable];
 
 /** A `domains` row. Times in emulated ms; JSON columns as text. */
 export interface DomainRow {

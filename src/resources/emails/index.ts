@@ -21,12 +21,14 @@ import type { ResourceModule } from '../../module.js';
 import { emailOperations, quotaReplayHeaders } from './handlers.js';
 import { metrics } from './metrics.js';
 import { emailComplainJob, emailDeliverJob, emailDeliverManyJob, emailSendJob, emailSendManyJob } from './jobs.js';
-import { emailContactMigration, emailEventsColumnMigration, emailsMigration, recountSentUsage, sentUsageCountedMigration, sentUsageMigration } from './store.js';
+import { recordImportedSends, tables } from './store.js';
 import { seedEmail } from './seed.js';
 
 export const emailsModule: ResourceModule = {
   name: 'emails',
-  migrations: [emailsMigration, emailContactMigration, emailEventsColumnMigration, sentUsageMigration, sentUsageCountedMigration],
+  tables,
+  // 0.x kept each email's history in a table of its own (1.0: the email's `events`).
+  droppedAtBaseline: ['email_events'],
   operations: { ...emailOperations, 'emails/metrics': metrics } satisfies OperationHandlers,
   jobs: [emailSendJob, emailDeliverJob, emailComplainJob, emailSendManyJob, emailDeliverManyJob],
   // An idempotent replay sends nothing; its quota headers are those of now (src/http/idempotency.ts).
@@ -38,6 +40,6 @@ export const emailsModule: ResourceModule = {
   seed(ctx, fixtures) {
     for (const e of fixtures.emails ?? []) seedEmail(ctx, e);
   },
-  // A snapshot's emails go in as rows, not through `insertEmail`: the quota's per-day counts are made again from them.
-  imported: recountSentUsage,
+  // A snapshot's emails go in as rows, not through `insertEmail`: they are recorded in the usage ledger from them.
+  imported: recordImportedSends,
 };

@@ -1,20 +1,14 @@
 /**
  * The email quotas of `--plan` (src/state/plans.ts; docs/reference/errors.md#error-names-and-statuses quota
  * rows and "Quota headers"), where sending lives: `sendEmail` (send.ts) is
- * the one place a send is checked (API, batch, SMTP and inbox sends: the
- * sources the usage counts), against the usage read once per request
- * (a recount of every email per send made sends slower as the account grew): `ctx.usage.emailUsage`, the day's and the month's sent
- * recipients and received emails (src/resources/usage/service.ts), two
- * queries over at most the month's days, whatever the number of emails.
+ * the one place a send is checked (the sources the usage ledger counts,
+ * `countsTowardQuota`), against the usage read once per request: the
+ * ledger's `emailUsage` (src/resources/usage/service.ts), one query over at
+ * most the month's days, whatever the number of emails.
  */
 import type { Emulator } from '../../context.js';
 import { ApiError, ERROR_NAMES } from '../../http/errors.js';
-
-/** How many emails a send body counts as: one per To, CC and BCC recipient (the knowledge base). */
-export function recipientCount(input: { to?: unknown; cc?: unknown; bcc?: unknown }): number {
-  const n = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? 1 : 0);
-  return n(input.to) + n(input.cc) + n(input.bcc);
-}
+import { emailUsage } from '../usage/service.js';
 
 /**
  * The quota one request's sends draw on: the team's usage read once
@@ -30,10 +24,10 @@ export class EmailQuota {
     private readonly monthly: { used: number; limit: number | null },
   ) {}
 
-  /** The team's quota now (`ctx.usage`, one read), or null without a plan (nothing is limited, no header is sent). */
+  /** The team's quota now (the ledger's `emailUsage`, one read), or null without a plan (nothing is limited, no header is sent). */
   static read(ctx: Emulator, teamId: string): EmailQuota | null {
     if (!ctx.config.plan) return null;
-    const usage = ctx.usage.emailUsage(ctx, teamId);
+    const usage = emailUsage(ctx, teamId);
     return new EmailQuota(usage.daily, usage.monthly);
   }
 

@@ -37,7 +37,8 @@ import { getTopicOr404 } from '../topics/service.js';
 import { asList, bareAddress, parseAddress } from './addresses.js';
 import { firstEvents, insertAttachment, insertEmail, messageId, recordStep } from './store.js';
 import { emailSendJob, emailSendManyJob } from './jobs.js';
-import { EmailQuota, recipientCount } from './quota.js';
+import { EmailQuota } from './quota.js';
+import { countsTowardQuota, recipientCount } from '../usage/service.js';
 import { emailMessages } from './messages.js';
 
 /**
@@ -62,7 +63,7 @@ export interface SendContext {
    * The quota this send draws on (`EmailQuota.read`, usage read once per
    * request: a batch passes one for all its items, a handler keeps it for its
    * reply's headers); read here when absent. Only sources the usage counts
-   * (`QUOTA_SOURCES`) are checked.
+   * (the usage ledger's `countsTowardQuota`) are checked.
    */
   quota?: EmailQuota | null;
   /**
@@ -107,8 +108,6 @@ export class SendBatch {
   }
 }
 
-/** The sources whose recipients count toward the email quotas (and are checked against them): transactional sends, inbox sends included (they go out as `api`). Broadcasts and automations are marketing email, counted by contacts. */
-export const QUOTA_SOURCES: ReadonlySet<SendContext['source']> = new Set(['api', 'batch', 'smtp']);
 
 /** Largest total attachment size per email: 40 MB (docs/reference/resources.md#emails). */
 export const MAX_ATTACHMENTS_BYTES = 40 * 1024 * 1024;
@@ -203,7 +202,7 @@ function checkRecipients(field: 'to' | 'cc' | 'bcc' | 'reply_to', values: string
  */
 export function sendEmail(ctx: Emulator, input: SendEmailInput, sc: SendContext): { id: string } {
   // The plan's daily and monthly quotas (429 over them), checked first: a send over quota is refused whatever its body.
-  const quota = QUOTA_SOURCES.has(sc.source) ? (sc.quota !== undefined ? sc.quota : EmailQuota.read(ctx, sc.teamId)) : null;
+  const quota = countsTowardQuota(sc.source) ? (sc.quota !== undefined ? sc.quota : EmailQuota.read(ctx, sc.teamId)) : null;
   if (!quota) return storeEmail(ctx, input, sc);
   const recipients = recipientCount(input);
   quota.take(recipients);

@@ -10,6 +10,5 @@ export { asList, bareAddress, parseAddress } from './addresses.js';
 export { emailRows, findEmailAttachment } from './store.js';
 export { attachmentMetaOfEmails, emailsByIds, type EmailWithBodies } from './store.js';
 export { seedEmail, type FixtureEmail } from './seed.js';
-export { EmailQuota, quotaHeadersOf, recipientCount } from './quota.js';
-export { sentRecipients } from './store.js';
+export { EmailQuota, quotaHeadersOf } from './quota.js';
 export { htmlToText } from './text.js';

@@ -1,6 +1,6 @@
 /**
  * Sent emails as stored: the `emails` table (each email's history in its
- * `events` column) and `email_attachments`, the API shapes (docs/reference/interface-spec.md#sent-email;
+ * `events` column) and `email_attachments` (declared here, each once), the API shapes (docs/reference/interface-spec.md#sent-email;
  * docs/reference/resources.md#emails) and the webhook `data` (docs/reference/webhooks.md#envelope-and-data).
  */
 import type { Emulator } from '../../context.js';
@@ -9,187 +9,124 @@ import { errors } from '../../http/errors.js';
 import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ResponseBody, SchemaOf } from '../../http/document-types.js';
-
-/** Schema of the emails module (migration 19; 29 adds `contact_id`, see `emailContactMigration`). */
-export const emailsMigration = {
-  version: 19,
-  name: 'emails',
-  sql: `CREATE TABLE emails (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    team_id TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    from_addr TEXT NOT NULL,
-    to_addrs TEXT NOT NULL,
-    cc TEXT,
-    bcc TEXT,
-    reply_to TEXT,
-    subject TEXT NOT NULL,
-    html TEXT,
-    text TEXT,
-    headers TEXT,
-    tags TEXT,
-    last_event TEXT NOT NULL,
-    scheduled_at INTEGER,
-    created_at INTEGER NOT NULL,
-    source TEXT NOT NULL,
-    domain_id TEXT,
-    broadcast_id TEXT,
-    template_id TEXT,
-    topic_id TEXT,
-    automation_run_id TEXT
-  );
-  CREATE INDEX emails_team ON emails (team_id, seq);
-  CREATE INDEX emails_broadcast ON emails (broadcast_id);
-  CREATE TABLE email_events (
-    seq INTEGER PRIMARY KEY,
-    email_id TEXT NOT NULL,
-    team_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    data TEXT
-  );
-  CREATE INDEX email_events_email ON email_events (email_id, seq);
-  CREATE INDEX email_events_team ON email_events (team_id, at);
-  CREATE TABLE email_attachments (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    email_id TEXT NOT NULL,
-    team_id TEXT NOT NULL,
-    filename TEXT,
-    content_type TEXT NOT NULL,
-    content_id TEXT,
-    path TEXT,
-    content TEXT,
-    size INTEGER NOT NULL
-  );
-  CREATE INDEX email_attachments_email ON email_attachments (email_id, seq);`,
-};
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
+import { countsTowardQuota, recordSend } from '../usage/service.js';
 
 /**
- * Migration 29: `emails.contact_id`, the contact a broadcast email went to
- * (null for every other email). It replaces the broadcasts module's
- * `broadcast_emails` table, which repeated `emails.broadcast_id` only to
- * carry this id (one writer of the table); migration 30 of broadcasts copies the
- * ids over and drops that table.
+ * Sent emails: address lists (`to_addrs`, `cc`, `bcc`, `reply_to`), `tags`
+ * and `headers` as JSON text, times in emulated ms, `source` how it was sent
+ * (api, batch, smtp, broadcast, automation), each email's history in its own
+ * row (`events`: three rows of a table per delivered email, with their ids
+ * and indexes, cost ~630 of the ~1,100 bytes a stored email took;
+ * docs/benchmarks.md: <= 1 KB a stored email).
  */
-export const emailContactMigration = {
-  version: 29,
-  name: 'emails_contact_id',
-  sql: `ALTER TABLE emails ADD COLUMN contact_id TEXT;`,
-};
+export const emailsTable = defineTable(
+  'emails',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    message_id: text().notNull(),
+    from_addr: text().notNull(),
+    to_addrs: text().notNull(),
+    cc: text(),
+    bcc: text(),
+    reply_to: text(),
+    subject: text().notNull(),
+    html: text(),
+    text: text(),
+    headers: text(),
+    tags: text(),
+    last_event: text().notNull().as<SchemaOf<'LastEvent'>>(),
+    scheduled_at: integer(),
+    created_at: integer().notNull(),
+    source: text().notNull(),
+    domain_id: text(),
+    broadcast_id: text(),
+    template_id: text(),
+    topic_id: text(),
+    automation_run_id: text(),
+    /** The contact a broadcast email went to; null for other emails. */
+    contact_id: text(),
+    /** The email's history: a JSON array of `EmailEvent`, oldest first. */
+    events: text().notNull().default('[]'),
+  },
+  {
+    indexes: [
+      { name: 'emails_team', on: 'team_id, seq' },
+      { name: 'emails_broadcast', on: 'broadcast_id' },
+    ],
+  },
+);
 
-/**
- * Migration 31: an email's history moves into the email's own row, the
- * JSON array `emails.events` (`EmailEvent`s, oldest first), and the
- * `email_events` table goes. Three rows per delivered email, each with its
- * email id and team id, in two indexes, were ~630 of the ~1,100 bytes a
- * stored email cost (docs/benchmarks.md: ≤ 1 KB a stored email); the
- * array costs ~100. Events of older stores are copied over in order.
- */
-export const emailEventsColumnMigration = {
-  version: 31,
-  name: 'emails_events_column',
-  sql: `ALTER TABLE emails ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
-  UPDATE emails SET events = (
-    SELECT json_group_array(json(CASE WHEN ev.data IS NULL THEN json_object('type', ev.type, 'at', ev.at)
-      ELSE json_object('type', ev.type, 'at', ev.at, 'data', json(ev.data)) END) ORDER BY ev.seq)
-    FROM email_events ev WHERE ev.email_id = emails.id
-  ) WHERE EXISTS (SELECT 1 FROM email_events ev WHERE ev.email_id = emails.id);
-  DROP TABLE email_events;`,
-};
+/** The attachments of sent emails: `content` base64 text (snapshot-safe), null for `path` attachments. */
+export const emailAttachmentsTable = defineTable(
+  'email_attachments',
+  {
+    seq: seq(),
+    id: id(),
+    email_id: text().notNull(),
+    team_id: text().notNull(),
+    filename: text(),
+    content_type: text().notNull(),
+    content_id: text(),
+    path: text(),
+    content: text(),
+    size: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'email_attachments_email', on: 'email_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [emailsTable, emailAttachmentsTable];
 
 /** An `emails` row. Times in emulated ms; address lists and tags/headers as JSON text. */
-export interface EmailRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  message_id: string;
-  from_addr: string;
-  to_addrs: string;
-  cc: string | null;
-  bcc: string | null;
-  reply_to: string | null;
-  subject: string;
-  html: string | null;
-  text: string | null;
-  headers: string | null;
-  tags: string | null;
-  last_event: SchemaOf<'LastEvent'>;
-  scheduled_at: number | null;
-  created_at: number;
-  source: string;
-  domain_id: string | null;
-  broadcast_id: string | null;
-  template_id: string | null;
-  topic_id: string | null;
-  automation_run_id: string | null;
-  /** The contact a broadcast email went to; null for other emails. */
-  contact_id: string | null;
-  /** The email's history: a JSON array of `EmailEvent`, oldest first (migration 31). */
-  events: string;
-}
+export type EmailRow = RowOf<typeof emailsTable>;
 
 /** An `emails` row without its bodies (`html`, `text`): what the lifecycle jobs read (`loadEmailHead`). */
 export type EmailHead = Omit<EmailRow, 'html' | 'text'>;
 
-/** The columns of an `EmailHead`, in the order `loadEmailHead` reads them. */
-const HEAD_COLUMNS = `seq, id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, headers, tags, last_event, scheduled_at,
-  created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events`;
+/** What `loadEmailHead` reads: every column but the bodies, read as an array and shaped once (`Reader`). */
+const HEAD = emailsTable.reader(emailsTable.columnsExcept('html', 'text'));
 
 /** The columns of a new `emails` row: every column but `seq`. */
 export type NewEmailRow = Omit<EmailRow, 'seq'>;
 
-/**
- * The SQL expression of an email's recipient count toward the quota: the
- * lengths of its To, CC and BCC JSON arrays (`to`, `cc`, `bcc`: columns or
- * `?`), CC and BCC counted 0 when NULL. The same sum migration 36 froze in
- * its trigger and backfill; `insertEmail` and `recountSentUsage` use this one.
- */
-function recipientCountSql(to: string, cc: string, bcc: string): string {
-  return `json_array_length(${to}) + COALESCE(json_array_length(${cc}), 0) + COALESCE(json_array_length(${bcc}), 0)`;
-}
+/** The one INSERT of a new email: every column but `seq`, positional (binding 24 named parameters from the object was ~4 µs of an email's ~15 µs INSERT; a broadcast inserts one per contact). */
+const INSERT_EMAIL = emailsTable.insert(emailsTable.columnsExcept('seq'));
 
 /**
  * The one `INSERT INTO emails` (one writer of the table): writes a row as given
  * (address lists, tags and headers already JSON text; times in emulated ms).
- * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Counts the
- * recipients of an api, batch or smtp email toward the team's day in
- * `emulator_sent_usage` (migrations 36 and 43), in the caller's transaction.
- * Returns the row as stored (so a caller need not read it back). Throws the
- * SQLite error of a duplicate `id`.
+ * Used by `sendEmail` (send.ts) and the fixture seed (index.ts). Records the
+ * send in the usage ledger (`recordSend`, which counts the sources that
+ * count), in the caller's transaction. Returns the row as stored (so a
+ * caller need not read it back). Throws the SQLite error of a duplicate `id`.
  */
 export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
-  const stored = insertRow(ctx, row);
-  // The quota's count, written here in the row's transaction since migration 43 (it was a trigger's, which made
-  // every INSERT run a trigger program, a broadcast's included: ~1/3 of its cost).
-  if (SENT_USAGE_SOURCES.has(row.source)) {
-    ctx.db
-      .prepare(
-        `INSERT INTO emulator_sent_usage (team_id, day, recipients)
-         VALUES (?, ?, ${recipientCountSql('?', '?', '?')})
-         ON CONFLICT (team_id, day) DO UPDATE SET recipients = recipients + excluded.recipients`,
-      )
-      .run(row.team_id, Math.floor(row.created_at / DAY_MS), row.to_addrs, row.cc, row.bcc);
-  }
-  return stored;
+  const { lastInsertRowid } = ctx.db.prepare(INSERT_EMAIL.sql).run(...INSERT_EMAIL.params(row));
+  if (countsTowardQuota(row.source)) recordSend(ctx, sendOf(row));
+  return { seq: Number(lastInsertRowid), ...row };
 }
 
-/** The row's INSERT alone (`insertEmail`). */
-function insertRow(ctx: Emulator, row: NewEmailRow): EmailRow {
-  // Positional parameters: binding 24 named ones from the object is a large share of the INSERT, and a broadcast
-  // inserts one per contact (docs/benchmarks.md#figures-behind-the-code).
-  const { lastInsertRowid } = ctx.db
-    .prepare(
-      `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      row.id, row.team_id, row.message_id, row.from_addr, row.to_addrs, row.cc, row.bcc, row.reply_to, row.subject, row.html, row.text, row.headers, row.tags,
-      row.last_event, row.scheduled_at, row.created_at, row.source, row.domain_id, row.broadcast_id, row.template_id, row.topic_id, row.automation_run_id, row.contact_id, row.events,
-    );
-  return { seq: Number(lastInsertRowid), ...row };
+/** What the usage ledger records of a stored email (`recordSend`). */
+function sendOf(r: Pick<EmailRow, 'team_id' | 'source' | 'created_at' | 'to_addrs' | 'cc' | 'bcc'>) {
+  return { teamId: r.team_id, source: r.source, atMs: r.created_at, to: list(r.to_addrs), cc: list(r.cc), bcc: list(r.bcc) };
+}
+
+/**
+ * Records the stored emails of a snapshot import in the usage ledger (the
+ * import's rows go in as they are, not through `insertEmail`; the ledger
+ * forgot its counts when the tables were emptied). Call inside the import's
+ * transaction (the emails module's `imported` hook).
+ */
+export function recordImportedSends(ctx: Emulator): void {
+  const rows = ctx.db.prepare('SELECT team_id, source, created_at, to_addrs, cc, bcc FROM emails').all() as Pick<EmailRow, 'team_id' | 'source' | 'created_at' | 'to_addrs' | 'cc' | 'bcc'>[];
+  for (const r of rows) if (countsTowardQuota(r.source)) recordSend(ctx, sendOf(r));
 }
 
 /**
@@ -210,18 +147,7 @@ let stampAt = Number.NaN;
 let stamp = '';
 
 /** An `email_attachments` row; `content` is base64 text (snapshot-safe), null for `path` attachments. */
-export interface AttachmentRow {
-  seq: number;
-  id: string;
-  email_id: string;
-  team_id: string;
-  filename: string | null;
-  content_type: string;
-  content_id: string | null;
-  path: string | null;
-  content: string | null;
-  size: number;
-}
+export type AttachmentRow = RowOf<typeof emailAttachmentsTable>;
 
 /** One step of an email's history (an element of `emails.events`): its type, when (emulated ms), and data where it has some (`{link}` of a click, `{addresses}` of a suppression). */
 export interface EmailEvent {
@@ -260,8 +186,8 @@ export function loadEmail(ctx: Emulator, id: string): EmailRow | undefined {
 export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined {
   // Read as an array and shaped here: the driver building a 23-key object per row was ~2/3 of this read, which a
   // broadcast makes twice per email (an object literal of one fixed shape costs next to nothing).
-  const r = ctx.db.prepare(`SELECT ${HEAD_COLUMNS} FROM emails WHERE id = ?`).raw().get(id) as unknown[] | undefined;
-  return r ? headOf(r) : undefined;
+  const r = ctx.db.prepare(`SELECT ${HEAD.columns} FROM emails WHERE id = ?`).raw().get(id) as unknown[] | undefined;
+  return r ? HEAD.fromArray(r) : undefined;
 }
 
 /**
@@ -283,15 +209,6 @@ export function loadEmailSteps(ctx: Emulator, ids: readonly string[]): Map<strin
     .raw()
     .all(JSON.stringify(ids)) as [string, string, string, string | null, string | null, EmailStepRow['last_event'], string | null, string][];
   return new Map(rows.map((r) => [r[0], { id: r[0], team_id: r[1], to_addrs: r[2], cc: r[3], bcc: r[4], last_event: r[5], topic_id: r[6], events: r[7] }]));
-}
-
-/** An `EmailHead` from a row of `HEAD_COLUMNS` read as an array. */
-function headOf(r: unknown[]): EmailHead {
-  return {
-    seq: r[0], id: r[1], team_id: r[2], message_id: r[3], from_addr: r[4], to_addrs: r[5], cc: r[6], bcc: r[7], reply_to: r[8],
-    subject: r[9], headers: r[10], tags: r[11], last_event: r[12], scheduled_at: r[13], created_at: r[14], source: r[15],
-    domain_id: r[16], broadcast_id: r[17], template_id: r[18], topic_id: r[19], automation_run_id: r[20], contact_id: r[21], events: r[22],
-  } as EmailHead;
 }
 
 /** The team's email, or 404 `Email not found`. */
@@ -599,98 +516,6 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
 }
 
 
-/**
- * Migration 36: the team's quota usage kept as it happens (constant-time quota checks):
- * `emulator_sent_usage` holds, per team and UTC day (`created_at` ÷
- * 86,400,000), the recipients of its transactional sends (`source` api,
- * batch or smtp: each To, CC and BCC address one email, the service's
- * knowledge base "What are Resend account quotas and limits?"; broadcast and
- * automation emails are marketing email, counted by contacts instead).
- * Triggers keep it in the statement that inserts or deletes an `emails` row
- * (a send, the fixture seed, a snapshot import, a reset), so it never
- * disagrees with the rows; the rows already stored are counted once here.
- * (Since migration 43 `insertEmail` counts an insert, and a snapshot import
- * counts again: `sentUsageCountedMigration`.)
- * A quota check then reads at most the month's days, however many emails
- * are stored (it summed every email of the month, several times a send).
- * Like the saved clock it is the emulator's bookkeeping (`emulator_`): not
- * exported in snapshots, not emptied by reset (the triggers follow the rows).
- */
-export const sentUsageMigration = {
-  version: 36,
-  name: 'emails_sent_usage',
-  sql: `CREATE TABLE emulator_sent_usage (
-    team_id TEXT NOT NULL,
-    day INTEGER NOT NULL,
-    recipients INTEGER NOT NULL,
-    PRIMARY KEY (team_id, day)
-  ) WITHOUT ROWID;
-  CREATE TRIGGER emails_sent_usage_insert AFTER INSERT ON emails WHEN NEW.source IN ('api', 'batch', 'smtp') BEGIN
-    INSERT INTO emulator_sent_usage (team_id, day, recipients)
-    VALUES (NEW.team_id, CAST(NEW.created_at / 86400000 AS INTEGER), json_array_length(NEW.to_addrs) + COALESCE(json_array_length(NEW.cc), 0) + COALESCE(json_array_length(NEW.bcc), 0))
-    ON CONFLICT (team_id, day) DO UPDATE SET recipients = recipients + excluded.recipients;
-  END;
-  CREATE TRIGGER emails_sent_usage_delete AFTER DELETE ON emails WHEN OLD.source IN ('api', 'batch', 'smtp') BEGIN
-    UPDATE emulator_sent_usage
-    SET recipients = recipients - (json_array_length(OLD.to_addrs) + COALESCE(json_array_length(OLD.cc), 0) + COALESCE(json_array_length(OLD.bcc), 0))
-    WHERE team_id = OLD.team_id AND day = CAST(OLD.created_at / 86400000 AS INTEGER);
-  END;
-  INSERT INTO emulator_sent_usage (team_id, day, recipients)
-    SELECT team_id, CAST(created_at / 86400000 AS INTEGER), SUM(json_array_length(to_addrs) + COALESCE(json_array_length(cc), 0) + COALESCE(json_array_length(bcc), 0))
-    FROM emails WHERE source IN ('api', 'batch', 'smtp') GROUP BY 1, 2;`,
-};
-
-const DAY_MS = 86_400_000;
-
-/** The sources whose recipients `emulator_sent_usage` counts (migration 36: transactional sends; send.ts `QUOTA_SOURCES`). */
-const SENT_USAGE_SOURCES: ReadonlySet<string> = new Set(['api', 'batch', 'smtp']);
-
-/**
- * Migration 43: the recipients of a send are counted by `insertEmail`, in
- * the transaction that stores the email, instead of by the
- * `emails_sent_usage_insert` trigger: an AFTER INSERT trigger makes SQLite
- * run its program for every row, even those its `WHEN` excludes (a
- * broadcast's emails): 30,000 inserts took 450-600 ms with it, 280-440
- * without (docs/benchmarks.md). `insertEmail` is the one writer of the
- * table's rows; a snapshot import, which inserts rows as they are, counts
- * them again (`recountSentUsage`). The DELETE trigger stays (deletes are
- * rare, and reset and imports delete by table).
- */
-export const sentUsageCountedMigration = {
-  version: 43,
-  name: 'emails_sent_usage_counted',
-  sql: `DROP TRIGGER emails_sent_usage_insert;`,
-};
-
-/**
- * Counts `emulator_sent_usage` again from the stored emails (as migration
- * 36 did): after a snapshot import, whose rows go in without `insertEmail`.
- * Call inside the import's transaction.
- */
-export function recountSentUsage(ctx: Emulator): void {
-  ctx.db.exec(`DELETE FROM emulator_sent_usage;
-  INSERT INTO emulator_sent_usage (team_id, day, recipients)
-    SELECT team_id, CAST(created_at / 86400000 AS INTEGER), SUM(${recipientCountSql('to_addrs', 'cc', 'bcc')})
-    FROM emails WHERE source IN ('api', 'batch', 'smtp') GROUP BY 1, 2;`);
-}
-
-/**
- * How many emails the team's transactional sends count toward its quota in
- * two windows, read in one query from the per-day counts of migration 36
- * (at most the month's days, whatever the number of emails): `day`, the
- * recipients of sends created at or after `dayStartMs`, and `month`, at or
- * after `monthStartMs` (emulated ms; both must be UTC day starts, as
- * usage's `quotaWindows` gives them).
- */
-export function sentRecipients(ctx: Emulator, teamId: string, dayStartMs: number, monthStartMs: number): { day: number; month: number } {
-  return ctx.db
-    .prepare(
-      `SELECT COALESCE(SUM(CASE WHEN day >= ? THEN recipients END), 0) AS day, COALESCE(SUM(recipients), 0) AS month
-       FROM emulator_sent_usage WHERE team_id = ? AND day >= ?`,
-    )
-    .get(Math.floor(dayStartMs / DAY_MS), teamId, Math.floor(monthStartMs / DAY_MS)) as { day: number; month: number };
-}
-
 /** An `emails` row with or without its bodies (`emailsByIds`). */
 export type EmailWithBodies = EmailHead & { html?: string | null; text?: string | null };
 
@@ -702,7 +527,7 @@ export type EmailWithBodies = EmailHead & { html?: string | null; text?: string 
 export function emailsByIds(ctx: Emulator, ids: readonly string[], bodies: boolean): EmailWithBodies[] {
   if (ids.length === 0) return [];
   return ctx.db
-    .prepare(`SELECT ${HEAD_COLUMNS}${bodies ? ', html, text' : ''} FROM emails WHERE id IN (SELECT value FROM json_each(?))`)
+    .prepare(`SELECT ${HEAD.columns}${bodies ? ', html, text' : ''} FROM emails WHERE id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(ids)) as EmailWithBodies[];
 }
 

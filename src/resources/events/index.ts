@@ -15,11 +15,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { eventOperations } from './handlers.js';
-import { eventsMigration, insertEvent } from './store.js';
+import { insertEvent, tables } from './store.js';
 
 export const eventsModule: ResourceModule = {
   name: 'events',
-  migrations: [eventsMigration],
+  tables,
   operations: eventOperations,
   seed(ctx, fixtures) {
     for (const e of fixtures.events ?? []) {

@@ -7,6 +7,7 @@ import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 import { eventMessages } from './messages.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
 export type PayloadType = 'string' | 'number' | 'boolean' | 'date';
 
@@ -21,21 +22,28 @@ export interface EventRow {
   updated_at: number | null;
 }
 
-export const eventsMigration = {
-  version: 24,
-  name: 'events',
-  sql: `CREATE TABLE events (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    team_id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    schema TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER,
-    UNIQUE (team_id, name)
-  );
-  CREATE INDEX events_team ON events (team_id, seq);`,
-};
+/** The `events` table. */
+export const eventsTable = defineTable(
+  'events',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    schema: text(),
+    created_at: integer().notNull(),
+    updated_at: integer(),
+  },
+  {
+    unique: [['team_id', 'name']],
+    indexes: [
+      { name: 'events_team', on: 'team_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [eventsTable];
 
 /** The team's event by id or name (id first), or undefined. */
 export function findEvent(ctx: Emulator, teamId: string, idOrName: string): EventRow | undefined {

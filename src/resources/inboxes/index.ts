@@ -6,14 +6,14 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { migrations } from './store.js';
+import { tables } from './store.js';
 import { purgeThreadJob } from './jobs.js';
 import { seedInbox, type FixtureInbox } from './mail.js';
 import { domainIdByName } from '../domains/service.js';
 
 export const inboxesModule: ResourceModule = {
   name: 'inboxes',
-  migrations,
+  tables,
   operations,
   jobs: [purgeThreadJob],
   seed(ctx, fixtures) {

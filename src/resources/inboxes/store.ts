@@ -22,287 +22,159 @@
  * millisecond, and their order must still show. Times are emulated ms.
  */
 import type { Emulator } from '../../context.js';
-import type { DB, Migration } from '../../store/db.js';
+import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import { paginate, teamPager, type ListEnvelope, type PageOrder, type PageQuery } from '../../http/pagination.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The inboxes tables' migrations (numbered in the order written, src/store/schema.ts). */
-export const migrations: Migration[] = [
+/** Inboxes; `inboxes_address` finds one by address whatever its case. */
+export const inboxesTable = defineTable(
+  'inboxes',
   {
-    version: 34,
-    name: 'inboxes',
-    sql: `CREATE TABLE inboxes (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      domain_id TEXT NOT NULL,
-      email_address TEXT NOT NULL,
-      name TEXT NOT NULL,
-      from_name TEXT,
-      receiving_address TEXT,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    );
-    CREATE INDEX inboxes_team ON inboxes (team_id, seq);
-    CREATE INDEX inboxes_address ON inboxes (lower(email_address));
-    CREATE TABLE inbox_agents (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT UNIQUE NOT NULL,
-      instructions TEXT,
-      tone TEXT,
-      actions TEXT NOT NULL,
-      updated_at INTEGER NOT NULL
-    );
-    CREATE TABLE inbox_labels (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      color TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX inbox_labels_inbox ON inbox_labels (inbox_id, seq);
-    CREATE TABLE inbox_threads (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT NOT NULL,
-      subject TEXT,
-      folder TEXT NOT NULL,
-      trashed_at INTEGER,
-      assignee_email TEXT,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX inbox_threads_inbox ON inbox_threads (inbox_id, seq);
-    CREATE TABLE inbox_thread_labels (
-      seq INTEGER PRIMARY KEY,
-      thread_id TEXT NOT NULL,
-      label_id TEXT NOT NULL,
-      UNIQUE (thread_id, label_id)
-    );
-    CREATE TABLE inbox_messages (
-      seq INTEGER PRIMARY KEY,
-      id TEXT NOT NULL,
-      inbox_id TEXT NOT NULL,
-      thread_id TEXT NOT NULL,
-      direction TEXT NOT NULL,
-      from_addr TEXT NOT NULL,
-      to_addrs TEXT NOT NULL,
-      cc TEXT NOT NULL,
-      bcc TEXT NOT NULL,
-      reply_to TEXT NOT NULL,
-      subject TEXT,
-      message_id TEXT,
-      refs TEXT NOT NULL,
-      html TEXT,
-      text TEXT,
-      attachments TEXT NOT NULL,
-      read INTEGER NOT NULL,
-      received_at INTEGER NOT NULL,
-      UNIQUE (inbox_id, id)
-    );
-    CREATE INDEX inbox_messages_thread ON inbox_messages (thread_id, seq);
-    CREATE INDEX inbox_messages_message_id ON inbox_messages (inbox_id, message_id);
-    CREATE TABLE inbox_drafts (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT NOT NULL,
-      type TEXT NOT NULL,
-      to_addrs TEXT,
-      cc TEXT NOT NULL,
-      bcc TEXT NOT NULL,
-      subject TEXT,
-      html TEXT,
-      text TEXT,
-      thread_id TEXT,
-      reply_to_email_id TEXT,
-      email_id TEXT,
-      attachments TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    );
-    CREATE INDEX inbox_drafts_inbox ON inbox_drafts (inbox_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    domain_id: text().notNull(),
+    email_address: text().notNull(),
+    name: text().notNull(),
+    from_name: text(),
+    receiving_address: text(),
+    created_at: integer().notNull(),
+    updated_at: integer().notNull(),
   },
   {
-    version: 35,
-    name: 'inbox_messages_reference_emails',
-    // One fact, one row (two copies could disagree, and doubled the store): a thread email becomes a reference to its received or sent email. A thread
-    // email of an older store that exists nowhere else (a fixture-seeded one) moves to where its kind of email
-    // lives (received_emails with its attachments, or emails with its attachments), once; then the copied
-    // columns go, and a sent draft's bodies and files (its email's now) are dropped.
-    sql: `INSERT OR IGNORE INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
-      SELECT a.value ->> 'id', i.team_id, m.id, a.value ->> 'filename', COALESCE(a.value ->> 'content_type', 'application/octet-stream'), NULL, 'attachment',
-        COALESCE(a.value ->> 'size', 0), COALESCE(a.value ->> 'content', ''), m.received_at
-      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id, json_each(m.attachments) a
-      WHERE m.direction = 'inbound' AND NOT EXISTS (SELECT 1 FROM received_emails r WHERE r.id = m.id)
-      ORDER BY m.seq, a.key DESC;
-    INSERT OR IGNORE INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
-        received_for, subject, message_id, html, text, headers, raw, created_at)
-      SELECT m.id, i.team_id, m.from_addr,
-        CASE WHEN instr(m.from_addr, '<') > 0 THEN substr(m.from_addr, instr(m.from_addr, '<') + 1, instr(m.from_addr, '>') - instr(m.from_addr, '<') - 1) ELSE m.from_addr END,
-        m.to_addrs, m.cc, m.bcc, m.reply_to, json_array(i.email_address), COALESCE(m.subject, ''),
-        COALESCE(m.message_id, '<' || m.id || '@inbox.resend-emulator.localhost>'), m.html, m.text,
-        CASE WHEN json_array_length(m.refs) > 0 THEN json_object('references', (SELECT group_concat(value, ' ') FROM json_each(m.refs))) ELSE '{}' END,
-        '', m.received_at
-      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id
-      WHERE m.direction = 'inbound' AND NOT EXISTS (SELECT 1 FROM received_emails r WHERE r.id = m.id)
-      ORDER BY m.seq;
-    INSERT OR IGNORE INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size)
-      SELECT a.value ->> 'id', m.id, i.team_id, a.value ->> 'filename', COALESCE(a.value ->> 'content_type', 'application/octet-stream'), NULL,
-        a.value ->> 'path', a.value ->> 'content', COALESCE(a.value ->> 'size', 0)
-      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id, json_each(m.attachments) a
-      WHERE m.direction = 'outbound' AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = m.id)
-      ORDER BY m.seq, a.key;
-    INSERT OR IGNORE INTO emails (id, team_id, message_id, from_addr, to_addrs, cc, bcc, reply_to, subject, html, text, headers, tags,
-        last_event, scheduled_at, created_at, source, domain_id, broadcast_id, template_id, topic_id, automation_run_id, contact_id, events)
-      SELECT m.id, i.team_id, COALESCE(m.message_id, '<' || m.id || '@inbox.resend-emulator.localhost>'), m.from_addr, m.to_addrs,
-        NULLIF(m.cc, '[]'), NULLIF(m.bcc, '[]'), NULLIF(m.reply_to, '[]'), COALESCE(m.subject, ''), m.html, m.text,
-        CASE WHEN json_array_length(m.refs) > 0 THEN json_object('In-Reply-To', m.refs ->> '$[#-1]', 'References', (SELECT group_concat(value, ' ') FROM json_each(m.refs))) END,
-        NULL, 'delivered', NULL, m.received_at, 'api', i.domain_id, NULL, NULL, NULL, NULL, NULL,
-        json_array(json_object('type', 'delivered', 'at', m.received_at))
-      FROM inbox_messages m JOIN inboxes i ON i.id = m.inbox_id
-      WHERE m.direction = 'outbound' AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = m.id)
-      ORDER BY m.seq;
-    ALTER TABLE inbox_messages DROP COLUMN from_addr;
-    ALTER TABLE inbox_messages DROP COLUMN to_addrs;
-    ALTER TABLE inbox_messages DROP COLUMN cc;
-    ALTER TABLE inbox_messages DROP COLUMN bcc;
-    ALTER TABLE inbox_messages DROP COLUMN reply_to;
-    ALTER TABLE inbox_messages DROP COLUMN subject;
-    ALTER TABLE inbox_messages DROP COLUMN refs;
-    ALTER TABLE inbox_messages DROP COLUMN html;
-    ALTER TABLE inbox_messages DROP COLUMN text;
-    ALTER TABLE inbox_messages DROP COLUMN attachments;
-    UPDATE inbox_drafts SET html = NULL, text = NULL, attachments = '[]' WHERE email_id IS NOT NULL;`,
+    indexes: [
+      { name: 'inboxes_team', on: 'team_id, seq' },
+      { name: 'inboxes_address', on: 'lower(email_address)' },
+    ],
+  },
+);
+
+/** An inbox's agent settings (`actions` a JSON array); one row an inbox, gone with it. */
+export const inboxAgentsTable = defineTable(
+  'inbox_agents',
+  {
+    seq: seq(),
+    id: id(),
+    inbox_id: text().unique().notNull().references('inboxes', { onDelete: 'CASCADE' }),
+    instructions: text(),
+    tone: text(),
+    actions: text().notNull(),
+    updated_at: integer().notNull(),
+  },
+);
+
+/** An inbox's labels; gone with it. */
+export const inboxLabelsTable = defineTable(
+  'inbox_labels',
+  {
+    seq: seq(),
+    id: id(),
+    inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
+    name: text().notNull(),
+    color: text().notNull(),
+    created_at: integer().notNull(),
   },
   {
-    version: 38,
-    name: 'inbox_activity_order',
-    // Cursors rely on `seq` as the insertion order: threads and drafts listed by an `activity` column through the pager's order, instead of rewriting
-    // `seq`. An older store's `seq` already is that order (it was rewritten on activity), so it seeds the column.
-    sql: `ALTER TABLE inbox_threads ADD COLUMN activity INTEGER NOT NULL DEFAULT 0;
-    UPDATE inbox_threads SET activity = seq;
-    CREATE INDEX inbox_threads_activity ON inbox_threads (inbox_id, activity);
-    ALTER TABLE inbox_drafts ADD COLUMN activity INTEGER NOT NULL DEFAULT 0;
-    UPDATE inbox_drafts SET activity = seq;
-    CREATE INDEX inbox_drafts_activity ON inbox_drafts (inbox_id, activity);`,
+    indexes: [
+      { name: 'inbox_labels_inbox', on: 'inbox_id, seq' },
+    ],
+  },
+);
+
+/** An inbox's threads; `activity` orders them (see the top of this file). */
+export const inboxThreadsTable = defineTable(
+  'inbox_threads',
+  {
+    seq: seq(),
+    id: id(),
+    inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
+    subject: text(),
+    folder: text().notNull(),
+    trashed_at: integer(),
+    assignee_email: text(),
+    created_at: integer().notNull(),
+    activity: integer().notNull().default(0),
   },
   {
-    // Foreign keys (docs/reference/inboxes.md#inboxes-and-arriving-mail and docs/reference/inboxes.md#sent-drafts): an inbox's agent, labels, threads, thread emails and drafts go
-    // with it; a thread's emails' places and label links go with the thread, a label's links with the label; a
-    // sent draft outlives its thread with `thread_id` null (deleteThread removes the unsent ones, a rule of
-    // its own). Table rebuilds (SQLite adds a foreign key no other way), parents first; rows whose inbox,
-    // thread or label is gone are dropped, a sent draft's gone thread set null (the checks are deferred for
-    // the copies, and what `foreign_key_check` finds is settled before the commit). Two indexes serve the
-    // cascades: drafts by thread, label links by label.
-    version: 42,
-    name: 'inbox_foreign_keys',
-    sql: `PRAGMA defer_foreign_keys = ON;
-    CREATE TABLE inbox_threads_fk (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
-      subject TEXT,
-      folder TEXT NOT NULL,
-      trashed_at INTEGER,
-      assignee_email TEXT,
-      created_at INTEGER NOT NULL,
-      activity INTEGER NOT NULL DEFAULT 0
-    );
-    INSERT INTO inbox_threads_fk (seq, id, inbox_id, subject, folder, trashed_at, assignee_email, created_at, activity)
-      SELECT seq, id, inbox_id, subject, folder, trashed_at, assignee_email, created_at, activity FROM inbox_threads;
-    DROP TABLE inbox_threads;
-    ALTER TABLE inbox_threads_fk RENAME TO inbox_threads;
-    DELETE FROM inbox_threads WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_threads'));
-    CREATE INDEX inbox_threads_inbox ON inbox_threads (inbox_id, seq);
-    CREATE INDEX inbox_threads_activity ON inbox_threads (inbox_id, activity);
-    CREATE TABLE inbox_labels_fk (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
-      name TEXT NOT NULL,
-      color TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    INSERT INTO inbox_labels_fk (seq, id, inbox_id, name, color, created_at) SELECT seq, id, inbox_id, name, color, created_at FROM inbox_labels;
-    DROP TABLE inbox_labels;
-    ALTER TABLE inbox_labels_fk RENAME TO inbox_labels;
-    DELETE FROM inbox_labels WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_labels'));
-    CREATE INDEX inbox_labels_inbox ON inbox_labels (inbox_id, seq);
-    CREATE TABLE inbox_agents_fk (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT UNIQUE NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
-      instructions TEXT,
-      tone TEXT,
-      actions TEXT NOT NULL,
-      updated_at INTEGER NOT NULL
-    );
-    INSERT INTO inbox_agents_fk (seq, id, inbox_id, instructions, tone, actions, updated_at)
-      SELECT seq, id, inbox_id, instructions, tone, actions, updated_at FROM inbox_agents;
-    DROP TABLE inbox_agents;
-    ALTER TABLE inbox_agents_fk RENAME TO inbox_agents;
-    DELETE FROM inbox_agents WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_agents'));
-    CREATE TABLE inbox_messages_fk (
-      seq INTEGER PRIMARY KEY,
-      id TEXT NOT NULL,
-      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
-      thread_id TEXT NOT NULL REFERENCES inbox_threads (id) ON DELETE CASCADE,
-      direction TEXT NOT NULL,
-      message_id TEXT,
-      read INTEGER NOT NULL,
-      received_at INTEGER NOT NULL,
-      UNIQUE (inbox_id, id)
-    );
-    INSERT INTO inbox_messages_fk (seq, id, inbox_id, thread_id, direction, message_id, read, received_at)
-      SELECT seq, id, inbox_id, thread_id, direction, message_id, read, received_at FROM inbox_messages;
-    DROP TABLE inbox_messages;
-    ALTER TABLE inbox_messages_fk RENAME TO inbox_messages;
-    DELETE FROM inbox_messages WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_messages'));
-    CREATE INDEX inbox_messages_thread ON inbox_messages (thread_id, seq);
-    CREATE INDEX inbox_messages_message_id ON inbox_messages (inbox_id, message_id);
-    CREATE TABLE inbox_drafts_fk (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      inbox_id TEXT NOT NULL REFERENCES inboxes (id) ON DELETE CASCADE,
-      type TEXT NOT NULL,
-      to_addrs TEXT,
-      cc TEXT NOT NULL,
-      bcc TEXT NOT NULL,
-      subject TEXT,
-      html TEXT,
-      text TEXT,
-      thread_id TEXT REFERENCES inbox_threads (id) ON DELETE SET NULL,
-      reply_to_email_id TEXT,
-      email_id TEXT,
-      attachments TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      activity INTEGER NOT NULL DEFAULT 0
-    );
-    INSERT INTO inbox_drafts_fk (seq, id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at, activity)
-      SELECT seq, id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at, activity FROM inbox_drafts;
-    DROP TABLE inbox_drafts;
-    ALTER TABLE inbox_drafts_fk RENAME TO inbox_drafts;
-    DELETE FROM inbox_drafts WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_drafts') WHERE parent = 'inboxes');
-    DELETE FROM inbox_drafts WHERE email_id IS NULL AND seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_drafts'));
-    UPDATE inbox_drafts SET thread_id = NULL WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_drafts'));
-    CREATE INDEX inbox_drafts_inbox ON inbox_drafts (inbox_id, seq);
-    CREATE INDEX inbox_drafts_activity ON inbox_drafts (inbox_id, activity);
-    CREATE INDEX inbox_drafts_thread ON inbox_drafts (thread_id);
-    CREATE TABLE inbox_thread_labels_fk (
-      seq INTEGER PRIMARY KEY,
-      thread_id TEXT NOT NULL REFERENCES inbox_threads (id) ON DELETE CASCADE,
-      label_id TEXT NOT NULL REFERENCES inbox_labels (id) ON DELETE CASCADE,
-      UNIQUE (thread_id, label_id)
-    );
-    INSERT INTO inbox_thread_labels_fk (seq, thread_id, label_id) SELECT seq, thread_id, label_id FROM inbox_thread_labels;
-    DROP TABLE inbox_thread_labels;
-    ALTER TABLE inbox_thread_labels_fk RENAME TO inbox_thread_labels;
-    DELETE FROM inbox_thread_labels WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('inbox_thread_labels'));
-    CREATE INDEX inbox_thread_labels_label ON inbox_thread_labels (label_id);`,
+    indexes: [
+      { name: 'inbox_threads_inbox', on: 'inbox_id, seq' },
+      { name: 'inbox_threads_activity', on: 'inbox_id, activity' },
+    ],
   },
-];
+);
+
+/** A thread's emails: a reference to a received (inbound) or sent (outbound) email by its id, with what belongs to the inbox (its thread, `read`, when it joined) and its Message-ID, the threading key. */
+export const inboxMessagesTable = defineTable(
+  'inbox_messages',
+  {
+    seq: seq(),
+    id: text().notNull(),
+    inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
+    thread_id: text().notNull().references('inbox_threads', { onDelete: 'CASCADE' }),
+    direction: text().notNull(),
+    message_id: text(),
+    read: integer().notNull(),
+    received_at: integer().notNull(),
+  },
+  {
+    unique: [['inbox_id', 'id']],
+    indexes: [
+      { name: 'inbox_messages_thread', on: 'thread_id, seq' },
+      { name: 'inbox_messages_message_id', on: 'inbox_id, message_id' },
+    ],
+  },
+);
+
+/** An inbox's drafts; `thread_id` becomes null when its thread is purged (a sent draft stays), `activity` orders them. */
+export const inboxDraftsTable = defineTable(
+  'inbox_drafts',
+  {
+    seq: seq(),
+    id: id(),
+    inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
+    type: text().notNull(),
+    to_addrs: text(),
+    cc: text().notNull(),
+    bcc: text().notNull(),
+    subject: text(),
+    html: text(),
+    text: text(),
+    thread_id: text().references('inbox_threads', { onDelete: 'SET NULL' }),
+    reply_to_email_id: text(),
+    email_id: text(),
+    attachments: text().notNull(),
+    created_at: integer().notNull(),
+    updated_at: integer().notNull(),
+    activity: integer().notNull().default(0),
+  },
+  {
+    indexes: [
+      { name: 'inbox_drafts_inbox', on: 'inbox_id, seq' },
+      { name: 'inbox_drafts_activity', on: 'inbox_id, activity' },
+      { name: 'inbox_drafts_thread', on: 'thread_id' },
+    ],
+  },
+);
+
+/** A thread's labels; gone with the thread or the label. */
+export const inboxThreadLabelsTable = defineTable(
+  'inbox_thread_labels',
+  {
+    seq: seq(),
+    thread_id: text().notNull().references('inbox_threads', { onDelete: 'CASCADE' }),
+    label_id: text().notNull().references('inbox_labels', { onDelete: 'CASCADE' }),
+  },
+  {
+    unique: [['thread_id', 'label_id']],
+    indexes: [
+      { name: 'inbox_thread_labels_label', on: 'label_id' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [inboxesTable, inboxAgentsTable, inboxLabelsTable, inboxThreadsTable, inboxMessagesTable, inboxDraftsTable, inboxThreadLabelsTable];
 
 /** The order of an inbox's thread and draft lists: latest activity first (see the top of this file). */
 export const ACTIVITY_FIRST: PageOrder = { column: 'activity', direction: 'desc' };
@@ -454,7 +326,7 @@ export function updateInbox(ctx: Emulator, id: string, name: string, fromName: s
 /**
  * Deletes an inbox with everything in it: threads, their emails' places in
  * them and label links, drafts, labels, agent settings, all by the foreign
- * keys' cascades (migration 42; one transaction is the caller's). The
+ * keys' cascades (declared above; one transaction is the caller's). The
  * emails themselves stay (`GET /emails/receiving`, `GET /emails`).
  */
 export function deleteInbox(ctx: Emulator, id: string): void {
@@ -530,7 +402,7 @@ export function updateLabel(ctx: Emulator, id: string, name: string, color: stri
   ctx.db.prepare('UPDATE inbox_labels SET name = ?, color = ? WHERE id = ?').run(name, color, id);
 }
 
-/** Deletes a label; it comes off every thread (foreign key cascade, migration 42). */
+/** Deletes a label; it comes off every thread (foreign key cascade of `inbox_thread_labels`). */
 export function deleteLabel(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM inbox_labels WHERE id = ?').run(id);
 }
@@ -581,7 +453,7 @@ export function setThreadRead(ctx: Emulator, id: string, read: boolean): void {
 
 /**
  * Deletes a thread with its unsent drafts (deleted here: a reply that can no
- * longer be sent into its thread). By the foreign keys (migration 42) its
+ * longer be sent into its thread). By the foreign keys (declared above) its
  * label links and its emails' places in it go with it, and a sent draft
  * stays, its `thread_id` set null. The emails themselves (received and
  * sent) stay where they are stored (`GET /emails/receiving`, `GET /emails`).

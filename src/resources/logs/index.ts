@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { migrations, recordRequest } from './store.js';
+import { tables, recordRequest } from './store.js';
 
 export const logsModule: ResourceModule = {
   name: 'logs',
-  migrations,
+  tables,
   operations,
   onResponse: recordRequest,
 };

@@ -6,31 +6,35 @@ import type { Emulator } from '../../context.js';
 import { JsonText, type ResponseInfo } from '../../module.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
-import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import { isStoreFull } from '../../store/full.js';
 import type { SchemaOf } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The logs tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** The `logs` table. */
+export const logsTable = defineTable(
+  'logs',
   {
-    version: 16,
-    name: 'logs',
-    sql: `CREATE TABLE logs (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      endpoint TEXT NOT NULL,
-      method TEXT NOT NULL,
-      response_status INTEGER NOT NULL,
-      user_agent TEXT,
-      request_body TEXT NOT NULL,
-      response_body TEXT NOT NULL
-    );
-    CREATE INDEX logs_team ON logs (team_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    created_at: integer().notNull(),
+    endpoint: text().notNull(),
+    method: text().notNull(),
+    response_status: integer().notNull(),
+    user_agent: text(),
+    request_body: text().notNull(),
+    response_body: text().notNull(),
   },
-];
+  {
+    indexes: [
+      { name: 'logs_team', on: 'team_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [logsTable];
 
 type Insert = { run(...params: unknown[]): unknown };
 const inserts = new WeakMap<DB, Insert>();

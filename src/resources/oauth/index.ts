@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { insertGrant, migrations } from './store.js';
+import { insertGrant, tables } from './store.js';
 
 export const oauthModule: ResourceModule = {
   name: 'oauth',
-  migrations,
+  tables,
   operations,
   seed(ctx, fixtures) {
     for (const g of fixtures.oauth_grants ?? []) {

@@ -1,31 +1,35 @@
 /**
- * The `oauth_grants` table (owned here: no other room names them): its migration and the SQL on it.
+ * The `oauth_grants` table (owned here: no other room names them): its declaration and the SQL on it.
  */
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
-import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The oauth tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** The `oauth_grants` table. */
+export const oauthGrantsTable = defineTable(
+  'oauth_grants',
   {
-    version: 17,
-    name: 'oauth_grants',
-    sql: `CREATE TABLE oauth_grants (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      client_id TEXT NOT NULL,
-      client_name TEXT NOT NULL,
-      client_logo_uri TEXT,
-      scopes TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      revoked_at INTEGER,
-      revoked_reason TEXT
-    );
-    CREATE INDEX oauth_grants_team ON oauth_grants (team_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    client_id: text().notNull(),
+    client_name: text().notNull(),
+    client_logo_uri: text(),
+    scopes: text().notNull(),
+    created_at: integer().notNull(),
+    revoked_at: integer(),
+    revoked_reason: text(),
   },
-];
+  {
+    indexes: [
+      { name: 'oauth_grants_team', on: 'team_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [oauthGrantsTable];
 
 /** The reason the service gives to a grant revoked through the API. */
 export const REVOKED_FROM_API = 'revoked_from_api';

@@ -4,10 +4,12 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { migrations } from './store.js';
+import { recordImportedReceived, tables } from './store.js';
 
 export const receivingModule: ResourceModule = {
   name: 'receiving',
-  migrations,
+  tables,
   operations,
+  // A snapshot's received emails go in as rows: they are recorded in the usage ledger from them.
+  imported: recordImportedReceived,
 };

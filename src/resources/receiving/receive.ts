@@ -9,7 +9,7 @@ import { receivingMessages } from './messages.js';
 import { isoTime, newId } from '../../http/format.js';
 import { emitEvent } from '../../deliveries/emit.js';
 import { buildMime, givenParts, messageIdOf, parseAddressField, parseMessage, type InboundJson, type ParsedMessage } from './mime.js';
-import { attachmentsOf, findEmail, receivedAttachmentInsert, receivedEmailInsert, setReceivedRaw, type ReceivedEmailRow } from './store.js';
+import { attachmentsOf, findEmail, insertReceivedAttachment, insertReceivedEmail, setReceivedRaw, type ReceivedEmailRow } from './store.js';
 
 /** One stored copy: the email id, its team, and the team's recipients. */
 export interface ReceivedCopy {
@@ -99,21 +99,23 @@ export async function receiveMessage(ctx: Emulator, raw: Buffer, envelope?: stri
   const rawB64 = raw.toString('base64');
   const now = ctx.clock.nowMs();
   const copies: ReceivedCopy[] = [];
-  const insertEmail = receivedEmailInsert(ctx);
-  const insertAttachment = receivedAttachmentInsert(ctx);
   ctx.db.transaction(() => {
     for (const [teamId, receivedFor] of byTeam) {
       const id = newId();
       const bcc = uniqueCi([...m.bcc, ...receivedFor.filter((a) => !headerRecipients.has(a.toLowerCase()))]);
-      insertEmail.run(
-        id, teamId, m.fromHeader, m.fromAddress, JSON.stringify(m.to), JSON.stringify(m.cc), JSON.stringify(bcc), JSON.stringify(m.replyTo),
-        JSON.stringify(receivedFor), m.subject, m.messageId, m.html, m.text, JSON.stringify(m.headers), rawB64, now,
-      );
+      insertReceivedEmail(ctx, {
+        id, team_id: teamId, from_header: m.fromHeader, from_address: m.fromAddress, to_addresses: JSON.stringify(m.to), cc_addresses: JSON.stringify(m.cc),
+        bcc_addresses: JSON.stringify(bcc), reply_to_addresses: JSON.stringify(m.replyTo), received_for: JSON.stringify(receivedFor), subject: m.subject,
+        message_id: m.messageId, html: m.html, text: m.text, headers: JSON.stringify(m.headers), raw: rawB64, created_at: now,
+      });
       const attachmentIds = m.attachments.map(() => newId());
       // Last part first, so that `ORDER BY seq DESC` (how paginate() lists) is message order.
       for (let i = m.attachments.length - 1; i >= 0; i--) {
         const a = m.attachments[i];
-        insertAttachment.run(attachmentIds[i], teamId, id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), now);
+        insertReceivedAttachment(ctx, {
+          id: attachmentIds[i], team_id: teamId, email_id: id, filename: a.filename, content_type: a.contentType, content_id: a.contentId,
+          content_disposition: a.disposition, size: a.content.length, content: a.content.toString('base64'), created_at: now,
+        });
       }
       emitEvent(ctx, teamId, 'email.received', eventData(id, now, m, bcc, receivedFor, attachmentIds));
       // Mail for an inbox address lands in that inbox as a thread email that is this email (same id, docs/reference/inboxes.md#inbound-identity), never a copy.
@@ -145,15 +147,18 @@ export function storeReceivedEmail(ctx: Emulator, teamId: string, input: Inbound
   const bare = (field: string, v: string | string[] | undefined) => parseAddressField(field, v).map((a) => a.address);
   const fromHeader = from[0].name ? `${from[0].name} <${from[0].address}>` : from[0].address;
   ctx.db.transaction(() => {
-    receivedEmailInsert(ctx).run(
-      opts.id, teamId, fromHeader, from[0].address, JSON.stringify(bare('to', input.to)), JSON.stringify(bare('cc', input.cc)), JSON.stringify(bare('bcc', input.bcc)),
-      JSON.stringify(bare('reply_to', input.reply_to)), JSON.stringify(opts.receivedFor), input.subject, messageId, parts.html, parts.text,
-      JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), '', opts.atMs,
-    );
-    const insertAttachment = receivedAttachmentInsert(ctx);
-    for (let i = parts.attachments.length - 1; i >= 0; i--) {
+    insertReceivedEmail(ctx, {
+      id: opts.id, team_id: teamId, from_header: fromHeader, from_address: from[0].address, to_addresses: JSON.stringify(bare('to', input.to)),
+      cc_addresses: JSON.stringify(bare('cc', input.cc)), bcc_addresses: JSON.stringify(bare('bcc', input.bcc)), reply_to_addresses: JSON.stringify(bare('reply_to', input.reply_to)),
+      received_for: JSON.stringify(opts.receivedFor), subject: input.subject, message_id: messageId, html: parts.html, text: parts.text,
+      headers: JSON.stringify(Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))), raw: '', created_at: opts.atMs,
+    });
+      for (let i = parts.attachments.length - 1; i >= 0; i--) {
       const a = parts.attachments[i];
-      insertAttachment.run(newId(), teamId, opts.id, a.filename, a.contentType, a.contentId, a.disposition, a.content.length, a.content.toString('base64'), opts.atMs);
+      insertReceivedAttachment(ctx, {
+        id: newId(), team_id: teamId, email_id: opts.id, filename: a.filename, content_type: a.contentType, content_id: a.contentId,
+        content_disposition: a.disposition, size: a.content.length, content: a.content.toString('base64'), created_at: opts.atMs,
+      });
     }
   })();
   return { messageId };

@@ -5,4 +5,3 @@ export { receiveMessage, receivedRaw, storeReceivedEmail, type ReceivedCopy } fr
 export { buildMime, givenParts, parseAddressField, type InboundJson } from './mime.js';
 export { findAttachment, findEmail, listReceivedEmails, attachmentsOf as receivedAttachmentsOf, type ReceivedEmailRow } from './store.js';
 export { receivedEmailsByIds, receivedAttachmentsOfEmails, type ReceivedEmailHead } from './store.js';
-export { receivedCounts } from './store.js';

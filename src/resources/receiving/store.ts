@@ -1,122 +1,82 @@
 /**
- * Storage of received emails: the tables (migration 18; 37 the quota
- * counts, `receivedCounts`), rows and the
+ * Storage of received emails: the tables (declared here), rows and the
  * queries every operation shares. Bytes (the raw message, attachment
  * contents) are stored as base64 TEXT so that snapshots (JSON) keep them.
  */
 import type { Emulator } from '../../context.js';
-import type { Migration, Statement } from '../../store/db.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
+import { recordReceive } from '../usage/service.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
-const DAY_MS = 86_400_000;
-
-export const migrations: Migration[] = [
+/** Received emails: address columns are JSON arrays of bare addresses; `raw` the message as received, base64. */
+export const receivedEmailsTable = defineTable(
+  'received_emails',
   {
-    version: 18,
-    name: 'received_emails',
-    sql: `CREATE TABLE received_emails (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      from_header TEXT NOT NULL,
-      from_address TEXT NOT NULL,
-      to_addresses TEXT NOT NULL,
-      cc_addresses TEXT NOT NULL,
-      bcc_addresses TEXT NOT NULL,
-      reply_to_addresses TEXT NOT NULL,
-      received_for TEXT NOT NULL,
-      subject TEXT NOT NULL,
-      message_id TEXT NOT NULL,
-      html TEXT,
-      text TEXT,
-      headers TEXT NOT NULL,
-      raw TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX received_emails_team ON received_emails (team_id, seq);
-    CREATE TABLE received_attachments (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      email_id TEXT NOT NULL,
-      filename TEXT,
-      content_type TEXT NOT NULL,
-      content_id TEXT,
-      content_disposition TEXT,
-      size INTEGER NOT NULL,
-      content TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX received_attachments_email ON received_attachments (email_id, seq);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    /** The From header as written (`Name <a@b>` or `a@b`). */
+    from_header: text().notNull(),
+    /** The bare sender address. */
+    from_address: text().notNull(),
+    to_addresses: text().notNull(),
+    cc_addresses: text().notNull(),
+    bcc_addresses: text().notNull(),
+    reply_to_addresses: text().notNull(),
+    received_for: text().notNull(),
+    subject: text().notNull(),
+    message_id: text().notNull(),
+    html: text(),
+    text: text(),
+    /** JSON object, lower-case header name → first value. */
+    headers: text().notNull(),
+    /** The message as received, base64; `''` for a fixtures email whose message is not composed yet (see `receivedRaw`). */
+    raw: text().notNull(),
+    /** Emulated ms. */
+    created_at: integer().notNull(),
   },
   {
-    // The team's received emails per UTC day (for constant-time quota checks), kept by triggers in the statement that inserts or
-    // deletes a row, so a quota check reads at most the month's days; see `receivedCounts`. The emulator's
-    // bookkeeping (`emulator_`): not in snapshots, not emptied by reset (the triggers follow the rows).
-    version: 37,
-    name: 'received_usage',
-    sql: `CREATE TABLE emulator_received_usage (
-      team_id TEXT NOT NULL,
-      day INTEGER NOT NULL,
-      emails INTEGER NOT NULL,
-      PRIMARY KEY (team_id, day)
-    ) WITHOUT ROWID;
-    CREATE TRIGGER received_emails_usage_insert AFTER INSERT ON received_emails BEGIN
-      INSERT INTO emulator_received_usage (team_id, day, emails) VALUES (NEW.team_id, CAST(NEW.created_at / 86400000 AS INTEGER), 1)
-      ON CONFLICT (team_id, day) DO UPDATE SET emails = emails + 1;
-    END;
-    CREATE TRIGGER received_emails_usage_delete AFTER DELETE ON received_emails BEGIN
-      UPDATE emulator_received_usage SET emails = emails - 1 WHERE team_id = OLD.team_id AND day = CAST(OLD.created_at / 86400000 AS INTEGER);
-    END;
-    INSERT INTO emulator_received_usage (team_id, day, emails)
-      SELECT team_id, CAST(created_at / 86400000 AS INTEGER), COUNT(*) FROM received_emails GROUP BY 1, 2;`,
+    indexes: [
+      { name: 'received_emails_team', on: 'team_id, seq' },
+    ],
   },
-];
+);
+
+/** Attachments of received emails (`content` base64); inserted last part first, so `seq DESC` is message order. */
+export const receivedAttachmentsTable = defineTable(
+  'received_attachments',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    email_id: text().notNull(),
+    filename: text(),
+    content_type: text().notNull(),
+    /** Without the angle brackets. */
+    content_id: text(),
+    content_disposition: text().as<'inline' | 'attachment' | null>(),
+    /** Bytes. */
+    size: integer().notNull(),
+    /** base64. */
+    content: text().notNull(),
+    created_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'received_attachments_email', on: 'email_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [receivedEmailsTable, receivedAttachmentsTable];
 
 /** A `received_emails` row; address columns are JSON arrays of bare addresses. */
-export interface ReceivedEmailRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  /** The From header as written (`Name <a@b>` or `a@b`). */
-  from_header: string;
-  /** The bare sender address. */
-  from_address: string;
-  to_addresses: string;
-  cc_addresses: string;
-  bcc_addresses: string;
-  reply_to_addresses: string;
-  received_for: string;
-  subject: string;
-  message_id: string;
-  html: string | null;
-  text: string | null;
-  /** JSON object, lower-case header name → first value. */
-  headers: string;
-  /** The message as received, base64; `''` for a fixtures email whose message is not composed yet (see `receivedRaw`). */
-  raw: string;
-  /** Emulated ms. */
-  created_at: number;
-}
+export type ReceivedEmailRow = RowOf<typeof receivedEmailsTable>;
 
 /** A `received_attachments` row. Rows are inserted last part first, so `seq DESC` is message order. */
-export interface ReceivedAttachmentRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  email_id: string;
-  filename: string | null;
-  content_type: string;
-  /** Without the angle brackets. */
-  content_id: string | null;
-  content_disposition: 'inline' | 'attachment' | null;
-  /** Bytes. */
-  size: number;
-  /** base64. */
-  content: string;
-  created_at: number;
-}
+export type ReceivedAttachmentRow = RowOf<typeof receivedAttachmentsTable>;
 
 /** The team's received email, or 404 `not_found` "Email not found" (another team's email included). */
 export function getEmailOr404(ctx: Emulator, teamId: string, id: string): ReceivedEmailRow {
@@ -163,46 +123,37 @@ export function attachmentMeta(ctx: Emulator, emailId: string, id: string): Rece
     .get(id, emailId) as ReceivedAttachmentRow | undefined;
 }
 
+/** The INSERT of a received email: every column but `seq`, positional. */
+const INSERT_RECEIVED = receivedEmailsTable.insert(receivedEmailsTable.columnsExcept('seq'));
+
 /**
- * The INSERT of a received email, prepared once for a message's copies:
- * `.run(id, team_id, from_header, from_address, to_addresses, cc_addresses,
- * bcc_addresses, reply_to_addresses, received_for, subject, message_id, html,
- * text, headers, raw, created_at)` (arrays as JSON text, raw as base64).
+ * Stores a received email (arrays as JSON text, `raw` base64, times in
+ * emulated ms) and records it in the usage ledger (`recordReceive`: one
+ * email toward the team's quota), in the caller's transaction. The one
+ * writer of `received_emails`.
  */
-export function receivedEmailInsert(ctx: Emulator): Statement {
-  return ctx.db.prepare(
-    `INSERT INTO received_emails (id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses,
-       received_for, subject, message_id, html, text, headers, raw, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+export function insertReceivedEmail(ctx: Emulator, row: Omit<ReceivedEmailRow, 'seq'>): void {
+  ctx.db.prepare(INSERT_RECEIVED.sql).run(...INSERT_RECEIVED.params(row));
+  recordReceive(ctx, row.team_id, row.created_at);
 }
 
 /**
- * The INSERT of a received attachment: `.run(id, team_id, email_id,
- * filename, content_type, content_id, content_disposition, size, content
- * (base64), created_at)`.
+ * Records the received emails of a snapshot import in the usage ledger
+ * (they go in as rows, not through `insertReceivedEmail`; the ledger forgot
+ * its counts when the tables were emptied). Call inside the import's
+ * transaction (the module's `imported` hook).
  */
-export function receivedAttachmentInsert(ctx: Emulator): Statement {
-  return ctx.db.prepare(
-    `INSERT INTO received_attachments (id, team_id, email_id, filename, content_type, content_id, content_disposition, size, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+export function recordImportedReceived(ctx: Emulator): void {
+  const rows = ctx.db.prepare('SELECT team_id, created_at FROM received_emails').raw().all() as [string, number][];
+  for (const [teamId, at] of rows) recordReceive(ctx, teamId, at);
 }
 
-/**
- * How many received emails count toward the team's quota in two windows
- * (each one email, the service's knowledge base), read in one query from
- * the per-day counts of migration 37: `day`, those stored at or after
- * `dayStartMs`, and `month`, at or after `monthStartMs` (emulated ms; UTC
- * day starts, as usage's `quotaWindows` gives them).
- */
-export function receivedCounts(ctx: Emulator, teamId: string, dayStartMs: number, monthStartMs: number): { day: number; month: number } {
-  return ctx.db
-    .prepare(
-      `SELECT COALESCE(SUM(CASE WHEN day >= ? THEN emails END), 0) AS day, COALESCE(SUM(emails), 0) AS month
-       FROM emulator_received_usage WHERE team_id = ? AND day >= ?`,
-    )
-    .get(Math.floor(dayStartMs / DAY_MS), teamId, Math.floor(monthStartMs / DAY_MS)) as { day: number; month: number };
+/** The INSERT of a received attachment: every column but `seq`, positional. */
+const INSERT_ATTACHMENT = receivedAttachmentsTable.insert(receivedAttachmentsTable.columnsExcept('seq'));
+
+/** Stores an attachment of a received email (`content` base64, `size` in bytes), in the caller's transaction. */
+export function insertReceivedAttachment(ctx: Emulator, row: Omit<ReceivedAttachmentRow, 'seq'>): void {
+  ctx.db.prepare(INSERT_ATTACHMENT.sql).run(...INSERT_ATTACHMENT.params(row));
 }
 
 /** A received email without its raw message; `html` and `text` only when asked for (`receivedEmailsByIds`). */

@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { insertSegment, migrations } from './store.js';
+import { insertSegment, tables } from './store.js';
 
 export const segmentsModule: ResourceModule = {
   name: 'segments',
-  migrations,
+  tables,
   operations,
   seed(ctx, fixtures) {
     for (const s of fixtures.segments ?? []) {

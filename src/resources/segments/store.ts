@@ -6,25 +6,28 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The segments tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** The `segments` table. */
+export const segmentsTable = defineTable(
+  'segments',
   {
-    version: 9,
-    name: 'segments',
-    sql: `CREATE TABLE segments (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX segments_team ON segments (team_id, seq);`,
-    // contact_segments was created here too until it moved to its owner, contacts.
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    created_at: integer().notNull(),
   },
-];
+  {
+    indexes: [
+      { name: 'segments_team', on: 'team_id, seq' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [segmentsTable];
 
 /** A `segments` row. */
 export interface SegmentRow {
@@ -71,7 +74,7 @@ export function insertSegment(ctx: Emulator, s: { id?: string; teamId: string; n
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow;
 }
 
-/** Deletes the team's segment row; its memberships go with it (foreign key of `contact_segments`, contacts' migration 39; its contacts stay). Returns whether it existed. */
+/** Deletes the team's segment row; its memberships go with it (foreign key of `contact_segments`, declared by contacts; its contacts stay). Returns whether it existed. */
 export function deleteSegment(ctx: Emulator, teamId: string, id: string): boolean {
   return ctx.db.prepare('DELETE FROM segments WHERE id = ? AND team_id = ?').run(id, teamId).changes > 0;
 }

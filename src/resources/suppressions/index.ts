@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { insertSuppressionRow, migrations } from './store.js';
+import { insertSuppressionRow, tables } from './store.js';
 
 export const suppressionsModule: ResourceModule = {
   name: 'suppressions',
-  migrations,
+  tables,
   operations,
   seed(ctx, fixtures) {
     for (const s of fixtures.suppressions ?? []) {

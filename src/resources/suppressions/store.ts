@@ -11,26 +11,30 @@ import type { Emulator } from '../../context.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../deliveries/emit.js';
-import type { Migration } from '../../store/db.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The suppressions tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** The `suppressions` table. */
+export const suppressionsTable = defineTable(
+  'suppressions',
   {
-    version: 21,
-    name: 'suppressions',
-    sql: `CREATE TABLE suppressions (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      email TEXT NOT NULL,
-      email_key TEXT NOT NULL,
-      origin TEXT NOT NULL,
-      source_id TEXT,
-      created_at INTEGER NOT NULL
-    );
-    CREATE UNIQUE INDEX suppressions_team_email ON suppressions (team_id, email_key);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    email: text().notNull(),
+    email_key: text().notNull(),
+    origin: text().notNull(),
+    source_id: text(),
+    created_at: integer().notNull(),
   },
-];
+  {
+    indexes: [
+      { name: 'suppressions_team_email', on: 'team_id, email_key', unique: true },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [suppressionsTable];
 
 export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
 

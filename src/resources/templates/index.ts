@@ -14,12 +14,12 @@
  * Unknown id/alias → 404 `Template not found`.
  */
 import type { ResourceModule } from '../../module.js';
-import { insertTemplate, publishTemplate, templatesMigration, templateVersionsForeignKeyMigration } from './store.js';
+import { insertTemplate, publishTemplate, tables } from './store.js';
 import { templateOperations } from './handlers.js';
 
 export const templatesModule: ResourceModule = {
   name: 'templates',
-  migrations: [templatesMigration, templateVersionsForeignKeyMigration],
+  tables,
   operations: templateOperations,
   seed(ctx, fixtures) {
     for (const t of fixtures.templates ?? []) {

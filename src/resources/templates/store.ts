@@ -14,6 +14,7 @@ import { ApiError, errors } from '../../http/errors.js';
 import { templateMessages } from './messages.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
 /** A variable's fallback value as the document types it (`templates/get`). */
 export type FallbackValue = NonNullable<ResponseBody<'templates/get'>['variables']>[number]['fallback_value'];
@@ -67,69 +68,55 @@ export interface VersionInput {
   variables?: { key: string; type: StoredVariable['type']; fallback_value?: unknown }[];
 }
 
-export const templatesMigration = {
-  version: 22,
-  name: 'templates',
-  sql: `CREATE TABLE templates (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    team_id TEXT NOT NULL,
-    alias TEXT,
-    name TEXT NOT NULL,
-    current_version_id TEXT NOT NULL,
-    published_version_id TEXT,
-    published_at INTEGER,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE INDEX templates_team ON templates (team_id, seq);
-  CREATE UNIQUE INDEX templates_alias ON templates (team_id, alias) WHERE alias IS NOT NULL;
-  CREATE TABLE template_versions (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    template_id TEXT NOT NULL,
-    from_addr TEXT,
-    subject TEXT,
-    reply_to TEXT,
-    html TEXT NOT NULL,
-    text TEXT,
-    variables TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE INDEX template_versions_template ON template_versions (template_id);`,
-};
+/** The `templates` table. */
+export const templatesTable = defineTable(
+  'templates',
+  {
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    alias: text(),
+    name: text().notNull(),
+    current_version_id: text().notNull(),
+    published_version_id: text(),
+    published_at: integer(),
+    created_at: integer().notNull(),
+    updated_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'templates_team', on: 'team_id, seq' },
+      { name: 'templates_alias', on: 'team_id, alias', unique: true, where: 'alias IS NOT NULL' },
+    ],
+  },
+);
 
-/**
- * Foreign key: a template's versions go with it (`DELETE /templates/{id}`).
- * A table rebuild (SQLite adds a foreign key no other way); versions whose
- * template is gone are dropped (the checks are deferred for the copy, and
- * what `foreign_key_check` finds is deleted before the commit).
- */
-export const templateVersionsForeignKeyMigration = {
-  version: 40,
-  name: 'template_versions_foreign_key',
-  sql: `PRAGMA defer_foreign_keys = ON;
-  CREATE TABLE template_versions_fk (
-    seq INTEGER PRIMARY KEY,
-    id TEXT UNIQUE NOT NULL,
-    template_id TEXT NOT NULL REFERENCES templates (id) ON DELETE CASCADE,
-    from_addr TEXT,
-    subject TEXT,
-    reply_to TEXT,
-    html TEXT NOT NULL,
-    text TEXT,
-    variables TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  INSERT INTO template_versions_fk (seq, id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at)
-    SELECT seq, id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at FROM template_versions;
-  DROP TABLE template_versions;
-  ALTER TABLE template_versions_fk RENAME TO template_versions;
-  DELETE FROM template_versions WHERE seq IN (SELECT rowid FROM pragma_foreign_key_check('template_versions'));
-  CREATE INDEX template_versions_template ON template_versions (template_id);`,
-};
+/** A template's versions (its draft and published one); they go with their template (`DELETE /templates/{id}`). */
+export const templateVersionsTable = defineTable(
+  'template_versions',
+  {
+    seq: seq(),
+    id: id(),
+    template_id: text().notNull().references('templates', { onDelete: 'CASCADE' }),
+    from_addr: text(),
+    subject: text(),
+    reply_to: text(),
+    html: text().notNull(),
+    text: text(),
+    variables: text().notNull(),
+    created_at: integer().notNull(),
+    updated_at: integer().notNull(),
+  },
+  {
+    indexes: [
+      { name: 'template_versions_template', on: 'template_id' },
+    ],
+  },
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [templatesTable, templateVersionsTable];
+
 
 /** Stored reply-to → the spec's string or null (docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 8); several addresses are joined with `, `. */
 export function replyToString(stored: string | null): string | null {
@@ -206,7 +193,7 @@ export function insertTemplate(
     text: input.text ?? null,
     variables: buildVariables(ctx, input.variables),
   };
-  // The template row first: its version refers to it (foreign key, `templateVersionsForeignKeyMigration`).
+  // The template row first: its version refers to it (foreign key of `template_versions`).
   const versionId = newId();
   ctx.db
     .prepare('INSERT INTO templates (id, team_id, alias, name, current_version_id, published_version_id, published_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)')
@@ -323,7 +310,7 @@ export function templateListItem(row: TemplateRow): ListItem<'templates/list'> {
   };
 }
 
-/** Deletes a template; its versions go with it (foreign key, `templateVersionsForeignKeyMigration`). */
+/** Deletes a template; its versions go with it (foreign key of `template_versions`). */
 export function deleteTemplate(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM templates WHERE id = ?').run(id);
 }

@@ -4,11 +4,11 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { operations } from './handlers.js';
-import { insertTopic, migrations } from './store.js';
+import { insertTopic, tables } from './store.js';
 
 export const topicsModule: ResourceModule = {
   name: 'topics',
-  migrations,
+  tables,
   operations,
   seed(ctx, fixtures) {
     for (const t of fixtures.topics ?? []) {

@@ -6,35 +6,33 @@
 import type { Emulator } from '../../context.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The topics tables' schema steps (range in src/modules.ts). */
-export const migrations: Migration[] = [
+/** Topics; `updated_at` is null until the topic is first updated (reads as `created_at`; the topic.* webhook payloads, SDK `TopicEventData`). */
+export const topicsTable = defineTable(
+  'topics',
   {
-    version: 11,
-    name: 'topics',
-    sql: `CREATE TABLE topics (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      description TEXT,
-      default_subscription TEXT NOT NULL,
-      visibility TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX topics_team ON topics (team_id, seq);`,
-    // contact_topics was created here too until it moved to its owner, contacts.
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    name: text().notNull(),
+    description: text(),
+    default_subscription: text().notNull(),
+    visibility: text().notNull(),
+    created_at: integer().notNull(),
+    updated_at: integer(),
   },
   {
-    version: 33,
-    name: 'topics updated_at',
-    // The `updated_at` of the topic.* webhook payloads (SDK `TopicEventData`); null: never updated (reads as `created_at`).
-    sql: 'ALTER TABLE topics ADD COLUMN updated_at INTEGER',
+    indexes: [
+      { name: 'topics_team', on: 'team_id, seq' },
+    ],
   },
-];
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [topicsTable];
 
 export type Subscription = 'opt_in' | 'opt_out';
 
@@ -136,7 +134,7 @@ export function updateTopic(ctx: Emulator, id: string, t: { name: string; descri
   return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
 }
 
-/** Deletes a topic row; the contacts' choices of it go with it (foreign key of `contact_topics`, contacts' migration 39). */
+/** Deletes a topic row; the contacts' choices of it go with it (foreign key of `contact_topics`, declared by contacts). */
 export function deleteTopic(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM topics WHERE id = ?').run(id);
 }

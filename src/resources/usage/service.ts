@@ -1,35 +1,84 @@
 /**
- * Usage and quotas (docs/reference/inboxes.md#usage; docs/reference/errors.md#error-names-and-statuses quota rows and "Quota
- * headers"; the plans in src/state/plans.ts). Usage is counted from the
- * other rooms' state through their `service.ts` (never their SQL), in
- * emulated time:
- * | count | what | window |
+ * The usage ledger and the quotas (docs/reference/inboxes.md#usage;
+ * docs/reference/errors.md#error-names-and-statuses quota rows and "Quota
+ * headers"; the plans in src/state/plans.ts): what other rooms call.
+ *
+ * The ledger owns the email counts the quotas of `--plan` and GET /usage
+ * read, per team and UTC day, in its own table `emulator_usage` (store.ts); the rooms
+ * that send and receive tell it, in the transaction that stores the email:
+ * | call | who | counts |
  * |---|---|---|
- * | emails `sent` | To + CC + BCC recipients of API, batch, SMTP and inbox sends (emails' `sentRecipients`, per-day counts kept as rows are stored) | the UTC day / month so far |
- * | emails `received` | received emails, one each (receiving's `receivedCounts`, the same way) | the UTC day / month so far |
- * | emails `used` | `sent + received` (the knowledge base: both count) | |
- * | contacts, segments, broadcasts, domains | the team's rows now | |
- * | automation runs | runs started | the UTC month so far |
- * The daily quota resets at 00:00 UTC (docs/reference/README.md: "free daily quota resets
- * 00:00 UTC"), the monthly one on the 1st at 00:00 UTC (the Go mock's
- * `resets_at`). The email quotas are checked where sending lives (emails'
- * `sendEmail`, `EmailQuota`), on the numbers of `emailUsage` (given to it as
- * `ctx.usage`); broadcasts call `checkContactsQuota`.
+ * | `recordSend` | emails' `insertEmail` (API, batch, SMTP and inbox sends, the fixture seed) | To + CC + BCC recipients (`recipientCount`) of a send whose source counts (`countsTowardQuota`) |
+ * | `recordReceive` | receiving, when it stores a received email | one |
+ * | `forget` | reset and a snapshot import (the `cleared` hook), which empty every table | everything, before the rooms record again what they hold (emails' and receiving's `imported` hooks) |
+ * No trigger keeps a count and no other room names the table: the ledger
+ * reads no other room, so every room may call it. Like the saved clock it is
+ * the emulator's bookkeeping (`emulator_`): not exported in snapshots.
+ *
+ * The daily quota resets at 00:00 UTC (docs/reference/README.md: "free
+ * daily quota resets 00:00 UTC"), the monthly one on the 1st at 00:00 UTC
+ * (the Go mock's `resets_at`). The email quotas are checked where sending
+ * lives (emails' `sendEmail`, `EmailQuota`) on `emailUsage`; broadcasts
+ * call `checkContactsQuota`. GET /usage is `usageOf` (report.ts).
  */
-import type { Emulator, EmailWindow, UsageCounter } from '../../context.js';
+import type { Emulator } from '../../context.js';
 import { usageMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { planLimits } from '../../state/plans.js';
-import { sentRecipients } from '../emails/service.js';
-import { receivedCounts } from '../receiving/service.js';
 import { countContacts } from '../contacts/service.js';
-import { countSegments } from '../segments/service.js';
-import { countBroadcasts } from '../broadcasts/service.js';
-import { countRuns } from '../automations/service.js';
-import { countDomains } from '../domains/service.js';
-import type { ResponseBody } from '../../http/document-types.js';
+import { addUsage, deleteUsage, usageSince } from './store.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The sources whose sends count toward the email quotas (and are checked
+ * against them): transactional sends, inbox sends included (they go out as
+ * `api`). Broadcast and automation emails are marketing email, counted by
+ * contacts instead (the service's knowledge base "What are Resend account
+ * quotas and limits?").
+ */
+const COUNTED_SOURCES: ReadonlySet<string> = new Set(['api', 'batch', 'smtp']);
+
+/** Whether a send of `source` (an email's `source`: api, batch, smtp, broadcast, automation) counts toward the quotas. */
+export function countsTowardQuota(source: string): boolean {
+  return COUNTED_SOURCES.has(source);
+}
+
+/**
+ * How many emails a send counts as: one per To, CC and BCC recipient (the
+ * knowledge base). Each field is a list of addresses, one address (a
+ * string, as a send body may give it), or absent.
+ */
+export function recipientCount(send: { to?: unknown; cc?: unknown; bcc?: unknown }): number {
+  const n = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? 1 : 0);
+  return n(send.to) + n(send.cc) + n(send.bcc);
+}
+
+/**
+ * Records a stored send: its recipients (`recipientCount` of `to`, `cc`,
+ * `bcc`) on the team's UTC day of `atMs` (emulated ms, the email's
+ * `created_at`), when its `source` counts (`countsTowardQuota`; else
+ * nothing). Call inside the transaction that stores the email.
+ */
+export function recordSend(ctx: Emulator, send: { teamId: string; source: string; atMs: number; to?: unknown; cc?: unknown; bcc?: unknown }): void {
+  if (!countsTowardQuota(send.source)) return;
+  addUsage(ctx, send.teamId, send.atMs, recipientCount(send), 0);
+}
+
+/** Records a stored received email (one email) on the team's UTC day of `atMs` (emulated ms). Call inside the transaction that stores it. */
+export function recordReceive(ctx: Emulator, teamId: string, atMs: number): void {
+  addUsage(ctx, teamId, atMs, 0, 1);
+}
+
+/**
+ * Forgets every count: the rows they counted are gone (reset and a snapshot
+ * import empty every table; the usage module's `cleared` hook). The rooms
+ * record again what they then store (the fixtures' seed, the import's
+ * `imported` hooks). Call inside that transaction.
+ */
+export function forget(ctx: Emulator): void {
+  deleteUsage(ctx);
+}
 
 /** Start and end (the next reset) of the UTC day and month of `nowMs`, in ms. */
 export function quotaWindows(nowMs: number): { dayStart: number; dayEnd: number; monthStart: number; monthEnd: number } {
@@ -43,23 +92,31 @@ export function quotaWindows(nowMs: number): { dayStart: number; dayEnd: number;
   };
 }
 
+/** One window of a team's email usage (GET /usage `emails.daily` / `emails.monthly`): counts in emails, `limit` null without one, `resets_at` ISO 8601. */
+export interface EmailWindow {
+  used: number;
+  limit: number | null;
+  sent: number;
+  received: number;
+  resets_at: string;
+}
+
 /**
  * The team's email usage today and this month (emulated time), with the
  * plan's limits: GET /usage's `emails`, and what a send's quota is checked
- * against. Two reads (sent, received), each of both windows over at most
- * the month's per-day counts: constant whatever the number of emails.
+ * against. One read of at most the month's days of the ledger: constant
+ * whatever the number of emails.
  */
 export function emailUsage(ctx: Emulator, teamId: string): { daily: EmailWindow; monthly: EmailWindow } {
   const w = quotaWindows(ctx.clock.nowMs());
   const limits = planLimits(ctx);
-  const sent = sentRecipients(ctx, teamId, w.dayStart, w.monthStart);
-  const received = receivedCounts(ctx, teamId, w.dayStart, w.monthStart);
+  const c = usageSince(ctx, teamId, w.dayStart, w.monthStart);
   const window = (s: number, r: number, resets: number, limit: number | null): EmailWindow => ({ used: s + r, limit, sent: s, received: r, resets_at: isoTime(resets)! });
-  return { daily: window(sent.day, received.day, w.dayEnd, limits.emailsDaily), monthly: window(sent.month, received.month, w.monthEnd, limits.emailsMonthly) };
+  return {
+    daily: window(c.sent_day, c.received_day, w.dayEnd, limits.emailsDaily),
+    monthly: window(c.sent_month, c.received_month, w.monthEnd, limits.emailsMonthly),
+  };
 }
-
-/** `ctx.usage` (src/context.ts `UsageCounter`): the email usage as sending reads it. */
-export const usageCounter: UsageCounter = { emailUsage };
 
 /**
  * Refuses a broadcast when the team has more contacts than its plan allows:
@@ -87,27 +144,3 @@ export const DEFAULT_RATE_LIMIT = 10;
  * The limits the SDK types `number | null` stay `null` (no limit).
  */
 export const NO_LIMIT = 2_147_483_647;
-
-/**
- * GET /usage: the SDK's `GetUsageResponseSuccess` (docs/reference/inboxes.md#usage).
- * `emails` is `emailUsage`, the numbers a send's quota is checked against
- * (read once: the reply's quota headers come from it too); limits the SDK
- * types `number` are NO_LIMIT without a plan.
- */
-export function usageOf(ctx: Emulator, teamId: string): ResponseBody<'usage/get'> {
-  const limits = planLimits(ctx);
-  const w = quotaWindows(ctx.clock.nowMs());
-  const usage = ctx.usage.emailUsage(ctx, teamId);
-  return {
-    object: 'usage',
-    emails: { daily: usage.daily, monthly: { ...usage.monthly, limit: usage.monthly.limit ?? NO_LIMIT } },
-    contacts: { used: countContacts(ctx, teamId), limit: limits.contacts ?? NO_LIMIT },
-    segments: { used: countSegments(ctx, teamId), limit: limits.segments },
-    broadcasts: { used: countBroadcasts(ctx, teamId), limit: null },
-    ai_credits: { used: 0, limit: null, next_increase_at: null },
-    automation_runs: { used: countRuns(ctx, teamId, w.monthStart), limit: limits.automationRuns ?? NO_LIMIT, resets_at: isoTime(w.monthEnd)! },
-    domains: { used: countDomains(ctx, teamId), limit: limits.domains },
-    rate_limit: { limit: ctx.config.rateLimit > 0 ? ctx.config.rateLimit : DEFAULT_RATE_LIMIT, duration: '1000ms' },
-  };
-}
-

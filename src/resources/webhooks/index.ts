@@ -17,12 +17,12 @@
  */
 import type { ResourceModule } from '../../module.js';
 import { endpointOperations, webhookEventOperations } from './handlers.js';
-import { insertWebhook, migrations } from './store.js';
+import { insertWebhook, tables } from './store.js';
 import type { OperationHandlers } from '../../http/document-types.js';
 
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
-  migrations,
+  tables,
   operations: { ...endpointOperations, ...webhookEventOperations } satisfies OperationHandlers,
   seed(ctx, fixtures) {
     for (const w of fixtures.webhooks ?? []) {

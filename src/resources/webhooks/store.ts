@@ -6,35 +6,35 @@ import { randomBytes } from 'node:crypto';
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import type { Migration } from '../../store/db.js';
 import { teamPager } from '../../http/pagination.js';
 import { webhookMessages } from './messages.js';
 import type { SchemaOf } from '../../http/document-types.js';
+import { defineTable, id, integer, seq, text } from '../../store/table.js';
 
-/** The `webhooks` table's schema steps (owned here; deliveries live in src/deliveries/). */
-export const migrations: Migration[] = [
+/** The `webhooks` table. */
+export const webhooksTable = defineTable(
+  'webhooks',
   {
-    version: 5,
-    name: 'webhooks',
-    sql: `CREATE TABLE webhooks (
-      seq INTEGER PRIMARY KEY,
-      id TEXT UNIQUE NOT NULL,
-      team_id TEXT NOT NULL,
-      endpoint TEXT NOT NULL,
-      events TEXT NOT NULL,
-      status TEXT NOT NULL,
-      signing_secret TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX webhooks_team ON webhooks (team_id);`,
+    seq: seq(),
+    id: id(),
+    team_id: text().notNull(),
+    endpoint: text().notNull(),
+    events: text().notNull(),
+    status: text().notNull(),
+    signing_secret: text().notNull(),
+    created_at: integer().notNull(),
+    previous_signing_secret: text(),
+    previous_secret_expires_at: integer(),
   },
   {
-    version: 25,
-    name: 'webhook_previous_secret',
-    sql: `ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
-    ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
+    indexes: [
+      { name: 'webhooks_team', on: 'team_id' },
+    ],
   },
-];
+);
+
+/** The tables of this room (`ResourceModule.tables`). */
+export const tables = [webhooksTable];
 
 /** A `webhooks` row. Times: emulated ms. */
 export interface WebhookRow {

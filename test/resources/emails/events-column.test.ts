@@ -1,13 +1,11 @@
 /**
  * Issue 10 (memory per stored email): an email's history lives in its own
- * row (`emails.events`, migration 403) instead of three `email_events` rows
- * in two indexes; a store made before keeps its history, in order.
+ * row (`emails.events`) instead of three `email_events` rows in two
+ * indexes.
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
-import { migrate, openDatabase, userTables } from '../../../src/store/db.js';
-import { modules } from '../../../src/modules.js';
-import { migrationsAt } from '../../../src/store/schema.js';
+import { userTables } from '../../../src/store/db.js';
 import { eventsOf } from '../../../src/resources/emails/service.js';
 import { loadEmailHead, loadEmailSteps } from '../../../src/resources/emails/store.js';
 
@@ -26,35 +24,6 @@ describe('an email history in emails.events', () => {
     expect(events.map((e) => e.at)).toEqual([...events.map((e) => e.at)].sort((a, b) => a - b));
     expect(events[3].data).toEqual({ link: 'https://example.com/x' });
     expect(userTables(t.emu.ctx.db)).not.toContain('email_events');
-  });
-});
-
-describe('migration 31 (emails.events) on a store made before it', () => {
-  it('copies each email_events row, in order and with its data, into its email, then drops the table', () => {
-    const all = modules.flatMap((m) => m.migrations ?? []);
-    const db = openDatabase(':memory:');
-    try {
-      const before = migrationsAt(11); // schema version 11: the store before migration 31 (schema version 12)
-      migrate(db, all.filter((m) => before.has(m.version)));
-      const email = db.prepare(
-        `INSERT INTO emails (id, team_id, message_id, from_addr, to_addrs, subject, last_event, created_at, source) VALUES (?, 't', '<m>', 'a@example.com', '["x@example.org"]', 's', ?, 0, 'api')`,
-      );
-      email.run('e1', 'clicked');
-      email.run('e2', 'queued');
-      const event = db.prepare('INSERT INTO email_events (email_id, team_id, type, at, data) VALUES (?, ?, ?, ?, ?)');
-      event.run('e1', 't', 'queued', 10, null);
-      event.run('e1', 't', 'sent', 20, null);
-      event.run('e1', 't', 'clicked', 30, '{"link":"https://example.com"}');
-      migrate(db, all);
-      const rows = db.prepare('SELECT id, events FROM emails ORDER BY id').all() as { id: string; events: string }[];
-      expect(rows.map((r) => [r.id, JSON.parse(r.events)])).toEqual([
-        ['e1', [{ type: 'queued', at: 10 }, { type: 'sent', at: 20 }, { type: 'clicked', at: 30, data: { link: 'https://example.com' } }]],
-        ['e2', []],
-      ]);
-      expect(userTables(db)).not.toContain('email_events');
-    } finally {
-      db.close();
-    }
   });
 });
 
