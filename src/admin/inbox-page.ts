@@ -1,6 +1,6 @@
 /**
- * Where the inbox page's files are (web/inbox/: index.html, inbox.js,
- * inbox.css; the page is described in web/inbox/index.html and served by
+ * Where the inbox page's files are (web/inbox/: index.html, its ES modules
+ * (inbox.js the entry, store.js, list.js, …), inbox.css; the page is described in web/inbox/index.html and served by
  * src/admin/inbox.ts), from wherever this module runs: the sources
  * (src/admin/), the compiled package (dist/src/admin/) or the bundled CLI
  * (dist/cli.mjs). The folder ships in the package (`files`) and the Docker
