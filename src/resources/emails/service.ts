@@ -13,3 +13,4 @@ export { seedEmail, type FixtureEmail } from './seed.js';
 export { EmailQuota, quotaHeadersOf, recipientCount } from './quota.js';
 export { sentRecipients } from './store.js';
 export { htmlToText } from './text.js';
+export { clearTeamEmails, deleteEmails } from './delete.js';
