@@ -7,7 +7,8 @@
  * image.
  *
  * What the page shows, for the selected team (a dashboard, read-only but for
- * replay and the clock): sent emails newest first with the search language
+ * replay, the clock, Delete and Clear of sent emails and Send to a real
+ * inbox; light or dark, unread emails counted in the title): sent emails newest first with the search language
  * (`q`), an email's HTML in a sandboxed iframe (`sandbox=""`, `srcdoc`) at
  * 375 / 768 px or full width beside its text, its one-time codes and links,
  * its raw source, headers, attachments, tags and event timeline; received

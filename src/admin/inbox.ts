@@ -8,8 +8,10 @@
  * | admin/events | `GET /_emulator/events`: a server-sent events stream of `ctx.bus`: `email` `{id}`, `delivery` `{id}`, `inbound` `{id}` (a received email), `change` `{team_id, operation}` (an API write answered with success: the dashboard views reload), `clock` `{now, mode}`, `reset` `{}`; first a `hello` `{now, mode}`; a `: ping` comment every 15 s (wall clock) keeps proxies from closing it |
  * The page reads `/_emulator/emails` (admin emails module),
  * `/_emulator/webhook-deliveries`, `/_emulator/clock`, the dashboard views
- * `/_emulator/teams/{id}/...` (src/admin/dashboard.ts), and posts to
- * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
+ * `/_emulator/teams/{id}/...` (src/admin/dashboard.ts), posts to
+ * `/_emulator/clock/advance`, `.../webhook-deliveries/{id}/replay` and
+ * `/_emulator/emails/{id}/release`, and deletes `/_emulator/emails/{id}` and
+ * `/_emulator/emails?team_id=`.
  */
 import fs from 'node:fs';
 import type { Emulator } from '../context.js';

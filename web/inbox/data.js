@@ -6,6 +6,7 @@
  */
 import { api, messageOf, statusOf } from './api.js';
 import { $, add, fmtTime, h, input } from './dom.js';
+import { noteArrivals } from './arrivals.js';
 import { clockNowMs, keep, render, state, stored } from './store.js';
 
 /** @typedef {import('./types.js').Ok<'admin/list-teams'>} Teams */
@@ -36,6 +37,7 @@ export async function loadEmails() {
     // Newest first, whatever order the API uses.
     state.emails = r.data.slice().sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
     state.emailsError = null;
+    if (!q) noteArrivals('email', state.emails);
   } catch (e) {
     state.emails = []; state.emailsError = statusOf(e) === 404 || statusOf(e) === 501 ? 'The emails admin API is not available in this build.' : messageOf(e);
   }
@@ -55,7 +57,10 @@ export async function loadView(name) {
   let r = null;
   try { r = await api('teams/' + encodeURIComponent(state.team) + '/' + VIEWS[name]); } catch { r = null; }
   switch (name) {
-    case 'received': state.received = r ? /** @type {import('./types.js').Ok<'admin/dashboard-received-emails'>} */ (r).data : []; break;
+    case 'received':
+      state.received = r ? /** @type {import('./types.js').Ok<'admin/dashboard-received-emails'>} */ (r).data : [];
+      noteArrivals('received', state.received);
+      break;
     case 'domains': state.domains = r ? /** @type {import('./types.js').Ok<'admin/dashboard-domains'>} */ (r).data : []; break;
     case 'contacts': {
       const c = /** @type {import('./types.js').ContactsView | null} */ (r);

@@ -17,6 +17,10 @@
  * | checks.js | an email's Checks and the list's ⚠ marker |
  * | views.js | webhook deliveries, domains, contacts, broadcasts, runs, inboxes |
  * | live.js | live updates (server-sent events) |
+ * | theme.js | light, dark or the system's colours |
+ * | arrivals.js | unread emails, the title's count, notifications |
+ * | tidy.js | Delete and Clear of sent emails |
+ * | release.js | Send to a real inbox (`--relay`) |
  * | dom.js | building elements, formatters |
  *
  * This module wires the controls (tabs, search, team, clock, keyboard) and
@@ -31,9 +35,14 @@ import { connect } from './live.js';
 import { isKind, isTab, renderList, select, showTab } from './list.js';
 import { TAB, renderers, render, state } from './store.js';
 import { renderClock } from './data.js';
+import { initTheme } from './theme.js';
+import { initNotify, markAllRead, markRead } from './arrivals.js';
+import { clearEmails } from './tidy.js';
 
 renderers.render = () => { renderList(); renderDetail(); };
 renderers.renderDetail = renderDetail;
+initTheme();
+initNotify();
 
 // --- controls -----------------------------------------------------------
 document.querySelectorAll('.tabs button').forEach((b) => {
@@ -45,6 +54,8 @@ $('#search').addEventListener('input', () => { clearTimeout(searchTimer); search
 $('#search-other-input').addEventListener('input', render);
 $('#search-type').addEventListener('input', render);
 $('#search-status').addEventListener('change', render);
+$('#mark-read').addEventListener('click', () => { markAllRead(); render(); });
+$('#clear-emails').addEventListener('click', () => { clearEmails(); });
 $('#team-select').addEventListener('change', () => {
   chooseTeam(input('#team-select').value); state.selected = null; state.picked = {}; refresh();
 });
@@ -62,9 +73,19 @@ document.querySelectorAll('[data-advance]').forEach((b) => b.addEventListener('c
 $('#advance-button').addEventListener('click', () => advance(input('#advance-input').value));
 $('#advance-input').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') advance(input('#advance-input').value); });
 
+// --- phones: the header collapses while the list scrolls down, and comes back on the way up ----------
+const main = $('main');
+let lastScroll = 0;
+main.addEventListener('scroll', () => {
+  const y = main.scrollTop;
+  if (y > 48 && y > lastScroll + 2) document.body.classList.add('compact');
+  else if (y < lastScroll - 2 || y <= 48) document.body.classList.remove('compact');
+  lastScroll = y;
+}, { passive: true });
+
 // --- the item in the address (#kind/id) -------------------------------------
 const m = /^#(\w+)\/(.+)$/.exec(location.hash);
-if (m && isKind(m[1])) { state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = TAB[m[1]]; state.picked[state.tab] = state.selected; state.showDetail = true; }
+if (m && isKind(m[1])) { if (m[1] === 'email' || m[1] === 'received') markRead(decodeURIComponent(m[2])); state.selected = { kind: m[1], id: decodeURIComponent(m[2]) }; state.tab = TAB[m[1]]; state.picked[state.tab] = state.selected; state.showDetail = true; }
 // A real clock ticks: the header shows the emulated now, moving with the wall clock between reads.
 setInterval(() => { if (state.clock && state.clock.mode === 'real') renderClock(); }, 1000);
 

@@ -4,6 +4,7 @@
  * the current tab (sent emails newest first, webhook deliveries, and the
  * dashboard views); selecting an item and switching tabs.
  */
+import { isUnread, markRead, renderTitle } from './arrivals.js';
 import { AUTO_CHECKS, checkMarker } from './checks.js';
 import { $, add, badge, clip, h, input, list, shortTime } from './dom.js';
 import { KIND, TAB, TABS, collection, render, state } from './store.js';
@@ -43,7 +44,8 @@ function visibleDeliveries() {
  */
 function row(kind, id, who, when, subject, meta, mono) {
   const sel = !!state.selected && state.selected.kind === kind && state.selected.id === id;
-  return h('div', { className: 'item' + (sel ? ' selected' : ''), 'data-id': id, 'data-kind': kind, 'data-testid': kind + '-item', tabindex: '0', role: 'option', 'aria-selected': sel ? 'true' : 'false', onclick: () => select(kind, id) },
+  const unread = (kind === 'email' || kind === 'received') && isUnread(id);
+  return h('div', { className: 'item' + (sel ? ' selected' : '') + (unread ? ' unread' : ''), 'data-unread': unread ? '1' : null, 'data-id': id, 'data-kind': kind, 'data-testid': kind + '-item', tabindex: '0', role: 'option', 'aria-selected': sel ? 'true' : 'false', onclick: () => select(kind, id) },
     h('div', { className: 'top' }, h('span', { className: 'who' + (mono ? ' mono' : '') }, who), h('span', { className: 'when' }, when)),
     subject !== null ? h('div', { className: 'subject' }, subject) : null,
     h('div', { className: 'meta' }, meta));
@@ -118,6 +120,8 @@ export function renderList() {
   TABS.forEach((t) => { $('#count-' + t).textContent = String(collection(KIND[t]).length); });
   document.querySelectorAll('.tabs button').forEach((b) => b.classList.toggle('active', b.getAttribute('data-tab') === state.tab));
   $('#search-emails').hidden = state.tab !== 'emails';
+  $('#email-actions').hidden = state.tab !== 'emails';
+  renderTitle();
   $('#search-deliveries').hidden = state.tab !== 'deliveries';
   $('#search-other').hidden = state.tab === 'emails' || state.tab === 'deliveries';
   const box = $('#list');
@@ -136,6 +140,7 @@ export function renderList() {
 
 /** Opens an item in the detail (and in the address: `#kind/id`). @param {Kind} kind @param {string} id */
 export function select(kind, id) {
+  if (kind === 'email' || kind === 'received') markRead(id);
   state.selected = { kind, id };
   state.picked[state.tab] = state.selected;
   state.showDetail = true;

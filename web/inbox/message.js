@@ -9,6 +9,8 @@
 import { checksView } from './checks.js';
 import { badge, fmtSize, fmtTime, h, kv, list, table } from './dom.js';
 import { renderDetail, state } from './store.js';
+import { deleteEmail } from './tidy.js';
+import { releaseForm } from './release.js';
 
 /** @typedef {import('./types.js').Email} Email */
 /** @typedef {import('./types.js').Received} Received */
@@ -38,6 +40,35 @@ function sourceBox(url, key) {
   }
   return h('div', { className: 'card' }, pre);
 }
+/** The preview's height bounds, px: short emails take what they need, long ones scroll inside the frame. */
+export const PREVIEW_MIN_PX = 120;
+export const PREVIEW_MAX_PX = 1200;
+/**
+ * The email's HTML in a sandboxed, script-less iframe (`sandbox=""`,
+ * `srcdoc`) at the chosen width, as tall as its content (between
+ * PREVIEW_MIN_PX and PREVIEW_MAX_PX). The sandbox gives the frame an opaque
+ * origin, so the page cannot read its height: a hidden twin with
+ * `sandbox="allow-same-origin"` (still no scripts, forms or navigation)
+ * lays the same HTML out at the same width, is measured once loaded (its
+ * images too), and goes.
+ * @param {string} html
+ */
+function previewFrame(html) {
+  const width = 'width:' + (state.width === 'full' ? '100%' : state.width + 'px');
+  const frame = h('iframe', { id: 'email-html', className: 'html', 'data-testid': 'email-html', sandbox: '', srcdoc: html, title: 'email HTML', style: width });
+  const twin = h('iframe', { className: 'html measure', sandbox: 'allow-same-origin', srcdoc: html, 'aria-hidden': 'true', tabindex: '-1', style: width });
+  twin.addEventListener('load', () => {
+    const doc = twin.contentDocument;
+    const height = doc ? Math.max(doc.documentElement.scrollHeight, doc.body ? doc.body.scrollHeight : 0) : 0;
+    if (height) {
+      frame.style.height = Math.min(PREVIEW_MAX_PX, Math.max(PREVIEW_MIN_PX, Math.ceil(height))) + 'px';
+      frame.setAttribute('data-fitted', String(Math.ceil(height)));
+    }
+    twin.remove();
+  });
+  return h('div', { className: 'frame-box' }, frame, twin);
+}
+
 /**
  * HTML (sandboxed iframe at the chosen width) and text, or the raw source; codes and links; checks.
  * @param {Message} x
@@ -57,7 +88,7 @@ function content(x, rawUrl, sourceKey) {
       h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'Text (no HTML part)'), h('span', null, x.text.length + ' chars')),
         h('pre', { id: 'email-text', 'data-testid': 'email-text', className: 'text-body' }, x.text))] : [
       h('div', { className: 'card pane' }, h('div', { className: 'label' }, h('span', null, 'HTML' + (state.width === 'full' ? '' : ' · ' + state.width + ' px')), h('span', null, html ? (html.length + ' chars') : 'none')),
-        h('div', { className: 'frame-box' }, h('iframe', { id: 'email-html', className: 'html', 'data-testid': 'email-html', sandbox: '', srcdoc: html || '<p style="font:14px system-ui;color:#667085;padding:8px">No HTML part.</p>', title: 'email HTML', style: 'width:' + (state.width === 'full' ? '100%' : state.width + 'px') }))),
+        previewFrame(html || '<p style="font:14px system-ui;color:#667085;padding:8px">No HTML part.</p>')),
       h('div', { className: 'card pane', style: 'margin-top:14px' }, h('div', { className: 'label' }, h('span', null, 'Text'), h('span', null, x.text ? (x.text.length + ' chars') : 'none')),
         h('pre', { id: 'email-text', 'data-testid': 'email-text', style: 'height:auto;max-height:300px' }, x.text || '(no text part)'))],
     h('h2', null, 'One-time codes and links'),
@@ -76,7 +107,12 @@ export function emailView(e) {
   const events = list(e.events);
   return [
     h('h1', { 'data-testid': 'email-subject' }, e.subject || '(no subject)'),
-    h('div', { className: 'actions' }, badge(e.last_event, 'email-status'), h('span', { className: 'note mono' }, e.id)),
+    h('div', { className: 'actions' }, badge(e.last_event, 'email-status'), h('span', { className: 'note mono' }, e.id), h('span', { className: 'spacer' }),
+      h('button', { className: 'btn small danger', 'data-testid': 'delete-email', title: 'Delete this email, its pending jobs and its webhook deliveries', onclick: () => { deleteEmail(e); } }, 'Delete')),
+    releaseForm(e),
+    atts.length ? [h('h2', null, 'Attachments'), h('div', { className: 'card' }, table('attachments', ['File', 'Type', 'Size', 'Content-ID'], atts.map((a) =>
+      h('tr', null, h('td', null, h('a', { href: 'emails/' + encodeURIComponent(e.id) + '/attachments/' + encodeURIComponent(a.id), download: a.filename || true }, a.filename || a.id)),
+        h('td', { className: 'mono' }, a.content_type || ''), h('td', null, a.size !== undefined && a.size !== null ? fmtSize(a.size) : ''), h('td', { className: 'mono' }, a.content_id || '')))))] : null,
     h('div', { className: 'split' },
       h('div', null, h('h2', null, 'Envelope'), h('div', { className: 'card' }, kv([
         ['From', e.from], ['To', list(e.to).join(', ')], ['Cc', list(e.cc).join(', ')], ['Bcc', list(e.bcc).join(', ')],
@@ -87,10 +123,6 @@ export function emailView(e) {
       h('div', null, h('h2', null, 'Events'), h('div', { className: 'card' }, events.length ? h('ul', { className: 'timeline', 'data-testid': 'email-events' }, events.map((ev) =>
         h('li', null, h('span', { className: 'dot' }), badge(ev.type), h('span', { className: 'note' }, fmtTime(ev.at))))) : h('div', { className: 'empty' }, 'No event yet.')))),
     content(e, 'emails/' + encodeURIComponent(e.id) + '/raw', e.id + ':' + e.last_event),
-    h('h2', null, 'Attachments'),
-    h('div', { className: 'card' }, atts.length ? table('attachments', ['File', 'Type', 'Size', 'Content-ID'], atts.map((a) =>
-      h('tr', null, h('td', null, h('a', { href: 'emails/' + encodeURIComponent(e.id) + '/attachments/' + encodeURIComponent(a.id), download: a.filename || true }, a.filename || a.id)),
-        h('td', { className: 'mono' }, a.content_type || ''), h('td', null, a.size !== undefined && a.size !== null ? fmtSize(a.size) : ''), h('td', { className: 'mono' }, a.content_id || '')))) : h('div', { className: 'empty' }, 'No attachment.')),
     h('h2', null, 'Headers'),
     h('div', { className: 'card' }, headerRows.length ? h('table', { className: 'pairs' }, h('tbody', null, headerRows)) : h('div', { className: 'empty' }, 'No custom header.')),
   ];
@@ -101,12 +133,11 @@ export function receivedView(r) {
   return [
     h('h1', { 'data-testid': 'received-subject' }, r.subject || '(no subject)'),
     h('div', { className: 'actions' }, badge('received'), h('span', { className: 'note mono' }, r.id)),
+    r.attachments.length ? [h('h2', null, 'Attachments'), h('div', { className: 'card' }, table('received-attachments', ['File', 'Type', 'Size', 'Content-ID'], r.attachments.map((a) =>
+      h('tr', null, h('td', null, h('a', { href: a.download_url, download: a.filename || true }, a.filename || a.id)), h('td', { className: 'mono' }, a.content_type), h('td', null, fmtSize(a.size)), h('td', { className: 'mono' }, a.content_id || '')))))] : null,
     h('h2', null, 'Envelope'),
     h('div', { className: 'card' }, kv([['From', r.from], ['To', list(r.to).join(', ')], ['Cc', list(r.cc).join(', ')], ['Received for', list(r.received_for).join(', ')],
       ['Received', fmtTime(r.created_at)], ['Message-ID', r.message_id, 'mono']])),
     content(r, r.raw_url, 'received:' + r.id),
-    h('h2', null, 'Attachments'),
-    h('div', { className: 'card' }, r.attachments.length ? table('received-attachments', ['File', 'Type', 'Size', 'Content-ID'], r.attachments.map((a) =>
-      h('tr', null, h('td', null, h('a', { href: a.download_url, download: a.filename || true }, a.filename || a.id)), h('td', { className: 'mono' }, a.content_type), h('td', null, fmtSize(a.size)), h('td', { className: 'mono' }, a.content_id || '')))) : h('div', { className: 'empty' }, 'No attachment.')),
   ];
 }
