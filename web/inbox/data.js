@@ -13,6 +13,20 @@ import { clockNowMs, keep, render, state, stored } from './store.js';
 /** @typedef {import('./types.js').Ok<'admin/list-emails'>} Emails */
 /** @typedef {import('./types.js').Ok<'admin/list-webhook-deliveries'>} Deliveries */
 
+/**
+ * The newest load asked of each list (a ticket number): a live refresh
+ * may start while an older load of the same list is still on its way, and
+ * the answers can come back in either order, so only the newest load's
+ * answer is kept (an older one would put back a list without what the
+ * newer write added).
+ * @type {Record<string, number>}
+ */
+const tickets = {};
+/** A ticket for a load of `list`. @param {string} list */
+function ticket(list) { return (tickets[list] = (tickets[list] || 0) + 1); }
+/** Whether `t` is still the newest load of `list`. @param {string} list @param {number} t */
+function newest(list, t) { return tickets[list] === t; }
+
 /** `?team_id=…` of the selected team ('' when none). */
 export function teamQuery() { return state.team ? ('?team_id=' + encodeURIComponent(state.team)) : ''; }
 
@@ -32,13 +46,16 @@ export function chooseTeam(id) { state.team = id; keep('team', id); }
 export async function loadEmails() {
   const q = input('#search').value.trim();
   const query = teamQuery() + (q ? (teamQuery() ? '&' : '?') + 'q=' + encodeURIComponent(q) : '');
+  const t = ticket('emails');
   try {
     const r = /** @type {Emails} */ (await api('emails' + query));
+    if (!newest('emails', t)) return;
     // Newest first, whatever order the API uses.
     state.emails = r.data.slice().sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
     state.emailsError = null;
     if (!q) noteArrivals('email', state.emails);
   } catch (e) {
+    if (!newest('emails', t)) return;
     state.emails = []; state.emailsError = statusOf(e) === 404 || statusOf(e) === 501 ? 'The emails admin API is not available in this build.' : messageOf(e);
   }
 }
@@ -53,9 +70,11 @@ const VIEWS = /** @type {const} */ ({ received: 'received-emails', domains: 'dom
  */
 export async function loadView(name) {
   if (!state.team) return;
+  const t = ticket(name);
   /** @type {any} */
   let r = null;
   try { r = await api('teams/' + encodeURIComponent(state.team) + '/' + VIEWS[name]); } catch { r = null; }
+  if (!newest(name, t)) return;
   switch (name) {
     case 'received':
       state.received = r ? /** @type {import('./types.js').Ok<'admin/dashboard-received-emails'>} */ (r).data : [];
@@ -79,7 +98,9 @@ export function loadViews() {
 }
 /** The team's webhook deliveries, newest first. */
 export async function loadDeliveries() {
+  const t = ticket('deliveries');
   const r = /** @type {Deliveries} */ (await api('webhook-deliveries' + teamQuery()));
+  if (!newest('deliveries', t)) return;
   state.deliveries = r.data.slice().reverse();
 }
 /** Reads the emulated clock. */
