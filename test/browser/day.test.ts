@@ -264,13 +264,20 @@ describe('layout', () => {
     await open(t.emu.url);
     await expect.poll(() => page.locator('[data-testid="email-item"]').count()).toBe(25);
     const header = async () => (await page.locator('header').boundingBox())!.height;
+    const tabs = async () => (await page.locator('nav.views').boundingBox())!.height;
     const full = await header();
+    const fullTabs = await tabs();
     expect(full).toBeGreaterThan(100);
+    expect(fullTabs).toBeGreaterThan(100);
     await page.locator('main').evaluate((m) => m.scrollTo(0, 200));
     await page.locator('main').evaluate((m) => m.scrollTo(0, 600));
     await expect.poll(header).toBeLessThan(50);
+    // The tabs fold to one row: header and tabs together take under 100 of the 844 px.
+    expect(await tabs()).toBeLessThan(50);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await page.screenshot({ path: path.join(SHOTS, 'inbox-phone-scrolled.png') });
     await page.locator('main').evaluate((m) => m.scrollTo(0, 0));
     await expect.poll(header).toBe(full);
+    expect(await tabs()).toBe(fullTabs);
   }, TIMEOUT);
 });
