@@ -33,6 +33,7 @@ import { defaultConfig, run, type ListenFailure } from './server.js';
 import { DEFAULT_HTTPS_PORT } from './context.js';
 import { loadFixtures } from './state/fixtures.js';
 import { checkFaultInputs } from './faults/store.js';
+import { checkRelayUrl } from './admin/release.js';
 import type { FaultInput } from './faults/rules.js';
 import { PLAN_NAMES } from './state/plans.js';
 import { watchParent } from './parent-watch.js';
@@ -42,10 +43,25 @@ export class CliError extends Error {
   override name = 'CliError';
 }
 
+/** The patterns of `--relay-allow` (comma-separated, blanks dropped). */
+function relayAllowList(text: string): string[] {
+  return text.split(',').map((p) => p.trim()).filter(Boolean);
+}
+
 const USAGE_HINT = 'Run `emulator start --help` for the flags.';
 
 /** Checks the numeric flags (yargs turns `--port abc` into NaN); returns true or throws a CliError. */
-function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number; 'admin-token'?: string; 'https-port'?: number }): true {
+function checkNumbers(args: { port?: number; 'smtp-port'?: number; smtp?: boolean; 'webhook-timeout'?: number; 'rate-limit'?: number; 'admin-token'?: string; 'https-port'?: number; relay?: string; 'relay-allow'?: string }): true {
+  if (args.relay !== undefined) {
+    try {
+      checkRelayUrl(args.relay);
+    } catch (err) {
+      throw new CliError(`--${(err as Error).message}`);
+    }
+  }
+  if (args['relay-allow'] !== undefined && relayAllowList(args['relay-allow']).length === 0) {
+    throw new CliError('--relay-allow must name at least one address or pattern, e.g. *@example.com,me@example.org');
+  }
   if (args['admin-token'] !== undefined && args['admin-token'].trim() === '') {
     throw new CliError('--admin-token must not be empty (leave it out to keep the admin API open to local clients)');
   }
@@ -123,6 +139,8 @@ const startOptions = (y: Argv) =>
     .option('webhooks', { choices: ['send', 'record'] as const, default: 'send' as const, describe: 'POST webhook deliveries, or only record them' })
     .option('webhook-timeout', { type: 'number', default: 10_000, describe: 'Webhook delivery timeout, ms' })
     .option('admin-token', { type: 'string', describe: 'Require this token (Authorization: Bearer) on the admin API /_emulator/* but health; the inbox page asks for it' })
+    .option('relay', { type: 'string', describe: 'A real SMTP server (smtp://user:pass@host:port, STARTTLS when offered; smtps:// for TLS) that the inbox page\'s "Send to a real inbox" sends a stored email through, only when asked' })
+    .option('relay-allow', { type: 'string', describe: 'Comma-separated recipients a release may go to: addresses or * patterns (*@example.com,me@x.org); default any' })
     .option('public-url', { type: 'string', describe: 'URL other services reach the emulator at, for the links it hands out (default: the listening URL)' })
     .option('mount-path', { type: 'string', describe: 'Serve the API under this path prefix (e.g. /resend, behind a proxy that keeps it): the SDK baseUrl is http://HOST:PORT/resend' })
     .option('rate-limit', { type: 'number', default: 0, describe: 'Requests per second per team; 0 = off' })
@@ -203,6 +221,8 @@ async function start(args: StartArgs): Promise<void> {
     publicUrl: args['public-url'],
     mountPath: args['mount-path'],
     adminToken: args['admin-token'],
+    relay: args.relay,
+    relayAllow: args['relay-allow'] === undefined ? undefined : relayAllowList(args['relay-allow']),
     logLevel: args['log-level'],
     validateResponses: args['validate-responses'],
     faults,

@@ -87,6 +87,20 @@ export interface EmulatorConfig {
    * page's cookie (src/admin/guard.ts; `--admin-token`).
    */
   adminToken?: string;
+  /**
+   * A real SMTP server the admin API's release sends a stored email through
+   * (`POST /_emulator/emails/{id}/release`, src/admin/release.ts; CLI
+   * `--relay`): `smtp://user:pass@host:port` (STARTTLS when the server
+   * offers it) or `smtps://…` (TLS from the start). Default: none (a release
+   * answers 409 `relay_not_configured`). Nothing is ever sent on its own.
+   */
+  relay?: string;
+  /**
+   * The recipients a release may send to (CLI `--relay-allow`): addresses
+   * or patterns with `*` (`*@example.com`, `me+*@x.org`), case-insensitive.
+   * Default: none given, every address.
+   */
+  relayAllow?: readonly string[];
   /** Listener timeouts (internal; default `DEFAULT_TIMEOUTS`). */
   timeouts: Readonly<ServerTimeouts>;
   /** The address the HTTP server is bound to (`--host`; given by `run`, src/server.ts, unset for `createApp()`); the admin API answers to it as a Host (src/admin/guard.ts). */

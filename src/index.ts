@@ -19,6 +19,7 @@ import { defaultConfig, prepare, run, type Prepared } from './server.js';
 import type { EmulatorApp } from './app.js';
 import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
 import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
+import { checkRelayUrl } from './admin/release.js';
 import type { FaultInput, FaultRule } from './faults/rules.js';
 import { inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './resources/inboxes/service.js';
 import { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
@@ -101,6 +102,17 @@ export interface StartServerOptions {
    * Default: none (CLI `--admin-token`).
    */
   adminToken?: string;
+  /**
+   * A real SMTP server to release stored emails to (`smtp://user:pass@host:port`,
+   * STARTTLS when offered, or `smtps://…`): the inbox page's "Send to a real
+   * inbox" and `POST /_emulator/emails/{id}/release` send an email's raw
+   * message through it, only when asked (docs/admin-api.md#releasing-an-email-to-a-real-mail-server).
+   * Default: none (CLI `--relay`). A URL that is not `smtp:`/`smtps:` with a
+   * host makes `startServer` throw a TypeError.
+   */
+  relay?: string;
+  /** The recipients a release may go to: addresses or `*` patterns (`*@example.com`); default every address (CLI `--relay-allow`). */
+  relayAllow?: string[];
   /**
    * Also serve the API over HTTPS (`httpsUrl`) with a certificate for
    * `api.resend.com`, `localhost`, `127.0.0.1`, `::1` and the `publicUrl`
@@ -222,6 +234,8 @@ function configOf(options: StartServerOptions) {
     logLevel: options.logLevel ?? 'error',
     faults: options.faults,
     adminToken: options.adminToken,
+    relay: options.relay === undefined ? undefined : checkRelayUrl(options.relay),
+    relayAllow: options.relayAllow,
     tls: options.tls,
     httpsPort: options.httpsPort ?? 0,
     tlsDir: options.tlsDir,

@@ -7,6 +7,9 @@
  * | admin/get-email | `GET /_emulator/emails/{id}`: one of them; unknown → 404 `Email not found`; the id `latest` is the newest match of the list's filters (and `wait`) |
  * | admin/get-email-raw | `GET /_emulator/emails/{id}/raw`: the message as `message/rfc822` (src/admin/raw.ts); `latest` works here too |
  * | admin/download-email-attachment | `GET /_emulator/emails/{id}/attachments/{attachment_id}`: the raw bytes with their content type (`path` attachments have none: 404) |
+ * | admin/delete-email | `DELETE /_emulator/emails/{id}`: deletes one sent email with its attachments, pending jobs and the webhook deliveries of its events, in one transaction (`deleteEmails` of the emails room) → `{object: "email", id, deleted: true}`; unknown → 404 `Email not found` |
+ * | admin/clear-emails | `DELETE /_emulator/emails?team_id=…`: the same for every sent email of the team (of every team without `team_id`), one transaction → `{object: "email_deletion", deleted}`; unknown team → 404 `Team not found` |
+ * | admin/release-email | `POST /_emulator/emails/{id}/release` `{to}`: sends the email's raw message to `to` through the real SMTP server of `--relay` (src/admin/release.ts) → `{object: "email_release", id, to, relay, response}`; errors there |
  * | admin/create-email-event | `POST /_emulator/emails/{id}/events` `{type: opened\|clicked\|delivery_delayed\|failed, link?, reason?}`: simulates an open or a click of a delivered email (`email.opened` / `email.clicked`; a click without `link` uses the email's first link), a delay of a sent one (`email.delivery_delayed`) or a failure of one not yet delivered (`email.failed`, `failed.reason` default `reached_daily_quota`) |
  * `listEmails` and `waitForEmail` are also what `startServer()` exposes as
  * `emu.emails()` / `emu.waitForEmail()`. Called from code, they reject a
@@ -19,9 +22,11 @@ import { errors } from '../http/errors.js';
 import { isoTime } from '../http/format.js';
 import { dispositionHeader } from './inbound.js';
 import { Reply, type ResourceModule } from '../module.js';
-import { FAILABLE, emailRows, findEmailAttachment, simulateDeliveryProblem, simulateEngagement } from '../resources/emails/service.js';
+import { FAILABLE, clearTeamEmails, deleteEmails, emailRows, findEmailAttachment, simulateDeliveryProblem, simulateEngagement } from '../resources/emails/service.js';
 import { DEFAULT_FAILED_REASON } from '../faults/rules.js';
 import { rawMessage } from './raw.js';
+import { releaseEmail } from './release.js';
+import { listTeams, teamExists } from '../state/teams.js';
 import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type EmailRow } from '../resources/emails/service.js';
@@ -337,6 +342,30 @@ function createEvent(ctx: Emulator, req: Req<'admin/create-email-event'>): Answe
   return toAdminEmail(ctx, loadEmail(ctx, row.id)!);
 }
 
+/** `DELETE /_emulator/emails/{id}`: one sent email and what is only about it (`deleteEmails`). */
+function deleteOp(ctx: Emulator, req: Req<'admin/delete-email'>): Answer<'admin/delete-email'> {
+  const row = getOr404(ctx, req.params.email_id);
+  deleteEmails(ctx, [row.id]);
+  return { object: 'email', id: row.id, deleted: true };
+}
+
+/** `DELETE /_emulator/emails?team_id=…`: every sent email of the team, or of every team, in one transaction. */
+function clearOp(ctx: Emulator, req: Req<'admin/clear-emails'>): Answer<'admin/clear-emails'> {
+  const teamId = req.query.team_id;
+  if (teamId !== undefined && !teamExists(ctx, teamId)) throw errors.notFound('Team');
+  const teams = teamId !== undefined ? [teamId] : listTeams(ctx.db).map((t) => t.id);
+  const deleted = ctx.db.transaction(() => teams.reduce((n, id) => n + clearTeamEmails(ctx, id), 0))();
+  return { object: 'email_deletion', deleted };
+}
+
+/** `POST /_emulator/emails/{id}/release`: the stored message to a real inbox, through `--relay` (`releaseEmail`). */
+async function releaseOp(ctx: Emulator, req: Req<'admin/release-email'>): Promise<Answer<'admin/release-email'>> {
+  const row = getOr404(ctx, req.params.email_id);
+  const to = typeof req.body.to === 'string' ? [req.body.to] : req.body.to;
+  const r = await releaseEmail(ctx, row, to);
+  return { object: 'email_release', id: row.id, to: r.to, relay: r.relay, response: r.response };
+}
+
 export const adminEmailsModule: ResourceModule = {
   name: 'admin-emails',
   operations: {
@@ -345,5 +374,8 @@ export const adminEmailsModule: ResourceModule = {
     'admin/download-email-attachment': download,
     'admin/create-email-event': createEvent,
     'admin/get-email-raw': rawOp,
+    'admin/delete-email': deleteOp,
+    'admin/clear-emails': clearOp,
+    'admin/release-email': releaseOp,
   } satisfies OperationHandlers,
 };

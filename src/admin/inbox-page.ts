@@ -1,13 +1,14 @@
 /**
- * Where the inbox page's files are (web/inbox/: index.html, inbox.js,
- * inbox.css; the page is described in web/inbox/index.html and served by
+ * Where the inbox page's files are (web/inbox/: index.html, its ES modules
+ * (inbox.js the entry, store.js, list.js, …), inbox.css; the page is described in web/inbox/index.html and served by
  * src/admin/inbox.ts), from wherever this module runs: the sources
  * (src/admin/), the compiled package (dist/src/admin/) or the bundled CLI
  * (dist/cli.mjs). The folder ships in the package (`files`) and the Docker
  * image.
  *
  * What the page shows, for the selected team (a dashboard, read-only but for
- * replay and the clock): sent emails newest first with the search language
+ * replay, the clock, Delete and Clear of sent emails and Send to a real
+ * inbox; light or dark, unread emails counted in the title): sent emails newest first with the search language
  * (`q`), an email's HTML in a sandboxed iframe (`sandbox=""`, `srcdoc`) at
  * 375 / 768 px or full width beside its text, its one-time codes and links,
  * its raw source, headers, attachments, tags and event timeline; received

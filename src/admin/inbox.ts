@@ -2,15 +2,18 @@
  * The inbox page and what feeds it (docs/reference/design.md#admin-api; no auth):
  * | operationId | rule |
  * |---|---|
- * | admin/inbox | `GET /_emulator/`: the inbox page, web/inbox/index.html (no CDN, no build step), its `<base href>` the admin API's root under the app's mount path (`/_emulator/`, `/resend/_emulator/`) |
- * | admin/inbox-asset | `GET /_emulator/assets/{file}`: the page's script and stylesheet (web/inbox/inbox.js, inbox.css), served by `send` with their content types, `ETag`, `Last-Modified` and an hour of `Cache-Control`; another name 404 |
+ * | admin/inbox | `GET /_emulator/`: the inbox page, web/inbox/index.html (no CDN, no build step; native ES modules), its `<base href>` the admin API's root under the app's mount path (`/_emulator/`, `/resend/_emulator/`) |
+ * | admin/inbox-asset | `GET /_emulator/assets/{file}`: the page's ES modules and stylesheet (web/inbox/*.js, inbox.css; the entry module is inbox.js), served by `send` with their content types, `ETag`, `Last-Modified` and an hour of `Cache-Control`; another name 404 |
  * | admin/list-teams | `GET /_emulator/teams`: `{object: "list", data: [{id, name, owner_email, created_at}]}`, oldest first, for the team switcher |
  * | admin/events | `GET /_emulator/events`: a server-sent events stream of `ctx.bus`: `email` `{id}`, `delivery` `{id}`, `inbound` `{id}` (a received email), `change` `{team_id, operation}` (an API write answered with success: the dashboard views reload), `clock` `{now, mode}`, `reset` `{}`; first a `hello` `{now, mode}`; a `: ping` comment every 15 s (wall clock) keeps proxies from closing it |
  * The page reads `/_emulator/emails` (admin emails module),
  * `/_emulator/webhook-deliveries`, `/_emulator/clock`, the dashboard views
- * `/_emulator/teams/{id}/...` (src/admin/dashboard.ts), and posts to
- * `/_emulator/clock/advance` and `.../webhook-deliveries/{id}/replay`.
+ * `/_emulator/teams/{id}/...` (src/admin/dashboard.ts), posts to
+ * `/_emulator/clock/advance`, `.../webhook-deliveries/{id}/replay` and
+ * `/_emulator/emails/{id}/release`, and deletes `/_emulator/emails/{id}` and
+ * `/_emulator/emails?team_id=`.
  */
+import fs from 'node:fs';
 import type { Emulator } from '../context.js';
 import type { BusEvent, BusListener } from '../bus.js';
 import { listTeams as allTeams } from '../state/teams.js';
@@ -20,7 +23,7 @@ import { isoTime } from '../http/format.js';
 import type { Answer, OperationHandlers, Req } from '../http/document-types.js';
 import { errors } from '../http/errors.js';
 import { writeJson } from '../http/pipeline.js';
-import { requirePackage } from '../lazy.js';
+import { lazy, requirePackage } from '../lazy.js';
 import { ADMIN_COOKIE } from './guard.js';
 import { inboxAsset, inboxPage } from './inbox-page.js';
 
@@ -34,8 +37,8 @@ function page(_ctx: Emulator, req: Req<'admin/inbox'>): Answer<'admin/inbox'> {
   return new Reply(200, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY' }, 'text/html; charset=utf-8');
 }
 
-/** The page's files that `GET /_emulator/assets/{file}` serves. */
-const ASSETS = new Set(['inbox.js', 'inbox.css']);
+/** The page's files that `GET /_emulator/assets/{file}` serves: the modules and the stylesheet of web/inbox/ (read once). */
+const ASSETS = lazy((): Set<string> => new Set(fs.readdirSync(inboxAsset('')).filter((f) => /^[a-z][a-z0-9-]*\.(js|css)$/.test(f))));
 
 /** Seconds a browser may keep an asset without asking again (then `If-None-Match`). */
 const ASSET_MAX_AGE_S = 3600;
@@ -43,7 +46,7 @@ const ASSET_MAX_AGE_S = 3600;
 /** An asset of the page, streamed by `send` (conditional requests, ranges, content types); 404 `not_found` for any other name. */
 function asset(_ctx: Emulator, req: Req<'admin/inbox-asset'>): Answer<'admin/inbox-asset'> {
   const file = req.params.file;
-  if (!ASSETS.has(file)) throw errors.notFound('Asset');
+  if (!ASSETS().has(file)) throw errors.notFound('Asset');
   const send = requirePackage<typeof import('send')>('send');
   const res = req.response;
   send(req.raw, file, { root: inboxAsset(''), maxAge: ASSET_MAX_AGE_S * 1000, dotfiles: 'deny', index: false })

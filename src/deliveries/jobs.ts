@@ -39,7 +39,7 @@ import type { Webhook as WebhookType } from 'standardwebhooks';
 import { lazy, requirePackage } from '../lazy.js';
 import type { Emulator, WebhookEndpoint } from '../context.js';
 import { defineJob } from '../clock/jobs.js';
-import { cancelPendingOf, deliveryRow, insertAttempt, scheduledAttempts, setDeliveryStatus, type DeliveryRow } from './store.js';
+import { cancelPendingOf, deleteDeliveriesOfEmails, deliveryRow, insertAttempt, scheduledAttempts, setDeliveryStatus, type DeliveryRow } from './store.js';
 
 export type { DeliveryRow };
 import { randomAlnum } from '../http/format.js';
@@ -114,6 +114,21 @@ function cancelRetries(ctx: Emulator, deliveryIds: string | string[]): void {
 export function cancelPendingDeliveries(ctx: Emulator, webhookId: string): string[] {
   const ids = cancelPendingOf(ctx, webhookId);
   cancelRetries(ctx, ids);
+  for (const id of ids) ctx.bus.emit('delivery', id);
+  return ids;
+}
+
+/**
+ * Forgets the webhook deliveries of deleted emails (`emailIds`): the
+ * deliveries of their `email.*` events, their attempts and their pending
+ * attempt and replay jobs go; emits `'delivery'` on `ctx.bus` for each (the
+ * inbox drops them). Synchronous; call it in the caller's transaction.
+ * Returns the deleted delivery ids.
+ */
+export function forgetDeliveriesOfEmails(ctx: Emulator, emailIds: readonly string[]): string[] {
+  const ids = deleteDeliveriesOfEmails(ctx, emailIds);
+  cancelRetries(ctx, ids);
+  webhookReplayJob.cancel(ctx, 'delivery_id', ids);
   for (const id of ids) ctx.bus.emit('delivery', id);
   return ids;
 }

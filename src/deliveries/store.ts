@@ -162,6 +162,22 @@ export function cancelPendingOf(ctx: Emulator, webhookId: string): string[] {
   ).map((r) => r.id);
 }
 
+/**
+ * Deletes the deliveries of events about any of `emailIds` (their payload's
+ * `data.email_id`: the `email.*` events) and their attempts; returns the
+ * deleted delivery ids. Call in the caller's transaction.
+ */
+export function deleteDeliveriesOfEmails(ctx: Emulator, emailIds: readonly string[]): string[] {
+  if (emailIds.length === 0) return [];
+  const ids = (
+    ctx.db
+      .prepare(`DELETE FROM webhook_deliveries WHERE json_extract(payload, '$.data.email_id') IN (SELECT value FROM json_each(?)) RETURNING id`)
+      .all(JSON.stringify(emailIds)) as { id: string }[]
+  ).map((r) => r.id);
+  if (ids.length) ctx.db.prepare('DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
+  return ids;
+}
+
 /** Records one attempt (`at` emulated ms, `wallTime` wall-clock ms, `headers` JSON text). */
 export function insertAttempt(
   ctx: Emulator,

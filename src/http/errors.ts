@@ -42,6 +42,10 @@ export type ErrorName =
   | 'forbidden_origin'
   | 'missing_admin_token'
   | 'invalid_admin_token'
+  // Emulator-only: releasing an email to a real mail server (src/admin/release.ts, `--relay`).
+  | 'relay_not_configured'
+  | 'recipient_not_allowed'
+  | 'relay_failed'
   // Emulator-only: the machine's fault, a full store (src/http/store-full.ts).
   | 'insufficient_storage';
 
@@ -86,6 +90,9 @@ export const ERROR_NAMES: Readonly<Record<ErrorName, { status: number; message: 
   forbidden_origin: { status: 403, message: 'The admin API does not answer requests from another origin.' },
   missing_admin_token: { status: 401, message: 'Missing admin token. Include the following header in the request: Authorization: Bearer ADMIN_TOKEN' },
   invalid_admin_token: { status: 401, message: 'Admin token is invalid' },
+  relay_not_configured: { status: 409, message: 'No relay is configured (--relay).' },
+  recipient_not_allowed: { status: 403, message: 'The recipient is not allowed by --relay-allow.' },
+  relay_failed: { status: 502, message: 'The relay did not take the message.' },
   insufficient_storage: { status: 507, message: "The emulator's store is full. Free space on its disk and retry: nothing was written." },
 };
 

@@ -64,7 +64,7 @@ describe('inbox page', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<base href="/_emulator/">');
     expect(html).toContain('<link rel="stylesheet" href="assets/inbox.css">');
-    expect(html).toContain('<script src="assets/inbox.js"></script>');
+    expect(html).toContain('<script type="module" src="assets/inbox.js"></script>');
     expect(html).not.toContain('%BASE%');
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?https?:/i);
   });
@@ -79,10 +79,23 @@ describe('inbox page', () => {
     expect(js.headers['cache-control']).toBe('public, max-age=3600');
     expect(js.headers.etag).toBeTruthy();
     expect(js.headers['last-modified']).toBeTruthy();
-    expect(js.text).toContain("new EventSource('events')");
-    expect(js.text).toContain("sandbox: ''");
-    expect(js.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
     await t.anon.get('/_emulator/assets/inbox.js').set('If-None-Match', js.headers.etag).expect(304);
+  });
+
+  it('serves every module the entry module imports, transitively, each with nothing external', async () => {
+    const seen = new Map<string, string>();
+    const visit = async (file: string): Promise<void> => {
+      if (seen.has(file)) return;
+      const res = await t.anon.get(`/_emulator/assets/${file}`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript; charset=utf-8$/);
+      seen.set(file, res.text);
+      expect(res.text, file).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+      for (const m of res.text.matchAll(/^import [^'"]*'\.\/([a-z-]+\.js)';$/gm)) await visit(m[1]);
+    };
+    await visit('inbox.js');
+    expect([...seen.keys()]).toEqual(expect.arrayContaining(['store.js', 'live.js', 'message.js', 'list.js', 'detail.js', 'checks.js']));
+    expect(seen.get('live.js')).toContain("new EventSource('events')");
+    expect(seen.get('message.js')).toContain("sandbox: ''");
   });
 
   it('serves the stylesheet as a file of its own', async () => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { startSink } from '../admin/smtp-sink.js';
 
 describe('emulator start (built binary)', () => {
   const running: ChildProcess[] = [];
@@ -241,6 +242,28 @@ describe('emulator start (built binary)', () => {
 
   it.each([['abc'], ['99999'], ['-1'], ['1.5']])('--port %s: one line, exit 1', async (port) => {
     expectOneLineFailure(await runToExit(['start', '--port', port]), '--port must be an integer 0-65535');
+  });
+
+  it('EMULATOR_RELAY and EMULATOR_RELAY_ALLOW set the relay a release sends through, and its allow-list', async () => {
+    const sink = await startSink();
+    try {
+      const s = await start(['--port', '0', '--no-smtp'], { EMULATOR_RELAY: sink.url(), EMULATOR_RELAY_ALLOW: '*@example.org' });
+      running.push(s.proc);
+      const json = { 'content-type': 'application/json', authorization: `Bearer ${s.key}` };
+      const sent = await fetch(`${s.url}/emails`, { method: 'POST', headers: json, body: JSON.stringify({ from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'Relay me', text: 'x' }) });
+      const { id } = (await sent.json()) as { id: string };
+      const refused = await fetch(`${s.url}/_emulator/emails/${id}/release`, { method: 'POST', headers: json, body: JSON.stringify({ to: 'me@example.com' }) });
+      expect(refused.status).toBe(403);
+      const released = await fetch(`${s.url}/_emulator/emails/${id}/release`, { method: 'POST', headers: json, body: JSON.stringify({ to: 'me@example.org' }) });
+      expect(released.status).toBe(200);
+      expect(sink.messages.map((m) => m.to)).toEqual([['me@example.org']]);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('--relay that is not an smtp:// URL: one line, exit 1', async () => {
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--relay', 'http://example.org']), /^resend-emulator: --relay "http:\/\/example\.org" must be an smtp:\/\/ or smtps:\/\/ URL with a host/);
   });
 
   it('EMULATOR_PORT=abc: the same one line', async () => {

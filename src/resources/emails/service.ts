@@ -12,3 +12,4 @@ export { attachmentMetaOfEmails, emailsByIds, type EmailWithBodies } from './sto
 export { seedEmail, type FixtureEmail } from './seed.js';
 export { EmailQuota, quotaHeadersOf } from './quota.js';
 export { htmlToText } from './text.js';
+export { clearTeamEmails, deleteEmails } from './delete.js';

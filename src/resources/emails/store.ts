@@ -516,6 +516,30 @@ export function emailsOfBroadcast(ctx: Emulator, broadcastId: string): { id: str
 }
 
 
+/** The ids of a team's sent emails, oldest first. */
+export function teamEmailIds(ctx: Emulator, teamId: string): string[] {
+  return (ctx.db.prepare('SELECT id FROM emails WHERE team_id = ? ORDER BY seq').all(teamId) as { id: string }[]).map((r) => r.id);
+}
+
+/**
+ * Deletes sent emails (`ids`; unknown ones are left out) with their
+ * attachments (their events are in the row), in two statements whatever
+ * their number. The usage ledger keeps their sends: a quota counts what was
+ * sent, not what is still stored (docs/admin-api.md#deleting-emails).
+ * Returns the ids deleted. Call in the caller's transaction.
+ */
+export function deleteEmailRows(ctx: Emulator, ids: readonly string[]): string[] {
+  if (ids.length === 0) return [];
+  const json = JSON.stringify(ids);
+  const deleted = (ctx.db.prepare('DELETE FROM emails WHERE id IN (SELECT value FROM json_each(?)) RETURNING id').all(json) as { id: string }[]).map((r) => r.id);
+  if (deleted.length === 0) return [];
+  const gone = JSON.stringify(deleted);
+  ctx.db.prepare('DELETE FROM email_attachments WHERE email_id IN (SELECT value FROM json_each(?))').run(gone);
+  const cache = itemCacheOf(ctx);
+  for (const id of deleted) cache.delete(id);
+  return deleted;
+}
+
 /** An `emails` row with or without its bodies (`emailsByIds`). */
 export type EmailWithBodies = EmailHead & { html?: string | null; text?: string | null };
 
