@@ -19,6 +19,7 @@ import { useFreshEmulatorPerTest } from '../helpers.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { userTables } from '../../src/store/db.js';
 import { snapshotSchemaVersion } from '../../src/state/snapshot.js';
+import { contextOf, storeOf } from '../../src/internals.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/snapshots');
 const versions = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1);
@@ -41,7 +42,7 @@ describe('snapshots of every schema version', () => {
     expect(snap.schema_version).toBe(v <= 13 ? undefined : v);
     const res = await t.api.post('/_emulator/snapshot').send(snap);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const db = t.emu.ctx.db;
+    const db = storeOf(t.emu);
     const now = new Set(userTables(db));
     const movedIds = new Set<string>(v < 15 ? (snap.tables.inbox_messages ?? []).map((m: { id: string }) => m.id) : []);
     let checked = 0;
@@ -115,7 +116,7 @@ describe('snapshots of every schema version', () => {
     const snap = { ...load(5), schema_version: 5 };
     expect((await t.api.post('/_emulator/snapshot').send(snap)).status).toBe(200);
     const email = snap.tables.email_events[0];
-    const row = t.emu.ctx.db.prepare('SELECT events FROM emails WHERE id = ?').get(email.email_id) as { events: string };
+    const row = storeOf(t.emu).prepare('SELECT events FROM emails WHERE id = ?').get(email.email_id) as { events: string };
     expect(JSON.parse(row.events).length).toBe(snap.tables.email_events.filter((e: any) => e.email_id === email.email_id).length);
   });
 
@@ -137,7 +138,7 @@ describe('the schema version of a snapshot without one', () => {
   it('is recognised from its tables and columns: each fixture is its own version, or one with the same tables and columns', () => {
     // Versions a snapshot cannot tell apart (an emulator_* table, an index, a table moved between modules) hold the same data.
     const same: Record<number, number[]> = { 7: [7, 8], 10: [10, 11], 12: [12, 13] };
-    const found = versions.map((v) => snapshotSchemaVersion(t.emu.ctx, load(v)));
+    const found = versions.map((v) => snapshotSchemaVersion(contextOf(t.emu), load(v)));
     expect(found).toEqual(versions.map((v) => expect.toSatisfy((x: number) => (same[v] ?? [v]).includes(x) || (same[v - 1]?.includes(v) ?? false) && same[v - 1].includes(x))));
   });
 });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
@@ -42,7 +43,7 @@ describe('contact imports', () => {
   // temp folder (a store on disk resumes it on restart): remove those here.
   // Registered after useFreshEmulatorPerTest, so it runs before the emulator closes.
   afterEach(() => {
-    const rows = t.emu.ctx.db.prepare(`SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL`).all() as { file_path: string }[];
+    const rows = storeOf(t.emu).prepare(`SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL`).all() as { file_path: string }[];
     for (const r of rows) fs.rmSync(r.file_path, { force: true });
   });
 
@@ -183,7 +184,7 @@ describe('contact imports', () => {
       await t.emu.clock.advance('5s');
       const done = await t.api.get(`/contacts/imports/${res.body.id}`);
       expect(done.body.status).toBe('failed');
-      const error = t.emu.ctx.db.prepare('SELECT error FROM contact_imports WHERE id = ?').pluck().get(res.body.id) as string;
+      const error = storeOf(t.emu).prepare('SELECT error FROM contact_imports WHERE id = ?').pluck().get(res.body.id) as string;
       expect(error).toMatch(new RegExp(`^The file is not valid CSV after ${before} rows: Quoted field unterminated|^The file is not valid CSV after ${before} rows: Trailing quote`));
       expect((await t.api.get('/contacts/q1@example.com')).status).toBe(404);
     }
@@ -257,7 +258,7 @@ describe('contact imports', () => {
     expect((await t.api.get('/contacts/bulk700@example.com')).status).toBe(404); // the bad row left nothing behind
     expect((await t.api.get('/contacts/bulk3@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 42 } });
     expect((await t.api.get('/contacts/bulk1199@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 1199 } });
-    const members = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
+    const members = storeOf(t.emu).prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
     expect(members.n).toBe(1199);
   });
 
@@ -282,7 +283,7 @@ describe('contact imports', () => {
 
   it('deletes the uploaded temp file once the import ends', async () => {
     const res = await createImport({}, 'email\nz@example.com\n');
-    const row = t.emu.ctx.db.prepare('SELECT file_path FROM contact_imports WHERE id = ?').get(res.body.id) as { file_path: string };
+    const row = storeOf(t.emu).prepare('SELECT file_path FROM contact_imports WHERE id = ?').get(res.body.id) as { file_path: string };
     expect(fs.existsSync(row.file_path)).toBe(true);
     await t.emu.clock.advance('5s');
     expect(fs.existsSync(row.file_path)).toBe(false);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { postJson } from '../receiving/helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/snapshots');
@@ -177,7 +178,7 @@ describe('inbox storage: one fact, one row', () => {
     const res = await t.api.post('/_emulator/snapshot').send(snap);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
 
-    const cols = (t.emu.ctx.db.prepare('PRAGMA table_info(inbox_messages)').all() as { name: string }[]).map((c) => c.name);
+    const cols = (storeOf(t.emu).prepare('PRAGMA table_info(inbox_messages)').all() as { name: string }[]).map((c) => c.name);
     expect(cols.sort()).toEqual(['direction', 'id', 'inbox_id', 'message_id', 'read', 'received_at', 'seq', 'thread_id']);
     const list = (await t.api.get(`/inboxes/${inbox.id}/threads/${thread.id}/emails`)).body;
     expect(list.data.map((e: any) => [e.id, e.direction, e.text])).toEqual([
@@ -205,7 +206,7 @@ describe('inbox storage: one fact, one row', () => {
     expect(threads.map((x: any) => [x.id, x.email_count, x.has_attachment])).toEqual([[thread.id, 4, true]]);
     const reply = await t.api.post(`/inboxes/${inbox.id}/threads/${thread.id}/emails/${sentId}/reply`).send({ text: 'More news' });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    const replyHeaders = t.emu.ctx.db.prepare('SELECT headers FROM emails WHERE id = ?').get(reply.body.id) as { headers: string };
+    const replyHeaders = storeOf(t.emu).prepare('SELECT headers FROM emails WHERE id = ?').get(reply.body.id) as { headers: string };
     expect(JSON.parse(replyHeaders.headers)).toEqual({ 'In-Reply-To': '<answer@example.com>', References: `${seeded.message_id} <follow-up@example.org> <answer@example.com>` });
     // Forward sends the moved file again.
     const fwd = await t.api.post(`/inboxes/${inbox.id}/threads/${thread.id}/emails/${sentId}/forward`).send({ to: 'carol@example.net' });

@@ -6,7 +6,7 @@
  * the contacts quota of broadcasts; nothing changes without a plan.
  */
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Resend, type GetUsageResponseSuccess } from 'resend';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
@@ -14,6 +14,7 @@ import { createContactWith } from '../../../src/resources/contacts/service.js';
 import { postJson } from '../receiving/helpers.js';
 import { createBroadcast } from '../broadcasts/helpers.js';
 import { NO_LIMIT } from '../../../src/resources/usage/service.js';
+import { contextOf } from '../../../src/internals.js';
 
 const FROM = 'Acme <hello@example.com>';
 const DAY = 86_400_000;
@@ -148,21 +149,19 @@ describe('--plan free', () => {
 
   it('reads the usage once a request: a batch of 100 items, a send, GET /usage', async () => {
     await toStartOfDay(t);
-    const ctx = t.emu.ctx;
-    const counter = ctx.usage;
-    let reads = 0;
-    ctx.usage = { emailUsage: (c, team) => (reads++, counter.emailUsage(c, team)) };
+    // The port is given once, at composition (src/modules.ts): its reads are counted by a spy on it.
+    const spy = vi.spyOn(contextOf(t.emu).usage, 'emailUsage');
     try {
       const batch = await t.api.post('/emails/batch').send(Array.from({ length: 100 }, (_, i) => email([`delivered+b${i}@resend.dev`])));
       expect(batch.status).toBe(200);
       expect(batch.headers['x-resend-daily-quota']).toBe('100');
-      expect(reads).toBe(1);
+      expect(spy).toHaveBeenCalledTimes(1);
       expect((await t.api.post('/emails').send(email(['delivered+one@resend.dev']))).status).toBe(429);
-      expect(reads).toBe(2);
+      expect(spy).toHaveBeenCalledTimes(2);
       expect((await t.api.get('/usage')).body.emails.daily.used).toBe(100);
-      expect(reads).toBe(3);
+      expect(spy).toHaveBeenCalledTimes(3);
     } finally {
-      ctx.usage = counter;
+      spy.mockRestore();
     }
   });
 
@@ -241,7 +240,7 @@ describe('--plan free', () => {
     const usage = (await t.api.get('/usage')).body;
     const id = await createBroadcast(t);
     // Up to the quota through the contacts service (1,000 API calls would only be slower), the last one over the API.
-    for (let i = usage.contacts.used; i < 1000; i++) createContactWith(t.emu.ctx, FIXTURES.defaultTeamId, { email: `c${i}@example.org` });
+    for (let i = usage.contacts.used; i < 1000; i++) createContactWith(contextOf(t.emu), FIXTURES.defaultTeamId, { email: `c${i}@example.org` });
     expect((await t.api.get('/usage')).body.contacts).toEqual({ used: 1000, limit: 1000 });
     expect((await t.api.post('/contacts').send({ email: 'one-more@example.org' })).status).toBe(201);
     expect((await t.api.get('/usage')).body.contacts).toEqual({ used: 1001, limit: 1000 });
