@@ -16,6 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../dist/src/index.js';
+import { storeOf } from '../dist/src/internals.js';
 import { calibrate, REFERENCE_CALIBRATION_MS } from './calibration.js';
 
 const N = Number(process.argv[2] ?? 100_000);
@@ -40,7 +41,7 @@ const file = path.join(dir, 'contacts.csv');
 const size = fs.statSync(file).size;
 
 const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error' });
-const db = emu.ctx.db;
+const db = storeOf(emu);
 const storeBytes = () => db.prepare('PRAGMA page_count').get().page_count * db.prepare('PRAGMA page_size').get().page_size;
 const auth = { authorization: `Bearer ${emu.apiKey}` };
 

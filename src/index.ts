@@ -13,25 +13,19 @@
  * ```
  */
 import { parseDuration } from './clock/clock.js';
-import type { FiredJob } from './clock/scheduler.js';
 import { registerInternals } from './internals.js';
 import { defaultConfig, prepare, run, type Prepared } from './server.js';
-import type { EmulatorApp } from './app.js';
-import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
-import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
-import type { FaultInput, FaultRule } from './faults/rules.js';
-import { inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './resources/inboxes/service.js';
+import { listDeliveries } from './deliveries/inspect.js';
+import { listEmails, waitForMatch } from './admin/emails.js';
+import { inboxThreadViews } from './resources/inboxes/service.js';
 import { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
+// The public shapes come from src/public-types.ts only, so these declarations reach no internal module.
+import type { AdminEmail, DeliveryFilter, EmailFilter, EmulatorApp, FaultInput, FaultRule, FiredJob, InboxThreadFilter, InboxThreadView, WebhookDelivery } from './public-types.js';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
 
-export type { WebhookDelivery, DeliveryFilter } from './deliveries/inspect.js';
-export type { FiredJob } from './clock/scheduler.js';
-export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
-export type { EmulatorApp } from './app.js';
-export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
-export type { InboxThreadFilter, InboxThreadView } from './resources/inboxes/service.js';
+export type { WebhookDelivery, DeliveryFilter, FiredJob, AdminEmail as SentEmail, EmailFilter, EmulatorApp, FaultInput, FaultRule, EmailOutcome, InboxThreadFilter, InboxThreadView } from './public-types.js';
 export { interceptResendApi, type InterceptTarget, type ResendApiInterception } from './intercept.js';
 export { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
 
