@@ -25,7 +25,6 @@ import { ApiError, errors, NAME_FOR_STATUS, SERVICE_MESSAGES, STATUS_FOR_NAME, t
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import { toApiError } from '../http/validate.js';
 import type { Operation } from '../http/spec.js';
-
 import type { EmailOutcome, FaultInput, FaultRule, SmtpStage } from '../public-types.js';
 
 // The rule shapes are public (`emu.faults`, `startServer({ faults })`): declared in src/public-types.ts.

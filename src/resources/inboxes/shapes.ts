@@ -233,7 +233,6 @@ export function threadEventData(ctx: Emulator, inboxId: string, threadId: string
   return t ? { thread_id: t.id, thread: toThreadSummary(ctx, t) } : { thread_id: threadId };
 }
 
-
 /**
  * Every thread of every inbox (of `filter`), most recently active first per
  * inbox, with its emails oldest first: `{inbox_id, inbox_address, team_id,
