@@ -13,6 +13,7 @@
 // if missed or if the emails made are not one per contact.
 import os from 'node:os';
 import { startServer } from '../dist/src/index.js';
+import { storeOf } from '../dist/src/internals.js';
 import { calibrate, REFERENCE_CALIBRATION_MS } from './calibration.js';
 
 const N = Number(process.argv[2] ?? 30_000);
@@ -21,7 +22,7 @@ const calibrationBefore = calibrate();
 const mb = (b) => Math.round(b / 2 ** 20);
 
 const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error' });
-const db = emu.ctx.db;
+const db = storeOf(emu);
 const headers = { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' };
 const api = async (method, path, body) => {
   const res = await fetch(`${emu.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -34,7 +35,7 @@ const segment = (await api('POST', '/segments', { name: 'Everyone' })).id;
 const team = db.prepare('SELECT team_id FROM segments WHERE id = ?').get(segment).team_id;
 const addContact = db.prepare('INSERT INTO contacts (id, team_id, email, email_lower, first_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
 const addMember = db.prepare('INSERT INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES (?, ?, ?, ?)');
-const now = emu.ctx.clock.nowMs();
+const now = emu.clock.nowMs();
 db.transaction(() => {
   for (let i = 0; i < N; i++) {
     const id = crypto.randomUUID();

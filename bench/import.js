@@ -35,6 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { startServer } from '../dist/src/index.js';
+import { storeOf } from '../dist/src/internals.js';
 import { calibrateWithCpu, REFERENCE_CALIBRATION_MS } from './calibration.js';
 
 const N = Number(process.argv[2] ?? 100_000);
@@ -113,7 +114,7 @@ const ended = (s) => s.status === 'completed' || s.status === 'failed';
 /** The in-process import: ms from the upload to `completed`, the import, peak RSS above the start and the store's growth (bytes). */
 async function inProcess() {
   const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error' });
-  const db = emu.ctx.db;
+  const db = storeOf(emu);
   const storeBytes = () => db.prepare('PRAGMA page_count').get().page_count * db.prepare('PRAGMA page_size').get().page_size;
   const rss0 = process.memoryUsage().rss;
   const store0 = storeBytes();

@@ -9,6 +9,7 @@
 // (`page_count × page_size`). `node bench/inbox-storage.js` (after
 // `npm run build`) prints both and exits 1 if either misses the goal;
 // bench/run.js runs `measureInboxStorage()` with the other targets.
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 /** Growth with an inbox over growth without one, for the snapshot and for the store: at most this. */
@@ -34,7 +35,9 @@ export async function measureInboxStorage({ count = 100, sizeKb = 20 } = {}) {
     };
     await post('/inboxes', { email_address: 'desk@example.com' });
     const snapshotBytes = async () => Buffer.byteLength(await (await fetch(`${emu.url}/_emulator/snapshot`)).text());
-    const db = emu.ctx.db;
+    // dist/core.cjs: the one copy dist/index.mjs loads, with src/internals.ts's accessors.
+    const { storeOf } = createRequire(import.meta.url)('../dist/core.cjs');
+    const db = storeOf(emu);
     const storeBytes = () => db.prepare('PRAGMA page_count').pluck().get() * db.prepare('PRAGMA page_size').pluck().get();
     const half = Math.round((sizeKb * 1024) / 2);
     const words = (n, seed) => Array.from({ length: Math.ceil(n / 8) }, (_, i) => `w${(i * 7919 + seed) % 99991}`.padEnd(8, ' ')).join('').slice(0, n);

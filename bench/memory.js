@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { startServer } from '../dist/src/index.js';
+import { storeOf } from '../dist/src/internals.js';
 
 const onDisk = process.argv.includes('--db');
 const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (onDisk ? 100_000 : 300_000));
@@ -22,7 +23,7 @@ const mb = (b) => Math.round(b / 2 ** 20);
 
 const dir = onDisk ? fs.mkdtempSync(path.join(os.tmpdir(), 'emu-mem-')) : null;
 const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error', ...(dir ? { db: path.join(dir, 'emulator.db') } : {}) });
-const db = emu.ctx.db;
+const db = storeOf(emu);
 const storeBytes = () => db.prepare('PRAGMA page_count').get().page_count * db.prepare('PRAGMA page_size').get().page_size;
 const email = JSON.stringify({ from: 'Bench <bench@example.com>', to: ['delivered@resend.dev'], subject: 'Bench', html: '<p>Hello <a href="https://example.com">there</a></p>' });
 const headers = { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' };

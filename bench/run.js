@@ -10,6 +10,7 @@
 // missed.
 import os from 'node:os';
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { startCeilings, EXPRESS_START_SCRIPT } from './ceilings.js';
 import { inboxStorageChecks, measureInboxStorage } from './inbox-storage.js';
@@ -188,7 +189,9 @@ results.push(row('emulator GET /emails?limit=100', list));
 const non2xx = rounds.reduce((n, r) => n + r.send.non2xx + r.list.non2xx, 0);
 
 // A page at 100 rows and deep in 100 000 (API keys, inserted through the store).
-const db = emu.ctx.db;
+// The store of the bundled emulator: dist/core.cjs, the one copy dist/index.mjs loads, exports src/internals.ts's accessors.
+const { storeOf } = createRequire(import.meta.url)('../dist/core.cjs');
+const db = storeOf(emu);
 const teamId = db.prepare('SELECT team_id FROM api_keys ORDER BY seq LIMIT 1').get().team_id;
 const insert = db.prepare('INSERT INTO api_keys (id, team_id, name, token_hash, permission, created_at) VALUES (?, ?, ?, ?, ?, ?)');
 const addKeys = (from, to) => db.transaction(() => {

@@ -7,6 +7,7 @@
 // row). `node bench/scale.js [maxEmails]` after `npm run build`; loopback
 // only, bounded. Exits 1 if a ratio target is missed.
 import { startServer } from '../dist/src/index.js';
+import { storeOf } from '../dist/src/internals.js';
 
 const MAX = Number(process.argv[2] ?? 1_000_000);
 const SIZES = [1_000, 10_000, 100_000, 1_000_000].filter((n) => n <= MAX);
@@ -38,7 +39,7 @@ async function call(url, init) {
 }
 
 const emu = await startServer({ clock: 'manual', webhooks: 'record', logLevel: 'error' });
-const db = emu.ctx.db;
+const db = storeOf(emu);
 const auth = { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' };
 const email = JSON.stringify({ from: 'Bench <bench@example.com>', to: ['delivered@resend.dev'], subject: 'Bench', html: '<p>Hello <a href="https://example.com">there</a></p>' });
 

@@ -95,7 +95,9 @@ const common = { bundle: true, packages: 'external', platform: 'node', target: '
 for (const f of fs.readdirSync(path.join(root, 'dist'))) if (/^(index|vitest|jest|playwright|core|testing)\.(c|m)js$/.test(f)) fs.rmSync(path.join(root, 'dist', f));
 
 /** Our modules the entries and src/testing/ import (absolute paths), filled by `shared`: each goes into dist/core.cjs or dist/testing.cjs. */
-const coreModules = new Set([path.join(distSrc, 'index.js')]);
+// src/internals.ts too: no entry exports it (it is not the package's API), but the benches reach a bundled
+// emulator's store through dist/core.cjs's `storeOf`, the same module instance the entries use.
+const coreModules = new Set([path.join(distSrc, 'index.js'), path.join(distSrc, 'internals.js')]);
 const testingModules = new Set();
 /**
  * esbuild plugin: a relative import becomes the external ./testing.cjs (a

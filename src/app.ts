@@ -26,7 +26,7 @@
  */
 import type multerType from 'multer';
 import { randomBytes } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Emulator } from './context.js';
 import { errors } from './http/errors.js';
 import { createRateLimit } from './http/rate-limit.js';
@@ -43,6 +43,7 @@ import { injectFault } from './faults/step.js';
 import { UPLOAD_PREFIX } from './http/uploads.js';
 import { adminGuard } from './admin/guard.js';
 import { lazy, requirePackage } from './lazy.js';
+import type { EmulatorApp } from './public-types.js';
 
 export { JSON_BODY_LIMIT, UPLOAD_LIMIT_BYTES } from './http/pipeline.js';
 
@@ -53,12 +54,8 @@ interface Route {
   steps: readonly Step[];
 }
 
-/**
- * The express application of one emulator, with what `createApp()` and
- * `startServer()` need to know of it: `mountpath` and the `mount` event are
- * express's own.
- */
-export type EmulatorApp = Express;
+// The express application of one emulator (`mountpath` and the `mount` event are express's own): public, declared in src/public-types.ts.
+export type { EmulatorApp };
 
 /**
  * Builds the app (an express 5 application; a node request listener, so

@@ -223,8 +223,8 @@ export interface InboxRouter {
   fileReceived(ctx: Emulator, teamId: string, receivedFor: string[], email: ReceivedForInbox): string[];
 }
 
-/** One emulator: what every handler, job and step gets as `ctx`. */
-export interface Emulator {
+/** One emulator: what every handler, job and step gets as `ctx`: its store, clock, scheduler, configuration, runtime state, bus and fault rules, and the `Ports` between rooms. */
+export interface Emulator extends Ports {
   db: DB;
   clock: Clock;
   scheduler: Scheduler;
@@ -241,14 +241,24 @@ export interface Emulator {
   /** The fault rules (src/faults/store.ts): `POST /_emulator/faults`, `emu.faults`, `--faults`. */
   faults: Faults;
   log: (level: 'error' | 'warn' | 'info' | 'debug', msg: string) => void;
-  /** The API keys, for authentication (src/resources/api-keys/service.ts). */
-  keys: KeyStore;
-  /** The webhook endpoints, for the deliveries (src/resources/webhooks/service.ts). */
-  webhooks: WebhookDirectory;
-  /** The inboxes, for the receiving resource (src/resources/inboxes/service.ts). */
-  inboxes: InboxRouter;
   /** Every module, in seeding order (`src/modules.ts`): reset seeds the fixtures through them. */
-  modules: readonly SeededModule[];
+  readonly modules: readonly SeededModule[];
+}
+
+/**
+ * What one room serves another through the context, where importing it
+ * would close a circle of imports: each is implemented by a resource's
+ * `service.ts` and given once, with the module list, by the composition
+ * root (`ports` in src/modules.ts), when `prepare` (src/server.ts) builds
+ * the context; nothing sets them afterwards (`readonly`).
+ */
+export interface Ports {
+  /** The API keys, for authentication (src/resources/api-keys/service.ts). */
+  readonly keys: KeyStore;
+  /** The webhook endpoints, for the deliveries (src/resources/webhooks/service.ts). */
+  readonly webhooks: WebhookDirectory;
+  /** The inboxes, for the receiving resource (src/resources/inboxes/service.ts). */
+  readonly inboxes: InboxRouter;
 }
 
 /**

@@ -13,27 +13,20 @@
  * ```
  */
 import { parseDuration } from './clock/clock.js';
-import type { FiredJob } from './clock/scheduler.js';
-import type { Emulator } from './context.js';
+import { registerInternals } from './internals.js';
 import { defaultConfig, prepare, run, type Prepared } from './server.js';
-import type { EmulatorApp } from './app.js';
-import { listDeliveries, type DeliveryFilter, type WebhookDelivery } from './deliveries/inspect.js';
-import { listEmails, waitForMatch, type AdminEmail, type EmailFilter } from './admin/emails.js';
+import { listDeliveries } from './deliveries/inspect.js';
+import { listEmails, waitForMatch } from './admin/emails.js';
+import { inboxThreadViews } from './resources/inboxes/service.js';
 import { checkRelayUrl } from './admin/release.js';
-import type { FaultInput, FaultRule } from './faults/rules.js';
-import { inboxThreadViews, type InboxThreadFilter, type InboxThreadView } from './resources/inboxes/service.js';
 import { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
+// The public shapes come from src/public-types.ts only, so these declarations reach no internal module.
+import type { AdminEmail, DeliveryFilter, EmailFilter, EmulatorApp, FaultInput, FaultRule, FiredJob, InboxThreadFilter, InboxThreadView, WebhookDelivery } from './public-types.js';
 
 /** A sent email as the admin API shows it (full content, events, links). */
 type SentEmail = AdminEmail;
 
-export type { WebhookDelivery, DeliveryFilter } from './deliveries/inspect.js';
-export type { FiredJob } from './clock/scheduler.js';
-export type { AdminEmail as SentEmail, EmailFilter } from './admin/emails.js';
-export type { Emulator, EmulatorConfig } from './context.js';
-export type { EmulatorApp } from './app.js';
-export type { FaultInput, FaultRule, EmailOutcome } from './faults/rules.js';
-export type { InboxThreadFilter, InboxThreadView } from './resources/inboxes/service.js';
+export type { WebhookDelivery, DeliveryFilter, FiredJob, AdminEmail as SentEmail, EmailFilter, EmulatorApp, FaultInput, FaultRule, EmailOutcome, InboxThreadFilter, InboxThreadView } from './public-types.js';
 export { interceptResendApi, type InterceptTarget, type ResendApiInterception } from './intercept.js';
 export { DEFAULT_TIMEOUT_MS, WaitTimeoutError } from './wait.js';
 
@@ -197,8 +190,15 @@ export interface EmulatorInstance {
   inboxThreads(filter?: InboxThreadFilter): InboxThreadView[];
   /** Fault injection: rules that make the API fail or slow down, SMTP stages fail, emails end badly. `reset()` puts back the start rules (`faults` option; none by default). */
   faults: EmulatorFaults;
-  /** The internals, for advanced tests. */
-  ctx: Emulator;
+  /**
+   * The base of the absolute URLs the emulator hands out now (attachment
+   * `download_url`s, raw and unsubscribe links, share URLs), no trailing
+   * slash: `publicUrl` when given; else the listening URL (`url` of
+   * `startServer`); else, for `createApp()` or an app mounted in your own
+   * server, the origin and mount path of the latest authenticated request
+   * (`http://HOST/prefix`, docs/express-app.md). `''` until one is known.
+   */
+  baseUrl(): string;
   /** Stops the scheduler and closes the store (and, for `startServer`, the listeners). */
   close(): Promise<void>;
 }
@@ -242,12 +242,16 @@ function configOf(options: StartServerOptions) {
   });
 }
 
-/** The helpers of a prepared emulator (shared by `createApp` and `startServer`). */
+/**
+ * The helpers of a prepared emulator (shared by `createApp` and `startServer`).
+ * Its internals are not among them: this repository's tests reach them
+ * through src/internals.ts, by the instance (`registerInternals`).
+ */
 function instanceOf(r: Prepared): EmulatorInstance {
   return {
     app: r.app,
     apiKey: r.apiKey,
-    ctx: r.ctx,
+    baseUrl: () => r.ctx.runtime.baseUrl,
     faults: {
       add: (rule) => r.ctx.faults.add(rule),
       list: () => r.ctx.faults.list(),
@@ -285,7 +289,8 @@ function instanceOf(r: Prepared): EmulatorInstance {
  * does for unreadable fixtures or bad fault rules.
  */
 export async function createApp(options: CreateAppOptions = {}): Promise<EmulatorInstance> {
-  return instanceOf(await prepare(configOf(options)));
+  const r = await prepare(configOf(options));
+  return registerInternals(instanceOf(r), r.ctx);
 }
 
 /**
@@ -295,5 +300,5 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Emulato
 export async function startServer(options: StartServerOptions = {}): Promise<EmulatorServer> {
   const config = { ...configOf(options), mountPath: options.mountPath ?? process.env.EMULATOR_MOUNT_PATH };
   const r = await run(config, options.host ?? '127.0.0.1', options.port ?? 0, options.smtpPort ?? null);
-  return { ...instanceOf(r), url: r.url, smtpPort: r.smtpPort, httpsUrl: r.httpsUrl, caCertPath: r.caCertPath };
+  return registerInternals({ ...instanceOf(r), url: r.url, smtpPort: r.smtpPort, httpsUrl: r.httpsUrl, caCertPath: r.caCertPath }, r.ctx);
 }

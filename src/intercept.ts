@@ -31,6 +31,7 @@
 import http, { type IncomingMessage, type RequestListener } from 'node:http';
 import { Duplex } from 'node:stream';
 import { lazy, requirePackage } from './lazy.js';
+import { findContext } from './internals.js';
 
 // Loaded on the first interception only (most users of the package never intercept; start-up speed).
 const interceptors = lazy(() => ({
@@ -49,14 +50,12 @@ export const RESEND_API_HOST = 'api.resend.com';
  * What `interceptResendApi` routes to: an emulator as `startServer()` or
  * `createApp()` gives it. `app` (a node request listener; an express app is
  * one) is called in-process; else requests are forwarded to `url`. When
- * `ctx.bus` is there (a running emulator), its `close` event ends the
- * interception.
+ * the target is an emulator this process made (`startServer()`,
+ * `createApp()`), its `close()` ends the interception.
  */
 export interface InterceptTarget {
   app?: RequestListener;
   url?: string;
-  /** The emulator's bus (`ctx.bus`, src/bus.ts), or anything with the same `once` / `off` of a `'close'` event (a node `EventEmitter` has them). */
-  ctx?: { bus: { once(name: 'close', listener: () => void): unknown; off(name: 'close', listener: () => void): unknown } };
 }
 
 /** A running interception. */
@@ -173,12 +172,14 @@ export function interceptResendApi(target: InterceptTarget): ResendApiIntercepti
   });
   interceptor.apply();
   let restored = false;
+  // An emulator of this process ends the interception when it closes (its bus's `close` event, src/internals.ts).
+  const bus = findContext(target)?.bus;
   const restore = () => {
     if (restored) return;
     restored = true;
-    target.ctx?.bus.off('close', restore);
+    bus?.off('close', restore);
     interceptor.dispose();
   };
-  target.ctx?.bus.once('close', restore);
+  bus?.once('close', restore);
   return { restore };
 }

@@ -1,10 +1,18 @@
 /**
- * Every module of the emulator, in seeding order (a module's fixtures may
- * refer to rows seeded before it). A module declares its tables
- * (`tables`) and the migrations after the 1.0 baseline (`migrations`,
- * numbered in the order written across all modules, src/store/schema.ts).
+ * The composition root: every module of the emulator, in seeding order (a
+ * module's fixtures may refer to rows seeded before it), and the `Ports`
+ * (src/context.ts) by which one room serves another without an import
+ * circle, each given here by the service that implements it. `prepare`
+ * (src/server.ts) builds every emulator's context from these two, and
+ * nothing sets a port afterwards. A module declares its tables (`tables`)
+ * and the migrations after the 1.0 baseline (`migrations`, numbered in the
+ * order written across all modules, src/store/schema.ts).
  */
+import type { Ports } from './context.js';
 import type { ResourceModule } from './module.js';
+import { apiKeyStore } from './resources/api-keys/service.js';
+import { webhookDirectory } from './resources/webhooks/service.js';
+import { inboxRouter } from './resources/inboxes/service.js';
 import { teamsModule } from './state/teams.js';
 import { apiKeysModule } from './resources/api-keys/index.js';
 import { domainsModule } from './resources/domains/index.js';
@@ -66,3 +74,10 @@ export const modules: ResourceModule[] = [
   adminFaultsModule,
   adminInboxesModule,
 ];
+
+/** The ports between rooms, each implemented by the service of the room that owns its tables. */
+export const ports: Ports = Object.freeze({
+  keys: apiKeyStore,
+  webhooks: webhookDirectory,
+  inboxes: inboxRouter,
+});

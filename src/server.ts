@@ -14,7 +14,7 @@ import { registerJobs } from './clock/jobs.js';
 import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type RuntimeState, type ServerTimeouts } from './context.js';
 import { EventBus, listenerErrorText } from './bus.js';
 import { hasTeams } from './state/teams.js';
-import { apiKeyStore, applyDefaultKeyToken } from './resources/api-keys/service.js';
+import { applyDefaultKeyToken } from './resources/api-keys/service.js';
 import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
@@ -23,9 +23,7 @@ import { defaultFixturesPath, loadFixtures } from './state/fixtures.js';
 import { resetState } from './state/reset.js';
 import { referencedUploads } from './state/uploads.js';
 import { removeUploads } from './http/uploads.js';
-import { modules } from './modules.js';
-import { webhookDirectory } from './resources/webhooks/service.js';
-import { inboxRouter } from './resources/inboxes/service.js';
+import { modules, ports } from './modules.js';
 import type { SmtpListener } from './smtp/server.js';
 import type { TlsListener } from './tls/index.js';
 import { createFaultStore } from './faults/store.js';
@@ -135,7 +133,8 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const bus = new EventBus(db, (event, args, err) => log('error', listenerErrorText(event, args, err)));
   reportCallbackErrors(db, (err) => log('error', `a callback after a commit failed: ${(err as Error)?.stack ?? err}`));
   const scheduler = new Scheduler(db, clock, (m) => log('warn', m), (nowMs) => bus.emit('clock', nowMs));
-  const base = { db, clock, scheduler, config, runtime, bus, log, modules, keys: apiKeyStore, webhooks: webhookDirectory, inboxes: inboxRouter };
+  // The one place a context is composed: infrastructure made here, modules and ports from the composition root (src/modules.ts).
+  const base = { db, clock, scheduler, config, runtime, bus, log, modules, ...ports };
   // Any failure from here to a prepared store closes the file (a locked --db stays usable by a retry).
   let ctx: Emulator;
   let fixtures: Record<string, any>;

@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { FIXTURES, useFreshEmulatorPerTest } from './helpers.js';
 import { emitEvent } from '../src/deliveries/emit.js';
+import { busOf, contextOf, storeOf } from '../src/internals.js';
 
 describe('ctx.bus', () => {
   // `record`: deliveries are recorded, never POSTed (the endpoint below listens nowhere).
@@ -18,8 +19,8 @@ describe('ctx.bus', () => {
   it('a delivery event reaches its listener after the commit, and the listener finds the delivery', async () => {
     await domainHook();
     const heard: { inTransaction: boolean; found: string | undefined }[] = [];
-    t.emu.ctx.bus.on('delivery', (id) => {
-      heard.push({ inTransaction: t.emu.ctx.db.inTransaction, found: t.emu.webhookDeliveries().find((d) => d.id === id)?.event_type });
+    busOf(t.emu).on('delivery', (id) => {
+      heard.push({ inTransaction: storeOf(t.emu).inTransaction, found: t.emu.webhookDeliveries().find((d) => d.id === id)?.event_type });
     });
     await t.api.post('/domains').send({ name: 'bus.example' }).expect(201);
     expect(heard).toEqual([{ inTransaction: false, found: 'domain.created' }]);
@@ -27,8 +28,8 @@ describe('ctx.bus', () => {
 
   it('an email event reaches its listener after the commit, and the listener finds the email', async () => {
     const heard: { inTransaction: boolean; subject: string | undefined }[] = [];
-    t.emu.ctx.bus.on('email', (id) => {
-      heard.push({ inTransaction: t.emu.ctx.db.inTransaction, subject: t.emu.emails().find((e) => e.id === id)?.subject });
+    busOf(t.emu).on('email', (id) => {
+      heard.push({ inTransaction: storeOf(t.emu).inTransaction, subject: t.emu.emails().find((e) => e.id === id)?.subject });
     });
     const sent = await t.api.post('/emails').send({ from: 'Acme <hi@example.com>', to: 'delivered@resend.dev', subject: 'on the bus', html: '<p>x</p>' }).expect(200);
     expect(heard.length).toBeGreaterThan(0);
@@ -39,8 +40,8 @@ describe('ctx.bus', () => {
   it('a rolled-back transaction emits nothing (and records nothing)', async () => {
     await domainHook();
     const heard: string[] = [];
-    t.emu.ctx.bus.on('delivery', (id) => heard.push(id));
-    const ctx = t.emu.ctx;
+    busOf(t.emu).on('delivery', (id) => heard.push(id));
+    const ctx = contextOf(t.emu);
     expect(() =>
       ctx.db.transaction(() => {
         expect(emitEvent(ctx, FIXTURES.defaultTeamId, 'domain.created', { id: 'd', name: 'rolled.example' })).toHaveLength(1);
@@ -54,8 +55,8 @@ describe('ctx.bus', () => {
   it('a rolled-back savepoint emits nothing; the rest of its transaction emits once committed', async () => {
     await domainHook();
     const heard: { id: string; inTransaction: boolean }[] = [];
-    t.emu.ctx.bus.on('delivery', (id) => heard.push({ id, inTransaction: t.emu.ctx.db.inTransaction }));
-    const ctx = t.emu.ctx;
+    busOf(t.emu).on('delivery', (id) => heard.push({ id, inTransaction: storeOf(t.emu).inTransaction }));
+    const ctx = contextOf(t.emu);
     let kept: string[] = [];
     ctx.db.transaction(() => {
       kept = emitEvent(ctx, FIXTURES.defaultTeamId, 'domain.created', { id: 'd1', name: 'kept.example' });
@@ -76,22 +77,22 @@ describe('ctx.bus', () => {
   it('outside a transaction, emit calls the listeners at once; off removes one', () => {
     const heard: number[] = [];
     const onClock = (now: number) => heard.push(now);
-    t.emu.ctx.bus.on('clock', onClock);
-    t.emu.ctx.bus.emit('clock', 42);
+    busOf(t.emu).on('clock', onClock);
+    busOf(t.emu).emit('clock', 42);
     expect(heard).toEqual([42]);
-    t.emu.ctx.bus.off('clock', onClock);
-    t.emu.ctx.bus.emit('clock', 43);
+    busOf(t.emu).off('clock', onClock);
+    busOf(t.emu).emit('clock', 43);
     expect(heard).toEqual([42]);
   });
 
   it('a listener that throws: the write answers as committed, the other listeners still hear it, and the error is logged with the event', async () => {
     const heard: string[] = [];
-    t.emu.ctx.bus.on('email', () => {
+    busOf(t.emu).on('email', () => {
       throw new Error('listener broke');
     });
-    t.emu.ctx.bus.on('email', (id) => heard.push(id));
+    busOf(t.emu).on('email', (id) => heard.push(id));
     const once: string[] = [];
-    t.emu.ctx.bus.once('email', (id) => once.push(id));
+    busOf(t.emu).once('email', (id) => once.push(id));
     const lines: string[] = [];
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
     let sent;
@@ -104,7 +105,7 @@ describe('ctx.bus', () => {
     expect(t.emu.emails().map((e) => e.id)).toEqual([sent.body.id]);
     expect(heard[0]).toBe(sent.body.id);
     expect(once).toEqual([sent.body.id]); // `once` still removes itself
-    expect(t.emu.ctx.bus.listenerCount('email')).toBe(2);
+    expect(busOf(t.emu).listenerCount('email')).toBe(2);
     const logged = lines.filter((l) => l.includes('listener broke'));
     expect(logged.length).toBeGreaterThan(0);
     expect(logged[0]).toMatch(new RegExp(`^\\[resend-emulator\\] error: a listener of the bus event email \\["${sent.body.id}"\\] failed: Error: listener broke`));

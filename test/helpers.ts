@@ -61,7 +61,8 @@ export function useFreshEmulatorPerTest(options: StartServerOptions = {}): TestE
 /**
  * Resolves once a listener for `event` is added to the bus: the signal that
  * a long-poll has registered its waiter (e.g. `GET /_emulator/emails?wait=`
- * listening to `emu.ctx.bus` `'email'`, src/admin/emails.ts `waitForMatch`),
+ * listening to the bus's `'email'`, src/admin/emails.ts `waitForMatch`; the
+ * bus of an emulator is `busOf(emu)`, src/internals.ts),
  * so a test sends what it waits for after that, in order, with no sleep.
  * Call it before starting the request.
  */

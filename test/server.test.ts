@@ -9,6 +9,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, startServer, type EmulatorInstance } from '../src/index.js';
 import { defaultConfig, prepare } from '../src/server.js';
+import { contextOf } from '../src/internals.js';
 
 let open: EmulatorInstance[] = [];
 afterEach(async () => {
@@ -20,7 +21,7 @@ describe('ctx.config', () => {
   it('is frozen, with its timeouts, and writing it throws', async () => {
     const emu = await startServer();
     open.push(emu);
-    const { config } = emu.ctx;
+    const { config } = contextOf(emu);
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.timeouts)).toBe(true);
     expect(() => {
@@ -51,28 +52,28 @@ describe('ctx.runtime', () => {
   it('a listening emulator: the base of handed-out URLs is its URL while it listens', async () => {
     const emu = await startServer({ mountPath: '/resend' });
     open.push(emu);
-    expect(emu.ctx.runtime).toEqual({ baseUrl: emu.url, listening: true });
+    expect(contextOf(emu).runtime).toEqual({ baseUrl: emu.url, listening: true });
     expect(emu.url).toMatch(/\/resend$/);
-    expect('baseUrl' in emu.ctx.config).toBe(false);
+    expect('baseUrl' in contextOf(emu).config).toBe(false);
     await emu.close();
-    expect(emu.ctx.runtime.listening).toBe(false);
+    expect(contextOf(emu).runtime.listening).toBe(false);
   });
 
   it('publicUrl: the base from the start, whatever the requests', async () => {
     const emu = await createApp({ publicUrl: 'http://resend:4400/' });
     open.push(emu);
-    expect(emu.ctx.runtime).toEqual({ baseUrl: 'http://resend:4400', listening: false });
+    expect(contextOf(emu).runtime).toEqual({ baseUrl: 'http://resend:4400', listening: false });
     await request(emu.app).get('/domains').set('Host', 'elsewhere:1').set('Authorization', `Bearer ${emu.apiKey}`).expect(200);
-    expect(emu.ctx.runtime.baseUrl).toBe('http://resend:4400');
+    expect(emu.baseUrl()).toBe('http://resend:4400');
   });
 
   it('an app with no listener: the base follows the latest authenticated request, a refused one changes nothing', async () => {
     const emu = await createApp();
     open.push(emu);
-    expect(emu.ctx.runtime).toEqual({ baseUrl: '', listening: false });
+    expect(contextOf(emu).runtime).toEqual({ baseUrl: '', listening: false });
     await request(emu.app).get('/domains').set('Host', 'first.test:1').set('Authorization', `Bearer ${emu.apiKey}`).expect(200);
-    expect(emu.ctx.runtime.baseUrl).toBe('http://first.test:1');
+    expect(emu.baseUrl()).toBe('http://first.test:1');
     await request(emu.app).get('/domains').set('Host', 'intruder.test:2').expect(401);
-    expect(emu.ctx.runtime.baseUrl).toBe('http://first.test:1');
+    expect(emu.baseUrl()).toBe('http://first.test:1');
   });
 });

@@ -31,52 +31,10 @@ import { extractCodes } from './codes.js';
 import { matchesSearch, parseSearch } from './search.js';
 import { attachmentsOf, eventsOf, headersOf, list, loadEmail, tagsOf, type EmailRow } from '../resources/emails/service.js';
 import type { Answer, Req, OperationHandlers } from '../http/document-types.js';
+import type { AdminEmail, EmailFilter } from '../public-types.js';
 
-/** A sent email with everything a test may want to check. Times ISO 8601 (emulated). */
-export interface AdminEmail {
-  id: string;
-  team_id: string;
-  message_id: string;
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  reply_to: string[];
-  subject: string;
-  html: string | null;
-  text: string | null;
-  /** Custom headers given at send, name → value. */
-  headers: Record<string, string>;
-  attachments: { id: string; filename: string | null; content_type: string; content_id: string | null; size: number }[];
-  tags: { name: string; value: string }[];
-  last_event: string;
-  created_at: string;
-  scheduled_at: string | null;
-  /** Every step, oldest first (`queued`, `scheduled`, `sent`, `delivered`, `opened`, ...). */
-  events: { type: string; at: string }[];
-  /** http(s) URLs found in the html (`href`s and bare) and the text, in order, without repeats. */
-  links: string[];
-  /** One-time codes in the subject, text and HTML's text, in order, without repeats (rule: src/admin/codes.ts, docs/sending.md#one-time-codes-codes). */
-  codes: string[];
-  broadcast_id: string | null;
-  template_id: string | null;
-}
-
-/** Filters of `listEmails`, all optional, combined with AND. */
-export interface EmailFilter {
-  /** Substring of any recipient (to, cc or bcc), case-insensitive. */
-  to?: string;
-  /** Substring of the sender, case-insensitive. */
-  from?: string;
-  /** Substring of the subject, case-insensitive. */
-  subject?: string;
-  /** A tag: `name` (any value) or `name:value`. */
-  tag?: string;
-  team_id?: string;
-  last_event?: string;
-  /** Search language (`from:` `to:` `subject:` `tag:` `has:attachment` `is:` `before:` `after:`, quotes, `-term`; src/admin/search.ts). */
-  q?: string;
-}
+// The shapes are public (`emu.emails()`, `SentEmail`): declared in src/public-types.ts.
+export type { AdminEmail, EmailFilter };
 
 /** The keys of `EmailFilter`, in the order error messages list them. */
 export const EMAIL_FILTER_KEYS = ['to', 'from', 'subject', 'tag', 'team_id', 'last_event', 'q'] as const;

@@ -29,6 +29,7 @@ import type { DB } from '../store/db.js';
 import { fullStore, storeFullText } from '../store/full.js';
 import { MAX_CLOCK_MS, type Clock } from './clock.js';
 import { defineTable, integer, text } from '../store/table.js';
+import type { FiredJob } from '../public-types.js';
 
 /** A stored job. `payload` is the parsed JSON given to `schedule`. */
 export interface Job<P = any> {
@@ -65,12 +66,8 @@ export interface RegisterOptions {
   detachInRealMode?: boolean;
 }
 
-/** What an advance ran: job type and due time (ms), in run order. */
-export interface FiredJob {
-  id: number;
-  type: string;
-  due_at: number;
-}
+// Public (what `emu.clock.advance()` resolves with): declared in src/public-types.ts.
+export type { FiredJob };
 
 /**
  * Longest run of jobs (ms of wall time) before the scheduler lets waiting

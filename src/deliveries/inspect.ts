@@ -4,65 +4,11 @@
  */
 import type { Emulator } from '../context.js';
 import { isoTime } from '../http/format.js';
-import type { SchemaOf } from '../http/document-types.js';
+import type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery } from '../public-types.js';
 import { attemptsOf, deliveriesWhere, deliveryRow } from './store.js';
 
-/** A delivery's status, as the document's `WebhookDelivery` names them (`pending`, `succeeded`, `failed`, `recorded`, `cancelled`). */
-export type DeliveryStatus = SchemaOf<'WebhookDelivery'>['status'];
-
-/** One attempt at a delivery. Times: ISO 8601 (emulated `at`, wall-clock `wall_time`). */
-export interface DeliveryAttempt {
-  /** `atmpt_…`. */
-  id: string;
-  /** Emulated time of the attempt. */
-  at: string;
-  /** Wall-clock time the request started (the signature's time). */
-  wall_time: string;
-  /** HTTP status answered, or null when none came (timeout, refused, record mode). */
-  status_code: number | null;
-  /** Why the attempt failed (non-2xx, timeout, network error), or null on success. */
-  error: string | null;
-  /** Wall-clock duration of the request, ms. */
-  duration_ms: number;
-  /** The endpoint the attempt went to (the webhook's endpoint at that moment). */
-  endpoint: string | null;
-  /** The endpoint's response body (first 4 096 characters), or null. */
-  response: string | null;
-  /** Headers sent (svix-id, svix-timestamp, svix-signature, content-type, user-agent). */
-  headers: Record<string, string>;
-  /** True for an attempt made by a replay rather than the retry schedule. */
-  replay: boolean;
-}
-
-/** A recorded delivery: the exact payload sent, its headers and attempts. */
-export interface WebhookDelivery {
-  /** The `svix-id` (`msg_…`), the same on every attempt. */
-  id: string;
-  team_id: string;
-  webhook_id: string;
-  event_type: string;
-  /** Parsed payload `{type, created_at, data}`. */
-  payload: { type: string; created_at: string; data: Record<string, any> };
-  /** The raw body, as signed and sent. */
-  body: string;
-  /** Headers of the latest attempt, or null before the first. */
-  headers: Record<string, string> | null;
-  /** `pending` | `succeeded` | `failed` | `recorded` | `cancelled`. */
-  status: DeliveryStatus;
-  created_at: string;
-  /** When the next scheduled attempt is due (emulated), or null. */
-  next_attempt_at: string | null;
-  /** Attempts oldest first. */
-  attempts: DeliveryAttempt[];
-}
-
-/** Filters: all optional, combined with AND. */
-export interface DeliveryFilter {
-  team_id?: string;
-  webhook_id?: string;
-  event_type?: string;
-  status?: string;
-}
+// The shapes are public (`emu.webhookDeliveries()`): declared in src/public-types.ts.
+export type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery };
 
 /** The keys of `DeliveryFilter`, in the order failure messages list them (src/testing/matchers.ts). */
 export const DELIVERY_FILTER_KEYS = ['event_type', 'status', 'webhook_id', 'team_id'] as const;

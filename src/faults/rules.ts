@@ -25,68 +25,10 @@ import { ApiError, errors, NAME_FOR_STATUS, SERVICE_MESSAGES, STATUS_FOR_NAME, t
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import { toApiError } from '../http/validate.js';
 import type { Operation } from '../http/spec.js';
+import type { EmailOutcome, FaultInput, FaultRule, SmtpStage } from '../public-types.js';
 
-/** A stage of an SMTP session at which a rule may answer (`beforeStage` in src/smtp/server.ts). */
-export type SmtpStage = 'connect' | 'auth' | 'mail' | 'rcpt' | 'data';
-
-/** How a matching sent email ends (outcome rules). */
-export type EmailOutcome = 'delivery_delayed' | 'failed' | 'bounced';
-
-/** A rule as given to `POST /_emulator/faults`, `emu.faults.add()` or a `--faults` file (schema `FaultInput`). */
-export interface FaultInput {
-  /** An operationId (`emails/send`) or `METHOD /path` (`POST /emails`); omitted: every public operation. */
-  operation?: string;
-  /** Only this team's requests, SMTP sessions (from `mail` on) or emails. */
-  team_id?: string;
-  /** HTTP status (400-599) of an API rule, or SMTP code of an SMTP rule. */
-  status?: number;
-  /** The error's `name` (an API rule). */
-  name?: string;
-  /** The error's `message`, or the SMTP reply's text. */
-  message?: string;
-  /** Wall-clock delay before answering, ms (0-300 000). */
-  latency_ms?: number;
-  /** Chance to fire for each matching request, 0..1 (default 1). */
-  probability?: number;
-  /** Seed of the rule's generator (default 0). */
-  seed?: number;
-  /** Fires at most this often (default: no limit). */
-  times?: number;
-  /** Makes an SMTP rule: the stage it answers. */
-  smtp?: SmtpStage;
-  /** Makes an outcome rule: how matching emails end. */
-  outcome?: EmailOutcome;
-  /** Outcome rules: a recipient (to, cc, bcc) must contain this, case-insensitive. */
-  to?: string;
-  /** Outcome `failed`: the `failed.reason` (default `reached_daily_quota`). */
-  reason?: string;
-}
-
-/** A rule as listed (schema `FaultRule`): every field, null where unset, and `fired`. */
-export interface FaultRule {
-  object: 'fault';
-  id: string;
-  kind: 'api' | 'smtp' | 'outcome';
-  /** As given; null: every operation of the public API. */
-  operation: string | null;
-  /** The operationId `operation` names. */
-  operation_id: string | null;
-  team_id: string | null;
-  /** HTTP status or SMTP code answered; null for a latency-only API rule and for outcome rules. */
-  status: number | null;
-  name: string | null;
-  message: string | null;
-  latency_ms: number;
-  probability: number;
-  seed: number;
-  times: number | null;
-  smtp: SmtpStage | null;
-  outcome: EmailOutcome | null;
-  to: string | null;
-  reason: string | null;
-  /** How often the rule fired so far. */
-  fired: number;
-}
+// The rule shapes are public (`emu.faults`, `startServer({ faults })`): declared in src/public-types.ts.
+export type { EmailOutcome, FaultInput, FaultRule, SmtpStage };
 
 /** The SMTP codes an SMTP rule may answer with, and the text each gets by default (RFC 5321 §4.2.2 wording). */
 export const SMTP_CODES: Readonly<Record<number, string>> = {

@@ -6,7 +6,8 @@
  * here; each entry registers these results with its own `expect.extend`.
  */
 import type { EmailFilter, SentEmail } from '../index.js';
-import { DELIVERY_FILTER_KEYS, type DeliveryAttempt, type DeliveryFilter, type DeliveryStatus, type WebhookDelivery } from '../deliveries/inspect.js';
+import { DELIVERY_FILTER_KEYS } from '../deliveries/inspect.js';
+import type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery } from '../public-types.js';
 
 /**
  * Filter of `toHaveDeliveredWebhook`: the `DeliveryFilter` fields (exact),

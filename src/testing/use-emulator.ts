@@ -37,7 +37,7 @@ export interface TestFileEmulator {
   readonly faults: EmulatorServer['faults'];
   /** Back to the fixtures (clock unchanged). `useEmulator` already calls it before each test. */
   reset(): Promise<void>;
-  /** The running server itself (its `ctx` holds the internals, for advanced tests). */
+  /** The running server itself, as `startServer()` returns it (`EmulatorServer`). */
   readonly server: EmulatorServer;
 }
 

@@ -12,6 +12,7 @@ import { ADMIN_COOKIE } from '../../src/admin/guard.js';
 import { useEmulator as useVitestEmulator } from '../../src/vitest.js';
 import { FIXTURES } from '../helpers.js';
 import { send } from './raw-request.js';
+import { storeOf } from '../../src/internals.js';
 
 const TOKEN = 'admin-secret-1';
 
@@ -26,7 +27,7 @@ describe('admin token', () => {
     const res = await fetch(`${emu.url}/contacts`, { method: 'POST', headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'kept@example.net' }) });
     expect(res.status).toBe(201);
   }
-  const contactCount = () => (emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM contacts WHERE email = ?').get('kept@example.net') as { n: number }).n;
+  const contactCount = () => (storeOf(emu).prepare('SELECT COUNT(*) AS n FROM contacts WHERE email = ?').get('kept@example.net') as { n: number }).n;
 
   it('every admin route but health needs it: 401 without, 401 wrong, 200 with the header or the inbox cookie', async () => {
     emu = await startServer({ adminToken: TOKEN });

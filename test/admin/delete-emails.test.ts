@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, client, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 import { startServer } from '../../src/index.js';
+import { schedulerOf } from '../../src/internals.js';
 
 const FROM = `Acme <hello@${FIXTURES.verifiedDomain}>`;
 const receivers: Receiver[] = [];
@@ -45,9 +46,9 @@ describe('DELETE /_emulator/emails/{id}', () => {
     await t.api.post('/webhooks').send({ endpoint: rx.url, events: ['email.sent', 'email.delivered'] }).expect(201);
     const gone = await send(t, 'Gone');
     const kept = await send(t, 'Kept');
-    const before = t.emu.ctx.scheduler.pending().length;
+    const before = schedulerOf(t.emu).pending().length;
     await t.anon.delete(`/_emulator/emails/${gone}`).expect(200);
-    expect(t.emu.ctx.scheduler.pending().length).toBe(before - 1);
+    expect(schedulerOf(t.emu).pending().length).toBe(before - 1);
     await t.emu.clock.advance('10s');
     await t.emu.clock.advance('10s');
     expect(new Set(emailIdsSeen(rx))).toEqual(new Set([kept]));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listenerAdded, useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
+import { busOf } from '../../src/internals.js';
 
 const FROM = 'Acme <hello@example.com>';
 
@@ -58,7 +59,7 @@ describe('admin: sent emails', () => {
   });
 
   it('long-polls with wait: answers when a matching email arrives, or an empty list on timeout', async () => {
-    const waiting = listenerAdded(t.emu.ctx.bus, 'email');
+    const waiting = listenerAdded(busOf(t.emu), 'email');
     const pending = t.anon.get('/_emulator/emails?to=late@example.org&wait=5000').then((r) => r);
     await waiting; // the server holds the request: what is sent from here on is "later"
     const id = await send({ to: ['delivered@resend.dev', 'owner@example.com'], text: 'x' });

@@ -9,6 +9,7 @@ import { FIXTURES, useFreshEmulatorPerTest } from '../helpers.js';
 import { diffState, storeState } from '../http/store-state.js';
 import { mulberry32 } from '../../src/faults/prng.js';
 import { startServer } from '../../src/index.js';
+import { contextOf } from '../../src/internals.js';
 
 const SEND = { from: 'Acme <hello@example.com>', to: 'delivered@resend.dev', subject: 'Fault probe', text: 'hello' };
 
@@ -218,7 +219,7 @@ describe('emu.faults and startServer({ faults })', () => {
 
   it('close() ends what waits out a latency (a request, an SMTP stage) with a 503 at once, so nothing runs on the closed store later', async () => {
     const emu = await startServer({ logLevel: 'error' });
-    const waiting = emu.ctx.faults.delay(60_000);
+    const waiting = contextOf(emu).faults.delay(60_000);
     const settled = waiting.then(() => 'resolved', (err) => err);
     await emu.close();
     expect(await settled).toMatchObject({ statusCode: 503, name: 'service_unavailable', message: 'The emulator is closing.' });

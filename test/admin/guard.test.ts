@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import { send } from './raw-request.js';
+import { storeOf } from '../../src/internals.js';
 
 describe('admin API guard', () => {
   let emu: EmulatorServer;
@@ -20,7 +21,7 @@ describe('admin API guard', () => {
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   }
-  const contactCount = () => (emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM contacts WHERE email = ?').get('kept@example.net') as { n: number }).n;
+  const contactCount = () => (storeOf(emu).prepare('SELECT COUNT(*) AS n FROM contacts WHERE email = ?').get('kept@example.net') as { n: number }).n;
 
   it('refuses a foreign Host name (DNS rebinding) with 403 in the error shape; health and the public API still answer', async () => {
     emu = await startServer();
@@ -56,7 +57,7 @@ describe('admin API guard', () => {
     expect((await send(emu.url, 'POST', '/_emulator/inbound', { origin: 'http://evil.example', 'content-type': 'text/plain' }, raw)).status).toBe(403);
     expect(contactCount()).toBe(1);
     // The default fixtures receive nothing: no received email at all.
-    expect((emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM received_emails').get() as { n: number }).n).toBe(0);
+    expect((storeOf(emu).prepare('SELECT COUNT(*) AS n FROM received_emails').get() as { n: number }).n).toBe(0);
 
     // The emulator's own pages (same origin) and clients without Origin (curl, SDK, tests) pass.
     const own = await send(emu.url, 'POST', '/_emulator/clock/advance', { origin: emu.url, 'content-type': 'application/json' }, '{"ms":0}');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import PostalMime from 'postal-mime';
 import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 import { PDF_BYTES, postJson, postRaw, rawMessage } from '../resources/receiving/helpers.js';
+import { busOf } from '../../src/internals.js';
 
 /** Reads a binary response body into a Buffer (supertest parses only known types). */
 function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
@@ -135,7 +136,7 @@ describe('POST /_emulator/inbound', () => {
 
   it('emits inbound on the bus with the new id', async () => {
     const seen: string[] = [];
-    t.emu.ctx.bus.on('inbound', (id: string) => seen.push(id));
+    busOf(t.emu).on('inbound', (id: string) => seen.push(id));
     const res = await postRaw(t, rawMessage());
     expect(seen).toEqual([res.body.id]);
   });

@@ -6,6 +6,7 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
+import { busOf } from '../../src/internals.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {
@@ -153,7 +154,7 @@ describe('server-sent events', () => {
   });
 
   it('notifies email with the email id', async () => {
-    t.emu.ctx.bus.emit('email', 'email-id-1');
+    busOf(t.emu).emit('email', 'email-id-1');
     expect(await s.next('email')).toEqual({ id: 'email-id-1' });
   });
 
@@ -164,7 +165,7 @@ describe('server-sent events', () => {
 
   it('stops listening when the client goes away', async () => {
     const names = ['email', 'delivery', 'clock', 'reset'] as const;
-    const counts = () => names.map((n) => t.emu.ctx.bus.listenerCount(n));
+    const counts = () => names.map((n) => busOf(t.emu).listenerCount(n));
     const withStream = counts();
     const other = openStream(t);
     await other.ready;

@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseSearch } from '../../src/admin/search.js';
 import { listenerAdded, useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
+import { busOf } from '../../src/internals.js';
 
 describe('parseSearch', () => {
   it('reads keys, quoted values and phrases, negation and free words', () => {
@@ -206,7 +207,7 @@ describe('admin: searching sent emails', () => {
   });
 
   it('`latest` with wait answers when a match arrives', async () => {
-    const waiting = listenerAdded(t.emu.ctx.bus, 'email');
+    const waiting = listenerAdded(busOf(t.emu), 'email');
     const pending = t.anon.get('/_emulator/emails/latest?wait=5000&q=' + encodeURIComponent('subject:"late one"')).then((r) => r);
     await waiting; // the server holds the request: the email sent next arrives after it
     const id = await send({ to: 'delivered@resend.dev', subject: 'The late one' });

@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../helpers.js';
+import { storeOf } from '../../src/internals.js';
 
 describe('jobs table', () => {
   const t = useFreshEmulatorPerTest({ webhooks: 'record' });
-  const rows = () => t.emu.ctx.db.prepare('SELECT type, status FROM jobs ORDER BY id').all() as { type: string; status: string }[];
+  const rows = () => storeOf(t.emu).prepare('SELECT type, status FROM jobs ORDER BY id').all() as { type: string; status: string }[];
 
   it('is empty once every email has run its course, webhooks included; a cancelled schedule leaves no row', async () => {
     const deliveredBefore = t.emu.emails({ last_event: 'delivered' }).length;

@@ -18,6 +18,7 @@ import { modules } from '../../src/modules.js';
 import { domainVerifyJob } from '../../src/resources/domains/jobs.js';
 import { emailSendJob } from '../../src/resources/emails/jobs.js';
 import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
+import { contextOf, schedulerOf, storeOf } from '../../src/internals.js';
 
 /** A bare context: a store with the scheduler's tables, a manual clock and its scheduler. */
 function bareContext(): Emulator {
@@ -92,7 +93,7 @@ describe('start-up with a --db file', () => {
     dirs.push(dir);
     const file = path.join(dir, 'store.db');
     const first = await startServer({ db: file });
-    first.ctx.db.prepare(`INSERT INTO jobs (type, team_id, due_at, payload, created_at) VALUES ('domains.retired', NULL, 0, '{}', 0)`).run();
+    storeOf(first).prepare(`INSERT INTO jobs (type, team_id, due_at, payload, created_at) VALUES ('domains.retired', NULL, 0, '{}', 0)`).run();
     await first.close();
 
     await expect(startServer({ db: file })).rejects.toThrow(/pending jobs of unknown type: domains\.retired \(1\)/);
@@ -101,7 +102,7 @@ describe('start-up with a --db file', () => {
     db.prepare(`DELETE FROM jobs WHERE type = 'domains.retired'`).run();
     db.close();
     const again = await startServer({ db: file });
-    expect(again.ctx.scheduler.pending()).toEqual([]);
+    expect(schedulerOf(again).pending()).toEqual([]);
     await again.close();
   });
 });
@@ -110,7 +111,7 @@ describe('typed schedule and cancel', () => {
   const t = useFreshEmulatorPerTest();
 
   it('a definition schedules its own type with its payload, runs it when due, and cancels by a payload field', async () => {
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     const now = ctx.clock.nowMs();
     ctx.db.prepare(`UPDATE domains SET status = 'pending' WHERE id = ?`).run(FIXTURES.verifiedDomainId);
 
@@ -146,14 +147,14 @@ describe('typed schedule and cancel', () => {
     const jobs = snap.tables.jobs.map((j: { type: string; status: string }) => (j.type === 'domains.verify' ? { ...j, status: 'running' } : j));
     expect(jobs.some((j: { status: string }) => j.status === 'running')).toBe(true);
     await t.anon.post('/_emulator/snapshot').send({ ...snap, tables: { ...snap.tables, jobs } }).expect(200);
-    const rows = t.emu.ctx.db.prepare(`SELECT status FROM jobs WHERE type = 'domains.verify'`).all();
+    const rows = storeOf(t.emu).prepare(`SELECT status FROM jobs WHERE type = 'domains.verify'`).all();
     expect(rows).toEqual([{ status: 'pending' }]);
     await t.emu.clock.advance('10s');
     expect((await t.api.get(`/domains/${domain.id}`).expect(200)).body.status).not.toBe('pending');
   });
 
   it('the compiler checks the payload and the cancel key of each job type', () => {
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     // Each line below is a type error: `npm test` runs tsc over the tests, and an unused @ts-expect-error fails it.
     const wrong = () => {
       // @ts-expect-error a domain job takes `domain_id`, not `email_id`

@@ -11,6 +11,7 @@ import { Resend } from 'resend';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { RETRY_DELAYS_MS } from '../../src/deliveries/jobs.js';
 import { startReceiver, verifyInput, type Receiver } from './receiver.js';
+import { busOf, storeOf } from '../../src/internals.js';
 
 const receivers: Receiver[] = [];
 async function receiver(...args: Parameters<typeof startReceiver>) {
@@ -224,10 +225,10 @@ describe('webhook delivery (acceptance)', () => {
     expect(rx.requests).toHaveLength(2);
     const emitted: string[] = [];
     const onDelivery = (id: string) => emitted.push(id);
-    t.emu.ctx.bus.on('delivery', onDelivery);
+    busOf(t.emu).on('delivery', onDelivery);
     await t.api.patch(`/webhooks/${h1.id}`).send({ status: 'disabled' }).expect(200);
     await t.api.delete(`/webhooks/${h2.id}`).expect(200);
-    t.emu.ctx.bus.off('delivery', onDelivery);
+    busOf(t.emu).off('delivery', onDelivery);
     expect(t.emu.webhookDeliveries().map((d) => d.status)).toEqual(['cancelled', 'cancelled']);
     // The inbox hears of each cancellation.
     expect(emitted).toEqual([t.emu.webhookDeliveries({ webhook_id: h1.id })[0].id, t.emu.webhookDeliveries({ webhook_id: h2.id })[0].id]);
@@ -303,7 +304,7 @@ describe('webhook delivery with a malformed secret', () => {
   it('records a failed attempt (nothing sent) and keeps retrying', async () => {
     const rx = await receiver();
     const h = await hook(t, rx.url, ['domain.created']);
-    t.emu.ctx.db.prepare('UPDATE webhooks SET signing_secret = ? WHERE id = ?').run('whsec_!!not base64!!', h.id);
+    storeOf(t.emu).prepare('UPDATE webhooks SET signing_secret = ? WHERE id = ?').run('whsec_!!not base64!!', h.id);
     await createDomain(t);
     await t.emu.clock.advance(0);
     expect(rx.requests).toHaveLength(0);

@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.js';
 import { useFreshEmulatorPerTest } from '../helpers.js';
+import { busOf, storeOf } from '../../src/internals.js';
 
 describe('Idempotency-Key, the step', () => {
   const t = useFreshEmulatorPerTest();
@@ -60,10 +61,10 @@ describe('Idempotency-Key, the step', () => {
     expect(batch.body.data[0].id).not.toBe(single.body.id);
   });
   it('the handler and the record of its answer commit in one transaction, for the batch too: when its emails are committed, the key is recorded', async () => {
-    const keyed = () => t.emu.ctx.db.prepare('SELECT COUNT(*) FROM idempotency_keys WHERE key = ?').pluck().get('one-commit') as number;
+    const keyed = () => storeOf(t.emu).prepare('SELECT COUNT(*) FROM idempotency_keys WHERE key = ?').pluck().get('one-commit') as number;
     // The bus tells of an email once its transaction committed (src/bus.ts): what that commit holds is read then.
     const seen: number[] = [];
-    t.emu.ctx.bus.on('email', () => seen.push(keyed()));
+    busOf(t.emu).on('email', () => seen.push(keyed()));
     const items = [1, 2, 3].map((n) => ({ from: 'a@example.com', to: `one-commit${n}@example.net`, subject: 'one commit', text: 'x' }));
     const res = await t.api.post('/emails/batch').set('Idempotency-Key', 'one-commit').send(items);
     expect(res.status).toBe(200);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../helpers.js';
 import { openDatabase } from '../../src/store/db.js';
 import { paginate, type PageOrder, type PageQuery } from '../../src/http/pagination.js';
+import { storeOf } from '../../src/internals.js';
 
 describe('pagination (docs/reference/interface-spec.md#pagination)', () => {
   const t = useFreshEmulatorPerTest();
@@ -69,7 +70,7 @@ describe('pagination (docs/reference/interface-spec.md#pagination)', () => {
   });
 
   it('costs one indexed scan: a page at 20 000 rows answers like one at 20', async () => {
-    const db = t.emu.ctx.db;
+    const db = storeOf(t.emu);
     const teamId = '8f3a1c2e-0b4d-4e6f-9a1b-2c3d4e5f6a7b';
     const plan = db.prepare("EXPLAIN QUERY PLAN SELECT * FROM domains WHERE (team_id = ?) AND seq < ? ORDER BY seq DESC LIMIT ?").all(teamId, 10, 11) as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX domains_team|USING INTEGER PRIMARY KEY/);

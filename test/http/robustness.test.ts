@@ -39,6 +39,7 @@ import { compileOperation } from '../../src/http/validate.js';
 import { diffState, send, storeState, type Answer } from './store-state.js';
 import { FIXTURES } from '../helpers.js';
 import { mulberry32 } from '../../src/faults/prng.js';
+import { storeOf } from '../../src/internals.js';
 
 const { operations } = await loadSpec();
 
@@ -439,7 +440,7 @@ describe('robustness: bad input never yields a 500, a crash, an HTML page or hal
         }
         // Jobs scheduled by odd-but-accepted input must run without crashing either.
         await emu.clock.advance('2h');
-        const crashed = emu.ctx.db.prepare(`SELECT type, error FROM jobs WHERE status = 'failed'`).all() as { type: string; error: string }[];
+        const crashed = storeOf(emu).prepare(`SELECT type, error FROM jobs WHERE status = 'failed'`).all() as { type: string; error: string }[];
         for (const j of crashed) failures.push(`job ${j.type} crashed: ${j.error.split('\n')[0]}`);
         if (op.operationId === 'contacts/create-import') {
           const list = JSON.parse((await send(emu.url, 'GET', '/contacts/imports')).text);

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { EmulatorServer } from '../../src/index.js';
 import { userTables } from '../../src/store/db.js';
 import { FIXTURES } from '../helpers.js';
+import { storeOf } from '../../src/internals.js';
 
 export interface Answer { status: number; contentType: string; text: string }
 const agent = new http.Agent({ keepAlive: true });
@@ -35,7 +36,7 @@ export function send(base: string, method: string, path: string, headers: Record
 
 /** Row count and content hash of every table but `logs` (which records failed requests by design). */
 export function storeState(emu: EmulatorServer): Record<string, string> {
-  const db = emu.ctx.db;
+  const db = storeOf(emu);
   const out: Record<string, string> = {};
   for (const t of userTables(db)) {
     if (t === 'logs') continue;

@@ -338,7 +338,10 @@ describe('the packed tarball', () => {
       `import { test, expect, remoteConnection, type PlaywrightEmulator } from 'resend-emulator/playwright';`,
       `export const all = { startServer, createApp, interceptResendApi, WaitTimeoutError, useVitest, useJest, test, expect, remoteConnection };`,
       `export type All = [EmulatorServer, EmulatorInstance, SentEmail, VitestEmulator, JestEmulator, PlaywrightEmulator];`,
-      `export const db = async (emu: EmulatorServer) => emu.ctx.db.prepare('SELECT 1').get();`,
+      // The internals are not public: no `ctx` (its store, bus and scheduler would need their packages' types).
+      `// @ts-expect-error`,
+      `export const internals = (emu: EmulatorServer) => emu.ctx;`,
+      `export const base = (emu: EmulatorInstance): string => emu.baseUrl();`,
       '',
     ].join('\n');
     fs.mkdirSync(path.join(app, 'strict'));

@@ -40,6 +40,7 @@ import { specDir, type Document, type Schema } from '../../src/http/spec.js';
 import { diffState, send, storeState } from '../http/store-state.js';
 import { FIXTURES } from '../helpers.js';
 import { fuzzSettings } from './settings.js';
+import { storeOf } from '../../src/internals.js';
 
 const REQUESTS_PER_RUN = 12;
 
@@ -419,7 +420,7 @@ describe('fuzzing from the OpenAPI documents: never 5xx, errors in the service s
         }
         // Jobs that accepted requests scheduled must run without crashing.
         await emu.clock.advance('2h');
-        const crashed = emu.ctx.db.prepare(`SELECT type, error FROM jobs WHERE status = 'failed'`).all() as { type: string; error: string }[];
+        const crashed = storeOf(emu).prepare(`SELECT type, error FROM jobs WHERE status = 'failed'`).all() as { type: string; error: string }[];
         if (crashed.length) {
           figures.failures++;
           throw new Error(`job ${crashed[0]!.type} crashed: ${crashed[0]!.error.split('\n')[0]} after ${reqs.map((r) => `${r.op.method} ${r.path}`).join(', ')}`);

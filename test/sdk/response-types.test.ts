@@ -36,6 +36,7 @@ import { argsText, recording, type SdkCall } from './response-types/recorder.js'
 import { checkResponseTypes, type RecordedCall } from './response-types/checker.js';
 // @ts-expect-error plain ESM script without type declarations
 import { METHODS, sdkMethods } from '../../scripts/sdk-coverage.mjs';
+import { contextOf } from '../../src/internals.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -266,7 +267,7 @@ describe("every SDK answer in the SDK's declared types", () => {
     await resend.broadcasts.send(bc.id);
     await clock.advance('1s');
     await clock.advance('1h');
-    for (const e of emailsOfBroadcast(emu.server.ctx, bc.id)) {
+    for (const e of emailsOfBroadcast(contextOf(emu.server), bc.id)) {
       await admin(`/_emulator/emails/${e.id}/events`).send({ type: 'opened' });
       await admin(`/_emulator/emails/${e.id}/events`).send({ type: 'clicked', link: 'https://example.org/one' });
     }

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { useFreshEmulatorPerTest } from '../helpers.js';
 import { BASELINE_VERSION, schemaVersion } from '../../src/store/schema.js';
 import { userTables } from '../../src/store/db.js';
+import { contextOf, storeOf } from '../../src/internals.js';
 import { modules } from '../../src/modules.js';
 import { exportSnapshot, importSnapshot } from '../../src/state/snapshot.js';
 import type { Emulator } from '../../src/context.js';
@@ -54,7 +55,7 @@ describe('snapshots of every 0.x schema version', () => {
     expect(snap.schema_version).toBe(v <= 13 ? undefined : v);
     const res = await t.api.post('/_emulator/snapshot').send(snap);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const db = t.emu.ctx.db;
+    const db = storeOf(t.emu);
     const now = new Set(userTables(db));
     let checked = 0;
     for (const [table, rows] of Object.entries<Record<string, unknown>[]>(snap.tables)) {
@@ -125,7 +126,7 @@ describe('how an older snapshot maps onto this schema', () => {
     expect(snap.tables.emails.length).toBeGreaterThan(0);
     for (const e of snap.tables.emails) delete e.events;
     expect((await t.api.post('/_emulator/snapshot').send(snap)).status).toBe(200);
-    expect(t.emu.ctx.db.prepare(`SELECT DISTINCT events FROM emails`).all()).toEqual([{ events: '[]' }]);
+    expect(storeOf(t.emu).prepare(`SELECT DISTINCT events FROM emails`).all()).toEqual([{ events: '[]' }]);
   });
 
   it('a column 1.0 dropped unread (webhook_deliveries.attempt_count) is ignored in a 0.x snapshot, refused in a 1.0 one', async () => {
@@ -133,7 +134,7 @@ describe('how an older snapshot maps onto this schema', () => {
     const old = await exported(19);
     old.tables.webhook_deliveries = [row];
     expect((await t.api.post('/_emulator/snapshot').send(old)).status).toBe(200);
-    expect(t.emu.ctx.db.prepare(`SELECT id FROM webhook_deliveries`).all()).toEqual([{ id: 'whd_1' }]);
+    expect(storeOf(t.emu).prepare(`SELECT id FROM webhook_deliveries`).all()).toEqual([{ id: 'whd_1' }]);
     const now = await exported(CURRENT);
     now.tables.webhook_deliveries = [row];
     const res = await t.api.post('/_emulator/snapshot').send(now);
@@ -190,7 +191,7 @@ describe('a snapshot of a version since the baseline', () => {
   };
 
   it('goes through the later migrations\' upgradeSnapshot, then imports; this version exports as the later one', async () => {
-    const ctx: Emulator = { ...t.emu.ctx, modules: [...t.emu.ctx.modules, rename] };
+    const ctx: Emulator = { ...contextOf(t.emu), modules: [...contextOf(t.emu).modules, rename] };
     const created = await t.api.post('/contacts').send({ email: 'ada@example.net', first_name: 'Ada' });
     expect(created.status).toBe(201);
     const snap = exportSnapshot(ctx);
@@ -199,7 +200,7 @@ describe('a snapshot of a version since the baseline', () => {
     importSnapshot(ctx, old);
     expect((await t.api.get(`/contacts/${created.body.id}`)).body.first_name).toBe('Ada');
     // Without the migration the old column is refused (a column this version does not have).
-    expect(() => importSnapshot(t.emu.ctx, { ...old, schema_version: BASELINE_VERSION - 1 })).toThrow('has column `contacts.given_name`');
+    expect(() => importSnapshot(contextOf(t.emu), { ...old, schema_version: BASELINE_VERSION - 1 })).toThrow('has column `contacts.given_name`');
   });
 });
 

@@ -28,6 +28,7 @@ import {
   type StoredAttachment,
   type ThreadRow,
 } from './store.js';
+import type { InboxThreadFilter, InboxThreadView } from '../../public-types.js';
 
 /** Who made a change (SDK `InboxEventSource`; docs/reference/inboxes.md#webhook-events mapping). */
 export type InboxEventSource = 'api' | 'dashboard' | 'agent' | 'system';
@@ -232,19 +233,13 @@ export function threadEventData(ctx: Emulator, inboxId: string, threadId: string
   return t ? { thread_id: t.id, thread: toThreadSummary(ctx, t) } : { thread_id: threadId };
 }
 
-/** Filter of `emu.inboxThreads()`: the inbox (id or address, case-insensitive) and/or the team. */
-export interface InboxThreadFilter {
-  inbox?: string;
-  team_id?: string;
-}
-
 /**
  * Every thread of every inbox (of `filter`), most recently active first per
  * inbox, with its emails oldest first: `{inbox_id, inbox_address, team_id,
  * ...InboxThreadSummary, assignee_email, emails: InboxMessage[]}`. The
  * `emu.inboxThreads()` helper.
  */
-export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) {
+export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}): InboxThreadView[] {
   const want = filter.inbox?.toLowerCase();
   return listInboxes(ctx, filter.team_id)
     .filter((i) => want === undefined || i.id === filter.inbox || i.email_address.toLowerCase() === want)
@@ -263,8 +258,8 @@ export function inboxThreadViews(ctx: Emulator, filter: InboxThreadFilter = {}) 
     );
 }
 
-/** One thread as `emu.inboxThreads()` gives it. */
-export type InboxThreadView = ReturnType<typeof inboxThreadViews>[number];
+// The shapes are public (`emu.inboxThreads()`): declared in src/public-types.ts.
+export type { InboxThreadFilter, InboxThreadView };
 
 /**
  * One team's inboxes for the dashboard (`GET /_emulator/teams/{id}/inboxes`):

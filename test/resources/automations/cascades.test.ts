@@ -5,12 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 describe('automation runs and their steps go with their automation', () => {
   const t = useFreshEmulatorPerTest();
-  const runIds = (automationId: string) => (t.emu.ctx.db.prepare('SELECT id FROM automation_runs WHERE automation_id = ?').all(automationId) as { id: string }[]).map((r) => r.id);
+  const runIds = (automationId: string) => (storeOf(t.emu).prepare('SELECT id FROM automation_runs WHERE automation_id = ?').all(automationId) as { id: string }[]).map((r) => r.id);
   /** Steps of these runs (by run id: they would outlive a run deleted without them). */
-  const steps = (ids: string[]) => (t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM automation_run_steps WHERE run_id IN (SELECT value FROM json_each(?))').get(JSON.stringify(ids)) as { n: number }).n;
+  const steps = (ids: string[]) => (storeOf(t.emu).prepare('SELECT COUNT(*) AS n FROM automation_run_steps WHERE run_id IN (SELECT value FROM json_each(?))').get(JSON.stringify(ids)) as { n: number }).n;
 
   it('deleting an automation removes its runs and their steps, not another automation\'s', async () => {
     const mk = async (event: string) => {

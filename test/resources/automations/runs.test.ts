@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { createContact, findContact } from '../../../src/resources/contacts/service.js';
+import { contextOf } from '../../../src/internals.js';
 
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
@@ -68,7 +69,7 @@ describe('automation runs', () => {
       },
     ]);
     // The unknown email became a contact when the run started.
-    expect(findContact(t.emu.ctx, FIXTURES.defaultTeamId, 'ada@example.net')?.email).toBe('ada@example.net');
+    expect(findContact(contextOf(t.emu), FIXTURES.defaultTeamId, 'ada@example.net')?.email).toBe('ada@example.net');
     const email = await t.api.get(`/emails/${run.steps[1].output.email_id}`);
     expect(email.status).toBe(200);
     expect(email.body.subject).toBe('Hello there');
@@ -138,7 +139,7 @@ describe('automation runs', () => {
 
   it('skips send_email for an unsubscribed contact and runs the other steps', async () => {
     const tpl = await template();
-    const contact = createContact(t.emu.ctx, FIXTURES.defaultTeamId, { email: 'gone@example.net', unsubscribed: true }).contact;
+    const contact = createContact(contextOf(t.emu), FIXTURES.defaultTeamId, { email: 'gone@example.net', unsubscribed: true }).contact;
     const id = await automation('u.start', [
       { key: 'mail', type: 'send_email', config: { template: { id: tpl } } },
       { key: 'rename', type: 'contact_update', config: { first_name: { var: 'event.name' } } },
@@ -148,7 +149,7 @@ describe('automation runs', () => {
     const [run] = await runs(id);
     expect(run.status).toBe('completed');
     expect(run.steps.map((s: any) => [s.key, s.status])).toEqual([['start', 'completed'], ['mail', 'skipped'], ['rename', 'completed']]);
-    expect(findContact(t.emu.ctx, FIXTURES.defaultTeamId, contact.id)?.first_name).toBe('Grace');
+    expect(findContact(contextOf(t.emu), FIXTURES.defaultTeamId, contact.id)?.first_name).toBe('Grace');
   });
 
   it('resumes wait_for_event on the same contact\'s matching event, or follows timeout', async () => {
@@ -201,7 +202,7 @@ describe('automation runs', () => {
     ], [{ from: 'start', to: 'upd' }, { from: 'upd', to: 'seg' }, { from: 'seg', to: 'pause' }, { from: 'pause', to: 'del' }]);
     await send('c.start', { email: 'mo@example.net' }, { last: 'Ver' });
     await t.emu.clock.advance(0);
-    const contact = findContact(t.emu.ctx, FIXTURES.defaultTeamId, 'mo@example.net');
+    const contact = findContact(contextOf(t.emu), FIXTURES.defaultTeamId, 'mo@example.net');
     expect(contact?.last_name).toBe('Ver');
     const members = await t.api.get(`/segments/${seg.body.id}/contacts`);
     expect(members.body.data.map((c: any) => c.email)).toContain('mo@example.net');
@@ -209,7 +210,7 @@ describe('automation runs', () => {
     const [run] = await runs(id);
     expect(run.status).toBe('completed');
     expect(run.steps.map((s: any) => s.status)).toEqual(['completed', 'completed', 'completed', 'completed', 'completed']);
-    expect(findContact(t.emu.ctx, FIXTURES.defaultTeamId, 'mo@example.net')).toBeUndefined();
+    expect(findContact(contextOf(t.emu), FIXTURES.defaultTeamId, 'mo@example.net')).toBeUndefined();
   });
 
   it('cancels a waiting run when the automation is stopped; nothing is sent afterwards', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { createBroadcast, draftBody, getBroadcast, DRAFT_BROADCAST, NEWSLETTER_SEGMENT, SENT_BROADCAST } from './helpers.js';
+import { schedulerOf } from '../../../src/internals.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 
@@ -191,7 +192,7 @@ describe('broadcasts: update, remove, duplicate', () => {
   it('deleting a scheduled broadcast drops its send', async () => {
     const id = await createBroadcast(t, { send: true, scheduled_at: 'in 10 minutes' });
     expect((await t.api.delete(`/broadcasts/${id}`)).status).toBe(200);
-    expect(t.emu.ctx.scheduler.pending().filter((j) => j.type.startsWith('broadcasts.'))).toEqual([]);
+    expect(schedulerOf(t.emu).pending().filter((j) => j.type.startsWith('broadcasts.'))).toEqual([]);
     const fired = await t.emu.clock.advance('1h');
     expect(fired.filter((j) => j.type.startsWith('broadcasts.'))).toEqual([]);
   });

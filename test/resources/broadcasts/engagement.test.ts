@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 import { createBroadcast, getBroadcast } from './helpers.js';
+import { contextOf, storeOf } from '../../../src/internals.js';
 
 async function ok(res: { status: number; body: any }, what: string) {
   if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -15,7 +16,7 @@ async function ok(res: { status: number; body: any }, what: string) {
 
 /** email → email id of the broadcast's emails. */
 function emailIds(t: TestEmulator, broadcastId: string): Map<string, string> {
-  return new Map(emailsOfBroadcast(t.emu.ctx, broadcastId).map((e) => [e.to[0], e.id]));
+  return new Map(emailsOfBroadcast(contextOf(t.emu), broadcastId).map((e) => [e.to[0], e.id]));
 }
 
 async function event(t: TestEmulator, emailId: string, body: Record<string, unknown>) {
@@ -87,10 +88,10 @@ describe('broadcasts: opens and clicks', () => {
     }
     const id = await createBroadcast(t, { segment_id: seg, subject: 'Hi {{{contact.first_name}}}', send: true });
     await t.emu.clock.advance('1s');
-    expect(emailsOfBroadcast(t.emu.ctx, id)).toHaveLength(100);
+    expect(emailsOfBroadcast(contextOf(t.emu), id)).toHaveLength(100);
     expect((await getBroadcast(t, id)).status).toBe('queued');
     // The next batch's job holds a cursor over the memberships, not the list of those still to do.
-    const pending = t.emu.ctx.db.prepare(`SELECT payload FROM jobs WHERE type = 'broadcasts.deliver' AND status = 'pending'`).all() as { payload: string }[];
+    const pending = storeOf(t.emu).prepare(`SELECT payload FROM jobs WHERE type = 'broadcasts.deliver' AND status = 'pending'`).all() as { payload: string }[];
     expect(pending).toHaveLength(1);
     expect(Object.keys(JSON.parse(pending[0].payload)).sort()).toEqual(['after_seq', 'broadcast_id', 'until_seq']);
     // r150 leaves the segment before its batch runs; a contact who joins after the first batch is not a recipient.
@@ -98,12 +99,12 @@ describe('broadcasts: opens and clicks', () => {
     await ok(await t.api.post('/contacts').send({ email: 'late@example.org', segments: [{ id: seg }] }), 'contact');
     await t.emu.clock.advance('1h');
     expect((await getBroadcast(t, id)).status).toBe('sent');
-    const rows = emailsOfBroadcast(t.emu.ctx, id).map((e) => ({ email: e.to[0] }));
+    const rows = emailsOfBroadcast(contextOf(t.emu), id).map((e) => ({ email: e.to[0] }));
     expect(rows).toHaveLength(204);
     expect(new Set(rows.map((r) => r.email)).size).toBe(204);
     expect(rows.map((r) => r.email)).not.toContain('r150@example.org');
     expect(rows.map((r) => r.email)).not.toContain('late@example.org');
-    const subjects = t.emu.ctx.db.prepare('SELECT subject FROM emails WHERE broadcast_id = ? AND to_addrs = ?').get(id, JSON.stringify(['r204@example.org'])) as { subject: string };
+    const subjects = storeOf(t.emu).prepare('SELECT subject FROM emails WHERE broadcast_id = ? AND to_addrs = ?').get(id, JSON.stringify(['r204@example.org'])) as { subject: string };
     expect(subjects.subject).toBe('Hi R204');
   });
 });

@@ -14,15 +14,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES, type TestEmulator } from '../../helpers.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 import { createBroadcast } from './helpers.js';
+import { contextOf, schedulerOf, storeOf } from '../../../src/internals.js';
 
 /** Makes the email's step throw (its events no longer parse). */
 function breakEmail(t: TestEmulator, id: string): void {
-  t.emu.ctx.db.prepare(`UPDATE emails SET events = 'not json' WHERE id = ?`).run(id);
+  storeOf(t.emu).prepare(`UPDATE emails SET events = 'not json' WHERE id = ?`).run(id);
 }
 
 /** The failed job rows, with the error's first line (the stack below it names the path it ran on). */
 function failedJobs(t: TestEmulator) {
-  const rows = t.emu.ctx.db.prepare(`SELECT id, type, team_id, payload, error FROM jobs WHERE status = 'failed' ORDER BY id`).all() as {
+  const rows = storeOf(t.emu).prepare(`SELECT id, type, team_id, payload, error FROM jobs WHERE status = 'failed' ORDER BY id`).all() as {
     id: number; type: string; team_id: string | null; payload: string; error: string;
   }[];
   return rows.map((r) => ({ id: r.id, type: r.type, team_id: r.team_id, payload: JSON.parse(r.payload), error: r.error.split('\n')[0] }));
@@ -48,15 +49,15 @@ async function broadcastQueued(t: TestEmulator): Promise<string[]> {
   }
   const id = await createBroadcast(t, { segment_id: seg });
   expect((await t.api.post(`/broadcasts/${id}/send`).send({})).status).toBe(200);
-  for (let i = 0; i < 600 && !t.emu.ctx.scheduler.pending().some((j) => j.type === 'emails.send-many'); i++) await t.emu.ctx.scheduler.advance(100);
-  const ids = emailsOfBroadcast(t.emu.ctx, id).map((e) => e.id);
+  for (let i = 0; i < 600 && !schedulerOf(t.emu).pending().some((j) => j.type === 'emails.send-many'); i++) await schedulerOf(t.emu).advance(100);
+  const ids = emailsOfBroadcast(contextOf(t.emu), id).map((e) => e.id);
   expect(ids).toHaveLength(2);
   return ids;
 }
 
 /** The last event of each email, by id (read from the store, as a broken email cannot be answered by the API). */
 function lastEvents(t: TestEmulator, ids: string[]): string[] {
-  return ids.map((id) => t.emu.ctx.db.prepare('SELECT last_event FROM emails WHERE id = ?').pluck().get(id) as string);
+  return ids.map((id) => storeOf(t.emu).prepare('SELECT last_event FROM emails WHERE id = ?').pluck().get(id) as string);
 }
 
 describe('an email whose step fails: one record, whatever the path', () => {
@@ -66,13 +67,13 @@ describe('an email whose step fails: one record, whatever the path', () => {
     // A single email: its own emails.send job.
     const single = (await t.api.post('/emails').send({ from: 'Acme <news@example.com>', to: 'single@example.org', subject: 'One', html: '<p>x</p>' })).body.id as string;
     breakEmail(t, single);
-    const singleLog = await logged(() => t.emu.ctx.scheduler.advance(1_000));
+    const singleLog = await logged(() => schedulerOf(t.emu).advance(1_000));
     const [singleRow] = failedJobs(t);
 
     // A broadcast batch: its emails share one emails.send-many job.
     const [broken, fine] = await broadcastQueued(t);
     breakEmail(t, broken);
-    const batchLog = await logged(() => t.emu.ctx.scheduler.advance(60_000));
+    const batchLog = await logged(() => schedulerOf(t.emu).advance(60_000));
     const [, batchRow] = failedJobs(t);
 
     expect(singleRow).toEqual({ id: expect.any(Number), type: 'emails.send', team_id: FIXTURES.defaultTeamId, payload: { email_id: single }, error: expect.stringMatching(/^\w*Error: /) });
@@ -86,17 +87,17 @@ describe('an email whose step fails: one record, whatever the path', () => {
 
   it('the deliver step: a broadcast email that fails in emails.deliver-many leaves the failed emails.deliver job row and log line a single email leaves', async () => {
     const single = (await t.api.post('/emails').send({ from: 'Acme <news@example.com>', to: 'single@example.org', subject: 'One', html: '<p>x</p>' })).body.id as string;
-    await t.emu.ctx.scheduler.advance(1_000); // sent: its emails.deliver job is pending
+    await schedulerOf(t.emu).advance(1_000); // sent: its emails.deliver job is pending
     expect(lastEvents(t, [single])).toEqual(['sent']);
     breakEmail(t, single);
-    const singleLog = await logged(() => t.emu.ctx.scheduler.advance(60_000));
+    const singleLog = await logged(() => schedulerOf(t.emu).advance(60_000));
     const [singleRow] = failedJobs(t);
 
     const [broken, fine] = await broadcastQueued(t);
-    for (let i = 0; i < 600 && !t.emu.ctx.scheduler.pending().some((j) => j.type === 'emails.deliver-many'); i++) await t.emu.ctx.scheduler.advance(100);
+    for (let i = 0; i < 600 && !schedulerOf(t.emu).pending().some((j) => j.type === 'emails.deliver-many'); i++) await schedulerOf(t.emu).advance(100);
     expect(lastEvents(t, [broken, fine])).toEqual(['sent', 'sent']);
     breakEmail(t, broken);
-    const batchLog = await logged(() => t.emu.ctx.scheduler.advance(60_000));
+    const batchLog = await logged(() => schedulerOf(t.emu).advance(60_000));
     const [, batchRow] = failedJobs(t);
 
     expect(singleRow).toEqual({ id: expect.any(Number), type: 'emails.deliver', team_id: FIXTURES.defaultTeamId, payload: { email_id: single }, error: expect.stringMatching(/^\w*Error: /) });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
 import { NEWSLETTER_SEGMENT, createBroadcast, getBroadcast } from './helpers.js';
+import { contextOf, schedulerOf, storeOf } from '../../../src/internals.js';
 
 async function ok(res: { status: number; body: any }, what: string) {
   if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -25,7 +26,7 @@ async function contact(t: TestEmulator, segmentId: string, body: Record<string, 
 /** The emails the broadcast produced (ids from the emails module's `emailsOfBroadcast`), as GET /emails/{id} shows them. */
 async function emailsOf(t: TestEmulator, broadcastId: string) {
   const out = [];
-  for (const e of emailsOfBroadcast(t.emu.ctx, broadcastId)) out.push(await ok(await t.api.get(`/emails/${e.id}`), 'get email'));
+  for (const e of emailsOfBroadcast(contextOf(t.emu), broadcastId)) out.push(await ok(await t.api.get(`/emails/${e.id}`), 'get email'));
   return out;
 }
 
@@ -108,13 +109,13 @@ describe('broadcasts: sending to a segment', () => {
     const id = await createBroadcast(t, { segment_id: seg, send: true });
     await t.emu.clock.advance('1s');
     expect((await getBroadcast(t, id)).status).toBe('queued');
-    expect(emailsOfBroadcast(t.emu.ctx, id)).toHaveLength(100);
+    expect(emailsOfBroadcast(contextOf(t.emu), id)).toHaveLength(100);
     await ok(await t.api.post(`/broadcasts/${id}/cancel`), 'cancel');
     await t.emu.clock.advance('1m');
     const b = await getBroadcast(t, id);
     expect(b.status).toBe('canceled');
     expect(b.sent_at).toBeNull();
-    expect(emailsOfBroadcast(t.emu.ctx, id)).toHaveLength(100);
+    expect(emailsOfBroadcast(contextOf(t.emu), id)).toHaveLength(100);
   });
 
   it('a batch\'s emails share one emails.send-many and one emails.deliver-many job, each with the lifecycle and times of its own', async () => {
@@ -129,19 +130,19 @@ describe('broadcasts: sending to a segment', () => {
     const sentHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/a', events: ['email.sent', 'email.delivered'] }), 'webhook')).id;
     const bounceHook = (await ok(await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/b', events: ['email.bounced', 'email.sent'] }), 'webhook')).id;
     const id = await createBroadcast(t, { segment_id: seg, send: true });
-    const start = t.emu.ctx.clock.nowMs();
+    const start = t.emu.clock.nowMs();
     const types = (fired: { type: string }[]) => fired.map((j) => j.type).filter((type) => type.startsWith('emails.') || type.startsWith('broadcasts.'));
     expect(types(await t.emu.clock.advance('1s'))).toEqual(['broadcasts.deliver']);
     const byTo = new Map((await emailsOf(t, id)).map((e: any) => [e.to[0], e.id as string]));
     expect(byTo.size).toBe(5);
     // Every email queued, none with a send job of its own: one job holds them all, in the segment's order.
-    expect(t.emu.ctx.scheduler.pending().filter((j) => j.type.startsWith('emails.')).map((j) => j.type)).toEqual(['emails.send-many']);
+    expect(schedulerOf(t.emu).pending().filter((j) => j.type.startsWith('emails.')).map((j) => j.type)).toEqual(['emails.send-many']);
     const failed = await t.anon.post(`/_emulator/emails/${byTo.get('failed-meanwhile@example.org')}/events`).send({ type: 'failed', reason: 'reached_daily_quota' });
     expect(failed.status).toBeLessThan(300);
     expect(types(await t.emu.clock.advance('1s'))).toEqual(['emails.send-many']);
     expect(types(await t.emu.clock.advance('2s'))).toEqual(['emails.deliver-many']);
     await t.emu.clock.advance('1m');
-    const history = (to: string) => (t.emu.ctx.db.prepare('SELECT events FROM emails WHERE id = ?').pluck().get(byTo.get(to)) as string);
+    const history = (to: string) => (storeOf(t.emu).prepare('SELECT events FROM emails WHERE id = ?').pluck().get(byTo.get(to)) as string);
     const steps = (to: string) => (JSON.parse(history(to)) as { type: string; at: number }[]).map((e) => `${e.type}@${e.at - start}`);
     expect(steps('delivered@resend.dev')).toEqual(['queued@1000', 'sent@2000', 'delivered@4000']);
     expect(steps('bounced@resend.dev')).toEqual(['queued@1000', 'sent@2000', 'bounced@4000']);
@@ -152,14 +153,14 @@ describe('broadcasts: sending to a segment', () => {
     // The bounce joined the suppression list, as with a job per email.
     expect((await t.api.get('/suppressions')).body.data.map((s: any) => s.email)).toContain('bounced@resend.dev');
     const deliveries = (hook: string) =>
-      (t.emu.ctx.db.prepare('SELECT event_type, payload FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq').all(hook) as { event_type: string; payload: string }[])
+      (storeOf(t.emu).prepare('SELECT event_type, payload FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq').all(hook) as { event_type: string; payload: string }[])
         .map((d) => `${d.event_type} ${JSON.parse(d.payload).data.to[0]}`)
         .sort();
     expect(deliveries(sentHook)).toEqual(
       ['email.sent bounced@resend.dev', 'email.sent complained@resend.dev', 'email.sent delivered@resend.dev', 'email.delivered complained@resend.dev', 'email.delivered delivered@resend.dev'].sort(),
     );
     // The webhook data of a step read from the email's whole row, as with a job per email.
-    const sentData = JSON.parse((t.emu.ctx.db.prepare(`SELECT payload FROM webhook_deliveries WHERE webhook_id = ? AND event_type = 'email.sent' ORDER BY seq LIMIT 1`).get(sentHook) as { payload: string }).payload).data;
+    const sentData = JSON.parse((storeOf(t.emu).prepare(`SELECT payload FROM webhook_deliveries WHERE webhook_id = ? AND event_type = 'email.sent' ORDER BY seq LIMIT 1`).get(sentHook) as { payload: string }).payload).data;
     const email = (await ok(await t.api.get(`/emails/${sentData.email_id}`), 'get email')) as any;
     expect(sentData).toMatchObject({ email_id: email.id, from: email.from, to: email.to, subject: email.subject, message_id: email.message_id, broadcast_id: id });
     expect(sentData.headers.map((h: any) => h.name)).toEqual(['List-Unsubscribe', 'List-Unsubscribe-Post']);
@@ -170,17 +171,17 @@ describe('broadcasts: sending to a segment', () => {
     const seg = await segment(t);
     for (const email of ['a@example.org', 'boom@example.org', 'c@example.org', 'd@example.org']) await contact(t, seg, { email });
     // The second email's every UPDATE fails (its step throws after the fault rule decided it).
-    t.emu.ctx.db.exec(`CREATE TEMP TRIGGER boom BEFORE UPDATE ON emails WHEN OLD.to_addrs LIKE '%boom@%' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    storeOf(t.emu).exec(`CREATE TEMP TRIGGER boom BEFORE UPDATE ON emails WHEN OLD.to_addrs LIKE '%boom@%' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
     const rule = t.emu.faults.add({ outcome: 'failed', times: 2 });
     const id = await createBroadcast(t, { segment_id: seg, send: true });
     await t.emu.clock.advance('1m');
-    const emails = emailsOfBroadcast(t.emu.ctx, id);
+    const emails = emailsOfBroadcast(contextOf(t.emu), id);
     const last = new Map(emails.map((e) => [e.to[0], e.last_event]));
     // The rule fired for the first two emails once each (the failing one's draw is not taken again), then ran out.
     expect(Object.fromEntries(last)).toEqual({ 'a@example.org': 'failed', 'boom@example.org': 'queued', 'c@example.org': 'delivered', 'd@example.org': 'delivered' });
     expect(t.emu.faults.list().find((r) => r.id === rule.id)!.fired).toBe(2);
     // The same record as a single email's failed emails.send job (test/resources/broadcasts/failed-email.test.ts).
-    const failed = t.emu.ctx.db.prepare(`SELECT type, payload, error FROM jobs WHERE status = 'failed'`).all() as { type: string; payload: string; error: string }[];
+    const failed = storeOf(t.emu).prepare(`SELECT type, payload, error FROM jobs WHERE status = 'failed'`).all() as { type: string; payload: string; error: string }[];
     const boom = emails.find((e) => e.to[0] === 'boom@example.org')!.id;
     expect(failed.map((f) => ({ type: f.type, payload: JSON.parse(f.payload) }))).toEqual([{ type: 'emails.send', payload: { email_id: boom } }]);
     expect(failed[0].error).toMatch(/^SqliteError: boom/);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 import { BATCH_ROWS } from '../../../src/resources/contact-imports/jobs.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -43,7 +44,7 @@ describe('contact imports', () => {
   // temp folder (a store on disk resumes it on restart): remove those here.
   // Registered after useFreshEmulatorPerTest, so it runs before the emulator closes.
   afterEach(() => {
-    const rows = t.emu.ctx.db.prepare(`SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL`).all() as { file_path: string }[];
+    const rows = storeOf(t.emu).prepare(`SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL`).all() as { file_path: string }[];
     for (const r of rows) fs.rmSync(r.file_path, { force: true });
   });
 
@@ -184,7 +185,7 @@ describe('contact imports', () => {
       await t.emu.clock.advance('5s');
       const done = await t.api.get(`/contacts/imports/${res.body.id}`);
       expect(done.body.status).toBe('failed');
-      const error = t.emu.ctx.db.prepare('SELECT error FROM contact_imports WHERE id = ?').pluck().get(res.body.id) as string;
+      const error = storeOf(t.emu).prepare('SELECT error FROM contact_imports WHERE id = ?').pluck().get(res.body.id) as string;
       expect(error).toMatch(new RegExp(`^The file is not valid CSV after ${before} rows: Quoted field unterminated|^The file is not valid CSV after ${before} rows: Trailing quote`));
       expect((await t.api.get('/contacts/q1@example.com')).status).toBe(404);
     }
@@ -259,7 +260,7 @@ describe('contact imports', () => {
     expect((await t.api.get(`/contacts/bulk${BATCH_ROWS - 300}@example.com`)).status).toBe(404); // the bad row left nothing behind
     expect((await t.api.get('/contacts/bulk3@example.com')).body.properties).toMatchObject({ plan_seats: { type: 'number', value: 42 } });
     expect((await t.api.get(`/contacts/bulk${n - 1}@example.com`)).body.properties).toMatchObject({ plan_seats: { type: 'number', value: n - 1 } });
-    const members = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
+    const members = storeOf(t.emu).prepare("SELECT COUNT(*) AS n FROM contact_segments WHERE segment_id = ? AND contact_id IN (SELECT id FROM contacts WHERE email LIKE 'bulk%')").get(BETA) as { n: number };
     expect(members.n).toBe(n - 1);
   });
 
@@ -277,7 +278,7 @@ describe('contact imports', () => {
     const twice = await t.api.get('/contacts/twice@example.com');
     expect(twice.body).toMatchObject({ email: 'twice@example.com', first_name: 'Third' });
     expect((await t.api.get(`/contacts/${ALICE}`)).body.first_name).toBe('Alicia');
-    const stored = t.emu.ctx.db.prepare("SELECT COUNT(*) AS n FROM contacts WHERE email_lower = 'twice@example.com'").get() as { n: number };
+    const stored = storeOf(t.emu).prepare("SELECT COUNT(*) AS n FROM contacts WHERE email_lower = 'twice@example.com'").get() as { n: number };
     expect(stored.n).toBe(1);
   });
 
@@ -310,7 +311,7 @@ describe('contact imports', () => {
 
   it('deletes the uploaded temp file once the import ends', async () => {
     const res = await createImport({}, 'email\nz@example.com\n');
-    const row = t.emu.ctx.db.prepare('SELECT file_path FROM contact_imports WHERE id = ?').get(res.body.id) as { file_path: string };
+    const row = storeOf(t.emu).prepare('SELECT file_path FROM contact_imports WHERE id = ?').get(res.body.id) as { file_path: string };
     expect(fs.existsSync(row.file_path)).toBe(true);
     await t.emu.clock.advance('5s');
     expect(fs.existsSync(row.file_path)).toBe(false);

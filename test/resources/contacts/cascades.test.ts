@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 /** A contact in both segments and with a choice of both topics, returning the ids. */
 async function setUp(t: TestEmulator) {
@@ -24,7 +25,7 @@ async function setUp(t: TestEmulator) {
   return { segments, topics, a: await contact('a@example.net'), b: await contact('b@example.net') };
 }
 
-const count = (t: TestEmulator, sql: string, ...params: unknown[]) => (t.emu.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${sql}`).get(...params) as { n: number }).n;
+const count = (t: TestEmulator, sql: string, ...params: unknown[]) => (storeOf(t.emu).prepare(`SELECT COUNT(*) AS n FROM ${sql}`).get(...params) as { n: number }).n;
 
 describe('memberships and topic choices go with what they name', () => {
   const t = useFreshEmulatorPerTest();
@@ -59,7 +60,7 @@ describe('memberships and topic choices go with what they name', () => {
 
   it('a membership naming no contact or segment is refused by the store', async () => {
     const { segments } = await setUp(t);
-    const insert = t.emu.ctx.db.prepare('INSERT INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES (?, ?, ?, 0)');
+    const insert = storeOf(t.emu).prepare('INSERT INTO contact_segments (team_id, contact_id, segment_id, created_at) VALUES (?, ?, ?, 0)');
     expect(() => insert.run('t', '00000000-0000-4000-8000-000000000000', segments[0])).toThrow(/FOREIGN KEY constraint failed/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { findContact, lastMembershipSeq, segmentContactsPage } from '../../../src/resources/contacts/service.js';
+import { contextOf } from '../../../src/internals.js';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 const NEWSLETTER = '9e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
@@ -111,7 +112,7 @@ describe('segmentContactsPage (a broadcast batch\'s read)', () => {
       expect(res.status).toBe(201);
       made.push(res.body.id);
     }
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     const until = lastMembershipSeq(ctx, seg);
     const page = segmentContactsPage(ctx, FIXTURES.defaultTeamId, seg, { afterSeq: 0, untilSeq: until, limit: 10 });
     expect(page.map((p) => p.contact)).toEqual(made.map((id) => findContact(ctx, FIXTURES.defaultTeamId, id)));

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { explicitSubscription, upsertSubscriptions } from '../../../src/resources/contacts/store.js';
 import { setSubscriptions, writeContactChecked } from '../../../src/resources/contacts/service.js';
+import { contextOf } from '../../../src/internals.js';
 
 const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -15,7 +16,7 @@ describe('topic subscriptions: one upsert', () => {
   const t = useFreshEmulatorPerTest();
 
   it('upsertSubscriptions inserts, then overwrites with the new time; setSubscriptions checks the topics first and writes nothing on a 404', async () => {
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     const id = (await t.api.post('/contacts').send({ email: 'sub@example.org' })).body.id;
     const at = () => ctx.db.prepare('SELECT subscription, updated_at FROM contact_topics WHERE contact_id = ?').all(id);
     upsertSubscriptions(ctx, id, [{ id: PROMOTIONS, subscription: 'opt_in' }], 1000);
@@ -27,7 +28,7 @@ describe('topic subscriptions: one upsert', () => {
   });
 
   it("the import's path writes the same row as the API's", async () => {
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     const checked = { defs: new Map(), segments: [], topics: [{ id: PROMOTIONS, subscription: 'opt_in' as const }] };
     const { id, created } = ctx.db.transaction(() => writeContactChecked(ctx, FIXTURES.defaultTeamId, undefined, { email: 'csv@example.org' }, { checked }))();
     expect(created).toBe(true);

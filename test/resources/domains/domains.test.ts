@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 
@@ -206,7 +207,7 @@ describe('domain claims', () => {
     await t.api.delete(`/domains/${c.domain_id}`);
     const again = (await t.api.post('/domains/claim').send({ name: FIXTURES.claimableDomain })).body;
     await t.api.delete(`/domains/${again.domain_id}`);
-    const row = t.emu.ctx.db.prepare('SELECT status FROM domain_claims WHERE id = ?').get(again.id) as { status: string };
+    const row = storeOf(t.emu).prepare('SELECT status FROM domain_claims WHERE id = ?').get(again.id) as { status: string };
     expect(row.status).toBe('canceled');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { messageId } from '../../../src/resources/emails/store.js';
+import { storeOf } from '../../../src/internals.js';
 
 /** One `INSERT INTO emails` and one Message-ID for sends and the fixture seed (issue 9 item 8). */
 describe('emails: the one insert and Message-ID', () => {
@@ -27,7 +28,7 @@ describe('emails: the one insert and Message-ID', () => {
       scheduled_at: null,
       tags: [{ name: 'category', value: 'billing' }],
     });
-    const row = t.emu.ctx.db.prepare('SELECT source, domain_id, broadcast_id FROM emails WHERE id = ?').get(seeded.id);
+    const row = storeOf(t.emu).prepare('SELECT source, domain_id, broadcast_id FROM emails WHERE id = ?').get(seeded.id);
     expect(row).toEqual({ source: 'api', domain_id: FIXTURES.verifiedDomainId, broadcast_id: null });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const FROM = 'Acme <hello@example.com>';
 const ALL_EVENTS = [
@@ -132,7 +133,7 @@ describe('email lifecycle on the clock', () => {
     const forMixed = t.emu.webhookDeliveries().filter((d) => d.payload.data.email_id === mixed).map((d) => d.event_type);
     expect(forMixed).toEqual(['email.suppressed', 'email.sent', 'email.delivered']);
     // Another team's list does not apply.
-    const otherTeam = await t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM suppressions').get() as { n: number };
+    const otherTeam = await storeOf(t.emu).prepare('SELECT COUNT(*) AS n FROM suppressions').get() as { n: number };
     expect(otherTeam.n).toBe(1);
   });
 

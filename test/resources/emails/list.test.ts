@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { loadEmail, toListItem } from '../../../src/resources/emails/store.js';
+import { contextOf } from '../../../src/internals.js';
 
 const FROM = 'Acme <hello@example.com>';
 
 describe('GET /emails: items built from cached parts (issue 10)', () => {
   const t = useFreshEmulatorPerTest();
   /** What each listed item must be: `toListItem` of the row as stored now. */
-  const expected = (ids: string[]) => ids.map((id) => toListItem(loadEmail(t.emu.ctx, id)!));
+  const expected = (ids: string[]) => ids.map((id) => toListItem(loadEmail(contextOf(t.emu), id)!));
 
   it('every item equals toListItem of its stored row, before and after its last_event and scheduled_at change', async () => {
     const sent = [

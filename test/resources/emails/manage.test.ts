@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { emailsOfBroadcast, sendEmail } from '../../../src/resources/emails/service.js';
+import { contextOf } from '../../../src/internals.js';
 
 const FROM = 'Acme <hello@example.com>';
 
@@ -94,7 +95,7 @@ describe('listing, sharing and metrics', () => {
 
   it('sendEmail (the contract) records broadcast emails that emailsOfBroadcast lists with their clicks', async () => {
     await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/b', events: ['email.sent'] });
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     const bid = '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b';
     const one = sendEmail(ctx, { from: FROM, to: 'delivered+1@resend.dev', subject: 'B', html: '<a href="https://example.com/deal">deal</a>' }, { teamId: FIXTURES.defaultTeamId, source: 'broadcast', broadcastId: bid });
     const two = sendEmail(ctx, { from: FROM, to: 'delivered+2@resend.dev', subject: 'B', text: 'x' }, { teamId: FIXTURES.defaultTeamId, source: 'broadcast', broadcastId: bid });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { schedulerOf, storeOf } from '../../../src/internals.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const FIXTURE_EVENT = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
@@ -143,7 +144,7 @@ describe('POST /events/send', () => {
     expect(run.steps).toEqual([{ key: 'start', type: 'trigger', status: 'pending', started_at: null, completed_at: null, output: null, error: null, created_at: expect.stringMatching(TS) }]);
     expect((await t.api.get(`/automations/${off}/runs`)).body.data).toEqual([]);
     expect((await t.api.get(`/automations/${other}/runs`)).body.data).toEqual([]);
-    expect(t.emu.ctx.scheduler.pending().some((j) => j.type === 'automations.run')).toBe(true);
+    expect(schedulerOf(t.emu).pending().some((j) => j.type === 'automations.run')).toBe(true);
   });
 
   it('coerces the payload to the event schema and rejects what cannot be coerced', async () => {
@@ -156,7 +157,7 @@ describe('POST /events/send', () => {
     expect((await t.api.get(`/automations/${id}/runs`)).body.data).toEqual([]);
     const ok = await t.api.post('/events/send').send({ event: 'order.paid', email: 'a@example.net', payload: { amount: '12.5', gift: 'true', at: '2026-02-01', ref: 42, extra: 'kept' } });
     expect(ok.status).toBe(202);
-    const row = t.emu.ctx.db.prepare('SELECT event_payload FROM automation_runs WHERE automation_id = ?').get(id) as { event_payload: string };
+    const row = storeOf(t.emu).prepare('SELECT event_payload FROM automation_runs WHERE automation_id = ?').get(id) as { event_payload: string };
     expect(JSON.parse(row.event_payload)).toEqual({ amount: 12.5, gift: true, at: '2026-02-01T00:00:00.000Z', ref: '42', extra: 'kept' });
   });
 

@@ -9,8 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { postJson } from '../receiving/helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
-const count = (t: TestEmulator, table: string, where: string, ...params: unknown[]) => (t.emu.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...params) as { n: number }).n;
+const count = (t: TestEmulator, table: string, where: string, ...params: unknown[]) => (storeOf(t.emu).prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...params) as { n: number }).n;
 
 /** An inbox with a received email in a labelled thread, an agent, a sent and an unsent reply draft, a standalone draft. */
 async function setUp(t: TestEmulator, address: string) {

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { postJson, postRaw, rawMessage } from '../receiving/helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -302,7 +303,7 @@ describe('inboxes', () => {
     const inbox = await makeInbox(t, 'order@example.com');
     const ids: string[] = [];
     for (const subject of ['d1', 'd2', 'd3']) ids.push((await t.api.post(`/inboxes/${inbox}/drafts`).send({ subject })).body.id);
-    const db = t.emu.ctx.db;
+    const db = storeOf(t.emu);
     const seqs = () => db.prepare('SELECT id, seq FROM inbox_drafts WHERE inbox_id = ? ORDER BY seq').all(inbox);
     const before = seqs();
     expect((await t.api.patch(`/inboxes/${inbox}/drafts/${ids[0]}`).send({ subject: 'd1 again' })).status).toBe(200);

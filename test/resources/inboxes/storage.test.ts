@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { postJson } from '../receiving/helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/snapshots');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 
@@ -33,7 +34,7 @@ describe('logs', () => {
     expect(byEndpoint[`GET /webhooks/${hook.body.id}`].response_body).toMatchObject({ id: hook.body.id, signing_secret: '[redacted]' });
     const snapshot = await t.anon.get('/_emulator/snapshot');
     expect(snapshot.status).toBe(200);
-    const rows = t.emu.ctx.db.prepare('SELECT request_body, response_body FROM logs').all();
+    const rows = storeOf(t.emu).prepare('SELECT request_body, response_body FROM logs').all();
     const snapshotLogs = JSON.stringify(snapshot.body.tables.logs);
     expect(snapshotLogs).toContain('[redacted]');
     for (const text of [JSON.stringify(details.map((d) => d.body)), snapshotLogs, JSON.stringify(rows)]) {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
 import { LOG_BODY_LIMIT, LOG_RETENTION } from '../../../src/resources/logs/store.js';
+import { storeOf } from '../../../src/internals.js';
 
 describe('request log bounds', () => {
   const t = useFreshEmulatorPerTest({ webhooks: 'record' });
@@ -23,7 +24,7 @@ describe('request log bounds', () => {
   });
 
   it(`keeps the newest ${LOG_RETENTION} logs of a team`, async () => {
-    const db = t.emu.ctx.db;
+    const db = storeOf(t.emu);
     const teamId = (db.prepare('SELECT team_id FROM api_keys ORDER BY seq LIMIT 1').get() as { team_id: string }).team_id;
     const insert = db.prepare(`INSERT INTO logs (id, team_id, created_at, endpoint, method, response_status, user_agent, request_body, response_body) VALUES (?, ?, 0, '/domains', 'GET', 200, NULL, 'null', 'null')`);
     db.transaction(() => { for (let i = 0; i < LOG_RETENTION + 600; i++) insert.run(crypto.randomUUID(), teamId); })();

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMime, parseMessage, type InboundJson } from '../../../src/resources/receiving/mime.js';
 import { PDF_BYTES } from './helpers.js';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 const PNG = Buffer.from('\x89PNG\r\n\x1a\nnot really', 'latin1');
 const AT = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -108,7 +109,7 @@ describe("a fixtures inbox email's raw message", () => {
   const t = useFreshEmulatorPerTest({ fixtures: 'demo' });
   // The demo fixtures' shared-inbox thread email (fixtures/demo.json).
   const ID = '8f9a0b1c-3d4e-4f6a-8b7c-8d9e0f1a2b03';
-  const stored = () => t.emu.ctx.db.prepare('SELECT raw, message_id FROM received_emails WHERE id = ?').get(ID) as { raw: string; message_id: string };
+  const stored = () => storeOf(t.emu).prepare('SELECT raw, message_id FROM received_emails WHERE id = ?').get(ID) as { raw: string; message_id: string };
   const download = async () => {
     const res = await t.anon.get(`/_emulator/inbound/emails/${ID}/raw`).buffer(true).parse((r, cb) => {
       const chunks: Buffer[] = [];

@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest } from '../../helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 describe('template versions go with their template', () => {
   const t = useFreshEmulatorPerTest();
-  const versions = (id: string) => (t.emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM template_versions WHERE template_id = ?').get(id) as { n: number }).n;
+  const versions = (id: string) => (storeOf(t.emu).prepare('SELECT COUNT(*) AS n FROM template_versions WHERE template_id = ?').get(id) as { n: number }).n;
 
   it('deleting a template removes its draft and published versions, not another template\'s', async () => {
     const mk = async (name: string) => (await t.api.post('/templates').send({ name, html: '<p>Hi</p>' })).body.id as string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { renderTemplate, resolvePublishedTemplate } from '../../../src/resources/templates/render.js';
+import { contextOf } from '../../../src/internals.js';
 
 const TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
 const FIXTURE_TEMPLATE = '7e1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b';
@@ -155,7 +156,7 @@ describe('templates', () => {
     expect(edited.current_version_id).not.toBe(published.current_version_id);
     expect(edited.variables[0].id).toBe(published.variables[0].id);
 
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     const sendable = resolvePublishedTemplate(ctx, FIXTURES.defaultTeamId, body.id);
     expect(sendable.html).toBe('<p>Hi {{{NAME}}}</p>');
 
@@ -222,7 +223,7 @@ describe('template rendering contract', () => {
       text: '{{{NAME}}}',
       variables: [{ key: 'NAME', type: 'string', fallback_value: 'there' }, { key: 'COUNT', type: 'number', fallback_value: 0 }, { key: 'MISSING', type: 'string' }, { key: 'CITY', type: 'string', fallback_value: 'Rome' }],
     });
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     expect(() => resolvePublishedTemplate(ctx, FIXTURES.defaultTeamId, body.id)).toThrowError(/not been published/);
     try {
       resolvePublishedTemplate(ctx, FIXTURES.defaultTeamId, body.id);
@@ -247,7 +248,7 @@ describe('template rendering contract', () => {
   });
 
   it('resolves by alias; unknown is 404 Template not found', async () => {
-    const ctx = t.emu.ctx;
+    const ctx = contextOf(t.emu);
     expect(resolvePublishedTemplate(ctx, FIXTURES.defaultTeamId, 'welcome').id).toBe(FIXTURE_TEMPLATE);
     try {
       resolvePublishedTemplate(ctx, FIXTURES.defaultTeamId, 'nope');

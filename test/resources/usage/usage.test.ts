@@ -6,7 +6,7 @@
  * the contacts quota of broadcasts; nothing changes without a plan.
  */
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Resend, type GetUsageResponseSuccess } from 'resend';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
@@ -14,6 +14,7 @@ import { createContactWith } from '../../../src/resources/contacts/service.js';
 import { postJson } from '../receiving/helpers.js';
 import { createBroadcast } from '../broadcasts/helpers.js';
 import { NO_LIMIT } from '../../../src/resources/usage/service.js';
+import { contextOf, storeOf } from '../../../src/internals.js';
 
 const FROM = 'Acme <hello@example.com>';
 const DAY = 86_400_000;
@@ -149,7 +150,7 @@ describe('--plan free', () => {
   it('reads the usage once a request: a batch of 100 items, a send, GET /usage', async () => {
     await toStartOfDay(t);
     // A read of the usage is one query of the ledger's table (usage's `emailUsage`): counted where the store prepares it.
-    const db = t.emu.ctx.db;
+    const db = storeOf(t.emu);
     const prepare = db.prepare;
     let reads = 0;
     db.prepare = ((sql: string) => {
@@ -245,7 +246,7 @@ describe('--plan free', () => {
     const usage = (await t.api.get('/usage')).body;
     const id = await createBroadcast(t);
     // Up to the quota through the contacts service (1,000 API calls would only be slower), the last one over the API.
-    for (let i = usage.contacts.used; i < 1000; i++) createContactWith(t.emu.ctx, FIXTURES.defaultTeamId, { email: `c${i}@example.org` });
+    for (let i = usage.contacts.used; i < 1000; i++) createContactWith(contextOf(t.emu), FIXTURES.defaultTeamId, { email: `c${i}@example.org` });
     expect((await t.api.get('/usage')).body.contacts).toEqual({ used: 1000, limit: 1000 });
     expect((await t.api.post('/contacts').send({ email: 'one-more@example.org' })).status).toBe(201);
     expect((await t.api.get('/usage')).body.contacts).toEqual({ used: 1001, limit: 1000 });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
 import { startReceiver, type Receiver } from '../../deliveries/receiver.js';
 import { deliver } from '../../../src/deliveries/jobs.js';
+import { contextOf } from '../../../src/internals.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {
@@ -162,7 +163,7 @@ describe('webhook events (deliveries through the API)', () => {
     const [, ev] = (await t.api.get(`/webhooks/${c.id}/events`).expect(200)).body.data;
     expect(ev.status).toBe('pending');
     // The replay job's own work, run before the first scheduled attempt (due at the next advance).
-    await deliver(t.emu.ctx, ev.id, { replay: true });
+    await deliver(contextOf(t.emu), ev.id, { replay: true });
     expect(rx.withId(ev.id)).toHaveLength(1);
     const got = (await t.api.get(`/webhooks/${c.id}/events/${ev.id}`).expect(200)).body;
     expect(got.status).toBe('attempting');
