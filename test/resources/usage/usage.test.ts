@@ -6,7 +6,7 @@
  * the contacts quota of broadcasts; nothing changes without a plan.
  */
 import fs from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Resend, type GetUsageResponseSuccess } from 'resend';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
