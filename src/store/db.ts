@@ -152,8 +152,7 @@ export function finalizeFromJs(version: string): boolean {
  * `CollectAllAvailableGarbage`, in the calling JS context, so the
  * destructors find their environment) before it counts the instances of a
  * class that has none. Node prints one `ExperimentalWarning` for
- * `v8.queryObjects()` per process the first time (docs/testing.md, "Node
- * 24.19 and later").
+ * `v8.queryObjects()` per process the first time (docs/vitest.md#memory-and-node-2419-and-later).
  */
 function fullGc(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
