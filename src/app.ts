@@ -36,7 +36,7 @@ import { routerOf } from './http/router.js';
 import type { OperationHandler, RawRequest, ResourceModule, ResponseInfo } from './module.js';
 import {
   JSON_BODY_LIMIT, JSON_MEDIA_TYPES, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, honourIdempotencyKey, lazyValidators, limitRate,
-  logRefusal, logResponse, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest,
+  logRefusal, logResponse, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest, writeJson,
   type Call, type ErrorStep, type Middleware, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
@@ -110,8 +110,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
 
   // The route table is built once per process, by buildRouteTable (a listening server, right after it starts) or the first request, not at start.
   const router = lazy(() => routerOf(operations));
-  // True once the app is mounted in another express app (`parent.use('/prefix', app)`; the `mount` event below).
-  let mounted = false;
+  // `mounted`: true once the app is mounted in another express app (`parent.use('/prefix', app)`; the `mount` event below).
+  const mount = { mounted: false };
   /**
    * When the app is mounted or listens on no port of its own (`createApp`),
    * the base of handed-out URLs follows the latest admitted call (its Host
@@ -120,7 +120,7 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
    * `ctx.runtime.baseUrl` besides the server's listener (RuntimeState).
    */
   const followRequestBase: Step = ({ req }) => {
-    if ((mounted || !ctx.runtime.listening) && !ctx.config.publicUrl && req.headers.host) {
+    if ((mount.mounted || !ctx.runtime.listening) && !ctx.config.publicUrl && req.headers.host) {
       // The app's requests are express's (`protocol` honours `trust proxy`).
       ctx.runtime.baseUrl = `${(req as unknown as Request).protocol}://${req.headers.host}${req.baseUrl ?? ''}`;
     }
@@ -149,9 +149,7 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   // Answers carry what the service's do: no `X-Powered-By`, no ETag of ours on JSON.
   app.disable('x-powered-by');
   app.disable('etag');
-  app.on('mount', () => {
-    mounted = true;
-  });
+  app.on('mount', markMounted(mount));
 
   /** Admit: the admin guard (403/401 before any body is read). */
   const admitRequest: RequestHandler = (req, _res, next) => {
@@ -188,6 +186,47 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
   app.use(dispatchOperation);
   app.use(renderApiError);
   return app;
+}
+
+/**
+ * A `mount` listener that sets `flag.mounted`. Made outside `buildApp`, so
+ * that it holds the flag only: a closure made there would hold `buildApp`'s
+ * whole scope (the emulator), which an app kept by a user's server after
+ * `close()` must not (`closeApp`).
+ */
+function markMounted(flag: { mounted: boolean }): () => void {
+  return () => {
+    flag.mounted = true;
+  };
+}
+
+/**
+ * Empties the app of a closed emulator (its `close()`, src/server.ts), so
+ * that a user's server or parent app that still holds `app`
+ * (`http.createServer(app)`, `parent.use('/resend', app)`, supertest) keeps
+ * a function of a few hundred bytes and nothing of the emulator: its
+ * middlewares, router, settings, prototypes and listeners (everything the
+ * store, the clock and the routes were reached by) are let go. Node keeps
+ * a closed server, and so its request listener, until its handle's close
+ * callback, which a process starting and closing emulators without
+ * returning to the event loop in between (a test suite's hooks) does not
+ * reach. From then on the app answers every request 503
+ * `service_unavailable` (`errors.emulatorClosed`) and is no longer an
+ * express app to configure (`use`, `set`, `listen` are gone). A request
+ * already in its middlewares finishes on them.
+ */
+export function closeApp(app: EmulatorApp): void {
+  // express's app is `(req, res, next) => app.handle(req, res, next)` with express's methods and state copied onto it.
+  const target = app as unknown as Record<PropertyKey, unknown>;
+  for (const key of Reflect.ownKeys(app)) {
+    if (key !== 'handle' && Object.getOwnPropertyDescriptor(app, key)?.configurable) delete target[key];
+  }
+  target.handle = answerClosed;
+}
+
+/** The request handler of a closed app (`closeApp`). */
+function answerClosed(req: Request, res: Response): void {
+  writeJson(req, res, 503, {}, errors.emulatorClosed().toJSON());
 }
 
 /**

@@ -15,7 +15,7 @@ import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type RuntimeSta
 import { EventBus, listenerErrorText } from './bus.js';
 import { hasTeams } from './state/teams.js';
 import { applyDefaultKeyToken } from './resources/api-keys/service.js';
-import { buildApp, buildRouteTable, type EmulatorApp } from './app.js';
+import { buildApp, buildRouteTable, closeApp, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
 import { reportCallbackErrors } from './store/after-commit.js';
@@ -198,6 +198,8 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
       // On a full disk the checkpoint may fail: the WAL stays beside the file and the next open replays it.
       if (config.db !== ':memory:') try { db.exec('PRAGMA wal_checkpoint(TRUNCATE)'); } catch { /* see above */ }
       db.close();
+      // A server of the user's that holds the app keeps nothing of this emulator (closeApp).
+      closeApp(app);
     },
   };
 }
@@ -246,18 +248,107 @@ function mountedApp(app: EmulatorApp, mountPath: string): EmulatorApp {
  * listener is the parent of `mountedApp`: the mounted app still swaps to its
  * own prototypes on every request, so there it saves nothing (serving the
  * prefix without a parent app would).
+ *
+ * `release()` (once the listeners are closed) gives the app its own
+ * prototypes back and leaves the classes node's: a closed listener keeps its
+ * classes (node holds a closed server until its handle's close callback, which
+ * a process that never returns to the event loop between emulators does not
+ * reach), and they must not reach the app.
  */
-function bornWithAppPrototypes(app: EmulatorApp): Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
-  class AppRequest extends http.IncomingMessage {}
-  class AppResponse extends http.ServerResponse {}
+function bornWithAppPrototypes(app: EmulatorApp): { options: Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>; release(): void } {
+  const classes = messageClasses();
+  const { AppRequest, AppResponse } = classes;
+  const appRequest = Object.getPrototypeOf(app.request) as object;
+  const appResponse = Object.getPrototypeOf(app.response) as object;
   // The app's prototypes as express made them: express's request / response methods, then node's.
-  Object.setPrototypeOf(AppRequest.prototype, Object.getPrototypeOf(app.request));
-  Object.setPrototypeOf(AppResponse.prototype, Object.getPrototypeOf(app.response));
+  Object.setPrototypeOf(AppRequest.prototype, appRequest);
+  Object.setPrototypeOf(AppResponse.prototype, appResponse);
   Object.defineProperty(AppRequest.prototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
   Object.defineProperty(AppResponse.prototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
+  const original = { request: app.request, response: app.response };
   app.request = AppRequest.prototype as unknown as typeof app.request;
   app.response = AppResponse.prototype as unknown as typeof app.response;
-  return { IncomingMessage: AppRequest as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse };
+  let released = false;
+  return {
+    options: { IncomingMessage: AppRequest as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
+    release() {
+      if (released) return;
+      released = true;
+      app.request = original.request;
+      app.response = original.response;
+      for (const [proto, base] of [[AppRequest.prototype, http.IncomingMessage.prototype], [AppResponse.prototype, http.ServerResponse.prototype]] as const) {
+        delete (proto as { app?: unknown }).app;
+        Object.setPrototypeOf(proto, base);
+      }
+      releasedClasses.push(classes);
+    },
+  };
+}
+
+/** A pair of classes of `messageClasses`. */
+type MessageClasses = ReturnType<typeof newMessageClasses>;
+
+/** Classes released by closed listeners (`bornWithAppPrototypes`), given to the next listener. */
+const releasedClasses: MessageClasses[] = [];
+
+/**
+ * Request and response classes for `bornWithAppPrototypes`: a released
+ * pair when there is one, else new ones. A closed server keeps its classes
+ * (node holds it a while: `switchableListener`), and a pair per emulator
+ * would be ~1.5 KB each of them keeps; a released pair, cut from its app,
+ * serves the next listener (a closed server makes no more requests).
+ */
+function messageClasses(): MessageClasses {
+  return releasedClasses.pop() ?? newMessageClasses();
+}
+
+/** New classes; in a function of their own, since a class keeps the scope it is made in (one made in `bornWithAppPrototypes` would keep its `app`). */
+function newMessageClasses() {
+  class AppRequest extends http.IncomingMessage {}
+  class AppResponse extends http.ServerResponse {}
+  return { AppRequest, AppResponse };
+}
+
+/**
+ * A request listener that passes each request to `target` until `cut()`,
+ * then answers 503 `service_unavailable` (`errors.emulatorClosed`). The
+ * emulator's listeners are given this one, not the app: node keeps a closed
+ * server (and so its request listener) until its handle's close callback,
+ * and a process that starts and closes emulators without returning to the
+ * event loop in between (a test suite's hooks) keeps every one of them; cut,
+ * each holds nothing of its emulator. Made here, outside `run`, so that it
+ * holds `target` only (a closure made in `run` would hold `run`'s whole scope).
+ */
+function switchableListener(target: http.RequestListener): { listener: http.RequestListener; cut(): void } {
+  let to: http.RequestListener | null = target;
+  return {
+    listener: (req, res) => {
+      if (to) return to(req, res);
+      writeJson(req, res, 503, {}, errors.emulatorClosed().toJSON());
+    },
+    cut() {
+      to = null;
+    },
+  };
+}
+
+/** Whether `buildRouteTableSoon` ran in this process (the table is built once per process). */
+let routeTableScheduled = false;
+
+/**
+ * Builds the process's route table on the next turn of the event loop, the
+ * first time only: a function outside `run`, so the pending immediate
+ * holds no emulator (a closure made in `run` would hold its whole scope).
+ */
+function buildRouteTableSoon(): void {
+  if (routeTableScheduled) return;
+  routeTableScheduled = true;
+  setImmediate(buildRouteTableNow);
+}
+
+/** See `buildRouteTableSoon`. */
+function buildRouteTableNow(): void {
+  void buildRouteTable();
 }
 
 /**
@@ -275,14 +366,23 @@ export async function run(options: EmulatorConfig, host = '127.0.0.1', port = 44
   const mountPath = normalizeMountPath(config.mountPath);
   const listener = mountPath ? mountedApp(app, mountPath) : app;
   // The HTTPS listener of `--tls` takes the same options (timeouts, and requests born with the app's prototypes).
+  const prototypes = bornWithAppPrototypes(listener);
   const serverOptions: http.ServerOptions = {
     headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkIntervalMs,
-    ...bornWithAppPrototypes(listener),
+    ...prototypes.options,
   };
-  const server = http.createServer(serverOptions, listener);
+  // What the closed listeners keep of the emulator is cut on close (switchableListener).
+  const route = switchableListener(listener);
+  const server = http.createServer(serverOptions, route.listener);
+  /** Once the listeners are closed: they keep nothing of this emulator. */
+  const release = () => {
+    route.cut();
+    prototypes.release();
+  };
   try {
     await listen(server, port, host);
   } catch (err) {
+    release();
     await prepared.close();
     throw Object.assign(err as ListenFailure, { listener: 'http' });
   }
@@ -291,9 +391,10 @@ export async function run(options: EmulatorConfig, host = '127.0.0.1', port = 44
     try {
       // Loaded only with TLS on (the certificate libraries are not needed otherwise).
       const { startTls } = await import('./tls/index.js');
-      tls = await startTls(listener, host, config, serverOptions, (line) => ctx.log('warn', line));
+      tls = await startTls(route.listener, host, config, serverOptions, (line) => ctx.log('warn', line));
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      release();
       await prepared.close();
       throw Object.assign(err as ListenFailure, { listener: 'https' });
     }
@@ -307,6 +408,7 @@ export async function run(options: EmulatorConfig, host = '127.0.0.1', port = 44
     } catch (err) {
       await tls?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      release();
       await prepared.close();
       throw Object.assign(err as ListenFailure, { listener: 'smtp' });
     }
@@ -320,7 +422,7 @@ export async function run(options: EmulatorConfig, host = '127.0.0.1', port = 44
   if (!config.publicUrl) runtime.baseUrl = url.replace(/\/+$/, '');
   runtime.listening = true;
   // Requests are coming: the route table is built next, while the first client connects (see buildRouteTable).
-  setImmediate(() => void buildRouteTable());
+  buildRouteTableSoon();
   let closed = false;
   return {
     ...prepared,
@@ -340,6 +442,7 @@ export async function run(options: EmulatorConfig, host = '127.0.0.1', port = 44
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       runtime.listening = false;
+      release();
       await prepared.close();
     },
   };

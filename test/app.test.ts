@@ -181,3 +181,18 @@ describe('startServer()', () => {
     expect((await outside.json()).name).toBe('not_found');
   });
 });
+
+describe('an app after close() (issue 36: nothing of a closed emulator stays reachable)', () => {
+  it('answers 503 service_unavailable, in the error shape, through supertest', async () => {
+    const emu = await createApp();
+    await emu.close();
+    const res = await request(emu.app).get('/emails').set('Authorization', `Bearer ${emu.apiKey}`);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 503, body: { statusCode: 503, message: 'The emulator is closed.', name: 'service_unavailable' } });
+  });
+
+  it('keeps none of its express state: only `handle` remains of what express put on it', async () => {
+    const emu = await createApp();
+    await emu.close();
+    expect(Object.keys(emu.app)).toEqual(['handle']);
+  });
+});

@@ -208,6 +208,8 @@ export const errors = {
   notFound: (what: string) => new ApiError(404, 'not_found', `${what} not found`),
   /** 404, no route. */
   routeNotFound: () => new ApiError(404, 'not_found', 'The requested endpoint does not exist.'),
+  /** 503, a request to an emulator after its `close()` (emulator choice: the service's name for a service that is not there). */
+  emulatorClosed: () => new ApiError(503, 'service_unavailable', 'The emulator is closed.'),
   /** 405, path exists with another method. */
   methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'Method is not allowed for the requested path.'),
   /** 422, a required body field is absent: ``Missing `name` field.`` (REC:SEG-create-handles-validation-errors). */

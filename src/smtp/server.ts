@@ -243,7 +243,13 @@ export async function startSmtp(ctx: Emulator, host: string, port: number, certi
     port: bound,
     close() {
       closed ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          // Node keeps a closed listener until its handle's close callback, which a process that never returns to
+          // the event loop between emulators does not reach: its connection handler (the SMTPServer, whose
+          // handlers hold the emulator) is let go now.
+          server.server.removeAllListeners();
+          resolve();
+        });
         for (const c of server.connections) c.close();
       });
       return closed;

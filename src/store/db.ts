@@ -106,9 +106,12 @@ export const STATEMENT_CACHE_SIZE = 512;
  * (the `Database` and its cached statements) are held while it is open
  * (`open`), and after `close()` until a `gc()` of ours has finalised them
  * (`retire`): memory stays flat over any number of emulators, and no
- * wrapper is ever left to a collection V8 starts by itself. On other
- * versions nothing is held and the collector does as it likes. Never
- * `iterate()` or `backup()` here (more wrappers).
+ * wrapper is ever left to a collection V8 starts by itself. That collection
+ * changes no runtime flag of the host (`fullGc`: the host's own `gc()` when
+ * it exposes one, else `v8.queryObjects`; the same abort loop of 3,000
+ * connections, each batch of 64 collected by `v8.queryObjects`, ran through
+ * on 24.21). On other versions nothing is held and the collector does as it
+ * likes. Never `iterate()` or `backup()` here (more wrappers).
  */
 const FINALIZE_FROM_JS = finalizeFromJs(process.versions.node);
 /** Wrappers of closed connections and let-go statements, held until a `gc()` of ours has finalised them (Node >= 24.19). */
@@ -133,13 +136,26 @@ export function finalizeFromJs(version: string): boolean {
   return major > 24 || (major === 24 && minor >= 19);
 }
 
-/** A full garbage collection started from JavaScript: `globalThis.gc` under `--expose-gc`, or the same function from a fresh context. */
+/**
+ * A full garbage collection started from JavaScript, without touching the
+ * host's runtime flags: `globalThis.gc` where the process exposes it
+ * (`node --expose-gc`; the CLI's own process does, bin/emulator.js), else
+ * `v8.queryObjects`, which collects all garbage (V8's
+ * `CollectAllAvailableGarbage`, in the calling JS context, so the
+ * destructors find their environment) before it counts the instances of a
+ * class that has none. Node prints one `ExperimentalWarning` for
+ * `v8.queryObjects()` per process the first time (docs/vitest.md#memory-and-node-2419-and-later).
+ */
 function fullGc(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (exposed) return exposed;
-  // Loaded here, on the Node versions that collect: node:v8 and node:vm (and what they load) cost every start a few ms.
-  process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
-  return process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
+  // Loaded here, on the Node versions that collect: node:v8 (and what it loads) costs every start a few ms.
+  const v8 = process.getBuiltinModule('node:v8');
+  /** A class with no instance: what is counted does not matter, the collection before the count does. */
+  class NoInstance {}
+  return () => {
+    v8.queryObjects(NoInstance, { format: 'count' });
+  };
 }
 
 /**
