@@ -78,6 +78,7 @@ export function frozenConfig(config: EmulatorConfig): Readonly<EmulatorConfig> {
     ...config,
     timeouts: Object.freeze({ ...config.timeouts }),
     ...(config.faults ? { faults: Object.freeze([...config.faults]) } : {}),
+    ...(config.upstream ? { upstream: Object.freeze({ ...config.upstream }) } : {}),
   });
 }
 
@@ -170,8 +171,10 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   let app: EmulatorApp;
+  // The recording proxy of `--upstream` (src/parity/proxy.ts), loaded only then; it reports at close.
+  const proxy = config.upstream ? (await import('./parity/proxy.js')).createRecordingProxy(ctx, config.upstream) : null;
   try {
-    app = await buildApp(ctx, modules, hooks);
+    app = await buildApp(ctx, modules, hooks, proxy?.middleware);
   } catch (err) {
     db.close();
     throw err;
@@ -188,6 +191,8 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
     async close() {
       if (closed) return;
       closed = true;
+      // `--upstream`: the calls still being forwarded end, the differences are printed, the HAR written.
+      await proxy?.finish();
       // A request or SMTP stage waiting out a fault rule's latency ends now (503), not on a closed store later.
       ctx.faults.close();
       await scheduler.stop();
