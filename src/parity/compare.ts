@@ -65,8 +65,9 @@ export function describeShapeDifference(d: ShapeDifference): string {
 export async function compareAnswers(method: string, path: string, upstream: ReceivedResponse, emulator: ReceivedResponse, loose: readonly string[] = []): Promise<string[]> {
   const out: string[] = [];
   if (upstream.status !== emulator.status) out.push(`status ${upstream.status} / ${emulator.status}`);
-  const a = errorOf(upstream.json);
-  const b = errorOf(emulator.json);
+  // A success has no error name: its `name` is data (a segment's name).
+  const a = upstream.status >= 400 ? errorOf(upstream.json) : {};
+  const b = emulator.status >= 400 ? errorOf(emulator.json) : {};
   if (upstream.status >= 400 || emulator.status >= 400) {
     if (a.name !== b.name) out.push(`name ${a.name ?? '-'} / ${b.name ?? '-'}`);
     if (maskMessage(a.message ?? '') !== maskMessage(b.message ?? '')) out.push(`message ${JSON.stringify(a.message ?? null)} / ${JSON.stringify(b.message ?? null)}`);

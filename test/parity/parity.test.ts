@@ -1,0 +1,146 @@
+/**
+ * `emulator parity` in process (src/parity/command.ts): the tour against
+ * emulator A as the "service" (`--base-url`, its own key: no real key and
+ * no internet), a HAR of both sides, and that HAR replayed
+ * (`--upstream-har`) against an emulator with a deliberate difference.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type EmulatorServer } from '../../src/index.js';
+import { runParity, type ParityResult } from '../../src/parity/command.js';
+import { TOUR, tourSends } from '../../src/parity/tour.js';
+import { readHar } from '../../src/parity/har.js';
+import { send } from '../../src/parity/exchange.js';
+
+const quiet = () => {};
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parity-'));
+const harFile = path.join(dir, 'tour.har');
+
+let a: EmulatorServer;
+let tour: ParityResult;
+beforeAll(async () => {
+  a = await startServer();
+  tour = await runParity({ apiKey: a.apiKey, baseUrl: a.url, har: harFile, print: quiet });
+}, 60_000);
+afterAll(async () => {
+  await a.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('emulator parity --base-url <another emulator>', () => {
+  it('compares every step of the tour', () => {
+    expect(tour.results.map((r) => r.step)).toEqual(TOUR.map((s) => s.name));
+  });
+
+  it('finds no difference between two emulators', () => {
+    expect(tour.results.filter((r) => r.differences.length).map((r) => `${r.step}: ${r.differences.join('; ')}`)).toEqual([]);
+  });
+
+  it('reports the count of matched and differing calls', () => {
+    expect(tour.lines[0]).toBe(`parity: ${TOUR.length} calls compared: ${TOUR.length} matched, 0 differed`);
+  });
+
+  it('sends one email, to a test address, on the upstream', () => {
+    expect([tourSends(), a.emails().map((e) => e.to)]).toEqual([1, [['delivered@resend.dev']]]);
+  });
+
+  it('leaves nothing it created on the upstream (segments, topics, contacts, templates)', async () => {
+    const list = async (p: string) => ((await (await fetch(`${a.url}${p}`, { headers: { authorization: `Bearer ${a.apiKey}` } })).json()) as { data: { name?: string; email?: string }[] }).data;
+    const mine = [...(await list('/segments')), ...(await list('/topics')), ...(await list('/contacts')), ...(await list('/templates'))].filter((x) => /resend-emulator-parity-/.test(`${x.name ?? ''}${x.email ?? ''}`));
+    expect(mine).toEqual([]);
+  });
+
+  it('writes a HAR with both sides of every call, each entry naming its side', () => {
+    const sides = readHar(harFile).map((e) => e._side);
+    expect([sides.filter((s) => s === 'upstream').length, sides.filter((s) => s === 'emulator').length]).toEqual([TOUR.length, TOUR.length]);
+  });
+
+  it('writes a HAR 1.2', () => {
+    expect(JSON.parse(fs.readFileSync(harFile, 'utf8')).log.version).toBe('1.2');
+  });
+
+  it('writes no API key and no Authorization header to the HAR', () => {
+    const text = fs.readFileSync(harFile, 'utf8');
+    expect([text.includes(a.apiKey), /"name":\s*"authorization"/i.test(text)]).toEqual([false, false]);
+  });
+});
+
+describe('emulator parity --upstream-har <a recording>', () => {
+  it('replays a recording against a like emulator with no difference', async () => {
+    const replay = await runParity({ upstreamHar: harFile, print: quiet });
+    expect(replay.results.filter((r) => r.differences.length).map((r) => r.step)).toEqual([]);
+  });
+
+  it('replays every call of the upstream side', async () => {
+    const replay = await runParity({ upstreamHar: harFile, print: quiet });
+    expect(replay.results.length).toBe(TOUR.length);
+  });
+
+  it('reports exactly the difference a fault rule makes, and nothing else', async () => {
+    const replay = await runParity({ upstreamHar: harFile, faults: [{ operation: 'GET /topics/{id}', status: 503 }], print: quiet });
+    expect(replay.results.filter((r) => r.differences.length).map((r) => [r.step, r.differences])).toEqual([
+      ['topics.get', ['status 200 / 503', 'name - / service_unavailable', 'message null / "The service is unavailable right now. Please try again later."']],
+    ]);
+  });
+
+  it('prints one line for the differing call, naming its method and path', async () => {
+    const replay = await runParity({ upstreamHar: harFile, faults: [{ operation: 'GET /topics/{id}', status: 503 }], print: quiet });
+    expect(replay.lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ topics\.get GET \/topics\/[0-9a-f-]{36}: upstream 200, emulator 503 service_unavailable /)]);
+  });
+
+  it('writes the recording and the replay to --har, keys removed', async () => {
+    const out = path.join(dir, 'replay.har');
+    await runParity({ upstreamHar: harFile, har: out, print: quiet });
+    const entries = readHar(out);
+    expect([entries.filter((e) => e._side === 'upstream').length, entries.filter((e) => e._side === 'emulator').length]).toEqual([TOUR.length, TOUR.length]);
+  });
+});
+
+describe('emulator parity --dry-run', () => {
+  it('lists the calls and makes none (the base URL is a closed port)', async () => {
+    const lines: string[] = [];
+    await runParity({ dryRun: true, baseUrl: 'http://127.0.0.1:9', print: (l) => lines.push(l) });
+    expect(lines.filter((l) => TOUR.some((s) => l.startsWith(`${s.name}: ${s.method} `))).length).toBe(TOUR.length);
+  });
+
+  it('needs a key for a live run', async () => {
+    await expect(runParity({ baseUrl: 'http://127.0.0.1:9', print: quiet })).rejects.toThrow(/API key/);
+  });
+});
+
+describe('the rate limit (src/parity/exchange.ts)', () => {
+  it('waits retry-after after a 429 and tries again', async () => {
+    let calls = 0;
+    const server = http.createServer((_req, res) => {
+      calls++;
+      if (calls === 1) res.writeHead(429, { 'retry-after': '2', 'content-type': 'application/json' }).end('{"statusCode":429,"name":"rate_limit_exceeded","message":"slow"}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const waits: number[] = [];
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await send({ method: 'GET', url: `http://127.0.0.1:${port}/x`, headers: {}, auth: 'none' }, { retries: 3, maxWaitMs: 60_000, sleep: async (ms) => void waits.push(ms) });
+      expect([answer.response.status, waits]).toEqual([200, [2000]]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('waits ratelimit-reset after the last call of a window', async () => {
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'ratelimit-remaining': '0', 'ratelimit-reset': '1' }).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const waits: number[] = [];
+    try {
+      const { port } = server.address() as AddressInfo;
+      await send({ method: 'GET', url: `http://127.0.0.1:${port}/x`, headers: {}, auth: 'none' }, { retries: 3, maxWaitMs: 60_000, sleep: async (ms) => void waits.push(ms) });
+      expect(waits).toEqual([1000]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
