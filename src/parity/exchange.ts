@@ -3,7 +3,9 @@
  * answer, and the client that makes it: Node's `fetch`, with the service's
  * rate limit respected (docs/reference/formats.md#rate-limits).
  */
-import type { AuthKind } from './har.js';
+
+/** How a request was authorised: the run's key, no `Authorization` header, or a token that is not a key (the unknown-key check). */
+export type AuthKind = 'key' | 'none' | 'unknown';
 
 /** Which side answered: the upstream (the service, a recorded HAR, another emulator) or the emulator under test. */
 export type Side = 'upstream' | 'emulator';

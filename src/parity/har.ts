@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { specDir } from '../http/spec.js';
 import type { Entry, Har, Header } from 'har-format';
-import type { Exchange, Side } from './exchange.js';
+import type { AuthKind, Exchange, Side } from './exchange.js';
 
 /** An entry as this project writes and reads it: `_side` (which side answered), `_step` (the tour step or operation), `_auth` (how the request was authorised, the token itself never kept). */
 export interface ParityEntry extends Entry {
@@ -18,8 +18,6 @@ export interface ParityEntry extends Entry {
   _auth?: AuthKind;
 }
 
-/** How a request was authorised: the run's key, no `Authorization` header, or a token that is not a key (the unknown-key check). */
-export type AuthKind = 'key' | 'none' | 'unknown';
 
 function headerList(headers: Record<string, string>): Header[] {
   return Object.entries(headers).map(([name, value]) => ({ name, value }));

@@ -8,7 +8,8 @@
 import { DEFAULT_BACKOFF, authHeaders, joinUrl, send, type Backoff, type Exchange, type ReceivedResponse, type Target } from './exchange.js';
 import { compareAnswers, type CallResult } from './compare.js';
 import { IdMap } from './ids.js';
-import type { AuthKind, ParityEntry } from './har.js';
+import type { ParityEntry } from './har.js';
+import type { AuthKind } from './exchange.js';
 import { TOUR } from './tour.js';
 
 /** Request headers a replay sends as recorded (the rest are the recorder's or the transport's). */

@@ -2,7 +2,7 @@
  * What the recording proxy (./proxy.ts) lets reach the upstream of mail:
  * only sends whose every recipient (`to`, `cc`, `bcc`) is one of the
  * service's test addresses
- * (docs/reference/test-addresses.md#test-addresses-resend-dev); a call that
+ * (docs/reference/test-addresses.md#test-addresses-resenddev); a call that
  * mails recipients the proxy cannot check (a broadcast, an event that starts
  * automations, an inbox reply, forward or draft) is refused. A refused call
  * reaches neither side: the client gets 422 `upstream_send_refused`

@@ -2,12 +2,12 @@
  * The parity tour: the calls `emulator parity` makes to both sides, as a
  * table. Only calls that cannot send real mail or harm the account: sends
  * go from the service's shared test sender to its test addresses
- * (docs/reference/test-addresses.md#test-addresses-resend-dev), what is
+ * (docs/reference/test-addresses.md#test-addresses-resenddev), what is
  * created is named with the run's prefix and deleted by the run (the ids it
  * captured, never a listed one), the rest reads or is refused.
  * docs/parity.md "What it calls" lists it for users.
  */
-import type { AuthKind } from './har.js';
+import type { AuthKind } from './exchange.js';
 
 /** One call of the tour. */
 export interface TourStep {
@@ -34,7 +34,7 @@ export interface TourStep {
   sends?: number;
 }
 
-/** The shared test sender of the service (docs/reference/test-addresses.md#test-addresses-resend-dev). */
+/** The shared test sender of the service (docs/reference/test-addresses.md#test-addresses-resenddev). */
 export const TEST_SENDER = 'onboarding@resend.dev';
 
 /** The tour, in order. */

@@ -100,6 +100,13 @@ describe('emulator parity --upstream-har <a recording>', () => {
   });
 });
 
+describe('docs/parity.md', () => {
+  it('lists every step of the tour', () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/parity.md'), 'utf8');
+    expect(TOUR.map((s) => s.name).filter((name) => !doc.includes(`\`${name}\``))).toEqual([]);
+  });
+});
+
 describe('emulator parity --dry-run', () => {
   it('lists the calls and makes none (the base URL is a closed port)', async () => {
     const lines: string[] = [];
