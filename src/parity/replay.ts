@@ -6,7 +6,7 @@
  * emulator gave for the same call (./ids.ts).
  */
 import { DEFAULT_BACKOFF, authHeaders, joinUrl, send, type Backoff, type Exchange, type ReceivedResponse, type Target } from './exchange.js';
-import { compareAnswers, type CallResult } from './compare.js';
+import { compareAnswers, operationOf, type CallResult } from './compare.js';
 import { IdMap } from './ids.js';
 import type { ParityEntry } from './har.js';
 import type { AuthKind } from './exchange.js';
@@ -62,7 +62,8 @@ export async function replayHar(entries: readonly ParityEntry[], emulator: Targe
     const body = text === undefined || text === '' ? undefined : ids.apply(text);
     const request = { method: entry.request.method, url: joinUrl(emulator.baseUrl, path), headers: { ...kept, ...authHeaders(auth, emulator.apiKey) }, body, auth };
     const answer = await send(request, backoff);
-    const step = entry._step ?? `${entry.request.method} ${url.pathname}`;
+    // A recording of another recorder names no step: the operation does.
+    const step = entry._step ?? (await operationOf(entry.request.method, url.pathname))?.operationId ?? `${entry.request.method} ${url.pathname}`;
     out.exchanges.push({ side: 'emulator', step, request, ...answer });
     const upstream = recorded(entry);
     ids.learn(upstream.json, answer.response.json);

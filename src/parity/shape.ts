@@ -11,11 +11,14 @@
  * - a string the document declares an `enum` for (spec/openapi.yaml, the
  *   response schema of the operation and status) by its value:
  *   `enum:"delivered"`.
- * An array's items share one path (`[]`), their kinds merged.
+ * An array's items share one path (`[]`), their kinds merged; so do the
+ * values of a map (`{}`: an object the document declares with
+ * `additionalProperties` only, whose keys are data, such as a contact's
+ * `properties`).
  */
 import type { Schema } from '../http/spec.js';
 
-/** Path → the kinds of value found there. */
+/** Path (`$`, `$.data[]`, `$.properties{}`, …) → the kinds of value found there. */
 export type Shape = Map<string, Set<string>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,6 +56,13 @@ function itemSchemas(schemas: Schema[]): Schema[] {
   return schemas.flatMap(alternatives).flatMap((s) => (s.items ? [s.items] : []));
 }
 
+/** The value schemas of a map (`additionalProperties` a schema, no declared `properties`), whose keys are data; null when `schemas` describe no map. */
+function mapValueSchemas(schemas: Schema[]): Schema[] | null {
+  const all = schemas.flatMap(alternatives);
+  const values = all.flatMap((s) => (!s.properties && s.additionalProperties && typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []));
+  return values.length && !all.some((s) => s.properties) ? values : null;
+}
+
 /** Whether the schemas declare an enum (or a `const`) of strings for the value. */
 function declaresEnum(schemas: Schema[]): boolean {
   return schemas.flatMap(alternatives).some((s) => (Array.isArray(s.enum) && s.enum.some((v) => typeof v === 'string')) || typeof s.const === 'string');
@@ -73,10 +83,13 @@ function walk(shape: Shape, path: string, value: unknown, schemas: Schema[]): vo
     return;
   }
   switch (typeof value) {
-    case 'object':
+    case 'object': {
       add(shape, path, 'object');
-      for (const [k, v] of Object.entries(value as object)) walk(shape, `${path}.${k}`, v, propertySchemas(schemas, k));
+      // A map's keys are data (a contact's properties are the team's): its values share one path, `{}`, as a list's items do.
+      const values = mapValueSchemas(schemas);
+      for (const [k, v] of Object.entries(value as object)) walk(shape, values ? `${path}{}` : `${path}.${k}`, v, values ?? propertySchemas(schemas, k));
       return;
+    }
     case 'string':
       return add(shape, path, declaresEnum(schemas) ? `enum:${JSON.stringify(value)}` : stringKind(value));
     default:
@@ -98,11 +111,17 @@ export interface ShapeDifference {
   emulator: string[];
 }
 
-/** Whether `path` lies under an array item (`[]`) whose array was empty on one side: nothing to compare there. */
+/** Where a path enters the items of a list (`[]`) or the values of a map (`{}`): the end of each such prefix. */
+function itemPrefixes(path: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < path.length - 1; i++) if ((path[i] === '[' && path[i + 1] === ']') || (path[i] === '{' && path[i + 1] === '}')) out.push(path.slice(0, i + 2));
+  return out;
+}
+
+/** Whether `path` lies under the items of a list (or values of a map) that was empty on one side: nothing to compare there. */
 function underUnseenItems(path: string, a: Shape, b: Shape): boolean {
-  for (let i = path.indexOf('[]'); i >= 0; i = path.indexOf('[]', i + 2)) {
-    const items = path.slice(0, i + 2);
-    const seen = (s: Shape) => [...s.keys()].some((p) => p === items || p.startsWith(`${items}.`) || p.startsWith(`${items}[`));
+  for (const items of itemPrefixes(path)) {
+    const seen = (s: Shape) => [...s.keys()].some((p) => p.startsWith(items));
     if (!seen(a) || !seen(b)) return true;
   }
   return false;
@@ -111,9 +130,9 @@ function underUnseenItems(path: string, a: Shape, b: Shape): boolean {
 /**
  * Where `upstream` and `emulator` differ, sorted by path. A path outside
  * arrays must hold the same kinds on both sides; under an array's items
- * (whose number and data are the account's) it is enough that the kinds
- * overlap, and nothing is compared under the items of an array that was
- * empty on either side. `loose` paths (exact, e.g. `$.last_event`) compare
+ * or a map's values (whose number and data are the account's) it is enough
+ * that the kinds overlap, and nothing is compared under the items of a list
+ * (or map) that was empty on either side. `loose` paths (exact, e.g. `$.last_event`) compare
  * the type only (an enum's value may change with time: an email's state).
  */
 export function compareShapes(upstream: Shape, emulator: Shape, loose: readonly string[] = []): ShapeDifference[] {
@@ -124,7 +143,7 @@ export function compareShapes(upstream: Shape, emulator: Shape, loose: readonly 
     const looseHere = loose.includes(path);
     const a = looseHere ? typeOnly(upstream.get(path)) : (upstream.get(path) ?? new Set<string>());
     const b = looseHere ? typeOnly(emulator.get(path)) : (emulator.get(path) ?? new Set<string>());
-    const same = path.includes('[]') && a.size && b.size ? [...a].some((k) => b.has(k)) : a.size === b.size && [...a].every((k) => b.has(k));
+    const same = itemPrefixes(path).length && a.size && b.size ? [...a].some((k) => b.has(k)) : a.size === b.size && [...a].every((k) => b.has(k));
     if (!same) out.push({ path, upstream: [...a].sort(), emulator: [...b].sort() });
   }
   return out;

@@ -55,6 +55,16 @@ describe('the normaliser (src/parity/shape.ts)', () => {
     expect(compareShapes(shapeOf({ data: [{ id: 'x' }] }), shapeOf({ data: [] }))).toEqual([]);
   });
 
+  it('compares a map’s values, not its keys (they are data)', () => {
+    const schema: Schema = { type: 'object', properties: { properties: { type: 'object', additionalProperties: { type: 'object', properties: { value: { type: 'string' } } } } } };
+    expect(compareShapes(shapeOf({ properties: { company: { value: 'x' } } }, schema), shapeOf({ properties: { country: { value: 'y' } } }, schema))).toEqual([]);
+  });
+
+  it('reports a map’s values of another shape', () => {
+    const schema: Schema = { type: 'object', properties: { properties: { type: 'object', additionalProperties: { type: 'object' } } } };
+    expect(compareShapes(shapeOf({ properties: { a: { value: 'x' } } }, schema), shapeOf({ properties: { b: { value: 1 } } }, schema))).toEqual([{ path: '$.properties{}.value', upstream: ['string'], emulator: ['number'] }]);
+  });
+
   it('reports a key list items lack on one side', () => {
     expect(compareShapes(shapeOf({ data: [{ id: 'x', name: 'n' }] }), shapeOf({ data: [{ id: 'y' }] }))).toEqual([{ path: '$.data[].name', upstream: ['string'], emulator: [] }]);
   });
