@@ -296,10 +296,18 @@ async function parity(args: ParityArgs, argv: readonly string[]): Promise<void> 
   }
   // Loaded only for this command (start-up of `emulator start` does not pay for it).
   const { runParity } = await import('./parity/command.js');
+  // Ctrl-C ends the tour after the current step; what it created is still deleted.
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    await runParity({ apiKey, baseUrl: args['base-url'], har: args.har, dryRun: args['dry-run'], upstreamHar: args['upstream-har'], fixtures: args.fixtures, faults });
+    await runParity({ apiKey, baseUrl: args['base-url'], har: args.har, dryRun: args['dry-run'], upstreamHar: args['upstream-har'], fixtures: args.fixtures, faults, signal: interrupt.signal });
   } catch (err) {
     throw new CliError(`parity: ${(err as Error).message}`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -33,6 +33,8 @@ export interface ParityOptions {
   fixtures?: string;
   faults?: FaultInput[];
   backoff?: Backoff;
+  /** Stops the tour after the current step (then it cleans up and rejects). */
+  signal?: AbortSignal;
   /** Where the report's lines go (default: stdout). */
   print?: (line: string) => void;
 }
@@ -82,7 +84,7 @@ export async function runParity(options: ParityOptions): Promise<ParityResult> {
       if (options.har) writeHar(options.har, harOf([...upstreamEntries(entries).map((e) => redactEntry({ ...e, _side: 'upstream' }, secrets)), ...exchanges.map((x) => redactEntry(entryOf(x), secrets))]));
     } else {
       const upstream: Target = { side: 'upstream', baseUrl, apiKey: options.apiKey! };
-      const tour = await runTour({ upstream, emulator, run: newRunName(), backoff });
+      const tour = await runTour({ upstream, emulator, run: newRunName(), backoff, signal: options.signal });
       results = tour.results;
       exchanges = tour.exchanges;
       notes = { skipped: tour.skipped, cleanupFailures: tour.cleanupFailures };

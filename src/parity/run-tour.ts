@@ -30,6 +30,8 @@ export interface TourOptions {
   run: string;
   steps?: readonly TourStep[];
   backoff?: Backoff;
+  /** Once aborted, no further step runs; the run cleans up and rejects. */
+  signal?: AbortSignal;
 }
 
 /** `template` with `{run}`, `{random}` and `{<capture>}` filled in; null when it names a capture this side lacks. */
@@ -63,7 +65,8 @@ export function describeTour(steps: readonly TourStep[] = TOUR, run = '<run>'): 
 /**
  * Runs `steps` (default: the tour) on both sides and compares each call.
  * A step naming an id one side did not capture is skipped (listed in
- * `skipped`). Rejects when a side cannot be reached (after cleaning up).
+ * `skipped`). Rejects when a side cannot be reached, or when `signal` is
+ * aborted, after cleaning up.
  */
 export async function runTour(options: TourOptions): Promise<TourRun> {
   const { upstream, emulator, run } = options;
@@ -85,19 +88,23 @@ export async function runTour(options: TourOptions): Promise<TourRun> {
 
   try {
     for (const step of steps) {
+      // Interrupted (Ctrl-C): no further step, but the cleanup below still runs.
+      if (options.signal?.aborted) throw new Error('interrupted; what the run created was deleted');
       const paths = { upstream: fill(step.path, run, random, ids.upstream), emulator: fill(step.path, run, random, ids.emulator) };
       if (paths.upstream === null || paths.emulator === null) {
         out.skipped.push({ step: step.name, reason: `needs an id an earlier step did not create on the ${paths.upstream === null ? 'upstream' : 'emulator'}` });
         continue;
       }
       const body = step.body === undefined ? undefined : fillBody(step.body, run);
-      const a = await call(upstream, step.name, step.method, paths.upstream, body, step.auth);
-      const b = await call(emulator, step.name, step.method, paths.emulator, body, step.auth);
-      for (const [side, x] of [['upstream', a], ['emulator', b]] as const) {
-        const id = (x.response.json as { id?: unknown } | undefined)?.id;
-        if (step.capture && x.response.status < 300 && typeof id === 'string') ids[side].set(step.capture.name, id);
-      }
       if (step.capture?.cleanup) cleanups.set(step.capture.name, step.capture.cleanup);
+      // Each side's id is kept as soon as it answers, so a failure of the other side still leaves it to clean up.
+      const keep = (x: Exchange) => {
+        const id = (x.response.json as { id?: unknown } | undefined)?.id;
+        if (step.capture && x.response.status < 300 && typeof id === 'string') ids[x.side].set(step.capture.name, id);
+        return x;
+      };
+      const a = keep(await call(upstream, step.name, step.method, paths.upstream, body, step.auth));
+      const b = keep(await call(emulator, step.name, step.method, paths.emulator, body, step.auth));
       if (step.deletes && a.response.status < 300) ids.upstream.delete(step.deletes);
       if (step.deletes && b.response.status < 300) ids.emulator.delete(step.deletes);
       const differences = await compareAnswers(step.method, paths.emulator, a.response, b.response, step.loose);

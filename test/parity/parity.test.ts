@@ -15,6 +15,7 @@ import { runParity, type ParityResult } from '../../src/parity/command.js';
 import { TOUR, tourSends } from '../../src/parity/tour.js';
 import { readHar } from '../../src/parity/har.js';
 import { send } from '../../src/parity/exchange.js';
+import { newRunName, runTour } from '../../src/parity/run-tour.js';
 
 const quiet = () => {};
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parity-'));
@@ -70,33 +71,56 @@ describe('emulator parity --base-url <another emulator>', () => {
 });
 
 describe('emulator parity --upstream-har <a recording>', () => {
-  it('replays a recording against a like emulator with no difference', async () => {
-    const replay = await runParity({ upstreamHar: harFile, print: quiet });
-    expect(replay.results.filter((r) => r.differences.length).map((r) => r.step)).toEqual([]);
+  const replayHar = path.join(dir, 'replay.har');
+  let clean: ParityResult;
+  let faulted: ParityResult;
+  beforeAll(async () => {
+    clean = await runParity({ upstreamHar: harFile, print: quiet });
+    faulted = await runParity({ upstreamHar: harFile, har: replayHar, faults: [{ operation: 'GET /topics/{id}', status: 503 }], print: quiet });
+  }, 60_000);
+
+  it('replays every call of the upstream side', () => {
+    expect(clean.results.map((r) => r.step)).toEqual(TOUR.map((s) => s.name));
   });
 
-  it('replays every call of the upstream side', async () => {
-    const replay = await runParity({ upstreamHar: harFile, print: quiet });
-    expect(replay.results.length).toBe(TOUR.length);
+  it('replays a recording against a like emulator with no difference', () => {
+    expect(clean.results.filter((r) => r.differences.length).map((r) => `${r.step}: ${r.differences.join('; ')}`)).toEqual([]);
   });
 
-  it('reports exactly the difference a fault rule makes, and nothing else', async () => {
-    const replay = await runParity({ upstreamHar: harFile, faults: [{ operation: 'GET /topics/{id}', status: 503 }], print: quiet });
-    expect(replay.results.filter((r) => r.differences.length).map((r) => [r.step, r.differences])).toEqual([
+  it('reports exactly the difference a fault rule makes, and nothing else', () => {
+    expect(faulted.results.filter((r) => r.differences.length).map((r) => [r.step, r.differences])).toEqual([
       ['topics.get', ['status 200 / 503', 'name - / service_unavailable', 'message null / "The service is unavailable right now. Please try again later."']],
     ]);
   });
 
-  it('prints one line for the differing call, naming its method and path', async () => {
-    const replay = await runParity({ upstreamHar: harFile, faults: [{ operation: 'GET /topics/{id}', status: 503 }], print: quiet });
-    expect(replay.lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ topics\.get GET \/topics\/[0-9a-f-]{36}: upstream 200, emulator 503 service_unavailable /)]);
+  it('prints one line for the differing call, naming its method and path', () => {
+    expect(faulted.lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ topics\.get GET \/topics\/[0-9a-f-]{36}: upstream 200, emulator 503 service_unavailable /)]);
   });
 
-  it('writes the recording and the replay to --har, keys removed', async () => {
-    const out = path.join(dir, 'replay.har');
-    await runParity({ upstreamHar: harFile, har: out, print: quiet });
-    const entries = readHar(out);
+  it('writes the recording and the replay to --har', () => {
+    const entries = readHar(replayHar);
     expect([entries.filter((e) => e._side === 'upstream').length, entries.filter((e) => e._side === 'emulator').length]).toEqual([TOUR.length, TOUR.length]);
+  });
+});
+
+describe('cleaning up after a failure (src/parity/run-tour.ts)', () => {
+  const segmentSteps = TOUR.filter((s) => s.name.startsWith('segments.create') || s.name === 'segments.get');
+  const segmentsNamed = async (run: string) => {
+    const res = await fetch(`${a.url}/segments`, { headers: { authorization: `Bearer ${a.apiKey}` } });
+    return ((await res.json()) as { data: { name: string }[] }).data.filter((x) => x.name === run);
+  };
+
+  it('deletes what it created on the upstream when the other side cannot be reached', async () => {
+    const run = newRunName();
+    const tour = runTour({ upstream: { side: 'upstream', baseUrl: a.url, apiKey: a.apiKey }, emulator: { side: 'emulator', baseUrl: 'http://127.0.0.1:9', apiKey: 'x' }, run, steps: segmentSteps });
+    await expect(tour).rejects.toThrow(/127\.0\.0\.1:9/);
+    expect(await segmentsNamed(run)).toEqual([]);
+  });
+
+  it('creates nothing once interrupted', async () => {
+    const run = newRunName();
+    const tour = runTour({ upstream: { side: 'upstream', baseUrl: a.url, apiKey: a.apiKey }, emulator: { side: 'emulator', baseUrl: a.url, apiKey: a.apiKey }, run, steps: segmentSteps, signal: AbortSignal.abort() });
+    await expect(tour).rejects.toThrow(/interrupted/);
   });
 });
 
