@@ -26,12 +26,17 @@ export interface ReportNotes {
   notForwarded?: string[];
 }
 
-/** The report's lines: `N calls compared: M matched, K differed`, the matched steps, a line per differing call, then the notes. */
+/** The report's lines: `N calls compared: M matched, K differed`, the matched steps (each once, `×N` when it matched N times), a line per differing call, then the notes. */
 export function formatReport(results: readonly CallResult[], notes: ReportNotes = {}): string[] {
   const differed = results.filter((r) => r.differences.length);
   const matched = results.filter((r) => !r.differences.length);
   const lines = [`parity: ${results.length} call${results.length === 1 ? '' : 's'} compared: ${matched.length} matched, ${differed.length} differed`];
-  if (matched.length) lines.push(`matched: ${matched.map((r) => r.step).join(', ')}`);
+  if (matched.length) {
+    // A step matched several times (a proxied suite's calls) is named once, with its count.
+    const counts = new Map<string, number>();
+    for (const r of matched) counts.set(r.step, (counts.get(r.step) ?? 0) + 1);
+    lines.push(`matched: ${[...counts].map(([step, n]) => (n > 1 ? `${step} ×${n}` : step)).join(', ')}`);
+  }
   lines.push(...differed.map(differenceLine));
   for (const s of notes.skipped ?? []) lines.push(`skipped ${s.step}: ${s.reason}`);
   for (const f of notes.cleanupFailures ?? []) lines.push(`cleanup failed: ${f} (delete it by hand)`);

@@ -175,3 +175,29 @@ describe('the rate limit (src/parity/exchange.ts)', () => {
     }
   });
 });
+
+describe('a HAR of another recorder (no _side, a redacted key)', () => {
+  it('replays it with the emulator’s ids and key: no difference', async () => {
+    // Recorded as Polly.JS records the SDK's tests: the real service's URL, a redacted key, no side.
+    const auth = { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' };
+    const created = await fetch(`${a.url}/segments`, { method: 'POST', headers: auth, body: '{"name":"Recorded"}' });
+    const createdText = await created.text();
+    const id = (JSON.parse(createdText) as { id: string }).id;
+    const got = await fetch(`${a.url}/segments/${id}`, { headers: auth });
+    const entry = (method: string, url: string, body: string | undefined, status: number, text: string) => ({
+      startedDateTime: '2025-10-21T17:47:58.904Z',
+      time: 1,
+      request: { method, url, httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'authorization', value: 'Bearer re_REDACTED_API_KEY' }, { name: 'content-type', value: 'application/json' }], queryString: [], ...(body ? { postData: { mimeType: 'application/json', text: body } } : {}), headersSize: -1, bodySize: -1 },
+      response: { status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: text.length, mimeType: 'application/json', text }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    });
+    const file = path.join(dir, 'polly.har');
+    fs.writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'Polly.JS', version: '6' }, entries: [
+      entry('POST', 'https://api.resend.com/segments', '{"name":"Recorded"}', 201, createdText),
+      entry('GET', `https://api.resend.com/segments/${id}`, undefined, 200, await got.text()),
+    ] } }));
+    const replay = await runParity({ upstreamHar: file, print: quiet });
+    expect(replay.results.map((r) => [r.step, r.emulator.status, r.differences])).toEqual([['segments/create', 201, []], ['segments/get', 200, []]]);
+  });
+});
