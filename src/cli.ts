@@ -324,7 +324,7 @@ async function ca(args: CaArgs): Promise<void> {
 }
 
 /** The boolean flags (of every command), each also read from `EMULATOR_<FLAG>`. */
-const BOOLEAN_FLAGS = ['smtp', 'tls', 'validate-responses', 'pem', 'exit-with-parent', 'dry-run'];
+const BOOLEAN_FLAGS = ['smtp', 'tls', 'validate-responses', 'pem', 'exit-with-parent'];
 
 /**
  * yargs reads a boolean flag's environment variable as on only when it is

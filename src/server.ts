@@ -28,6 +28,7 @@ import { inboxRouter } from './resources/inboxes/service.js';
 import { usageCounter } from './resources/usage/service.js';
 import type { SmtpListener } from './smtp/server.js';
 import type { TlsListener } from './tls/index.js';
+import type { RecordingProxy } from './parity/proxy.js';
 import { createFaultStore } from './faults/store.js';
 import { listen } from './listen.js';
 
@@ -68,7 +69,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
 
 /**
  * The configuration as `ctx.config` holds it: a copy of `config`, frozen
- * with its `timeouts` and its `faults` list (`Object.freeze`; a write
+ * with its `timeouts`, its `faults` list and its `upstream` (`Object.freeze`; a write
  * throws in strict mode), so nothing the caller does to its object later,
  * and nothing the emulator does while it runs, changes it. What changes at
  * run time is `ctx.runtime` (src/context.ts `RuntimeState`).
@@ -171,9 +172,10 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   let app: EmulatorApp;
-  // The recording proxy of `--upstream` (src/parity/proxy.ts), loaded only then; it reports at close.
-  const proxy = config.upstream ? (await import('./parity/proxy.js')).createRecordingProxy(ctx, config.upstream) : null;
+  let proxy: RecordingProxy | null = null;
   try {
+    // The recording proxy of `--upstream` (src/parity/proxy.ts), loaded only then; it reports at close.
+    if (config.upstream) proxy = (await import('./parity/proxy.js')).createRecordingProxy(ctx, config.upstream);
     app = await buildApp(ctx, modules, hooks, proxy?.middleware);
   } catch (err) {
     db.close();
