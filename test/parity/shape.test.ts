@@ -91,3 +91,10 @@ describe('comparing two answers (src/parity/compare.ts)', () => {
     expect(diff).toEqual(['$.last_event: upstream enum:"delivered", emulator enum:"bounced"']);
   });
 });
+
+describe('an error named differently with the same status', () => {
+  it('is one name line, not a shape line too', async () => {
+    const diff = await compareAnswers('GET', '/domains', answer(403, { statusCode: 403, message: 'API key is invalid', name: 'invalid_api_key' }), answer(403, { statusCode: 403, message: 'API key is invalid', name: 'restricted_api_key' }));
+    expect(diff).toEqual(['name invalid_api_key / restricted_api_key']);
+  });
+});
