@@ -70,8 +70,17 @@ export type { EmulatorApp };
  * the server; else (an app with no listener of its own, or one mounted under
  * a prefix) the origin and mount path of the latest authenticated request,
  * `http://HOST/prefix`, set here (`followRequestBase`).
+ *
+ * `recordingProxy`: the middleware of the recording proxy
+ * (src/parity/proxy.ts, `config.upstream`), run between the JSON body and
+ * the dispatch; without it the app has no such step.
  */
-export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[], onResponse: ((info: ResponseInfo) => void)[] = []): Promise<EmulatorApp> {
+export async function buildApp(
+  ctx: Emulator,
+  modules: readonly ResourceModule[],
+  onResponse: ((info: ResponseInfo) => void)[] = [],
+  recordingProxy?: RequestHandler,
+): Promise<EmulatorApp> {
   const { operations } = await loadSpec();
   // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
   const referenceCheck = await loadReferenceCheck();
@@ -183,6 +192,8 @@ export async function buildApp(ctx: Emulator, modules: readonly ResourceModule[]
 
   app.use(admitRequest);
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: JSON_MEDIA_TYPES }));
+  // `--upstream`: forward and record (src/parity/proxy.ts); absent otherwise.
+  if (recordingProxy) app.use(recordingProxy);
   app.use(dispatchOperation);
   app.use(renderApiError);
   return app;

@@ -37,6 +37,7 @@ import { checkRelayUrl } from './admin/release.js';
 import type { FaultInput } from './faults/rules.js';
 import { PLAN_NAMES } from './state/plans.js';
 import { watchParent } from './parent-watch.js';
+import type { EmulatorConfig } from './context.js';
 
 /** A start-up or usage failure; `message` is the user-facing text. */
 export class CliError extends Error {
@@ -158,6 +159,10 @@ const startOptions = (y: Argv) =>
     })
     .option('https-port', { type: 'number', default: DEFAULT_HTTPS_PORT, describe: 'Port of the HTTPS listener with --tls (0 picks a free one)' })
     .option('tls-dir', { type: 'string', describe: 'Folder of the local CA (default: beside the --db file, or the user cache folder for :memory:)' })
+    // The recording proxy (src/parity/proxy.ts, docs/parity.md#the-recording-proxy).
+    .option('upstream', { type: 'string', describe: 'Also forward every API call to this base URL (e.g. https://api.resend.com); sends only to test addresses; differences listed on stop' })
+    .option('upstream-api-key', { type: 'string', describe: "With --upstream: the key sent upstream instead of each request's own" })
+    .option('record', { type: 'string', describe: 'With --upstream: write both answers of every call to this HAR file on stop (API keys removed)' })
     .option('exit-with-parent', {
       type: 'boolean',
       default: true,
@@ -229,6 +234,7 @@ async function start(args: StartArgs): Promise<void> {
     tls: args.tls,
     httpsPort: args['https-port'],
     tlsDir: args['tls-dir'],
+    upstream: upstreamOf(args),
   });
   const smtpPort = args.smtp === false ? null : args['smtp-port'];
   let r: Awaited<ReturnType<typeof run>>;
@@ -263,6 +269,67 @@ async function start(args: StartArgs): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM received'));
   // npx killed (its `sh -c` wrapper gone, or npx itself): src/parent-watch.ts.
   if (args['exit-with-parent']) watchParent(stop);
+}
+
+/** `--upstream`, `--upstream-api-key`, `--record` as the config's `upstream`; throws a CliError for `--record` or `--upstream-api-key` without `--upstream`, or an `--upstream` that is not an http(s) URL. */
+function upstreamOf(args: StartArgs): EmulatorConfig['upstream'] {
+  if (args.upstream === undefined) {
+    if (args.record !== undefined || args['upstream-api-key'] !== undefined) throw new CliError('--record and --upstream-api-key need --upstream URL');
+    return undefined;
+  }
+  if (!/^https?:\/\/[^/]/i.test(args.upstream)) throw new CliError(`--upstream must be an http(s) URL: ${args.upstream}`);
+  return { url: args.upstream, apiKey: args['upstream-api-key'], record: args.record };
+}
+
+/** The flags of `emulator parity` (docs/parity.md). */
+const parityOptions = (y: Argv) =>
+  y
+    .option('api-key', { type: 'string', describe: 'The API key of the service (default: env RESEND_API_KEY)' })
+    .option('base-url', { type: 'string', describe: "The service's API base URL, or another emulator's (default https://api.resend.com)" })
+    .option('har', { type: 'string', describe: 'Write both sides of every call to this HAR file (API keys removed)' })
+    .option('dry-run', { type: 'boolean', default: false, describe: 'List the calls, make none' })
+    .option('upstream-har', { type: 'string', describe: 'Compare with the answers recorded in this HAR instead of calling a service' })
+    .option('fixtures', { type: 'string', describe: "The emulator's fixtures: default, demo, or a file (as `emulator start`)" })
+    .option('faults', { type: 'string', describe: "JSON file of fault rules for the emulator (as `emulator start`)" })
+    // The environment of `emulator start` (EMULATOR_PORT, ...) is no error here.
+    .strict(false);
+
+type ParityArgs = Awaited<ReturnType<typeof parityOptions>['argv']>;
+
+/**
+ * `emulator parity`: the tour against the service and an emulator (or a
+ * HAR replayed), the report on stdout (src/parity/command.ts). The key is
+ * `--api-key` as typed, else `RESEND_API_KEY` (never `EMULATOR_API_KEY`,
+ * the emulator's own). Throws a CliError on a bad faults file, a missing
+ * key, an unreadable HAR or an unreachable service.
+ */
+async function parity(args: ParityArgs, argv: readonly string[]): Promise<void> {
+  const typed = argv.some((a) => a === '--api-key' || a.startsWith('--api-key='));
+  const apiKey = typed ? args['api-key'] : process.env.RESEND_API_KEY;
+  let faults: FaultInput[] | undefined;
+  if (args.faults !== undefined) {
+    try {
+      faults = JSON.parse(fs.readFileSync(args.faults, 'utf8')) as FaultInput[];
+      await checkFaultInputs(faults);
+    } catch (err) {
+      throw new CliError(`--faults ${args.faults}: ${(err as Error).message}`);
+    }
+  }
+  // Loaded only for this command (start-up of `emulator start` does not pay for it).
+  const { runParity } = await import('./parity/command.js');
+  // Ctrl-C ends the tour after the current step; what it created is still deleted.
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await runParity({ apiKey, baseUrl: args['base-url'], har: args.har, dryRun: args['dry-run'], upstreamHar: args['upstream-har'], fixtures: args.fixtures, faults, signal: interrupt.signal });
+  } catch (err) {
+    throw new CliError(`parity: ${(err as Error).message}`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }
 
 /** `emulator ca`: creates the local CA of `--tls` if needed; prints its certificate's path, or its PEM with `--pem`. */
@@ -327,9 +394,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .scriptName('emulator')
     .env('EMULATOR')
     .command('start', 'Start the Resend API emulator', startOptions, start)
+    .command('parity', 'Compare the emulator with the service (or a HAR, or another emulator): docs/parity.md', parityOptions, (args) => parity(args, argv))
     .command('ca', 'Create the local CA of --tls if needed and print its certificate path (--pem: the certificate)', caOptions, ca)
     .version(packageVersion())
-    .demandCommand(1, 'Name a command: start, ca')
+    .demandCommand(1, 'Name a command: start, parity, ca')
     .strict()
     .help()
     .showHelpOnFail(false)

@@ -37,6 +37,16 @@ export interface ServerTimeouts {
 /** A plan whose quotas the emulator counts against (src/state/plans.ts). */
 export type PlanName = 'free' | 'pro' | 'scale';
 
+/** Where the recording proxy forwards (`EmulatorConfig.upstream`). */
+export interface UpstreamConfig {
+  /** Base URL of the upstream (`https://api.resend.com`, another emulator). */
+  url: string;
+  /** The key sent upstream instead of each request's own. */
+  apiKey?: string;
+  /** HAR file written at close with both sides of every forwarded call. */
+  record?: string;
+}
+
 /**
  * Server configuration (docs/reference/design.md#cli and docs/reference/design.md#programmatic):
  * what the emulator was started with, never changed afterwards. `prepare`
@@ -81,6 +91,15 @@ export interface EmulatorConfig {
    * FILE`, `startServer({ faults })`; src/faults/). Default: none.
    */
   faults?: readonly FaultInput[];
+  /**
+   * The recording proxy (src/parity/proxy.ts; CLI `--upstream URL
+   * [--upstream-api-key KEY] [--record FILE.har]`, `startServer({ upstream,
+   * upstreamApiKey, record })`; docs/parity.md#the-recording-proxy): every
+   * call of the public API is also forwarded to `url`, both answers
+   * compared, the differences printed at close and both sides written to
+   * `record`. Default: none (the app has no proxy step at all).
+   */
+  upstream?: UpstreamConfig;
   /**
    * When set, every `/_emulator` route but health (and the links handed out
    * to others) needs `Authorization: Bearer <adminToken>` or the inbox

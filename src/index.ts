@@ -117,6 +117,21 @@ export interface StartServerOptions {
   httpsPort?: number;
   /** Folder of the local CA (`ca.pem` the root, `intermediate.pem`, and `intermediate-key.pem` mode 0600); default beside `db`, or the user's cache folder for `:memory:`. */
   tlsDir?: string;
+  /**
+   * The recording proxy (docs/parity.md#the-recording-proxy; CLI
+   * `--upstream`): every call of the public API is answered by the emulator
+   * as usual and also forwarded, in order, to this base URL
+   * (`https://api.resend.com`, another emulator) with the same headers; a
+   * send is forwarded only when every recipient is one of the service's
+   * test addresses, any other is refused with 422 `upstream_send_refused`.
+   * `close()` waits for the calls still being forwarded, prints the
+   * differences to stderr and writes `record`. Default: none.
+   */
+  upstream?: string;
+  /** The key sent to `upstream` instead of each request's own (CLI `--upstream-api-key`). */
+  upstreamApiKey?: string;
+  /** With `upstream`: a HAR 1.2 file written at `close()` with both answers of every forwarded call, API keys removed (CLI `--record`). */
+  record?: string;
 }
 
 /** The fault rules of a running emulator (docs/faults.md; src/faults/). */
@@ -220,6 +235,7 @@ export type CreateAppOptions = Omit<StartServerOptions, 'port' | 'host' | 'smtpP
 
 /** The configuration of an in-process emulator (manual clock, quiet log), from the options both entries share. */
 function configOf(options: StartServerOptions) {
+  if (options.record && !options.upstream) throw new Error('record needs upstream (the base URL to forward to)');
   return defaultConfig({
     clock: options.clock ?? 'manual',
     apiKey: options.apiKey,
@@ -239,6 +255,7 @@ function configOf(options: StartServerOptions) {
     tls: options.tls,
     httpsPort: options.httpsPort ?? 0,
     tlsDir: options.tlsDir,
+    upstream: options.upstream ? { url: options.upstream, apiKey: options.upstreamApiKey, record: options.record } : undefined,
   });
 }
 

@@ -26,6 +26,7 @@ import { removeUploads } from './http/uploads.js';
 import { modules, ports } from './modules.js';
 import type { SmtpListener } from './smtp/server.js';
 import type { TlsListener } from './tls/index.js';
+import type { RecordingProxy } from './parity/proxy.js';
 import { createFaultStore } from './faults/store.js';
 import { listen } from './listen.js';
 
@@ -66,7 +67,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
 
 /**
  * The configuration as `ctx.config` holds it: a copy of `config`, frozen
- * with its `timeouts` and its `faults` list (`Object.freeze`; a write
+ * with its `timeouts`, its `faults` list and its `upstream` (`Object.freeze`; a write
  * throws in strict mode), so nothing the caller does to its object later,
  * and nothing the emulator does while it runs, changes it. What changes at
  * run time is `ctx.runtime` (src/context.ts `RuntimeState`).
@@ -76,6 +77,7 @@ export function frozenConfig(config: EmulatorConfig): Readonly<EmulatorConfig> {
     ...config,
     timeouts: Object.freeze({ ...config.timeouts }),
     ...(config.faults ? { faults: Object.freeze([...config.faults]) } : {}),
+    ...(config.upstream ? { upstream: Object.freeze({ ...config.upstream }) } : {}),
   });
 }
 
@@ -171,8 +173,11 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
   const hooks: ((info: ResponseInfo) => void)[] = [];
   for (const m of modules) if (m.onResponse) hooks.push((info) => m.onResponse!(ctx, info));
   let app: EmulatorApp;
+  let proxy: RecordingProxy | null = null;
   try {
-    app = await buildApp(ctx, modules, hooks);
+    // The recording proxy of `--upstream` (src/parity/proxy.ts), loaded only then; it reports at close.
+    if (config.upstream) proxy = (await import('./parity/proxy.js')).createRecordingProxy(ctx, config.upstream);
+    app = await buildApp(ctx, modules, hooks, proxy?.middleware);
   } catch (err) {
     db.close();
     throw err;
@@ -189,6 +194,8 @@ export async function prepare(options: EmulatorConfig): Promise<Prepared> {
     async close() {
       if (closed) return;
       closed = true;
+      // `--upstream`: the calls still being forwarded end, the differences are printed, the HAR written.
+      await proxy?.finish();
       // A request or SMTP stage waiting out a fault rule's latency ends now (503), not on a closed store later.
       ctx.faults.close();
       await scheduler.stop();

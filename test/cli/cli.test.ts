@@ -146,7 +146,7 @@ describe('emulator start (built binary)', () => {
   it('names the missing command in one usage message', async () => {
     const r = await runToExit([]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^resend-emulator: Name a command: start, ca$/m);
+    expect(r.stderr).toMatch(/^resend-emulator: Name a command: start, parity, ca$/m);
     expect(r.stderr).toContain('emulator start --help');
     expect(r.stderr).not.toContain('Options:');
   });
