@@ -25,7 +25,7 @@
  * deleted; failed ones are kept for inspection, the newest
  * `KEEP_FAILED_JOBS` of them.
  */
-import type { DB } from '../store/db.js';
+import type { DB, Statement } from '../store/db.js';
 import { fullStore, storeFullText } from '../store/full.js';
 import { MAX_CLOCK_MS, type Clock } from './clock.js';
 import { defineTable, integer, text } from '../store/table.js';
@@ -68,6 +68,18 @@ export interface RegisterOptions {
 
 // Public (what `emu.clock.advance()` resolves with): declared in src/public-types.ts.
 export type { FiredJob };
+
+/** A due job's row as read (`payload` still JSON text). */
+type DueRow = Omit<Job, 'payload'> & { payload: string };
+
+/** What one run of due jobs (`runUntil`) keeps between its steps: its target (emulated ms), what fired, when its slice began (wall ms), and whether a slice ran a job and committed (only then has the store shown it has space). */
+interface RunState {
+  target: number;
+  fired: FiredJob[];
+  sliceStart: number;
+  ranInSlice: boolean;
+  committed: boolean;
+}
 
 /**
  * Longest run of jobs (ms of wall time) before the scheduler lets waiting
@@ -143,6 +155,11 @@ export class Scheduler {
    * import stayed stuck until another request scheduled a job).
    */
   private stuck = new Map<number, string | null>();
+  /** The statements of a run (`statements`). */
+  private prepared: { nextJob: Statement; markRunning: Statement; endPending: Statement } | null = null;
+  /** `runSync`'s and `runSlice`'s transaction functions, made once (a transaction function is made per call otherwise). */
+  private syncTx: ((handler: JobHandler, job: Job) => void) | null = null;
+  private sliceTx: ((run: RunState) => DueRow | 'done' | 'yield') | null = null;
 
   constructor(
     private readonly db: DB,
@@ -412,128 +429,167 @@ export class Scheduler {
       .run(KEEP_FAILED_JOBS);
   }
 
+  /**
+   * Runs every job due at or before `target` (emulated ms), in due-time
+   * order, the clock moving to each; returns them as fired. Three steps:
+   * the ends a full store refused are written first (`writeEnd`), then
+   * slices of synchronous jobs (`runSlice`) alternate with the asynchronous
+   * job each slice stops at (`runAsync`), until none is due. Throws what a
+   * full store threw (the jobs stay pending; `storeFull` logged it).
+   */
   private async runUntil(target: number): Promise<FiredJob[]> {
-    const fired: FiredJob[] = [];
     for (const [id, error] of [...this.stuck]) this.writeEnd(id, error);
-    let sliceStart = performance.now();
-    const nextJob = this.db.prepare(
-      `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
-    );
-    const markRunning = this.db.prepare(`UPDATE jobs SET status = 'running' WHERE id = ?`);
-    const endPending = this.db.prepare(`DELETE FROM jobs WHERE id = ? AND status = 'pending'`);
-    /**
-     * A synchronous job: its end and its work in one transaction, a savepoint of the slice's (rolled back whole,
-     * the row back to `pending`, if it throws). The row is deleted before the handler runs: no `running` mark
-     * that only this transaction would ever see (an UPDATE of the due index per job, ~7 % of a broadcast's store
-     * time), and a job the handler schedules may reuse the id freely.
-     */
-    const runSync = this.db.transaction((handler: JobHandler, job: Job) => {
-      endPending.run(job.id);
-      const result = handler(job) as unknown;
-      if (result && typeof (result as Promise<void>).then === 'function') {
-        throw new Error(`job type ${job.type} returned a promise: register it with { async: true }`);
-      }
-    });
-    type Row = Omit<Job, 'payload'> & { payload: string };
-    /** Starts a due job: the clock moves to it, it is listed as fired; returns its handler and parsed job, or null when it failed already. */
-    const begin = (row: Row): { handler: JobHandler; job: Job } | null => {
-      this.clock.moveTo(row.due_at);
-      fired.push({ id: row.id, type: row.type, due_at: row.due_at });
-      const handler = this.handlers.get(row.type);
-      if (!handler) {
-        this.fail(row, new Error(`no handler for job type ${row.type}`));
-        return null;
-      }
-      try {
-        return { handler, job: { ...row, payload: JSON.parse(row.payload) } };
-      } catch (err) {
-        this.fail(row, err);
-        return null;
-      }
-    };
-    /**
-     * One slice of synchronous jobs in one transaction, each job in its own
-     * savepoint (a job that throws is rolled back alone and marked failed):
-     * one COMMIT per slice instead of one per job (a broadcast's emails cost
-     * ~15 % less). Ends at the first asynchronous job (returned,
-     * to run outside any transaction), when none is due, or after SLICE_MS.
-     */
-    // Whether a slice ran a job and committed: only then has the store shown it has space.
-    let committed = false;
-    let ranInSlice = false;
-    const runSlice = this.db.transaction((): Row | 'done' | 'yield' => {
-      for (;;) {
-        if (performance.now() - sliceStart >= SLICE_MS) return 'yield';
-        const row = nextJob.get(target) as Row | undefined;
-        if (!row) return 'done';
-        if (this.asyncTypes.has(row.type)) return row;
-        const started = begin(row);
-        if (!started) continue;
-        ranInSlice = true;
-        try {
-          runSync(started.handler, started.job);
-        } catch (err) {
-          // A full store is the machine's fault, not the job's: the slice rolls back, its jobs stay pending.
-          if (fullStore(err)) throw err;
-          this.fail(row, err);
-        }
-      }
-    });
+    const run: RunState = { target, fired: [], sliceStart: performance.now(), ranInSlice: false, committed: false };
     for (;;) {
-      let next: ReturnType<typeof runSlice>;
-      ranInSlice = false;
+      run.ranInSlice = false;
+      let next: DueRow | 'done' | 'yield';
       try {
-        next = runSlice();
+        next = this.runSlice(run);
       } catch (err) {
         if (fullStore(err)) this.storeFull(err);
         throw err;
       }
-      if (ranInSlice) committed = true;
+      if (run.ranInSlice) run.committed = true;
       if (next === 'done') break;
       if (next === 'yield') {
-        // Runs in slices: after SLICE_MS of jobs, waiting requests are served before the next job.
+        // Waiting requests are served between slices, never inside a job.
         await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
+        run.sliceStart = performance.now();
         continue;
       }
-      const row = next;
-      const started = begin(row);
-      if (!started) continue;
-      const { handler, job } = started;
-      try {
-        markRunning.run(row.id);
-      } catch (err) {
-        // Not even the mark fits: the job stays pending, and the timer waits FULL_RETRY_MS (no tight loop).
-        if (fullStore(err)) this.storeFull(err, row);
-        throw err;
-      }
-      let full: unknown = null;
-      const run = Promise.resolve()
-        .then(() => handler(job))
-        .then(() => {
-          this.complete(row.id);
-          this.storeHasSpace();
-        })
-        .catch((err) => {
-          if (!fullStore(err)) return this.fail(row, err, 'running');
-          // The machine's fault: the job runs again once space frees (its outcome was rolled back).
-          this.storeFull(err, row);
-          this.repend(row.id);
-          // A detached job ends after its run did, which armed no timer for it (it was running): arm one now.
-          this.kick();
-          full = err;
-        });
-      if (this.clock.mode === 'real' && this.detached.has(row.type)) {
-        this.inflight.add(run);
-        void run.finally(() => this.inflight.delete(run));
-        continue;
-      }
-      await run;
-      if (full) throw full;
+      await this.runAsync(run, next);
     }
-    // Not on a run that committed nothing (none due, or only detached jobs still running): the store may still be full.
-    if (committed) this.storeHasSpace();
-    return fired;
+    // A run that committed nothing (none due, or only detached jobs still running) says nothing of the store's space.
+    if (run.committed) this.storeHasSpace();
+    return run.fired;
+  }
+
+  /** The statements of a run, prepared once per scheduler. */
+  private get statements() {
+    return (this.prepared ??= {
+      nextJob: this.db.prepare(
+        `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
+      ),
+      markRunning: this.db.prepare(`UPDATE jobs SET status = 'running' WHERE id = ?`),
+      endPending: this.db.prepare(`DELETE FROM jobs WHERE id = ? AND status = 'pending'`),
+    });
+  }
+
+  /**
+   * Starts a due job: the clock moves to it and it is listed as fired;
+   * returns its handler and parsed job, or null when it failed already (no
+   * handler for its type, a payload that does not parse: marked failed).
+   */
+  private begin(run: RunState, row: DueRow): { handler: JobHandler; job: Job } | null {
+    this.clock.moveTo(row.due_at);
+    run.fired.push({ id: row.id, type: row.type, due_at: row.due_at });
+    const handler = this.handlers.get(row.type);
+    if (!handler) {
+      this.fail(row, new Error(`no handler for job type ${row.type}`));
+      return null;
+    }
+    try {
+      return { handler, job: { ...row, payload: JSON.parse(row.payload) } };
+    } catch (err) {
+      this.fail(row, err);
+      return null;
+    }
+  }
+
+  /**
+   * One synchronous job in a savepoint of the slice's transaction: its end
+   * and its work together, rolled back whole (the row back to `pending`) if
+   * it throws. The row is deleted before the handler runs, so there is no
+   * `running` mark only this transaction would see (an UPDATE of the due
+   * index per job: docs/benchmarks.md#figures-behind-the-code), and a job the
+   * handler schedules may reuse the id. Throws if the handler returns a
+   * promise (it should have been registered `async`).
+   */
+  private runSync(handler: JobHandler, job: Job): void {
+    (this.syncTx ??= this.db.transaction((h: JobHandler, j: Job) => this.runSyncJob(h, j)))(handler, job);
+  }
+
+  /** `runSync`'s body, inside its savepoint. */
+  private runSyncJob(handler: JobHandler, job: Job): void {
+    this.statements.endPending.run(job.id);
+    const result = handler(job) as unknown;
+    if (result && typeof (result as Promise<void>).then === 'function') {
+      throw new Error(`job type ${job.type} returned a promise: register it with { async: true }`);
+    }
+  }
+
+  /**
+   * One slice of synchronous jobs in one transaction, each in its own
+   * savepoint (`runSync`: a job that throws is rolled back alone and marked
+   * failed), so a slice commits once rather than once a job. Returns the
+   * first asynchronous job due (to run outside any transaction), `'done'`
+   * when none is due, or `'yield'` after `SLICE_MS` of wall time. A full
+   * store rolls the slice back (its jobs stay pending) and is thrown.
+   */
+  private runSlice(run: RunState): DueRow | 'done' | 'yield' {
+    return (this.sliceTx ??= this.db.transaction((r: RunState) => this.runSliceJobs(r)))(run);
+  }
+
+  /** `runSlice`'s body, inside its transaction. */
+  private runSliceJobs(run: RunState): DueRow | 'done' | 'yield' {
+    for (;;) {
+      if (performance.now() - run.sliceStart >= SLICE_MS) return 'yield';
+      const row = this.statements.nextJob.get(run.target) as DueRow | undefined;
+      if (!row) return 'done';
+      if (this.asyncTypes.has(row.type)) return row;
+      const started = this.begin(run, row);
+      if (!started) continue;
+      run.ranInSlice = true;
+      try {
+        this.runSync(started.handler, started.job);
+      } catch (err) {
+        // A full store is the machine's fault, not the job's: the slice rolls back, its jobs stay pending.
+        if (fullStore(err)) throw err;
+        this.fail(row, err);
+      }
+    }
+  }
+
+  /**
+   * One asynchronous job: marked `running`, its handler awaited outside any
+   * transaction (a detached one, in real mode, left running while the run
+   * goes on), then completed, failed, or, on a full store, put back to
+   * `pending` to run again once space frees. Throws what a full store threw.
+   */
+  private async runAsync(run: RunState, row: DueRow): Promise<void> {
+    const started = this.begin(run, row);
+    if (!started) return;
+    const { handler, job } = started;
+    try {
+      this.statements.markRunning.run(row.id);
+    } catch (err) {
+      // Not even the mark fits: the job stays pending, and the timer waits FULL_RETRY_MS (no tight loop).
+      if (fullStore(err)) this.storeFull(err, row);
+      throw err;
+    }
+    let full: unknown = null;
+    const done = Promise.resolve()
+      .then(() => handler(job))
+      .then(() => {
+        this.complete(row.id);
+        this.storeHasSpace();
+      })
+      .catch((err) => {
+        if (!fullStore(err)) return this.fail(row, err, 'running');
+        // The machine's fault: the job runs again once space frees (its outcome was rolled back).
+        this.storeFull(err, row);
+        this.repend(row.id);
+        // A detached job ends after its run did, which armed no timer for it (it was running): arm one now.
+        this.kick();
+        full = err;
+      });
+    if (this.clock.mode === 'real' && this.detached.has(row.type)) {
+      this.inflight.add(done);
+      void done.finally(() => this.inflight.delete(done));
+      return;
+    }
+    await done;
+    if (full) throw full;
   }
 
   /**
