@@ -6,30 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type EmulatorServer } from '../../src/index.js';
 import { TOUR } from '../../src/parity/tour.js';
-import { FREE_SMTP, bin, expectOneLineFailure, start, stop } from './process.js';
+import { expectOneLineFailure, runToExit, start, stop } from './process.js';
 
 /** Runs the CLI to its exit (30 s at most: a tour makes ~50 calls). */
-function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...FREE_SMTP, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout!.on('data', (b) => (stdout += b));
-  proc.stderr!.on('data', (b) => (stderr += b));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`still running after 30 s: ${stdout}${stderr}`));
-    }, 30_000);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runCli = (args: string[], env: Record<string, string | undefined> = {}) => runToExit(args, env, 30_000);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parity-cli-'));
 let a: EmulatorServer;

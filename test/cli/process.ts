@@ -41,8 +41,8 @@ export function start(args: string[], env: Record<string, string> = {}): Promise
   });
 }
 
-/** Runs the CLI to its exit; resolves with the exit code and what it printed. */
-export function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI to its exit (killed after `timeoutMs`, then rejected); resolves with the exit code and what it printed. */
+export function runToExit(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 10_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const proc = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...FREE_SMTP, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -51,8 +51,8 @@ export function runToExit(args: string[], env: Record<string, string> = {}): Pro
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`still running after 10 s: ${stdout}${stderr}`));
-    }, 10_000);
+      reject(new Error(`still running after ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
     proc.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
