@@ -111,6 +111,38 @@ console.log(email.id === data!.id ? 'sent ' + email.to.join(',') : 'mismatch');
 await emu.close();
 `;
 
+/**
+ * Starts the installed CLI through npx in the scratch project (`npxArgs`,
+ * e.g. `['emulator', 'start', '--port', '0']`), waits for its banner (30 s
+ * at most), and answers the status of its `/_emulator/health`; the process
+ * group is stopped before it returns.
+ */
+async function healthOfStarted(npxArgs: string[]): Promise<number> {
+  const proc = spawn(npx, npxArgs, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  try {
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
+      const read = (b: Buffer) => {
+        out += b;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      proc.stdout.on('data', read);
+      proc.stderr.on('data', read);
+      proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    return (await fetch(`${url}/_emulator/health`)).status;
+  } finally {
+    const exited = new Promise((r) => proc.once('exit', r));
+    if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');
+    await exited;
+  }
+}
+
 describe('the packed tarball', () => {
   it('holds the built code, its types, the spec and the fixtures, and no tests or sources', () => {
     for (const f of ['bin/emulator.js', 'dist/cli.mjs', 'dist/core.cjs', 'dist/testing.cjs', 'dist/index.mjs', 'dist/index.cjs', 'dist/vitest.mjs', 'dist/jest.mjs', 'dist/jest.cjs', 'dist/playwright.mjs', 'dist/playwright.cjs', 'dist/src/index.d.ts', 'dist/src/vitest.d.ts', 'dist/src/jest.d.ts', 'dist/src/playwright.d.ts', 'dist/cjs-types/package.json', 'dist/cjs-types/src/index.d.ts', 'dist/cjs-types/src/jest.d.ts', 'dist/openapi.json', 'spec/openapi.yaml', 'fixtures/default.json', 'web/inbox/index.html', 'README.md', 'package.json']) {
@@ -121,30 +153,7 @@ describe('the packed tarball', () => {
   });
 
   it('npx emulator start --port 0 comes up and answers /_emulator/health', async () => {
-    const proc = spawn(npx, ['emulator', 'start', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
-        const read = (b: Buffer) => {
-          out += b;
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]);
-          }
-        };
-        proc.stdout.on('data', read);
-        proc.stderr.on('data', read);
-        proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
-      const res = await fetch(`${url}/_emulator/health`);
-      expect(res.status).toBe(200);
-    } finally {
-      const exited = new Promise((r) => proc.once('exit', r));
-      if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');
-      await exited;
-    }
+    expect(await healthOfStarted(['emulator', 'start', '--port', '0'])).toBe(200);
   }, 60_000);
 
   it("npx emulator --version prints the package's version from the project and from a folder inside it, not the project's 1.0.0", async () => {
@@ -162,29 +171,7 @@ describe('the packed tarball', () => {
     const version = await run(npx, ['resend-emulator', '--version']);
     expect(version.out.trim()).toBe(packed.version);
     expect(version.code).toBe(0);
-    const proc = spawn(npx, ['resend-emulator', 'start', '--port', '0', '--smtp-port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
-        const read = (b: Buffer) => {
-          out += b;
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]);
-          }
-        };
-        proc.stdout.on('data', read);
-        proc.stderr.on('data', read);
-        proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
-      expect((await fetch(`${url}/_emulator/health`)).status).toBe(200);
-    } finally {
-      const exited = new Promise((r) => proc.once('exit', r));
-      if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');
-      await exited;
-    }
+    expect(await healthOfStarted(['resend-emulator', 'start', '--port', '0', '--smtp-port', '0'])).toBe(200);
   }, 60_000);
 
   it('require() and import load every entry in plain Node, over one shared core (/vitest by require(esm): vitest itself has no CommonJS build)', async () => {
