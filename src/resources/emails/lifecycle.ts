@@ -12,18 +12,19 @@
  *   history entries with their webhook events, the suppressions, the next
  *   step to schedule). It writes nothing, so a plan that throws leaves
  *   nothing to undo;
- * - its **application** (`applyPlan`), the writes of the plan, in a
- *   savepoint of the email's own, so an email whose writes fail is rolled
- *   back alone.
+ * - its **application** (`applyPlan`): the writes of the plan, in a
+ *   savepoint of the email's own, so an email whose writes fail (a
+ *   constraint, a trigger) is rolled back alone.
  *
  * `runLifecycle` plans and applies each email in order, in the running
  * job's transaction: an email whose plan or writes throw is handed to the
- * caller's `failed` (a batch records it as the failed job of its own step,
- * `JobDefinition.fail`; a job of one rethrows, which the scheduler records
- * the same way), the others go on. Each email is planned once, so its
- * outcome fault is decided once (`FaultDecision`), whatever else fails. A
- * full store (`fullStore`) is the machine's fault: it is rethrown, so the
- * whole job is rolled back and stays pending (src/clock/scheduler.ts).
+ * caller's `failed` with nothing of it written (a batch records it as the
+ * failed job of its own step, `JobDefinition.fail`; a job of one rethrows,
+ * which the scheduler records the same way), the others go on. Each email
+ * is planned once, with no second pass, so its outcome fault is decided
+ * once (`FaultDecision`) whatever else fails. A full store (`fullStore`) is
+ * the machine's fault: it is rethrown, so the whole job is rolled back and
+ * stays pending (src/clock/scheduler.ts).
  */
 import type { Emulator } from '../../context.js';
 import type { SchemaOf } from '../../http/document-types.js';
@@ -92,7 +93,7 @@ export interface NextSteps {
 /**
  * Plans and applies `step` for each email of `items`, in order (see the
  * file comment). `failed(item, err)`: told of an email whose plan or writes
- * threw (its writes rolled back); a full store is rethrown instead.
+ * threw (nothing of it written); a full store is rethrown instead.
  * Synchronous: call inside the job's transaction. Returns the next steps
  * of the emails that reached them.
  */
