@@ -59,6 +59,18 @@ function subscriptionsOf(ctx: Emulator): Subscriptions {
   return kept;
 }
 
+/** Ids of the enabled webhooks of `teamId` subscribed to `type` (what `emitEvent` records a delivery for), oldest first; none for a type no webhook can take. */
+export function subscribers(ctx: Emulator, teamId: string, type: string): readonly string[] {
+  const kept = subscriptionsOf(ctx);
+  const key = `${teamId} ${type}`;
+  let hooks = kept.get(key);
+  if (!hooks) {
+    hooks = ctx.webhooks.subscribed(ctx, teamId, type);
+    kept.set(key, hooks);
+  }
+  return hooks;
+}
+
 /**
  * Records the event for every subscribed, enabled webhook of `teamId` and
  * schedules its delivery. Synchronous: call it inside the transaction that
@@ -68,13 +80,7 @@ function subscriptionsOf(ctx: Emulator): Subscriptions {
  * Returns the delivery ids.
  */
 export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown> | (() => Record<string, unknown>)): string[] {
-  const kept = subscriptionsOf(ctx);
-  const key = `${teamId} ${type}`;
-  let hooks = kept.get(key);
-  if (!hooks) {
-    hooks = ctx.webhooks.subscribed(ctx, teamId, type);
-    kept.set(key, hooks);
-  }
+  const hooks = subscribers(ctx, teamId, type);
   if (hooks.length === 0) return [];
   const now = ctx.clock.nowMs();
   const payload = JSON.stringify({ type, created_at: isoTime(now), data: typeof data === 'function' ? data() : data });

@@ -14,7 +14,9 @@
  *   nothing to undo;
  * - its **application** (`applyPlan`): the writes of the plan, in a
  *   savepoint of the email's own, so an email whose writes fail (a
- *   constraint, a trigger) is rolled back alone.
+ *   constraint, a trigger) is rolled back alone. A plan of one statement
+ *   (`oneStatement`: one history entry that no webhook listens to, no
+ *   suppression) needs none: SQLite undoes a failing statement whole.
  *
  * `runLifecycle` plans and applies each email in order, in the running
  * job's transaction: an email whose plan or writes throw is handed to the
@@ -32,6 +34,7 @@ import type { JobPayloads } from '../../clock/job-types.js';
 import { findContact, topicSubscription } from '../contacts/service.js';
 import { addSuppression, findSuppression } from '../suppressions/service.js';
 import { fullStore } from '../../store/full.js';
+import { subscribers } from '../../deliveries/emit.js';
 import { bareAddress, testOutcome } from './addresses.js';
 import { eventsOfRow, list, loadEmailHead, loadEmailSteps, recordStep, type EmailEvent, type EmailStepRow } from './store.js';
 
@@ -114,7 +117,8 @@ export function runLifecycle<I extends { email_id: string }>(
     try {
       const plan = step.plan(ctx, { row, history: historyOf(row) }, item, decide);
       if (plan === NOTHING) continue;
-      apply(ctx, row, plan);
+      if (oneStatement(ctx, row, plan)) applyPlan(ctx, row, plan);
+      else apply(ctx, row, plan);
       if (plan.deliver) next.deliver.push(plan.deliver);
       if (plan.complain) next.complain.push({ email_id: row.id, team_id: row.team_id });
     } catch (err) {
@@ -136,6 +140,17 @@ function historyOf(row: EmailStepRow): EmailEvent[] {
   const history = eventsOfRow(row);
   if (!Array.isArray(history)) throw new TypeError(`email ${row.id}: its stored history is not a list`);
   return history;
+}
+
+/**
+ * Whether applying `plan` writes a single statement (the row's UPDATE of
+ * `recordStep`): one history entry whose `email.<type>` event no webhook
+ * of the team takes (else its deliveries and their jobs are written too),
+ * and no suppression. Its bus notices are queued after that statement, so
+ * one that fails leaves nothing behind.
+ */
+function oneStatement(ctx: Emulator, row: EmailStepRow, plan: StepPlan): boolean {
+  return plan.records.length === 1 && plan.suppress.length === 0 && subscribers(ctx, row.team_id, `email.${plan.records[0].type}`).length === 0;
 }
 
 /** Writes a plan (`StepPlan`) for `row`: its history entries (`recordStep`), then its suppressions. Synchronous. */
