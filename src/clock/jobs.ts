@@ -25,9 +25,9 @@ export interface ScheduleOptions {
   teamId?: string | null;
 }
 
-/** The payload fields of job type `T` that hold a string: the keys `cancel` can match on. */
+/** The payload fields of job type `T` that hold a string or a list of strings: the keys `cancel` can match on. */
 export type CancelKey<T extends JobType> = {
-  [K in keyof JobPayloads[T]]-?: JobPayloads[T][K] extends string ? K : never;
+  [K in keyof JobPayloads[T]]-?: JobPayloads[T][K] extends string | readonly string[] ? K : never;
 }[keyof JobPayloads[T]] & string;
 
 /** One job type: what it does when due, and how to schedule and cancel it. */
@@ -58,8 +58,10 @@ export interface JobDefinition<T extends JobType> {
    */
   schedule(ctx: Emulator, payload: JobPayloads[T], opts?: ScheduleOptions): number;
   /**
-   * Cancels the pending jobs of this type whose payload field `key` equals
-   * `value` (or any of the values of an array). Returns how many.
+   * Cancels `value` (or any of the values of an array) in the pending jobs
+   * of this type: a job whose payload field `key` equals it is deleted; a
+   * job whose field `key` is a list holding it runs without it (a job whose
+   * list is left empty is deleted). Returns how many jobs changed.
    */
   cancel(ctx: Emulator, key: CancelKey<T>, value: string | readonly string[]): number;
   /**

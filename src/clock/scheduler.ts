@@ -224,20 +224,28 @@ export class Scheduler {
   }
 
   /**
-   * Cancels pending jobs of `type` whose payload field `key` equals `value`
-   * (or, given an array, any of its values: one statement for all): their
-   * rows are deleted. Returns how many.
+   * Cancels `value` (or, given an array, any of its values) in the pending
+   * jobs of `type`: a job whose payload field `key` equals one is deleted; a
+   * job whose field `key` is a list of strings holding one gets the list
+   * without them (one job for many items, e.g. a batch of emails), and is
+   * deleted when none is left. Returns how many jobs were deleted or changed.
    */
   cancelWhere(type: string, key: string, value: string | readonly string[]): number {
-    if (Array.isArray(value)) {
-      if (value.length === 0) return 0;
-      return this.db
-        .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) IN (SELECT value FROM json_each(?))`)
-        .run(type, key, JSON.stringify(value)).changes;
-    }
-    return this.db
-      .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, '$.' || ?) = ?`)
-      .run(type, key, value).changes;
+    const values = JSON.stringify(typeof value === 'string' ? [value] : value);
+    if (values === '[]') return 0;
+    const path = `$.${key}`;
+    const deleted = this.db
+      .prepare(`DELETE FROM jobs WHERE status = 'pending' AND type = ? AND json_extract(payload, ?) IN (SELECT value FROM json_each(?))`)
+      .run(type, path, values).changes;
+    const listed = `status = 'pending' AND type = ? AND json_type(payload, ?) = 'array'`;
+    const changed = this.db
+      .prepare(
+        `UPDATE jobs SET payload = json_set(payload, ?, json((SELECT json_group_array(item.value) FROM json_each(jobs.payload, ?) AS item WHERE item.value NOT IN (SELECT value FROM json_each(?)))))
+         WHERE ${listed} AND EXISTS (SELECT 1 FROM json_each(jobs.payload, ?) AS item WHERE item.value IN (SELECT value FROM json_each(?)))`,
+      )
+      .run(path, path, values, type, path, path, values).changes;
+    if (changed) this.db.prepare(`DELETE FROM jobs WHERE ${listed} AND json_array_length(payload, ?) = 0`).run(type, path, path);
+    return deleted + changed;
   }
 
   /**

@@ -28,25 +28,48 @@ export function newWebhookMessageId(): string {
   return `msg_${randomAlnum(27)}`;
 }
 
-/** The subscriptions `emitEvent` read during `withSubscriptionsKept`, by store, then `team type`. */
-const memos = new WeakMap<object, Map<string, string[]>>();
+/** The webhook subscriptions of one store: `team type` → ids of the enabled webhooks subscribed (`ctx.webhooks.subscribed`). */
+type Subscriptions = Map<string, string[]>;
+
+/** Each store's subscriptions (`subscriptionsOf`): created with the store's first event, dropped with the store. */
+const subscriptionsByStore = new WeakMap<object, Subscriptions>();
 
 /**
- * Runs `fn` (synchronous) with the webhook subscriptions `emitEvent` reads
- * kept for its duration: each team and event type is looked up once, not
- * once per event. For work that raises many events and changes no webhook
- * (a broadcast batch's lifecycle steps, where a lookup per step is a
- * measurable share of the broadcast: docs/benchmarks.md#figures-behind-the-code). Nested calls share the outer
- * one's.
+ * The subscriptions `emitEvent` has looked up in this emulator's store,
+ * kept until a webhook may have changed: emptied when the bus says so, on
+ * `reset` (a reset or snapshot import replaced every webhook) and on
+ * `change` of a `webhooks/*` operation (an endpoint created, updated or
+ * deleted through the API: the only writes of the `webhooks` table beside
+ * the seed of a reset). Both come before any later job or request reads it:
+ * `change` is emitted as the API answer is sent, in the same tick as the
+ * commit. A team and event type is looked up once between changes, not once
+ * per event (a broadcast raises one per email step:
+ * docs/benchmarks.md#figures-behind-the-code).
  */
-export function withSubscriptionsKept<T>(ctx: Emulator, fn: () => T): T {
-  if (memos.has(ctx.db)) return fn();
-  memos.set(ctx.db, new Map());
-  try {
-    return fn();
-  } finally {
-    memos.delete(ctx.db);
+function subscriptionsOf(ctx: Emulator): Subscriptions {
+  let kept = subscriptionsByStore.get(ctx.db);
+  if (!kept) {
+    const made: Subscriptions = new Map();
+    subscriptionsByStore.set(ctx.db, made);
+    ctx.bus.on('reset', () => made.clear());
+    ctx.bus.on('change', (c) => {
+      if (c.operation.startsWith('webhooks/')) made.clear();
+    });
+    kept = made;
   }
+  return kept;
+}
+
+/** Ids of the enabled webhooks of `teamId` subscribed to `type` (what `emitEvent` records a delivery for), oldest first; none for a type no webhook can take. */
+export function subscribers(ctx: Emulator, teamId: string, type: string): readonly string[] {
+  const kept = subscriptionsOf(ctx);
+  const key = `${teamId} ${type}`;
+  let hooks = kept.get(key);
+  if (!hooks) {
+    hooks = ctx.webhooks.subscribed(ctx, teamId, type);
+    kept.set(key, hooks);
+  }
+  return hooks;
 }
 
 /**
@@ -58,13 +81,7 @@ export function withSubscriptionsKept<T>(ctx: Emulator, fn: () => T): T {
  * Returns the delivery ids.
  */
 export function emitEvent(ctx: Emulator, teamId: string, type: EventType, data: Record<string, unknown> | (() => Record<string, unknown>)): string[] {
-  const memo = memos.get(ctx.db);
-  const key = `${teamId} ${type}`;
-  let hooks = memo?.get(key);
-  if (!hooks) {
-    hooks = ctx.webhooks.subscribed(ctx, teamId, type);
-    memo?.set(key, hooks);
-  }
+  const hooks = subscribers(ctx, teamId, type);
   if (hooks.length === 0) return [];
   const now = ctx.clock.nowMs();
   const payload = JSON.stringify({ type, created_at: isoTime(now), data: typeof data === 'function' ? data() : data });

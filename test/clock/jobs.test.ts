@@ -16,7 +16,7 @@ import { openDatabase, migrate } from '../../src/store/db.js';
 import type { Emulator } from '../../src/context.js';
 import { modules } from '../../src/modules.js';
 import { domainVerifyJob } from '../../src/resources/domains/jobs.js';
-import { emailSendJob } from '../../src/resources/emails/jobs.js';
+import { emailSendJob, emailSendManyJob } from '../../src/resources/emails/jobs.js';
 import { useFreshEmulatorPerTest, FIXTURES } from '../helpers.js';
 import { contextOf, schedulerOf, storeOf } from '../../src/internals.js';
 
@@ -128,6 +128,20 @@ describe('typed schedule and cancel', () => {
     expect(domainVerifyJob.cancel(ctx, 'domain_id', 'a')).toBe(1);
     expect(domainVerifyJob.cancel(ctx, 'domain_id', ['b', 'c', 'z'])).toBe(2);
     expect(ctx.scheduler.pending()).toEqual([]);
+  });
+
+  it('cancelling a value of a list field takes it out of each job\'s list, and drops a job left with none', () => {
+    const ctx = contextOf(t.emu);
+    const dueAt = ctx.clock.nowMs() + 60_000;
+    const both = emailSendManyJob.schedule(ctx, { email_ids: ['a', 'b'] }, { dueAt });
+    emailSendManyJob.schedule(ctx, { email_ids: ['a'] }, { dueAt });
+    const payloads = () => (ctx.db.prepare(`SELECT id, payload FROM jobs WHERE status = 'pending' AND type = 'emails.send-many'`).all() as { id: number; payload: string }[])
+      .map((r) => ({ id: r.id, payload: JSON.parse(r.payload) }));
+    expect(emailSendManyJob.cancel(ctx, 'email_ids', 'a')).toBe(2);
+    expect(payloads()).toEqual([{ id: both, payload: { email_ids: ['b'] } }]);
+    expect(emailSendManyJob.cancel(ctx, 'email_ids', 'z')).toBe(0);
+    expect(emailSendManyJob.cancel(ctx, 'email_ids', ['b'])).toBe(1);
+    expect(payloads()).toEqual([]);
   });
 
   it('a snapshot holding a pending job of an unknown type is refused (422) and changes nothing', async () => {

@@ -259,6 +259,37 @@ describe('webhook delivery (acceptance)', () => {
   });
 });
 
+describe('the subscriptions an event reaches (kept per store between webhook changes)', () => {
+  const t = useFreshEmulatorPerTest({ webhooks: 'record' });
+  const created = () => t.emu.webhookDeliveries({ team_id: FIXTURES.defaultTeamId, event_type: 'domain.created' }).length;
+
+  it('an event after a webhook is created reaches it, though the same event type was raised before', async () => {
+    await createDomain(t, 'before.dev');
+    const h = await hook(t, 'http://127.0.0.1:9/hook', ['domain.created']);
+    await createDomain(t, 'after.dev');
+    expect(t.emu.webhookDeliveries({ team_id: FIXTURES.defaultTeamId, event_type: 'domain.created' }).map((d) => d.webhook_id)).toEqual([h.id]);
+  });
+
+  it('an event after a webhook is disabled or deleted no longer reaches it', async () => {
+    const off = await hook(t, 'http://127.0.0.1:9/off', ['domain.created']);
+    const gone = await hook(t, 'http://127.0.0.1:9/gone', ['domain.created']);
+    await createDomain(t, 'first.dev');
+    expect(created()).toBe(2);
+    await t.api.patch(`/webhooks/${off.id}`).send({ status: 'disabled' }).expect(200);
+    await t.api.delete(`/webhooks/${gone.id}`).expect(200);
+    await createDomain(t, 'second.dev');
+    expect(created()).toBe(2);
+  });
+
+  it('an event after a reset reaches only the webhooks of the new state', async () => {
+    await hook(t, 'http://127.0.0.1:9/hook', ['domain.created']);
+    await createDomain(t, 'first.dev');
+    await t.anon.post('/_emulator/reset').expect(200);
+    await createDomain(t, 'second.dev');
+    expect(created()).toBe(0);
+  });
+});
+
 describe('webhook delivery timeout', () => {
   const t = useFreshEmulatorPerTest({ webhookTimeoutMs: 150 });
 

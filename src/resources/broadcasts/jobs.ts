@@ -144,16 +144,25 @@ interface RunData {
 }
 
 /**
- * Text derivers by html (with its preview text), kept across a broadcast's
- * runs, so html-to-text reads a broadcast's html once, not once a run of
- * 100 emails (docs/benchmarks.md#figures-behind-the-code); a deriver depends on the html alone. A few entries: the
- * broadcasts being sent at once.
+ * Text derivers by html (with its preview text), per store, kept across a
+ * broadcast's runs: html-to-text of the html made once a run was a large
+ * part of a run (docs/benchmarks.md#figures-behind-the-code). A deriver depends on the html alone;
+ * a few entries (`DERIVERS_KEPT`, the broadcasts being sent at once),
+ * emptied on the bus `reset`.
  */
-const derivers = new Map<string, ReturnType<typeof textDeriver>>();
+const deriversByStore = new WeakMap<object, Map<string, ReturnType<typeof textDeriver>>>();
 const DERIVERS_KEPT = 8;
 
-function derivedText(html: string): ReturnType<typeof textDeriver> {
-  if (derivers.has(html)) return derivers.get(html)!;
+function derivedText(ctx: Emulator, html: string): ReturnType<typeof textDeriver> {
+  let derivers = deriversByStore.get(ctx.db);
+  if (!derivers) {
+    const made = new Map<string, ReturnType<typeof textDeriver>>();
+    deriversByStore.set(ctx.db, made);
+    ctx.bus.on('reset', () => made.clear());
+    derivers = made;
+  }
+  const kept = derivers.get(html);
+  if (kept) return kept;
   const made = textDeriver(html);
   if (derivers.size >= DERIVERS_KEPT) derivers.delete(derivers.keys().next().value!);
   derivers.set(html, made);
@@ -183,7 +192,7 @@ function runData(ctx: Emulator, row: BroadcastRow): RunData {
       topic = err;
     }
   }
-  const text = row.text === null && row.html !== null ? derivedText(withPreviewText(row.html, row.preview_text)) : null;
+  const text = row.text === null && row.html !== null ? derivedText(ctx, withPreviewText(row.html, row.preview_text)) : null;
   return { topic, definitions: propertiesByKey(ctx, row.team_id), text, sender: checkedSender(ctx, row) };
 }
 
@@ -233,7 +242,7 @@ function runDeliver(ctx: Emulator, job: Job<JobPayloads['broadcasts.deliver']>):
     const untilSeq = job.payload.until_seq ?? lastMembershipSeq(ctx, row.segment_id);
     const batch = segmentContactsPage(ctx, row.team_id, row.segment_id, { afterSeq: job.payload.after_seq ?? 0, untilSeq, limit: BATCH_SIZE });
     const run = runData(ctx, row);
-    // One `emails.send-many` job for the run's emails (their lifecycle as with a job each, at the same times).
+    // One `emails.send-many` job for the run's emails: each one's lifecycle is the one of an email sent alone (emails' lifecycle.ts), at the same times.
     const sends = new SendBatch();
     for (const { contact: c } of batch) {
       try {

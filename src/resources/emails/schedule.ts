@@ -7,7 +7,7 @@
 import type { Emulator } from '../../context.js';
 import { DELAYS } from '../../clock/delays.js';
 import { parseScheduledAt } from './send.js';
-import { emailSendJob } from './jobs.js';
+import { cancelSend, emailSendJob } from './jobs.js';
 import { emailMessages } from './messages.js';
 import { notifyEmail, recordStep, setScheduledAt, type EmailRow } from './store.js';
 
@@ -21,18 +21,18 @@ export function reschedule(ctx: Emulator, row: EmailRow, scheduledAt: string): v
   const now = ctx.clock.nowMs();
   const at = parseScheduledAt(scheduledAt, now, DELAYS.emailScheduleLimit);
   ctx.db.transaction(() => {
-    emailSendJob.cancel(ctx, 'email_id', row.id);
+    cancelSend(ctx, row.id);
     setScheduledAt(ctx, row.id, at);
     emailSendJob.schedule(ctx, { email_id: row.id }, { dueAt: Math.max(at, now), teamId: row.team_id });
   })();
   notifyEmail(ctx, row.id);
 }
 
-/** Cancels a `scheduled` email (its send job dropped, `canceled` recorded). Throws 422 for another status. */
+/** Cancels a `scheduled` email (its send step dropped, `cancelSend`; `canceled` recorded). Throws 422 for another status. */
 export function cancelScheduled(ctx: Emulator, row: EmailRow): void {
   if (row.last_event !== 'scheduled') throw emailMessages.notScheduled(row.id, row.last_event, 'canceled');
   ctx.db.transaction(() => {
-    emailSendJob.cancel(ctx, 'email_id', row.id);
+    cancelSend(ctx, row.id);
     recordStep(ctx, row, 'canceled');
   })();
 }

@@ -187,6 +187,20 @@ describe('broadcasts: sending to a segment', () => {
     expect(failed[0].error).toMatch(/^SqliteError: boom/);
   });
 
+  it('an email whose step writes several statements (a webhook takes its event) and fails after the first is rolled back alone', async () => {
+    const seg = await segment(t);
+    for (const email of ['a@example.org', 'boom@example.org', 'c@example.org']) await contact(t, seg, { email });
+    await t.api.post('/webhooks').send({ endpoint: 'http://127.0.0.1:9/hook', events: ['email.sent'] }).expect(201);
+    // The second email's delivery fails, after its row's UPDATE was written: that UPDATE must be undone too.
+    storeOf(t.emu).exec(`CREATE TEMP TRIGGER boom BEFORE INSERT ON webhook_deliveries WHEN NEW.payload LIKE '%boom@%' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    const id = await createBroadcast(t, { segment_id: seg, send: true });
+    await t.emu.clock.advance('1m');
+    const emails = emailsOfBroadcast(contextOf(t.emu), id);
+    const sentFor = t.emu.webhookDeliveries({ event_type: 'email.sent' }).map((d) => (d.payload.data.to as string[])[0]).sort();
+    expect(sentFor).toEqual(['a@example.org', 'c@example.org']);
+    expect(emails.find((e) => e.to[0] === 'boom@example.org')!.last_event).toBe('queued');
+  });
+
   it('a scheduled broadcast sends when its time comes', async () => {
     const seg = await segment(t);
     await contact(t, seg, { email: 'later@example.org', first_name: 'Lee' });
