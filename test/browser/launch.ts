@@ -92,6 +92,24 @@ export async function chromiumLaunchOptions(): Promise<{ executablePath: string;
 }
 
 /**
+ * The environment of a launched Chromium: the test's, with `TMPDIR` in the
+ * run's Chromium folder (`browser-tmp/`, removed with it by the run's
+ * teardown). Chromium makes a `.org.chromium.Chromium.*` folder there at
+ * each start and removes it at a clean exit only; a browser whose close
+ * races its end would otherwise leave one in the suite's temp folder, which
+ * test/global-setup.ts checks empty. Without the run's folder (a
+ * `CHROMIUM_PATH` run outside the global setup), the test's own.
+ */
+function browserEnv(): Record<string, string> | undefined {
+  const runDir = process.env[CHROMIUM_DIR_VARIABLE];
+  if (!runDir) return undefined;
+  const tmp = path.join(runDir, 'browser-tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  return { ...env, TMPDIR: tmp };
+}
+
+/**
  * Starts a headless Chromium. Throws when the binary cannot be found or
  * started (the error names `CHROMIUM_PATH`). Close it with `browser.close()`;
  * the unpacked binary stays for the run's later launches.
@@ -99,7 +117,7 @@ export async function chromiumLaunchOptions(): Promise<{ executablePath: string;
 export async function launchBrowser(): Promise<Browser> {
   const { executablePath, args } = await chromiumLaunchOptions();
   try {
-    return await chromium.launch({ executablePath, headless: true, args });
+    return await chromium.launch({ executablePath, headless: true, args, env: browserEnv() });
   } catch (err) {
     throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
   }
