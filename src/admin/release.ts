@@ -1,6 +1,6 @@
 /**
- * Releasing a stored email to a real mail server (issue 39 item 4; what
- * Mailpit calls release): `POST /_emulator/emails/{id}/release` `{to}`
+ * Releasing a stored email to a real mail server, so a developer can see it
+ * in a real mail client (what Mailpit calls release; never automatic): `POST /_emulator/emails/{id}/release` `{to}`
  * sends the email's raw message, as `GET /_emulator/emails/{id}/raw` builds
  * it (`rawMessage`, src/admin/raw.ts), to the addresses `to` through the
  * SMTP server of `--relay` (nodemailer's SMTP transport: STARTTLS when the
