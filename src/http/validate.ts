@@ -259,9 +259,9 @@ function absentValuesOf(schemas: Schema[], isRequired: boolean): unknown[] | nul
   if (isRequired) return null;
   const out: unknown[] = [];
   if (!schemas.some(takesNull)) out.push(null);
-  if (schemas.some(takesList)) out.push('');
+  if (schemas.some((s) => takesType(s, 'array'))) out.push('');
   // PHP writes an empty map as `[]` (resend-php `json_encode`): an optional map that takes no array, sent as `[]`, is none.
-  else if (schemas.some(takesMap)) out.push([]);
+  else if (schemas.some((s) => takesType(s, 'object'))) out.push([]);
   return out.length ? out : null;
 }
 
@@ -271,12 +271,12 @@ function sameAbsent(listed: unknown, value: unknown): boolean {
   return Object.is(listed, value);
 }
 
-/** Whether `s` (or a member of its `allOf`/`anyOf`/`oneOf`) takes an object. */
-function takesMap(s: Schema): boolean {
+/** Whether `s` (or a member of its `allOf`/`anyOf`/`oneOf`) takes a value of JSON Schema `type` (`object`, `array`). */
+function takesType(s: Schema, type: 'object' | 'array'): boolean {
   if (!s || typeof s !== 'object') return false;
   const t = s.type as string | string[] | undefined;
-  if (Array.isArray(t) ? t.includes('object') : t === 'object') return true;
-  return [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(takesMap);
+  if (Array.isArray(t) ? t.includes(type) : t === type) return true;
+  return [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].some((m) => takesType(m, type));
 }
 
 /** Whether `null` may pass `s` (false only where a `type`, `const` or `enum` rules it out). */
@@ -289,14 +289,6 @@ function takesNull(s: Schema): boolean {
   if (s.allOf?.length && !s.allOf.every(takesNull)) return false;
   for (const members of [s.anyOf, s.oneOf]) if (members?.length && !members.some(takesNull)) return false;
   return true;
-}
-
-/** Whether `s` (or a member of its `allOf`/`anyOf`/`oneOf`) takes an array. */
-function takesList(s: Schema): boolean {
-  if (!s || typeof s !== 'object') return false;
-  const t = s.type as string | string[] | undefined;
-  if (Array.isArray(t) ? t.includes('array') : t === 'array') return true;
-  return [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(takesList);
 }
 
 /** `/tags/0/name` → `tags[0].name`. */

@@ -7,23 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, type TestEmulator } from '../../helpers.js';
-import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
-import { createBroadcast } from './helpers.js';
-import { contextOf, schedulerOf, storeOf } from '../../../src/internals.js';
-
-/** A segment of two contacts and a broadcast to it, sent; resolves with its emails' ids once its batch's `emails.send-many` job is pending. */
-async function broadcastQueued(t: TestEmulator): Promise<string[]> {
-  const seg = (await t.api.post('/segments').send({ name: 'Readers' })).body.id;
-  for (const email of ['one@example.org', 'two@example.org']) {
-    expect((await t.api.post('/contacts').send({ email, segments: [{ id: seg }] })).status).toBe(201);
-  }
-  const id = await createBroadcast(t, { segment_id: seg });
-  expect((await t.api.post(`/broadcasts/${id}/send`).send({})).status).toBe(200);
-  for (let i = 0; i < 600 && !schedulerOf(t.emu).pending().some((j) => j.type === 'emails.send-many'); i++) await schedulerOf(t.emu).advance(100);
-  const ids = emailsOfBroadcast(contextOf(t.emu), id).map((e) => e.id);
-  expect(ids).toHaveLength(2);
-  return ids;
-}
+import { broadcastQueued } from './helpers.js';
+import { storeOf } from '../../../src/internals.js';
 
 /** The payloads of the pending `emails.send-many` jobs. */
 function batches(t: TestEmulator): unknown[] {

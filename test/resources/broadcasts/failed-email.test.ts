@@ -12,9 +12,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES, type TestEmulator } from '../../helpers.js';
-import { emailsOfBroadcast } from '../../../src/resources/emails/service.js';
-import { createBroadcast } from './helpers.js';
-import { contextOf, schedulerOf, storeOf } from '../../../src/internals.js';
+import { broadcastQueued } from './helpers.js';
+import { schedulerOf, storeOf } from '../../../src/internals.js';
 
 /** Makes the email's step throw (its events no longer parse). */
 function breakEmail(t: TestEmulator, id: string): void {
@@ -39,20 +38,6 @@ async function logged(fn: () => Promise<unknown>): Promise<string[]> {
     spy.mockRestore();
   }
   return lines;
-}
-
-/** A segment of two contacts and a broadcast to it, sent; resolves once its batch's `emails.send-many` job is pending. */
-async function broadcastQueued(t: TestEmulator): Promise<string[]> {
-  const seg = (await t.api.post('/segments').send({ name: 'Readers' })).body.id;
-  for (const email of ['one@example.org', 'two@example.org']) {
-    expect((await t.api.post('/contacts').send({ email, segments: [{ id: seg }] })).status).toBe(201);
-  }
-  const id = await createBroadcast(t, { segment_id: seg });
-  expect((await t.api.post(`/broadcasts/${id}/send`).send({})).status).toBe(200);
-  for (let i = 0; i < 600 && !schedulerOf(t.emu).pending().some((j) => j.type === 'emails.send-many'); i++) await schedulerOf(t.emu).advance(100);
-  const ids = emailsOfBroadcast(contextOf(t.emu), id).map((e) => e.id);
-  expect(ids).toHaveLength(2);
-  return ids;
 }
 
 /** The last event of each email, by id (read from the store, as a broken email cannot be answered by the API). */
