@@ -37,7 +37,7 @@ import type { OperationHandler, RawRequest, ResourceModule, ResponseInfo } from 
 import {
   JSON_BODY_LIMIT, JSON_MEDIA_TYPES, UPLOAD_LIMIT_BYTES, authenticateCaller, callHandler, discardUpload, hasBody, honourIdempotencyKey, lazyValidators, limitRate,
   logRefusal, logResponse, readRawBody, readUpload, renderError, runCall, runMiddleware, sendReply, validateRequest, writeJson,
-  type Call, type ErrorStep, type Middleware, type Step,
+  type AppScope, type Call, type ErrorStep, type Middleware, type ReplayHeaders, type Step,
 } from './http/pipeline.js';
 import { injectFault } from './faults/step.js';
 import { UPLOAD_PREFIX } from './http/uploads.js';
@@ -82,25 +82,10 @@ export async function buildApp(
   recordingProxy?: RequestHandler,
 ): Promise<EmulatorApp> {
   const { operations } = await loadSpec();
-  // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
-  const referenceCheck = await loadReferenceCheck();
-  const handlers = new Map<string, OperationHandler>();
-  const replayHeaders = new Map<string, NonNullable<ResourceModule['replayHeaders']>[string]>();
-  for (const mod of modules) {
-    for (const [id, h] of Object.entries(mod.replayHeaders ?? {})) replayHeaders.set(id, h);
-    // Each map was checked per operation where it was written (`OperationMap`); the router takes any handler.
-    for (const [id, h] of Object.entries(mod.operations ?? {}) as [string, OperationHandler][]) {
-      if (handlers.has(id)) throw new Error(`operation ${id} handled twice (module ${mod.name})`);
-      if (!operations.some((o) => o.operationId === id)) throw new Error(`module ${mod.name} handles ${id}, which spec/openapi.yaml lacks`);
-      handlers.set(id, h);
-    }
-  }
-  const unhandled = operations.filter((o) => !handlers.has(o.operationId)).map((o) => o.operationId);
-  if (unhandled.length) throw new Error(`spec/openapi.yaml operations without a handler: ${unhandled.join(', ')}`);
-
+  const routes = routesOf(operations, modules);
   // Uploads go to `config.uploadDir`, named UPLOAD_PREFIX + 32 hex digits (src/http/uploads.ts), removed on every path.
   // multer loads with the first upload, so start-up does not pay for it.
-  const upload = lazy(() => {
+  const readFile = lazy(() => {
     const multer = requirePackage<typeof multerType>('multer');
     return multer({
       storage: multer.diskStorage({
@@ -108,57 +93,30 @@ export async function buildApp(
         filename: (_req, _file, cb) => cb(null, UPLOAD_PREFIX + randomBytes(16).toString('hex')),
       }),
       limits: { fileSize: UPLOAD_LIMIT_BYTES },
-    });
+    }).single('file') as unknown as Middleware;
   });
-  const rateLimit = createRateLimit(ctx);
-  // A refused call: the request logs hear of it, its upload is deleted (then `renderApiError` answers).
-  const onError: ErrorStep[] = [logRefusal(onResponse), discardUpload];
+  const scope: AppScope = {
+    ctx,
+    rateLimit: createRateLimit(ctx),
+    readFile,
+    hooks: onResponse,
+    replayHeaders: replayHeadersOf(modules),
+    // Development only (env RESEND_EMULATOR_REFERENCE_SPEC): null, and so free, when off.
+    referenceCheck: await loadReferenceCheck(),
+    // `mounted`: true once the app is mounted in another express app (`parent.use('/prefix', app)`; the `mount` event below).
+    mount: { mounted: false },
+  };
   const render = renderError(ctx);
   // The admin API's Host / Origin / token checks, before any body is read (src/admin/guard.ts).
   const guardAdmin = adminGuard(ctx);
-
   // The route table is built once per process, by buildRouteTable (a listening server, right after it starts) or the first request, not at start.
   const router = lazy(() => routerOf(operations));
-  // `mounted`: true once the app is mounted in another express app (`parent.use('/prefix', app)`; the `mount` event below).
-  const mount = { mounted: false };
-  /**
-   * When the app is mounted or listens on no port of its own (`createApp`),
-   * the base of handed-out URLs follows the latest admitted call (its Host
-   * and the mount path): set once the caller is authenticated, so a request
-   * refused or unrouted, with any Host, changes nothing. The one writer of
-   * `ctx.runtime.baseUrl` besides the server's listener (RuntimeState).
-   */
-  const followRequestBase: Step = ({ req }) => {
-    if ((mount.mounted || !ctx.runtime.listening) && !ctx.config.publicUrl && req.headers.host) {
-      // The app's requests are express's (`protocol` honours `trust proxy`).
-      ctx.runtime.baseUrl = `${(req as unknown as Request).protocol}://${req.headers.host}${req.baseUrl ?? ''}`;
-    }
-  };
-  const routes: Route[] = operations.map((op) => {
-    const validators = lazyValidators(op);
-    const steps: Step[] = [
-      authenticateCaller(ctx),
-      followRequestBase,
-      limitRate(rateLimit),
-      // Steps between authentication and validation see `call.auth`, not yet a validated request.
-      injectFault(ctx),
-      // A multipart body is stored only once the caller is admitted: a refused request never writes a file.
-      ...(op.body?.mediaType === 'multipart/form-data' ? [readUpload(upload)] : []),
-      validateRequest(validators),
-      // Operations that declare the `Idempotency-Key` header (spec/paths/*.yaml): a repeated key answers the recorded reply.
-      ...(op.idempotent ? [honourIdempotencyKey(ctx, replayHeaders)] : []),
-      callHandler(ctx, handlers.get(op.operationId)!),
-      sendReply(ctx, validators, referenceCheck),
-      logResponse(onResponse),
-    ];
-    return { op, readRaw: readRawBody(op), steps };
-  });
 
   const app = express();
   // Answers carry what the service's do: no `X-Powered-By`, no ETag of ours on JSON.
   app.disable('x-powered-by');
   app.disable('etag');
-  app.on('mount', markMounted(mount));
+  app.on('mount', markMounted(scope.mount));
 
   /** Admit: the admin guard (403/401 before any body is read). */
   const admitRequest: RequestHandler = (req, _res, next) => {
@@ -181,10 +139,10 @@ export async function buildApp(
     const route = routes[match.index];
     if (route.readRaw && hasBody(req)) await runMiddleware(route.readRaw, req, res);
     const call: Call = {
-      op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: target.slice(path.length + 1),
+      scope, op: route.op, req: req as RawRequest, res, url, pathParams: match.params, queryString: target.slice(path.length + 1),
       auth: null, params: {}, query: {}, body: undefined, received: undefined,
     };
-    await runCall(call, route.steps, onError, next);
+    await runCall(call, route.steps, ON_ERROR, next);
   };
 
   /** Render: every failure, from any middleware, in the `{statusCode, message, name}` shape (`renderError`). */
@@ -197,6 +155,79 @@ export async function buildApp(
   app.use(dispatchOperation);
   app.use(renderApiError);
   return app;
+}
+
+/** A refused call: the request logs hear of it, its upload is deleted (then `renderApiError` answers). */
+const ON_ERROR: readonly ErrorStep[] = [logRefusal, discardUpload];
+
+/**
+ * Follow the request's base: when the app is mounted or listens on no port
+ * of its own (`createApp`), the base of handed-out URLs follows the latest
+ * admitted call (its Host and the mount path): set once the caller is
+ * authenticated, so a request refused or unrouted, with any Host, changes
+ * nothing. The one writer of `ctx.runtime.baseUrl` besides the server's
+ * listener (RuntimeState).
+ */
+const followRequestBase: Step = ({ req, scope: { ctx, mount } }) => {
+  if ((mount.mounted || !ctx.runtime.listening) && !ctx.config.publicUrl && req.headers.host) {
+    // The app's requests are express's (`protocol` honours `trust proxy`).
+    ctx.runtime.baseUrl = `${(req as unknown as Request).protocol}://${req.headers.host}${req.baseUrl ?? ''}`;
+  }
+};
+
+/** The route tables made, by the module list they serve (the composition root's in every emulator of a process): one table per process. */
+const routeTables = new WeakMap<readonly ResourceModule[], readonly Route[]>();
+
+/**
+ * The routes of `operations` (in their order, the router's indexes) served
+ * by `modules`: each operation's steps, made once per module list and shared
+ * by every app of the process (a step reads its app's part from
+ * `call.scope`). Throws if a module handles an operationId that the document
+ * lacks, two modules handle the same one, or an operation of the document
+ * has no handler.
+ */
+function routesOf(operations: readonly Operation[], modules: readonly ResourceModule[]): readonly Route[] {
+  const made = routeTables.get(modules);
+  if (made) return made;
+  const handlers = new Map<string, OperationHandler>();
+  for (const mod of modules) {
+    // Each map was checked per operation where it was written (`OperationMap`); the router takes any handler.
+    for (const [id, h] of Object.entries(mod.operations ?? {}) as [string, OperationHandler][]) {
+      if (handlers.has(id)) throw new Error(`operation ${id} handled twice (module ${mod.name})`);
+      if (!operations.some((o) => o.operationId === id)) throw new Error(`module ${mod.name} handles ${id}, which spec/openapi.yaml lacks`);
+      handlers.set(id, h);
+    }
+  }
+  const unhandled = operations.filter((o) => !handlers.has(o.operationId)).map((o) => o.operationId);
+  if (unhandled.length) throw new Error(`spec/openapi.yaml operations without a handler: ${unhandled.join(', ')}`);
+  const routes = operations.map((op): Route => {
+    const validators = lazyValidators(op);
+    const steps: Step[] = [
+      authenticateCaller,
+      followRequestBase,
+      limitRate,
+      // Steps between authentication and validation see `call.auth`, not yet a validated request.
+      injectFault,
+      // A multipart body is stored only once the caller is admitted: a refused request never writes a file.
+      ...(op.body?.mediaType === 'multipart/form-data' ? [readUpload] : []),
+      validateRequest(validators),
+      // Operations that declare the `Idempotency-Key` header (spec/paths/*.yaml): a repeated key answers the recorded reply.
+      ...(op.idempotent ? [honourIdempotencyKey] : []),
+      callHandler(handlers.get(op.operationId)!),
+      sendReply(validators),
+      logResponse,
+    ];
+    return { op, readRaw: readRawBody(op), steps };
+  });
+  routeTables.set(modules, routes);
+  return routes;
+}
+
+/** The modules' `replayHeaders` (headers of now for an idempotent replay), by operationId. */
+function replayHeadersOf(modules: readonly ResourceModule[]): ReplayHeaders {
+  const replayHeaders = new Map<string, NonNullable<ResourceModule['replayHeaders']>[string]>();
+  for (const mod of modules) for (const [id, h] of Object.entries(mod.replayHeaders ?? {})) replayHeaders.set(id, h);
+  return replayHeaders;
 }
 
 /**

@@ -2,7 +2,6 @@
  * The fault-injection step of the request pipeline (listed
  * in `buildApp`, src/app.ts, between rate limiting and validation).
  */
-import type { Emulator } from '../context.js';
 import type { Step } from '../http/pipeline.js';
 
 /**
@@ -12,17 +11,16 @@ import type { Step } from '../http/pipeline.js';
  * validated or the handler runs, so no state changes. The refused request is
  * still logged with its body (GET /logs).
  */
-export function injectFault(ctx: Emulator): Step {
+export const injectFault: Step = (call) => {
   // Synchronous unless a rule delays: the pipeline awaits only a step that returns a promise.
-  return (call) => {
-    if (!call.auth || call.op.path.startsWith('/_emulator')) return;
-    const fault = ctx.faults.forRequest(call.op.operationId, call.auth.teamId);
-    if (!fault) return;
-    if (fault.error && !Buffer.isBuffer(call.req.body)) call.body = call.req.body;
-    const fail = () => {
-      if (fault.error) throw fault.error;
-    };
-    if (fault.delayMs > 0) return ctx.faults.delay(fault.delayMs).then(fail);
-    fail();
+  if (!call.auth || call.op.path.startsWith('/_emulator')) return;
+  const { faults } = call.scope.ctx;
+  const fault = faults.forRequest(call.op.operationId, call.auth.teamId);
+  if (!fault) return;
+  if (fault.error && !Buffer.isBuffer(call.req.body)) call.body = call.req.body;
+  const fail = () => {
+    if (fault.error) throw fault.error;
   };
-}
+  if (fault.delayMs > 0) return faults.delay(fault.delayMs).then(fail);
+  fail();
+};

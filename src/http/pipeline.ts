@@ -26,7 +26,6 @@
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import type { Multer } from 'multer';
 import fs from 'node:fs';
 import type { Emulator } from '../context.js';
 import { HANDLED, JsonText, Reply, type Auth, type OperationHandler, type OpRequest, type RawRequest, type ResponseInfo } from '../module.js';
@@ -36,24 +35,44 @@ import type { createRateLimit } from './rate-limit.js';
 import { compileOperation, toApiError, type OperationValidators } from './validate.js';
 import type { Operation } from './spec.js';
 import type { ReferenceCheck } from './reference-check.js';
-import { lazy } from '../lazy.js';
 import { storeFullError } from './store-full.js';
 import { fullStore, isStoreFull } from '../store/full.js';
 import { idempotencyKeyOf, idempotencyScope, lookUpIdempotencyKey, runUnderKey, type IdempotencyClaim } from './idempotency.js';
-
-/** A middleware made on its first call (its package loads then). */
-function onFirstUse(make: () => Middleware): Middleware {
-  const get = lazy(make);
-  return (req, res, next) => get()(req, res, next);
-}
 
 /** Largest JSON body accepted (attachments are ≤ 40 MB an email, docs/reference/resources.md#emails). */
 export const JSON_BODY_LIMIT = '50mb';
 /** Largest multipart upload (docs/reference/interface-spec.md#limits: import file 200MB). */
 export const UPLOAD_LIMIT_BYTES = 200 * 1024 * 1024;
 
+/**
+ * What a call's steps need of the app that serves it: one per app
+ * (`buildApp`, src/app.ts), handed to each of its calls as `call.scope`. The
+ * steps themselves belong to the operation and are made once per process,
+ * not once per app: an app is a few small objects, so starting and closing
+ * emulators all day allocates little and leaves V8 little to promote
+ * (docs/benchmarks.md, "Memory over start and close").
+ */
+export interface AppScope {
+  /** The emulator the app serves. */
+  readonly ctx: Emulator;
+  /** Its rate limiter (`createRateLimit`). */
+  readonly rateLimit: ReturnType<typeof createRateLimit>;
+  /** The `file` field's reader (multer into `ctx.config.uploadDir`), made on the first upload. */
+  readonly readFile: () => Middleware;
+  /** The modules' `onResponse` hooks (request logs). */
+  readonly hooks: readonly ResponseHook[];
+  /** The modules' `replayHeaders`, by operationId. */
+  readonly replayHeaders: ReplayHeaders;
+  /** The reference check (development only, env RESEND_EMULATOR_REFERENCE_SPEC), or null. */
+  readonly referenceCheck: ReferenceCheck | null;
+  /** True once the app is mounted in another express app (its `mount` event). */
+  readonly mount: { mounted: boolean };
+}
+
 /** One API call on its way through the steps: the operation, the node request and response, and what the steps found. */
 export interface Call {
+  /** The app serving the call: what its steps need of the emulator (`AppScope`). */
+  readonly scope: AppScope;
   readonly op: Operation;
   readonly req: RawRequest;
   readonly res: ServerResponse;
@@ -135,33 +154,26 @@ export function readRawBody(op: Operation): Middleware | null {
  * malformed body (no boundary, truncated) is the client's fault, 400 like
  * malformed JSON; multer's own limits reach `renderError`.
  */
-export function readUpload(upload: () => Multer): Step {
-  const single = onFirstUse(() => upload().single('file') as unknown as Middleware);
-  return (call) =>
-    new Promise<void>((resolve, reject) =>
-      single(call.req, call.res, (err?: any) => {
-        if (!err) return resolve();
-        if (!(err instanceof ApiError) && err.name !== 'MulterError' && !isStoreFull(err)) {
-          return reject(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
-        }
-        reject(err);
-      }),
-    );
-}
+export const readUpload: Step = (call) =>
+  new Promise<void>((resolve, reject) =>
+    call.scope.readFile()(call.req, call.res, (err?: any) => {
+      if (!err) return resolve();
+      if (!(err instanceof ApiError) && err.name !== 'MulterError' && !isStoreFull(err)) {
+        return reject(errors.validation(`The request body is not valid multipart/form-data: ${err.message}.`, 400));
+      }
+      reject(err);
+    }),
+  );
 
 /** Authenticate: the caller of an operation that requires a key (`src/http/auth.ts`: 401 missing, 403 invalid, 401 restricted). */
-export function authenticateCaller(ctx: Emulator): Step {
-  return (call) => {
-    if (call.op.requiresAuth) call.auth = authenticate(ctx, call.req.headers.authorization, call.op);
-  };
-}
+export const authenticateCaller: Step = (call) => {
+  if (call.op.requiresAuth) call.auth = authenticate(call.scope.ctx, call.req.headers.authorization, call.op);
+};
 
 /** Rate-limit: an authenticated call counts against its team's limit (429 over it; headers on every answer). */
-export function limitRate(rateLimit: ReturnType<typeof createRateLimit>): Step {
-  return (call) => {
-    if (call.auth) rateLimit(call.auth, call.res);
-  };
-}
+export const limitRate: Step = (call) => {
+  if (call.auth) call.scope.rateLimit(call.auth, call.res);
+};
 
 /** Whether the request carries a non-empty body (or a chunked one). */
 export function hasBody(req: IncomingMessage): boolean {
@@ -218,20 +230,19 @@ export type ReplayHeaders = ReadonlyMap<string, (ctx: Emulator, auth: Auth) => R
  * as `callHandler` is under a key: nothing runs between the lookup and the
  * handler's transaction.
  */
-export function honourIdempotencyKey(ctx: Emulator, replayHeaders: ReplayHeaders): Step {
-  return (call) => {
-    const key = idempotencyKeyOf(call.req);
-    if (key === null || !call.auth) return;
-    const pathParams = call.op.parameters.filter((p) => p.in === 'path').map((p) => String(call.params[p.name]));
-    const found = lookUpIdempotencyKey(ctx, call.auth.teamId, idempotencyScope(call.op.operationId, pathParams), key, call.body);
-    if ('claim' in found) {
-      call.idempotency = found.claim;
-      return;
-    }
-    const headers = replayHeaders.get(call.op.operationId)?.(ctx, call.auth);
-    call.result = headers ? new Reply(found.replay.status, found.replay.body, headers) : found.replay;
-  };
-}
+export const honourIdempotencyKey: Step = (call) => {
+  const key = idempotencyKeyOf(call.req);
+  if (key === null || !call.auth) return;
+  const { ctx, replayHeaders } = call.scope;
+  const pathParams = call.op.parameters.filter((p) => p.in === 'path').map((p) => String(call.params[p.name]));
+  const found = lookUpIdempotencyKey(ctx, call.auth.teamId, idempotencyScope(call.op.operationId, pathParams), key, call.body);
+  if ('claim' in found) {
+    call.idempotency = found.claim;
+    return;
+  }
+  const headers = replayHeaders.get(call.op.operationId)?.(ctx, call.auth);
+  call.result = headers ? new Reply(found.replay.status, found.replay.body, headers) : found.replay;
+};
 
 /**
  * Call: the operation's handler with the validated request (`OpRequest`);
@@ -239,10 +250,10 @@ export function honourIdempotencyKey(ctx: Emulator, replayHeaders: ReplayHeaders
  * `call.idempotency`, the handler and the record of its answer are one
  * transaction (`runUnderKey`).
  */
-export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
+export function callHandler(handler: OperationHandler): Step {
   return (call) => {
     if (call.result !== undefined) return;
-    const { req } = call;
+    const { req, scope: { ctx } } = call;
     // `Req<op>` promises the handler of an operation that needs a key its caller (src/http/document-types.ts `AuthOf`).
     if (call.op.requiresAuth && !call.auth) throw new Error(`${call.op.operationId} needs a key, yet no step authenticated the caller`);
     const opReq: OpRequest = { operationId: call.op.operationId, params: call.params, query: call.query, body: call.body, auth: call.auth, headers: req.headers, file: req.file, raw: req, response: call.res };
@@ -264,9 +275,9 @@ export function callHandler(ctx: Emulator, handler: OperationHandler): Step {
  * reference check on (development) the body is also checked against the
  * real service's document.
  */
-export function sendReply(ctx: Emulator, validators: () => OperationValidators, referenceCheck: ReferenceCheck | null): Step {
+export function sendReply(validators: () => OperationValidators): Step {
   return (call) => {
-    const { op, req, res, result } = call;
+    const { op, req, res, result, scope: { ctx, referenceCheck } } = call;
     if (result === HANDLED) return;
     const reply = result instanceof Reply ? result : new Reply(op.successStatus, result);
     if (reply.contentType) {
@@ -326,18 +337,14 @@ function notify(hooks: readonly ResponseHook[], call: Call, status: number, resp
 }
 
 /** Log: the `onResponse` hooks (request logs) hear of a JSON answer. */
-export function logResponse(hooks: readonly ResponseHook[]): Step {
-  return (call) => {
-    if (call.sent) notify(hooks, call, call.sent.status, call.sent.body);
-  };
-}
+export const logResponse: Step = (call) => {
+  if (call.sent) notify(call.scope.hooks, call, call.sent.status, call.sent.body);
+};
 
 /** Error step: the `onResponse` hooks hear of a refusal (`ApiError`), in its error shape. */
-export function logRefusal(hooks: readonly ResponseHook[]): ErrorStep {
-  return (call, err) => {
-    if (err instanceof ApiError) notify(hooks, call, err.statusCode, err.toJSON());
-  };
-}
+export const logRefusal: ErrorStep = (call, err) => {
+  if (err instanceof ApiError) notify(call.scope.hooks, call, err.statusCode, err.toJSON());
+};
 
 /** Error step: a refused request (auth, validation, the handler's own error) keeps no upload in the temp folder. */
 export async function discardUpload(call: Call): Promise<void> {
