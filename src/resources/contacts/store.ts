@@ -204,7 +204,7 @@ export function unsubscribedNow(ctx: Emulator, teamId: string, contactIds: reado
   if (contactIds.length === 0) return new Map();
   const rows = ctx.db
     .prepare('SELECT id, unsubscribed FROM contacts WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))')
-    .all(teamId, JSON.stringify(contactIds)) as { id: string; unsubscribed: number }[];
+    .all(teamId, JSON.stringify(contactIds)) as Pick<ContactRow, 'id' | 'unsubscribed'>[];
   return new Map(rows.map((r) => [r.id, r.unsubscribed]));
 }
 
