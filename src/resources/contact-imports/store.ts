@@ -5,7 +5,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { ResponseBody } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** The `contact_imports` table. */
 export const contactImportsTable = defineTable(
@@ -14,12 +14,17 @@ export const contactImportsTable = defineTable(
     seq: seq(),
     id: id(),
     team_id: text().notNull(),
-    status: text().notNull(),
+    status: text().notNull().as<ImportStatus>(),
+    /** The uploaded CSV on disk until the import ends. */
     file_path: text(),
+    /** How the import reads its file: `ImportOptions` as JSON text. */
     options: text().notNull(),
+    /** `Counts` as JSON text. */
     counts: text().notNull(),
     error: text(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** Emulated ms; null until the import ends. */
     completed_at: integer(),
   },
   {
@@ -57,18 +62,7 @@ export interface ImportOptions {
 }
 
 /** A `contact_imports` row. `file_path`: the uploaded CSV on disk until the import ends. */
-export interface ImportRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  status: ImportStatus;
-  file_path: string | null;
-  options: string;
-  counts: string;
-  error: string | null;
-  created_at: number;
-  completed_at: number | null;
-}
+export type ImportRow = RowOf<typeof contactImportsTable>;
 
 export const ZERO_COUNTS: Counts = { total: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
 
@@ -97,11 +91,23 @@ export function pendingUploads(ctx: Emulator): string[] {
   return (ctx.db.prepare('SELECT file_path FROM contact_imports WHERE file_path IS NOT NULL').all() as { file_path: string }[]).map((r) => r.file_path);
 }
 
+/** The INSERT of a new import: every column but `seq`, positional. */
+const INSERT_IMPORT = contactImportsTable.insert(contactImportsTable.columnsExcept('seq'));
+
 /** Inserts a `queued` import with zero counts (`createdAt` emulated ms). */
 export function insertImport(ctx: Emulator, i: { id: string; teamId: string; filePath: string; options: ImportOptions; createdAt: number }): void {
-  ctx.db
-    .prepare(`INSERT INTO contact_imports (id, team_id, status, file_path, options, counts, created_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`)
-    .run(i.id, i.teamId, i.filePath, JSON.stringify(i.options), JSON.stringify(ZERO_COUNTS), i.createdAt);
+  const row: Omit<ImportRow, 'seq'> = {
+    id: i.id,
+    team_id: i.teamId,
+    status: 'queued',
+    file_path: i.filePath,
+    options: JSON.stringify(i.options),
+    counts: JSON.stringify(ZERO_COUNTS),
+    error: null,
+    created_at: i.createdAt,
+    completed_at: null,
+  };
+  ctx.db.prepare(INSERT_IMPORT.sql).run(...INSERT_IMPORT.params(row));
 }
 
 /** The table's name, for `paginate` with a filter (GET /contacts/imports?status=). */
@@ -118,7 +124,7 @@ export function saveImportCounts(ctx: Emulator, id: string, counts: Counts): voi
 }
 
 /** Ends an import: `completed` or `failed`, its counts, error and `completed_at` (ms); its upload path is cleared. */
-export function endImport(ctx: Emulator, id: string, end: { status: 'completed' | 'failed'; counts: Counts; error: string | null; completedAt: number }): void {
+export function endImport(ctx: Emulator, id: string, end: { status: Extract<ImportStatus, 'completed' | 'failed'>; counts: Counts; error: ImportRow['error']; completedAt: number }): void {
   ctx.db
     .prepare('UPDATE contact_imports SET status = ?, counts = ?, error = ?, completed_at = ?, file_path = NULL WHERE id = ?')
     .run(end.status, JSON.stringify(end.counts), end.error, end.completedAt, id);

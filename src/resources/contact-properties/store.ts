@@ -8,7 +8,7 @@ import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 import { contactPropertyMessages } from './messages.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** Contact properties: `fallback_value` is JSON text (`null` when none). */
 export const contactPropertiesTable = defineTable(
@@ -18,8 +18,10 @@ export const contactPropertiesTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     key: text().notNull(),
-    type: text().notNull(),
+    type: text().notNull().as<PropertyType>(),
+    /** JSON text: a string, a number or `null` (no fallback). */
     fallback_value: text().notNull().default('null'),
+    /** Emulated ms. */
     created_at: integer().notNull(),
   },
   {
@@ -34,31 +36,29 @@ export const tables = [contactPropertiesTable];
 export type PropertyType = 'string' | 'number';
 
 /** A `contact_properties` row; `fallback_value` is JSON text (string, number or null). */
-export interface PropertyRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  key: string;
-  type: PropertyType;
-  fallback_value: string;
-  created_at: number;
-}
+export type PropertyRow = RowOf<typeof contactPropertiesTable>;
 
 /** The fallback value of a row (string, number or null). */
-export function fallbackOf(row: PropertyRow): string | number | null {
+export function fallbackOf(row: Pick<PropertyRow, 'fallback_value'>): string | number | null {
   return JSON.parse(row.fallback_value) as string | number | null;
 }
 
+/** The columns the API shapes read (`toProperty`, `toPropertyItem`). */
+const LIST_NAMES = ['id', 'key', 'type', 'fallback_value', 'created_at'] as const;
+
+/** What the API shapes read of a property: its `PROPERTY_LIST_COLUMNS`. */
+export type PropertyListRow = Pick<PropertyRow, (typeof LIST_NAMES)[number]>;
+
 /** The single shape: `{object, id, key, type, fallback_value, created_at}`. */
-export function toProperty(row: PropertyRow): ResponseBody<'contact-properties/get'> {
+export function toProperty(row: PropertyListRow): ResponseBody<'contact-properties/get'> {
   return { object: 'contact_property', id: row.id, key: row.key, type: row.type, fallback_value: fallbackOf(row), created_at: apiTime(row.created_at) };
 }
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const PROPERTY_LIST_COLUMNS = 'id, key, type, fallback_value, created_at';
+export const PROPERTY_LIST_COLUMNS = contactPropertiesTable.columnList(LIST_NAMES);
 
 /** The list item shape (no `object`). */
-export function toPropertyItem(row: PropertyRow): ListItem<'contact-properties/list'> {
+export function toPropertyItem(row: PropertyListRow): ListItem<'contact-properties/list'> {
   const { object: _o, ...rest } = toProperty(row);
   return rest;
 }
@@ -106,15 +106,17 @@ export function validateContactProperties(ctx: Emulator, teamId: string, input: 
   return out;
 }
 
+/** The INSERT of a new property: every column but `seq`, positional. */
+const INSERT_PROPERTY = contactPropertiesTable.insert(contactPropertiesTable.columnsExcept('seq'));
+
 /** Inserts a property (no validation; callers validate). Returns the row. */
 export function insertProperty(
   ctx: Emulator,
   p: { id?: string; teamId: string; key: string; type: PropertyType; fallbackValue?: string | number | null; createdAt?: number },
 ): PropertyRow {
   const id = p.id ?? newId();
-  ctx.db
-    .prepare('INSERT INTO contact_properties (id, team_id, key, type, fallback_value, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(id, p.teamId, p.key, p.type, JSON.stringify(p.fallbackValue ?? null), p.createdAt ?? ctx.clock.nowMs());
+  const row: Omit<PropertyRow, 'seq'> = { id, team_id: p.teamId, key: p.key, type: p.type, fallback_value: JSON.stringify(p.fallbackValue ?? null), created_at: p.createdAt ?? ctx.clock.nowMs() };
+  ctx.db.prepare(INSERT_PROPERTY.sql).run(...INSERT_PROPERTY.params(row));
   return ctx.db.prepare('SELECT * FROM contact_properties WHERE id = ?').get(id) as PropertyRow;
 }
 

@@ -113,8 +113,11 @@ export function insertEmail(ctx: Emulator, row: NewEmailRow): EmailRow {
   return { seq: Number(lastInsertRowid), ...row };
 }
 
+/** The columns the usage ledger reads of a stored email (`sendOf`). */
+const SEND_NAMES = ['team_id', 'source', 'created_at', 'to_addrs', 'cc', 'bcc'] as const;
+
 /** What the usage ledger records of a stored email (`recordSend`). */
-function sendOf(r: Pick<EmailRow, 'team_id' | 'source' | 'created_at' | 'to_addrs' | 'cc' | 'bcc'>) {
+function sendOf(r: Pick<EmailRow, (typeof SEND_NAMES)[number]>) {
   return { teamId: r.team_id, source: r.source, atMs: r.created_at, to: list(r.to_addrs), cc: list(r.cc), bcc: list(r.bcc) };
 }
 
@@ -125,7 +128,7 @@ function sendOf(r: Pick<EmailRow, 'team_id' | 'source' | 'created_at' | 'to_addr
  * transaction (the emails module's `imported` hook).
  */
 export function recordImportedSends(ctx: Emulator): void {
-  const rows = ctx.db.prepare('SELECT team_id, source, created_at, to_addrs, cc, bcc FROM emails').all() as Pick<EmailRow, 'team_id' | 'source' | 'created_at' | 'to_addrs' | 'cc' | 'bcc'>[];
+  const rows = ctx.db.prepare(`SELECT ${emailsTable.columnList(SEND_NAMES)} FROM emails`).all() as Pick<EmailRow, (typeof SEND_NAMES)[number]>[];
   for (const r of rows) if (countsTowardQuota(r.source)) recordSend(ctx, sendOf(r));
 }
 
@@ -195,7 +198,13 @@ export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined 
  * jobs.ts): its recipients, state and history. `recordStep` reads the rest
  * (`loadEmailHead`) only when a webhook listens to the step's event.
  */
-export type EmailStepRow = Pick<EmailHead, 'id' | 'team_id' | 'to_addrs' | 'cc' | 'bcc' | 'last_event' | 'topic_id' | 'events'>;
+export type EmailStepRow = Pick<EmailHead, (typeof STEP_NAMES)[number]>;
+
+/** The columns of an `EmailStepRow`. */
+const STEP_NAMES = ['id', 'team_id', 'to_addrs', 'cc', 'bcc', 'last_event', 'topic_id', 'events'] as const;
+
+/** What `loadEmailSteps` reads: the `STEP_NAMES` columns, read as arrays and shaped once (`Reader`). */
+const STEP = emailsTable.reader(STEP_NAMES);
 
 /**
  * The `EmailStepRow`s of many emails by id (any team), read in one
@@ -205,10 +214,15 @@ export type EmailStepRow = Pick<EmailHead, 'id' | 'team_id' | 'to_addrs' | 'cc' 
  */
 export function loadEmailSteps(ctx: Emulator, ids: readonly string[]): Map<string, EmailStepRow> {
   const rows = ctx.db
-    .prepare('SELECT id, team_id, to_addrs, cc, bcc, last_event, topic_id, events FROM emails WHERE id IN (SELECT value FROM json_each(?))')
+    .prepare(`SELECT ${STEP.columns} FROM emails WHERE id IN (SELECT value FROM json_each(?))`)
     .raw()
-    .all(JSON.stringify(ids)) as [string, string, string, string | null, string | null, EmailStepRow['last_event'], string | null, string][];
-  return new Map(rows.map((r) => [r[0], { id: r[0], team_id: r[1], to_addrs: r[2], cc: r[3], bcc: r[4], last_event: r[5], topic_id: r[6], events: r[7] }]));
+    .all(JSON.stringify(ids)) as unknown[][];
+  const out = new Map<string, EmailStepRow>();
+  for (const r of rows) {
+    const step = STEP.fromArray(r);
+    out.set(step.id, step);
+  }
+  return out;
 }
 
 /** The team's email, or 404 `Email not found`. */
@@ -234,15 +248,21 @@ export function attachmentsOf(ctx: Emulator, emailId: string): AttachmentRow[] {
   return ctx.db.prepare('SELECT * FROM email_attachments WHERE email_id = ? ORDER BY seq').all(emailId) as AttachmentRow[];
 }
 
+/** The names of `LIST_COLUMNS`, in its order. */
+const LIST_NAMES = ['id', 'to_addrs', 'from_addr', 'created_at', 'subject', 'bcc', 'cc', 'reply_to', 'last_event', 'scheduled_at', 'message_id'] as const;
+
 /**
  * The columns `toListItem` reads: lists select only these (not html, text,
  * headers), so a page's cost does not grow with the size of the emails
  * (docs/benchmarks.md#figures-behind-the-code).
  */
-export const LIST_COLUMNS = 'id, to_addrs, from_addr, created_at, subject, bcc, cc, reply_to, last_event, scheduled_at, message_id';
+export const LIST_COLUMNS = emailsTable.columnList(LIST_NAMES);
+
+/** What `toListItem` reads of an email: the `LIST_COLUMNS` of its row. */
+export type EmailListRow = Pick<EmailRow, (typeof LIST_NAMES)[number]>;
 
 /** List item of GET /emails (docs/reference/interface-spec.md#sent-email): unset cc/bcc/reply_to are `null`. Reads only `LIST_COLUMNS`. */
-export function toListItem(r: Pick<EmailRow, 'id' | 'to_addrs' | 'from_addr' | 'created_at' | 'subject' | 'bcc' | 'cc' | 'reply_to' | 'last_event' | 'scheduled_at' | 'message_id'>) {
+export function toListItem(r: EmailListRow) {
   return {
     id: r.id,
     to: list(r.to_addrs),
@@ -258,8 +278,14 @@ export function toListItem(r: Pick<EmailRow, 'id' | 'to_addrs' | 'from_addr' | '
   };
 }
 
+/** The names of `LIST_PAGE_COLUMNS`, in its order. */
+const LIST_PAGE_NAMES = ['id', 'last_event', 'scheduled_at'] as const;
+
 /** The columns a page of GET /emails reads: the item's changing fields; the rest comes from `listItemsJson`'s cache. */
-export const LIST_PAGE_COLUMNS = 'id, last_event, scheduled_at';
+export const LIST_PAGE_COLUMNS = emailsTable.columnList(LIST_PAGE_NAMES);
+
+/** A page row of GET /emails: the `LIST_PAGE_COLUMNS` of an email's row. */
+export type EmailPageRow = Pick<EmailRow, (typeof LIST_PAGE_NAMES)[number]>;
 
 /**
  * How many list items are kept per store (FIFO), about 0.8 KB each: a
@@ -304,11 +330,11 @@ function itemCacheOf(ctx: Emulator): Map<string, CachedItem> {
  * built from it with the row's values (a spread keeps `toListItem`'s key
  * order) and serialized again.
  */
-function listItemOf(ctx: Emulator, r: Pick<EmailRow, 'id' | 'last_event' | 'scheduled_at'>): CachedItem {
+function listItemOf(ctx: Emulator, r: EmailPageRow): CachedItem {
   const cache = itemCacheOf(ctx);
   let kept = cache.get(r.id);
   if (!kept) {
-    const row = ctx.db.prepare(`SELECT ${LIST_COLUMNS} FROM emails WHERE id = ?`).get(r.id) as EmailRow;
+    const row = ctx.db.prepare(`SELECT ${LIST_COLUMNS} FROM emails WHERE id = ?`).get(r.id) as EmailListRow;
     const made = toListItem(row);
     for (const v of Object.values(made)) if (Array.isArray(v)) Object.freeze(v);
     const item = Object.freeze(made);
@@ -333,7 +359,7 @@ function listItemOf(ctx: Emulator, r: Pick<EmailRow, 'id' | 'last_event' | 'sche
  * the row's `last_event` or `scheduled_at` changes); the same text
  * `JSON.stringify(rows.map(toListItem))` gives.
  */
-export function listItemsJson(ctx: Emulator, rows: readonly Pick<EmailRow, 'id' | 'last_event' | 'scheduled_at'>[]): string {
+export function listItemsJson(ctx: Emulator, rows: readonly EmailPageRow[]): string {
   let out = '[';
   for (let i = 0; i < rows.length; i++) out += (i ? ',' : '') + listItemOf(ctx, rows[i]).json;
   return out + ']';
@@ -465,9 +491,12 @@ export function setScheduledAt(ctx: Emulator, id: string, at: number): void {
   ctx.db.prepare('UPDATE emails SET scheduled_at = ? WHERE id = ?').run(at, id);
 }
 
+/** The columns the metrics group by (`metricEmails`). */
+const METRIC_COLUMNS = emailsTable.columnList(['id', 'domain_id', 'broadcast_id', 'from_addr']);
+
 /** The team's emails with the columns the metrics group by. */
 export function metricEmails(ctx: Emulator, teamId: string): Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[] {
-  return ctx.db.prepare('SELECT id, domain_id, broadcast_id, from_addr FROM emails WHERE team_id = ?').all(teamId) as Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[];
+  return ctx.db.prepare(`SELECT ${METRIC_COLUMNS} FROM emails WHERE team_id = ?`).all(teamId) as Pick<EmailRow, 'id' | 'domain_id' | 'broadcast_id' | 'from_addr'>[];
 }
 
 /** The team's email events between `start` and `end` (emulated ms, inclusive), in time order (then by email, then in the email's order). */
@@ -482,6 +511,9 @@ export function eventsBetween(ctx: Emulator, teamId: string, start: number, end:
     .all(teamId, start, end) as { email_id: string; type: string; at: number }[];
 }
 
+/** The one INSERT of an attachment: every column but `seq`, positional. */
+const INSERT_ATTACHMENT = emailAttachmentsTable.insert(emailAttachmentsTable.columnsExcept('seq'));
+
 /**
  * Stores one attachment of a new email (`content` bytes kept as base64;
  * `size` in bytes, 0 for a `path` attachment). Call inside the send's
@@ -489,11 +521,20 @@ export function eventsBetween(ctx: Emulator, teamId: string, start: number, end:
  */
 export function insertAttachment(
   ctx: Emulator,
-  a: { id: string; emailId: string; teamId: string; filename: string | null; content_type: string | null; content_id: string | null; path: string | null; content?: Buffer | null },
+  a: { id: string; emailId: string; teamId: string; filename: string | null; content_type: string; content_id: string | null; path: string | null; content?: Buffer | null },
 ): void {
-  ctx.db
-    .prepare('INSERT INTO email_attachments (id, email_id, team_id, filename, content_type, content_id, path, content, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(a.id, a.emailId, a.teamId, a.filename, a.content_type, a.content_id, a.path, a.content?.toString('base64') ?? null, a.content?.length ?? 0);
+  const row: Omit<AttachmentRow, 'seq'> = {
+    id: a.id,
+    email_id: a.emailId,
+    team_id: a.teamId,
+    filename: a.filename,
+    content_type: a.content_type,
+    content_id: a.content_id,
+    path: a.path,
+    content: a.content?.toString('base64') ?? null,
+    size: a.content?.length ?? 0,
+  };
+  ctx.db.prepare(INSERT_ATTACHMENT.sql).run(...INSERT_ATTACHMENT.params(row));
 }
 
 
@@ -540,6 +581,9 @@ export function deleteEmailRows(ctx: Emulator, ids: readonly string[]): string[]
   return deleted;
 }
 
+/** Every column of `emails`, the head's first (what `emailsByIds` reads with the bodies). */
+const HEAD_AND_BODIES = emailsTable.columnList([...emailsTable.columnsExcept('html', 'text'), 'html', 'text']);
+
 /** An `emails` row with or without its bodies (`emailsByIds`). */
 export type EmailWithBodies = EmailHead & { html?: string | null; text?: string | null };
 
@@ -551,14 +595,17 @@ export type EmailWithBodies = EmailHead & { html?: string | null; text?: string 
 export function emailsByIds(ctx: Emulator, ids: readonly string[], bodies: boolean): EmailWithBodies[] {
   if (ids.length === 0) return [];
   return ctx.db
-    .prepare(`SELECT ${HEAD.columns}${bodies ? ', html, text' : ''} FROM emails WHERE id IN (SELECT value FROM json_each(?))`)
+    .prepare(`SELECT ${bodies ? HEAD_AND_BODIES : HEAD.columns} FROM emails WHERE id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(ids)) as EmailWithBodies[];
 }
+
+/** Every column of `email_attachments` but `content` (`attachmentMetaOfEmails`). */
+const ATTACHMENT_META_COLUMNS = emailAttachmentsTable.columnList(emailAttachmentsTable.columnsExcept('content'));
 
 /** The attachments of these emails without their contents, each email's in the order sent. */
 export function attachmentMetaOfEmails(ctx: Emulator, emailIds: readonly string[]): Omit<AttachmentRow, 'content'>[] {
   if (emailIds.length === 0) return [];
   return ctx.db
-    .prepare('SELECT seq, id, email_id, team_id, filename, content_type, content_id, path, size FROM email_attachments WHERE email_id IN (SELECT value FROM json_each(?)) ORDER BY seq')
+    .prepare(`SELECT ${ATTACHMENT_META_COLUMNS} FROM email_attachments WHERE email_id IN (SELECT value FROM json_each(?)) ORDER BY seq`)
     .all(JSON.stringify(emailIds)) as Omit<AttachmentRow, 'content'>[];
 }

@@ -7,20 +7,9 @@ import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 import { eventMessages } from './messages.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 export type PayloadType = 'string' | 'number' | 'boolean' | 'date';
-
-export interface EventRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  name: string;
-  /** JSON `{key: type}` or null. */
-  schema: string | null;
-  created_at: number;
-  updated_at: number | null;
-}
 
 /** The `events` table. */
 export const eventsTable = defineTable(
@@ -30,8 +19,11 @@ export const eventsTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     name: text().notNull(),
+    /** JSON `{key: type}` (`PayloadType`s by key) or null. */
     schema: text(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** Emulated ms of the last schema change; `created_at` until the first. */
     updated_at: integer(),
   },
   {
@@ -44,6 +36,9 @@ export const eventsTable = defineTable(
 
 /** The tables of this room (`ResourceModule.tables`). */
 export const tables = [eventsTable];
+
+/** An `events` row: an event definition. */
+export type EventRow = RowOf<typeof eventsTable>;
 
 /** The team's event by id or name (id first), or undefined. */
 export function findEvent(ctx: Emulator, teamId: string, idOrName: string): EventRow | undefined {
@@ -58,6 +53,9 @@ export function eventOr404(ctx: Emulator, teamId: string, idOrName: string): Eve
   return row;
 }
 
+/** The INSERT of a new definition: every column but `seq`, positional. */
+const INSERT_EVENT = eventsTable.insert(eventsTable.columnsExcept('seq'));
+
 /** Inserts a definition. Throws 422 `validation_error` when the team already has that name. */
 export function insertEvent(ctx: Emulator, teamId: string, e: { id?: string; name: string; schema?: Record<string, PayloadType> | null; createdAt?: number }): EventRow {
   if (ctx.db.prepare('SELECT 1 FROM events WHERE team_id = ? AND name = ?').get(teamId, e.name)) {
@@ -65,16 +63,21 @@ export function insertEvent(ctx: Emulator, teamId: string, e: { id?: string; nam
   }
   const id = e.id ?? newId();
   const now = e.createdAt ?? ctx.clock.nowMs();
-  ctx.db
-    .prepare('INSERT INTO events (id, team_id, name, schema, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(id, teamId, e.name, e.schema ? JSON.stringify(e.schema) : null, now, now);
+  ctx.db.prepare(INSERT_EVENT.sql).run(...INSERT_EVENT.params({ id, team_id: teamId, name: e.name, schema: e.schema ? JSON.stringify(e.schema) : null, created_at: now, updated_at: now }));
   return ctx.db.prepare('SELECT * FROM events WHERE id = ?').get(id) as EventRow;
 }
 
-/** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const EVENT_LIST_COLUMNS = 'id, name, schema, created_at, updated_at';
+/** The columns `eventItem` reads. */
+const LIST_NAMES = ['id', 'name', 'schema', 'created_at', 'updated_at'] as const;
 
-export function eventItem(r: EventRow) {
+/** What a list item reads of a definition: its `EVENT_LIST_COLUMNS`. */
+export type EventListRow = Pick<EventRow, (typeof LIST_NAMES)[number]>;
+
+/** The columns its list items read (a page selects only these: a list reads only what it shows). */
+export const EVENT_LIST_COLUMNS = eventsTable.columnList(LIST_NAMES);
+
+/** The list item `{id, name, schema, created_at, updated_at}` (`schema` parsed, times as the API writes them). */
+export function eventItem(r: EventListRow) {
   return { id: r.id, name: r.name, schema: r.schema ? JSON.parse(r.schema) : null, created_at: apiTime(r.created_at), updated_at: apiTime(r.updated_at) };
 }
 

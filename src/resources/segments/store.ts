@@ -7,7 +7,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** The `segments` table. */
 export const segmentsTable = defineTable(
@@ -17,6 +17,7 @@ export const segmentsTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     name: text().notNull(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
   },
   {
@@ -30,19 +31,19 @@ export const segmentsTable = defineTable(
 export const tables = [segmentsTable];
 
 /** A `segments` row. */
-export interface SegmentRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  name: string;
-  created_at: number;
-}
+export type SegmentRow = RowOf<typeof segmentsTable>;
+
+/** The columns `toSegmentItem` reads. */
+const LIST_NAMES = ['id', 'name', 'created_at'] as const;
+
+/** What a list item reads of a segment: its `SEGMENT_LIST_COLUMNS`. */
+export type SegmentListRow = Pick<SegmentRow, (typeof LIST_NAMES)[number]>;
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const SEGMENT_LIST_COLUMNS = 'id, name, created_at';
+export const SEGMENT_LIST_COLUMNS = segmentsTable.columnList(LIST_NAMES);
 
 /** The list item `{id, name, created_at}` (no `object`, docs/reference/interface-spec.md#conventions). */
-export function toSegmentItem(row: SegmentRow) {
+export function toSegmentItem(row: SegmentListRow) {
   return { id: row.id, name: row.name, created_at: apiTime(row.created_at) };
 }
 
@@ -51,7 +52,7 @@ export function segmentNamesOf(ctx: Emulator, teamId: string, ids: readonly stri
   if (ids.length === 0) return new Map();
   const rows = ctx.db
     .prepare('SELECT id, name FROM segments WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))')
-    .all(teamId, JSON.stringify(ids)) as { id: string; name: string }[];
+    .all(teamId, JSON.stringify(ids)) as Pick<SegmentRow, 'id' | 'name'>[];
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -67,10 +68,13 @@ export function getSegmentOr404(ctx: Emulator, teamId: string, id: string): Segm
   return row;
 }
 
+/** The INSERT of a new segment: every column but `seq`, positional. */
+const INSERT_SEGMENT = segmentsTable.insert(segmentsTable.columnsExcept('seq'));
+
 /** Inserts a segment. Returns the row. */
 export function insertSegment(ctx: Emulator, s: { id?: string; teamId: string; name: string; createdAt?: number }): SegmentRow {
   const id = s.id ?? newId();
-  ctx.db.prepare('INSERT INTO segments (id, team_id, name, created_at) VALUES (?, ?, ?, ?)').run(id, s.teamId, s.name, s.createdAt ?? ctx.clock.nowMs());
+  ctx.db.prepare(INSERT_SEGMENT.sql).run(...INSERT_SEGMENT.params({ id, team_id: s.teamId, name: s.name, created_at: s.createdAt ?? ctx.clock.nowMs() }));
   return ctx.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow;
 }
 

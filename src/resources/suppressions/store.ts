@@ -11,7 +11,7 @@ import type { Emulator } from '../../context.js';
 import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { emitEvent } from '../../deliveries/emit.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** The `suppressions` table. */
 export const suppressionsTable = defineTable(
@@ -20,10 +20,14 @@ export const suppressionsTable = defineTable(
     seq: seq(),
     id: id(),
     team_id: text().notNull(),
+    /** The address as first given (trimmed). */
     email: text().notNull(),
+    /** `email` lower-cased: what `findSuppression` looks up (one entry per team and key). */
     email_key: text().notNull(),
-    origin: text().notNull(),
+    origin: text().notNull().as<SuppressionOrigin>(),
+    /** The email that bounced or complained; null for `manual`. */
     source_id: text(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
   },
   {
@@ -39,32 +43,29 @@ export const tables = [suppressionsTable];
 export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
 
 /** A `suppressions` row; times in emulated ms. */
-export interface SuppressionRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  email: string;
-  email_key: string;
-  origin: SuppressionOrigin;
-  source_id: string | null;
-  created_at: number;
-}
+export type SuppressionRow = RowOf<typeof suppressionsTable>;
+
+/** The columns the API shapes and webhook data read. */
+const LIST_NAMES = ['id', 'email', 'origin', 'source_id', 'created_at'] as const;
+
+/** What the API shapes read of an entry: its `SUPPRESSION_LIST_COLUMNS`. */
+export type SuppressionListRow = Pick<SuppressionRow, (typeof LIST_NAMES)[number]>;
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const SUPPRESSION_LIST_COLUMNS = 'id, email, origin, source_id, created_at';
+export const SUPPRESSION_LIST_COLUMNS = suppressionsTable.columnList(LIST_NAMES);
 
 /** List item shape: `{id, email, origin, source_id, created_at}` (SDK `SuppressionListEntry`). */
-export function toSuppressionListItem(r: SuppressionRow) {
+export function toSuppressionListItem(r: SuppressionListRow) {
   return { id: r.id, email: r.email, origin: r.origin, source_id: r.source_id, created_at: apiTime(r.created_at) };
 }
 
 /** Single shape: the list item plus `object: "suppression"`. */
-export function toSuppression(r: SuppressionRow) {
+export function toSuppression(r: SuppressionListRow) {
   return { object: 'suppression' as const, ...toSuppressionListItem(r) };
 }
 
 /** Webhook `data` of `suppression.added|removed` (docs/reference/webhooks.md#envelope-and-data: id, email, origin, source_id, created_at ISO). */
-function eventData(r: SuppressionRow) {
+function eventData(r: SuppressionListRow) {
   return { id: r.id, email: r.email, origin: r.origin, source_id: r.source_id, created_at: isoTime(r.created_at) };
 }
 
@@ -116,14 +117,17 @@ export function findSuppressionById(ctx: Emulator, teamId: string, id: string): 
   return ctx.db.prepare('SELECT * FROM suppressions WHERE team_id = ? AND id = ?').get(teamId, id) as SuppressionRow | undefined;
 }
 
+/** The INSERT of a new entry: every column but `seq`, positional. */
+const INSERT_SUPPRESSION = suppressionsTable.insert(suppressionsTable.columnsExcept('seq'));
+
 /**
  * The one INSERT of a suppression: the address stored trimmed, its key
  * trimmed and lower-cased (what `findSuppression` looks up). No event, no
  * checks: `addSuppression` does those; the fixtures seed calls it as is.
  */
-export function insertSuppressionRow(ctx: Emulator, s: { id: string; teamId: string; email: string; origin: string; sourceId: string | null; createdAt: number }): void {
+export function insertSuppressionRow(ctx: Emulator, s: { id: string; teamId: string; email: string; origin: SuppressionOrigin; sourceId: string | null; createdAt: number }): void {
   const email = String(s.email).trim();
-  ctx.db
-    .prepare('INSERT INTO suppressions (id, team_id, email, email_key, origin, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(s.id, s.teamId, email, email.toLowerCase(), s.origin, s.sourceId, s.createdAt);
+  const row: Omit<SuppressionRow, 'seq'> = { id: s.id, team_id: s.teamId, email, email_key: email.toLowerCase(), origin: s.origin, source_id: s.sourceId, created_at: s.createdAt };
+  ctx.db.prepare(INSERT_SUPPRESSION.sql).run(...INSERT_SUPPRESSION.params(row));
 }
+

@@ -8,7 +8,7 @@ import { apiTime, isoTime, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** Topics; `updated_at` is null until the topic is first updated (reads as `created_at`; the topic.* webhook payloads, SDK `TopicEventData`). */
 export const topicsTable = defineTable(
@@ -19,9 +19,11 @@ export const topicsTable = defineTable(
     team_id: text().notNull(),
     name: text().notNull(),
     description: text(),
-    default_subscription: text().notNull(),
-    visibility: text().notNull(),
+    default_subscription: text().notNull().as<Subscription>(),
+    visibility: text().notNull().as<'public' | 'private'>(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** Emulated ms of the last update; null until the first. */
     updated_at: integer(),
   },
   {
@@ -37,21 +39,16 @@ export const tables = [topicsTable];
 export type Subscription = 'opt_in' | 'opt_out';
 
 /** A `topics` row. */
-export interface TopicRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  name: string;
-  description: string | null;
-  default_subscription: Subscription;
-  visibility: 'public' | 'private';
-  created_at: number;
-  /** Emulated ms of the last update; null until the first. */
-  updated_at: number | null;
-}
+export type TopicRow = RowOf<typeof topicsTable>;
+
+/** The columns `toTopicItem` reads. */
+const LIST_NAMES = ['id', 'name', 'description', 'default_subscription', 'visibility', 'created_at'] as const;
+
+/** What a list item reads of a topic: its `TOPIC_LIST_COLUMNS`. */
+export type TopicListRow = Pick<TopicRow, (typeof LIST_NAMES)[number]>;
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const TOPIC_LIST_COLUMNS = 'id, name, description, default_subscription, visibility, created_at';
+export const TOPIC_LIST_COLUMNS = topicsTable.columnList(LIST_NAMES);
 
 /**
  * The list item shape `{id, name, description?, default_subscription,
@@ -61,7 +58,7 @@ export const TOPIC_LIST_COLUMNS = 'id, name, description, default_subscription, 
  * (`contacts.topics.list` and the `topic.*` event data keep `null`: the SDK
  * types those `string | null`.)
  */
-export function toTopicItem(row: TopicRow): ListItem<'topics/list'> {
+export function toTopicItem(row: TopicListRow): ListItem<'topics/list'> {
   return {
     id: row.id,
     name: row.name,
@@ -108,15 +105,26 @@ export function getTopicOr404(ctx: Emulator, teamId: string, id: string): TopicR
   return row;
 }
 
+/** The INSERT of a new topic: every column but `seq`, positional. */
+const INSERT_TOPIC = topicsTable.insert(topicsTable.columnsExcept('seq'));
+
 /** Inserts a topic (no validation). Returns the row. */
 export function insertTopic(
   ctx: Emulator,
-  t: { id?: string; teamId: string; name: string; description?: string | null; defaultSubscription: Subscription; visibility?: 'public' | 'private'; createdAt?: number },
+  t: { id?: string; teamId: string; name: string; description?: string | null; defaultSubscription: Subscription; visibility?: TopicRow['visibility']; createdAt?: number },
 ): TopicRow {
   const id = t.id ?? newId();
-  ctx.db
-    .prepare('INSERT INTO topics (id, team_id, name, description, default_subscription, visibility, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, t.teamId, t.name, t.description ?? null, t.defaultSubscription, t.visibility ?? 'private', t.createdAt ?? ctx.clock.nowMs());
+  const row: Omit<TopicRow, 'seq'> = {
+    id,
+    team_id: t.teamId,
+    name: t.name,
+    description: t.description ?? null,
+    default_subscription: t.defaultSubscription,
+    visibility: t.visibility ?? 'private',
+    created_at: t.createdAt ?? ctx.clock.nowMs(),
+    updated_at: null,
+  };
+  ctx.db.prepare(INSERT_TOPIC.sql).run(...INSERT_TOPIC.params(row));
   return ctx.db.prepare('SELECT * FROM topics WHERE id = ?').get(id) as TopicRow;
 }
 
