@@ -172,19 +172,8 @@ export function broadcastNamesOf(ctx: Emulator, teamId: string): Map<string, str
 /** The table's name, for `paginateTeam` (GET /broadcasts). */
 export const BROADCASTS = 'broadcasts';
 
-/** The columns `updateBroadcast` may set, each with its value (TEXT or null; `name` is never null). */
-export interface BroadcastChanges {
-  name?: string;
-  segment_id?: string | null;
-  from_address?: string | null;
-  subject?: string | null;
-  /** JSON array text, or null. */
-  reply_to?: string | null;
-  preview_text?: string | null;
-  html?: string | null;
-  text?: string | null;
-  topic_id?: string | null;
-}
+/** The columns `updateBroadcast` may set, each with its value as stored (`reply_to` JSON array text or null; `name`, `segment_id`, `from_address` and `subject` never null). */
+export type BroadcastChanges = Partial<Pick<BroadcastRow, 'name' | 'segment_id' | 'from_address' | 'subject' | 'reply_to' | 'preview_text' | 'html' | 'text' | 'topic_id'>>;
 
 /** Every column of `BroadcastChanges`: the only names `updateBroadcast` writes into its SQL. */
 const CHANGEABLE: readonly (keyof BroadcastChanges)[] = ['name', 'segment_id', 'from_address', 'subject', 'reply_to', 'preview_text', 'html', 'text', 'topic_id'];
