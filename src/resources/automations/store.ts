@@ -271,7 +271,7 @@ export function pageRuns<Item>(db: DB, automationId: string, statuses: string[],
 }
 
 /** Sets an automation's name, status, graph (JSON text) and trigger event; `updated_at` = emulated now. */
-export function updateAutomation(ctx: Emulator, id: string, a: { name: string; status: string; steps: string; connections: string; triggerEvent: string | null }): void {
+export function updateAutomation(ctx: Emulator, id: string, a: Pick<AutomationRow, 'name' | 'status' | 'steps' | 'connections'> & { triggerEvent: string | null }): void {
   ctx.db
     .prepare('UPDATE automations SET name = ?, status = ?, steps = ?, connections = ?, trigger_event = ?, updated_at = ? WHERE id = ?')
     .run(a.name, a.status, a.steps, a.connections, a.triggerEvent, ctx.clock.nowMs(), id);

@@ -297,7 +297,7 @@ export function domainById(ctx: Emulator, id: string): DomainRow | undefined {
 export function updateDomainSettings(
   ctx: Emulator,
   id: string,
-  d: { open_tracking: number; click_tracking: number; tls: string; capabilities: string; tracking_subdomain: string | null },
+  d: Pick<DomainRow, 'open_tracking' | 'click_tracking' | 'tls' | 'capabilities' | 'tracking_subdomain'>,
 ): void {
   ctx.db
     .prepare('UPDATE domains SET open_tracking = ?, click_tracking = ?, tls = ?, capabilities = ?, tracking_subdomain = ? WHERE id = ?')

@@ -119,7 +119,7 @@ export type WebhookListRow = Pick<WebhookRow, 'id' | 'created_at' | 'status' | '
 export const pageWebhooks = teamPager<WebhookRow>('webhooks');
 
 /** Sets a webhook's endpoint, events (JSON text) and status. */
-export function updateWebhook(ctx: Emulator, id: string, w: { endpoint: string; events: string; status: string }): void {
+export function updateWebhook(ctx: Emulator, id: string, w: Pick<WebhookRow, 'endpoint' | 'events' | 'status'>): void {
   ctx.db.prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?').run(w.endpoint, w.events, w.status, id);
 }
 
