@@ -45,7 +45,7 @@ export const domainsTable = defineTable(
   },
 );
 
-/** The `domain_claims` table (src/resources/domains/handlers.ts). Times in emulated ms. */
+/** The `domain_claims` table: claims of a domain another team verified; times in emulated ms. */
 export const domainClaimsTable = defineTable(
   'domain_claims',
   {
