@@ -9,7 +9,7 @@ import { paginate, type ListEnvelope, type PageQuery } from '../../http/paginati
 import { apiTime, fromJson, newId } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 export type StepType = 'trigger' | 'delay' | 'wait_for_event' | 'condition' | 'send_email' | 'contact_update' | 'contact_delete' | 'add_to_segment';
 export type ConnectionType = 'default' | 'condition_met' | 'condition_not_met' | 'timeout' | 'event_received';
@@ -31,59 +31,10 @@ export interface Graph {
   connections: Connection[];
 }
 
-export interface AutomationRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  name: string;
-  status: 'enabled' | 'disabled';
-  /** JSON Step[]. */
-  steps: string;
-  /** JSON Connection[]. */
-  connections: string;
-  /** The trigger's `event_name` (indexed copy), or null without steps. */
-  trigger_event: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'waiting';
 
-export interface RunRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  automation_id: string;
-  status: RunStatus;
-  event_name: string;
-  /** JSON object: the payload of the triggering (or latest awaited) event. */
-  event_payload: string;
-  contact_id: string | null;
-  contact_email: string | null;
-  /** JSON Graph snapshot. */
-  graph: string;
-  started_at: number | null;
-  completed_at: number | null;
-  created_at: number;
-}
-
-export interface RunStepRow {
-  seq: number;
-  run_id: string;
-  key: string;
-  type: StepType;
-  status: StepStatus;
-  started_at: number | null;
-  completed_at: number | null;
-  output: string | null;
-  error: string | null;
-  /** Event name a `wait_for_event` step waits for, while waiting. */
-  wait_event: string | null;
-  created_at: number;
-}
-
-/** The `automations` table. */
+/** The `automations` table: each automation's graph as JSON text. */
 export const automationsTable = defineTable(
   'automations',
   {
@@ -91,9 +42,12 @@ export const automationsTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     name: text().notNull(),
-    status: text().notNull(),
+    status: text().notNull().as<'enabled' | 'disabled'>(),
+    /** JSON Step[]. */
     steps: text().notNull(),
+    /** JSON Connection[]. */
     connections: text().notNull(),
+    /** The trigger's `event_name` (indexed copy), or null without steps. */
     trigger_event: text(),
     created_at: integer().notNull(),
     updated_at: integer().notNull(),
@@ -114,11 +68,13 @@ export const automationRunsTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     automation_id: text().notNull().references('automations', { onDelete: 'CASCADE' }),
-    status: text().notNull(),
+    status: text().notNull().as<RunStatus>(),
     event_name: text().notNull(),
+    /** JSON object: the payload of the triggering (or latest awaited) event. */
     event_payload: text().notNull(),
     contact_id: text(),
     contact_email: text(),
+    /** JSON Graph snapshot. */
     graph: text().notNull(),
     started_at: integer(),
     completed_at: integer(),
@@ -139,12 +95,15 @@ export const automationRunStepsTable = defineTable(
     seq: seq(),
     run_id: text().notNull().references('automation_runs', { onDelete: 'CASCADE' }),
     key: text().notNull(),
-    type: text().notNull(),
-    status: text().notNull(),
+    type: text().notNull().as<StepType>(),
+    status: text().notNull().as<StepStatus>(),
     started_at: integer(),
     completed_at: integer(),
+    /** JSON object, or null. */
     output: text(),
+    /** JSON object, or null. */
     error: text(),
+    /** Event name a `wait_for_event` step waits for, while waiting. */
     wait_event: text(),
     created_at: integer().notNull(),
   },
@@ -159,6 +118,26 @@ export const automationRunStepsTable = defineTable(
 /** The tables of this room (`ResourceModule.tables`). */
 export const tables = [automationsTable, automationRunsTable, automationRunStepsTable];
 
+/** An `automations` row (times in emulated ms). */
+export type AutomationRow = RowOf<typeof automationsTable>;
+
+/** An `automation_runs` row (times in emulated ms). */
+export type RunRow = RowOf<typeof automationRunsTable>;
+
+/** An `automation_run_steps` row (times in emulated ms). */
+export type RunStepRow = RowOf<typeof automationRunStepsTable>;
+
+/** The INSERT of a new automation: every column but `seq`. */
+const INSERT_AUTOMATION = automationsTable.insert(automationsTable.columnsExcept('seq'));
+
+/** The INSERT of a new run: every column but `seq`. */
+const INSERT_RUN = automationRunsTable.insert(automationRunsTable.columnsExcept('seq'));
+
+/** The INSERT of a run's trigger step (`insertRun`): not started yet. */
+const INSERT_TRIGGER_STEP = automationRunStepsTable.insert(['run_id', 'key', 'type', 'status', 'created_at']);
+
+/** The INSERT of a step as it starts (`runStepRunning`). */
+const INSERT_STARTED_STEP = automationRunStepsTable.insert(['run_id', 'key', 'type', 'status', 'started_at', 'created_at']);
 
 /** The trigger's event name of a graph, or null. */
 export function triggerEvent(graph: Graph): string | null {
@@ -173,9 +152,17 @@ export function insertAutomation(
 ): AutomationRow {
   const id = a.id ?? newId();
   const now = a.createdAt ?? ctx.clock.nowMs();
-  ctx.db
-    .prepare('INSERT INTO automations (id, team_id, name, status, steps, connections, trigger_event, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(id, teamId, a.name, a.status ?? 'disabled', JSON.stringify(a.graph.steps), JSON.stringify(a.graph.connections), triggerEvent(a.graph), now, now);
+  ctx.db.prepare(INSERT_AUTOMATION.sql).run(...INSERT_AUTOMATION.params({
+    id,
+    team_id: teamId,
+    name: a.name,
+    status: a.status ?? 'disabled',
+    steps: JSON.stringify(a.graph.steps),
+    connections: JSON.stringify(a.graph.connections),
+    trigger_event: triggerEvent(a.graph),
+    created_at: now,
+    updated_at: now,
+  }));
   return ctx.db.prepare('SELECT * FROM automations WHERE id = ?').get(id) as AutomationRow;
 }
 
@@ -205,16 +192,22 @@ export function automationShape(row: AutomationRow): ResponseBody<'automations/g
 }
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const AUTOMATION_LIST_COLUMNS = 'seq, id, name, status, created_at, updated_at';
+export const AUTOMATION_LIST_COLUMNS = automationsTable.columnList(['seq', 'id', 'name', 'status', 'created_at', 'updated_at']);
 
-export function automationListItem(row: AutomationRow): ListItem<'automations/list'> {
+/** A row as a list page reads it (`AUTOMATION_LIST_COLUMNS`). */
+export type AutomationListRow = Pick<AutomationRow, 'seq' | 'id' | 'name' | 'status' | 'created_at' | 'updated_at'>;
+
+export function automationListItem(row: AutomationListRow): ListItem<'automations/list'> {
   return { id: row.id, name: row.name, status: row.status, created_at: apiTime(row.created_at), updated_at: apiTime(row.updated_at) };
 }
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const RUN_LIST_COLUMNS = 'seq, id, status, started_at, completed_at, created_at';
+export const RUN_LIST_COLUMNS = automationRunsTable.columnList(['seq', 'id', 'status', 'started_at', 'completed_at', 'created_at']);
 
-export function runListItem(r: RunRow): ListItem<'automations/list-runs'> {
+/** A run as a list page reads it (`RUN_LIST_COLUMNS`). */
+export type RunListRow = Pick<RunRow, 'seq' | 'id' | 'status' | 'started_at' | 'completed_at' | 'created_at'>;
+
+export function runListItem(r: RunListRow): ListItem<'automations/list-runs'> {
   return { id: r.id, status: r.status, started_at: apiTime(r.started_at), completed_at: apiTime(r.completed_at), created_at: apiTime(r.created_at) };
 }
 
@@ -251,7 +244,7 @@ export function listRuns(ctx: Emulator, teamId: string, limit = 200): (RunRow & 
 }
 
 /** A page of the team's automations (GET /automations), only those in `status` when given; 20 by default. */
-export function pageAutomations<Item>(db: DB, teamId: string, status: string | undefined, query: PageQuery, map: (r: AutomationRow) => Item): ListEnvelope<Item> {
+export function pageAutomations<Item>(db: DB, teamId: string, status: string | undefined, query: PageQuery, map: (r: AutomationListRow) => Item): ListEnvelope<Item> {
   return paginate(db, {
     table: 'automations',
     where: status ? 'team_id = ? AND status = ?' : 'team_id = ?',
@@ -264,7 +257,7 @@ export function pageAutomations<Item>(db: DB, teamId: string, status: string | u
 }
 
 /** A page of an automation's runs (GET /automations/{id}/runs), only those in one of `statuses` when any; all by default. */
-export function pageRuns<Item>(db: DB, automationId: string, statuses: string[], query: PageQuery, map: (r: RunRow) => Item): ListEnvelope<Item> {
+export function pageRuns<Item>(db: DB, automationId: string, statuses: string[], query: PageQuery, map: (r: RunListRow) => Item): ListEnvelope<Item> {
   return paginate(db, {
     table: 'automation_runs',
     // The statuses as one JSON array (json_each): one SQL text whatever their number (src/store/db.ts).
@@ -278,7 +271,7 @@ export function pageRuns<Item>(db: DB, automationId: string, statuses: string[],
 }
 
 /** Sets an automation's name, status, graph (JSON text) and trigger event; `updated_at` = emulated now. */
-export function updateAutomation(ctx: Emulator, id: string, a: { name: string; status: string; steps: string; connections: string; triggerEvent: string | null }): void {
+export function updateAutomation(ctx: Emulator, id: string, a: Pick<AutomationRow, 'name' | 'status' | 'steps' | 'connections'> & { triggerEvent: string | null }): void {
   ctx.db
     .prepare('UPDATE automations SET name = ?, status = ?, steps = ?, connections = ?, trigger_event = ?, updated_at = ? WHERE id = ?')
     .run(a.name, a.status, a.steps, a.connections, a.triggerEvent, ctx.clock.nowMs(), id);
@@ -286,7 +279,7 @@ export function updateAutomation(ctx: Emulator, id: string, a: { name: string; s
 
 /** Ids of an automation's running runs. */
 export function runningRunIds(ctx: Emulator, automationId: string): string[] {
-  return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as { id: string }[]).map((r) => r.id);
+  return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as Pick<RunRow, 'id'>[]).map((r) => r.id);
 }
 
 /** Deletes an automation; its runs and their steps go with it (foreign keys, `automationRunsForeignKeysMigration`). Call inside a transaction. */
@@ -305,10 +298,10 @@ export function findRun(ctx: Emulator, automationId: string, id: string): RunRow
 }
 
 /** The team's enabled automations triggered by the event `name`, oldest first. */
-export function enabledFor(ctx: Emulator, teamId: string, name: string): { id: string; steps: string; connections: string }[] {
+export function enabledFor(ctx: Emulator, teamId: string, name: string): Pick<AutomationRow, 'id' | 'steps' | 'connections'>[] {
   return ctx.db
     .prepare(`SELECT id, steps, connections FROM automations WHERE team_id = ? AND status = 'enabled' AND trigger_event = ? ORDER BY seq`)
-    .all(teamId, name) as { id: string; steps: string; connections: string }[];
+    .all(teamId, name) as Pick<AutomationRow, 'id' | 'steps' | 'connections'>[];
 }
 
 /** Inserts a `running` run (graph and payload as JSON text, `now` emulated ms) with its trigger step `pending`. */
@@ -316,22 +309,32 @@ export function insertRun(
   ctx: Emulator,
   r: { id: string; teamId: string; automationId: string; event: string; payload: string; contactId: string | null; email: string | null; graph: string; triggerKey: string; now: number },
 ): void {
+  ctx.db.prepare(INSERT_RUN.sql).run(...INSERT_RUN.params({
+    id: r.id,
+    team_id: r.teamId,
+    automation_id: r.automationId,
+    status: 'running',
+    event_name: r.event,
+    event_payload: r.payload,
+    contact_id: r.contactId,
+    contact_email: r.email,
+    graph: r.graph,
+    started_at: r.now,
+    completed_at: null,
+    created_at: r.now,
+  }));
   ctx.db
-    .prepare(`INSERT INTO automation_runs (id, team_id, automation_id, status, event_name, event_payload, contact_id, contact_email, graph, started_at, completed_at, created_at)
-      VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, NULL, ?)`)
-    .run(r.id, r.teamId, r.automationId, r.event, r.payload, r.contactId, r.email, r.graph, r.now, r.now);
-  ctx.db
-    .prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, created_at) VALUES (?, ?, 'trigger', 'pending', ?)`)
-    .run(r.id, r.triggerKey, r.now);
+    .prepare(INSERT_TRIGGER_STEP.sql)
+    .run(...INSERT_TRIGGER_STEP.params({ run_id: r.id, key: r.triggerKey, type: 'trigger', status: 'pending', created_at: r.now }));
 }
 
 /** Steps of the team's running runs of this contact (by id or email, case-insensitive) waiting for the event `name`, oldest first. */
-export function stepsWaitingFor(ctx: Emulator, teamId: string, name: string, contactId: string | null, email: string | null): { run_id: string; key: string }[] {
+export function stepsWaitingFor(ctx: Emulator, teamId: string, name: string, contactId: string | null, email: string | null): Pick<RunStepRow, 'run_id' | 'key'>[] {
   return ctx.db
     .prepare(`SELECT s.run_id, s.key FROM automation_run_steps s JOIN automation_runs r ON r.id = s.run_id
       WHERE s.status = 'waiting' AND s.wait_event = ? AND r.team_id = ? AND r.status = 'running'
         AND (r.contact_id = ? OR lower(r.contact_email) = lower(?)) ORDER BY s.seq`)
-    .all(name, teamId, contactId, email) as { run_id: string; key: string }[];
+    .all(name, teamId, contactId, email) as Pick<RunStepRow, 'run_id' | 'key'>[];
 }
 
 /**
@@ -382,9 +385,9 @@ export function setRunPayload(ctx: Emulator, runId: string, payload: string): vo
 }
 
 /** Marks a step `running` at `now` (emulated ms): the existing row, or a new one of `type`. */
-export function runStepRunning(ctx: Emulator, runId: string, key: string, type: string, now: number, exists: boolean): void {
+export function runStepRunning(ctx: Emulator, runId: string, key: string, type: StepType, now: number, exists: boolean): void {
   if (exists) ctx.db.prepare(`UPDATE automation_run_steps SET status = 'running', started_at = ? WHERE run_id = ? AND key = ?`).run(now, runId, key);
-  else ctx.db.prepare(`INSERT INTO automation_run_steps (run_id, key, type, status, started_at, created_at) VALUES (?, ?, ?, 'running', ?, ?)`).run(runId, key, type, now, now);
+  else ctx.db.prepare(INSERT_STARTED_STEP.sql).run(...INSERT_STARTED_STEP.params({ run_id: runId, key, type, status: 'running', started_at: now, created_at: now }));
 }
 
 /** The event a waiting step waits for. */

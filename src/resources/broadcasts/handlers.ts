@@ -59,9 +59,9 @@ function update(ctx: Emulator, req: Req<'broadcasts/update'>): Answer<'broadcast
   const changes: BroadcastChanges = {};
   // Only the document's fields, each named here: no body key reaches the SQL (pruneBody drops the others first).
   if (b.name !== undefined) changes.name = b.name ?? '';
-  if (segmentId !== undefined) changes.segment_id = segmentId ?? null;
-  if (b.from !== undefined) changes.from_address = b.from ?? null;
-  if (b.subject !== undefined) changes.subject = b.subject ?? null;
+  if (segmentId !== undefined) changes.segment_id = segmentId;
+  if (b.from !== undefined) changes.from_address = b.from;
+  if (b.subject !== undefined) changes.subject = b.subject;
   if (b.reply_to !== undefined) {
     const r = replyToList(b.reply_to as string | string[] | null);
     changes.reply_to = r ? JSON.stringify(r) : null;

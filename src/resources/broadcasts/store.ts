@@ -7,30 +7,10 @@ import type { DB } from '../../store/db.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
 import { apiTime, newId, replyToList } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** Statuses (docs/reference/resources.md#broadcasts): `draft` → `scheduled` → `queued` (sending) → `sent`; `canceled` is final. */
 export type BroadcastStatus = 'draft' | 'scheduled' | 'queued' | 'sent' | 'canceled';
-
-/** A stored broadcast; times in emulated ms, `reply_to` as JSON text or null. */
-export interface BroadcastRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  name: string;
-  segment_id: string;
-  from_address: string;
-  subject: string;
-  reply_to: string | null;
-  preview_text: string | null;
-  html: string | null;
-  text: string | null;
-  topic_id: string | null;
-  status: BroadcastStatus;
-  created_at: number;
-  scheduled_at: number | null;
-  sent_at: number | null;
-}
 
 /** Content fields a broadcast is created or updated with (API names). */
 export interface BroadcastContent {
@@ -45,7 +25,7 @@ export interface BroadcastContent {
   topic_id?: string | null;
 }
 
-/** The `broadcasts` table. */
+/** The `broadcasts` table: times in emulated ms. */
 export const broadcastsTable = defineTable(
   'broadcasts',
   {
@@ -56,12 +36,13 @@ export const broadcastsTable = defineTable(
     segment_id: text().notNull(),
     from_address: text().notNull(),
     subject: text().notNull(),
+    /** JSON array text, or null. */
     reply_to: text(),
     preview_text: text(),
     html: text(),
     text: text(),
     topic_id: text(),
-    status: text().notNull(),
+    status: text().notNull().as<BroadcastStatus>(),
     created_at: integer().notNull(),
     scheduled_at: integer(),
     sent_at: integer(),
@@ -76,11 +57,20 @@ export const broadcastsTable = defineTable(
 /** The tables of this room (`ResourceModule.tables`). */
 export const tables = [broadcastsTable];
 
+/** A stored broadcast; times in emulated ms, `reply_to` as JSON text or null. */
+export type BroadcastRow = RowOf<typeof broadcastsTable>;
+
+/** The INSERT of a new broadcast: every column but `seq`. */
+const INSERT_BROADCAST = broadcastsTable.insert(broadcastsTable.columnsExcept('seq'));
+
 /** The columns its list items read (a page selects only these, not the html and text: a list reads only what it shows). */
-export const BROADCAST_LIST_COLUMNS = 'id, name, segment_id, status, created_at, scheduled_at, sent_at';
+export const BROADCAST_LIST_COLUMNS = broadcastsTable.columnList(['id', 'name', 'segment_id', 'status', 'created_at', 'scheduled_at', 'sent_at']);
+
+/** A row as a list page reads it (`BROADCAST_LIST_COLUMNS`). */
+export type BroadcastListRow = Pick<BroadcastRow, 'id' | 'name' | 'segment_id' | 'status' | 'created_at' | 'scheduled_at' | 'sent_at'>;
 
 /** The list item (docs/reference/interface-spec.md#broadcast; no `topic_id`, docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 15). */
-export function toListItem(r: BroadcastRow): ListItem<'broadcasts/list'> {
+export function toListItem(r: BroadcastListRow): ListItem<'broadcasts/list'> {
   return {
     id: r.id,
     name: r.name,
@@ -149,28 +139,23 @@ export function insertBroadcast(
   const id = b.id ?? newId();
   const c = b.content;
   const replyTo = replyToList(c.reply_to);
-  ctx.db
-    .prepare(
-      `INSERT INTO broadcasts (id, team_id, name, segment_id, from_address, subject, reply_to, preview_text, html, text, topic_id, status, created_at, scheduled_at, sent_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      id,
-      b.teamId,
-      c.name ?? '',
-      c.segment_id,
-      c.from,
-      c.subject,
-      replyTo ? JSON.stringify(replyTo) : null,
-      c.preview_text ?? null,
-      c.html ?? null,
-      c.text ?? null,
-      c.topic_id ?? null,
-      b.status ?? 'draft',
-      b.createdAt ?? ctx.clock.nowMs(),
-      b.scheduledAt ?? null,
-      b.sentAt ?? null,
-    );
+  ctx.db.prepare(INSERT_BROADCAST.sql).run(...INSERT_BROADCAST.params({
+    id,
+    team_id: b.teamId,
+    name: c.name ?? '',
+    segment_id: c.segment_id,
+    from_address: c.from,
+    subject: c.subject,
+    reply_to: replyTo ? JSON.stringify(replyTo) : null,
+    preview_text: c.preview_text ?? null,
+    html: c.html ?? null,
+    text: c.text ?? null,
+    topic_id: c.topic_id ?? null,
+    status: b.status ?? 'draft',
+    created_at: b.createdAt ?? ctx.clock.nowMs(),
+    scheduled_at: b.scheduledAt ?? null,
+    sent_at: b.sentAt ?? null,
+  }));
   return ctx.db.prepare('SELECT * FROM broadcasts WHERE id = ?').get(id) as BroadcastRow;
 }
 
@@ -181,25 +166,14 @@ export function listBroadcasts(ctx: Emulator, teamId: string): BroadcastRow[] {
 
 /** The team's broadcasts, id → name (for the emails metrics). */
 export function broadcastNamesOf(ctx: Emulator, teamId: string): Map<string, string> {
-  return new Map((ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((b) => [b.id, b.name]));
+  return new Map((ctx.db.prepare('SELECT id, name FROM broadcasts WHERE team_id = ?').all(teamId) as Pick<BroadcastRow, 'id' | 'name'>[]).map((b) => [b.id, b.name]));
 }
 
 /** The table's name, for `paginateTeam` (GET /broadcasts). */
 export const BROADCASTS = 'broadcasts';
 
-/** The columns `updateBroadcast` may set, each with its value (TEXT or null; `name` is never null). */
-export interface BroadcastChanges {
-  name?: string;
-  segment_id?: string | null;
-  from_address?: string | null;
-  subject?: string | null;
-  /** JSON array text, or null. */
-  reply_to?: string | null;
-  preview_text?: string | null;
-  html?: string | null;
-  text?: string | null;
-  topic_id?: string | null;
-}
+/** The columns `updateBroadcast` may set, each with its value as stored (`reply_to` JSON array text or null; `name`, `segment_id`, `from_address` and `subject` never null). */
+export type BroadcastChanges = Partial<Pick<BroadcastRow, 'name' | 'segment_id' | 'from_address' | 'subject' | 'reply_to' | 'preview_text' | 'html' | 'text' | 'topic_id'>>;
 
 /** Every column of `BroadcastChanges`: the only names `updateBroadcast` writes into its SQL. */
 const CHANGEABLE: readonly (keyof BroadcastChanges)[] = ['name', 'segment_id', 'from_address', 'subject', 'reply_to', 'preview_text', 'html', 'text', 'topic_id'];

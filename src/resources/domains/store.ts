@@ -15,9 +15,9 @@ import type { SchemaOf, ListItem, ResponseBody } from '../../http/document-types
 export type DomainStatus = SchemaOf<'DomainStatus'>;
 import { newDkimValue } from './records.js';
 import { domainMessages } from './messages.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
-/** The `domains` table. */
+/** The `domains` table. Times in emulated ms; JSON columns as text. */
 export const domainsTable = defineTable(
   'domains',
   {
@@ -25,8 +25,9 @@ export const domainsTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     name: text().notNull(),
-    status: text().notNull(),
-    region: text().notNull(),
+    status: text().notNull().as<DomainStatus>(),
+    region: text().notNull().as<SchemaOf<'Region'>>(),
+    /** `{sending, receiving}` as JSON text (`capabilitiesOf`). */
     capabilities: text().notNull(),
     open_tracking: integer().notNull().default(0),
     click_tracking: integer().notNull().default(0),
@@ -44,7 +45,7 @@ export const domainsTable = defineTable(
   },
 );
 
-/** The `domain_claims` table. */
+/** The `domain_claims` table: claims of a domain another team verified; times in emulated ms. */
 export const domainClaimsTable = defineTable(
   'domain_claims',
   {
@@ -53,8 +54,8 @@ export const domainClaimsTable = defineTable(
     team_id: text().notNull(),
     domain_id: text().notNull(),
     name: text().notNull(),
-    status: text().notNull(),
-    region: text().notNull(),
+    status: text().notNull().as<SchemaOf<'DomainClaim'>['status']>(),
+    region: text().notNull().as<SchemaOf<'Region'>>(),
     record_value: text().notNull(),
     blocked_reason: text(),
     failure_reason: text(),
@@ -72,41 +73,19 @@ export const domainClaimsTable = defineTable(
 export const tables = [domainsTable, domainClaimsTable];
 
 /** A `domains` row. Times in emulated ms; JSON columns as text. */
-export interface DomainRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  name: string;
-  status: DomainStatus;
-  region: SchemaOf<'Region'>;
-  capabilities: string;
-  open_tracking: number;
-  click_tracking: number;
-  tracking_subdomain: string | null;
-  custom_return_path: string;
-  tls: string;
-  dkim_value: string;
-  created_at: number;
-}
+export type DomainRow = RowOf<typeof domainsTable>;
 
 /** A `domain_claims` row (src/resources/domains/handlers.ts). */
-export interface ClaimRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  domain_id: string;
-  name: string;
-  status: SchemaOf<'DomainClaim'>['status'];
-  region: SchemaOf<'Region'>;
-  record_value: string;
-  blocked_reason: string | null;
-  failure_reason: string | null;
-  created_at: number;
-  expires_at: number;
-}
+export type ClaimRow = RowOf<typeof domainClaimsTable>;
+
+/** The INSERT of a new domain: every column but `seq`. */
+const INSERT_DOMAIN = domainsTable.insert(domainsTable.columnsExcept('seq'));
+
+/** The INSERT of a new claim: its reasons start null. */
+const INSERT_CLAIM = domainClaimsTable.insert(domainClaimsTable.columnsExcept('seq', 'blocked_reason', 'failure_reason'));
 
 /** Capabilities object of a row. */
-export function capabilitiesOf(row: DomainRow): { sending: 'enabled' | 'disabled'; receiving: 'enabled' | 'disabled' } {
+export function capabilitiesOf(row: Pick<DomainRow, 'capabilities'>): { sending: 'enabled' | 'disabled'; receiving: 'enabled' | 'disabled' } {
   return JSON.parse(row.capabilities);
 }
 
@@ -149,10 +128,13 @@ export function toDomain(row: DomainRow): ResponseBody<'domains/get'> {
 }
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const DOMAIN_LIST_COLUMNS = 'id, name, status, created_at, region, capabilities';
+export const DOMAIN_LIST_COLUMNS = domainsTable.columnList(['id', 'name', 'status', 'created_at', 'region', 'capabilities']);
+
+/** A row as a list page reads it (`DOMAIN_LIST_COLUMNS`). */
+export type DomainListRow = Pick<DomainRow, 'id' | 'name' | 'status' | 'created_at' | 'region' | 'capabilities'>;
 
 /** The list item shape (docs/reference/interface-spec.md#domain: id, name, status, created_at, region, capabilities). */
-export function toDomainListItem(row: DomainRow): ListItem<'domains/list'> {
+export function toDomainListItem(row: DomainListRow): ListItem<'domains/list'> {
   return {
     id: row.id,
     name: row.name,
@@ -215,27 +197,27 @@ export function findTeamDomain(ctx: Emulator, teamId: string, id: string): Domai
 
 /** The id of the team's domain named `name` (case-insensitive), or null. */
 export function domainIdByName(ctx: Emulator, teamId: string, name: string): string | null {
-  const row = ctx.db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(teamId, name.toLowerCase()) as { id: string } | undefined;
+  const row = ctx.db.prepare('SELECT id FROM domains WHERE team_id = ? AND lower(name) = ?').get(teamId, name.toLowerCase()) as Pick<DomainRow, 'id'> | undefined;
   return row?.id ?? null;
 }
 
 /** The team's domain a sender's address names (case-insensitive), a verified one first; null when it has none. */
-export function senderDomain(ctx: Emulator, teamId: string, name: string): { id: string; status: string } | null {
+export function senderDomain(ctx: Emulator, teamId: string, name: string): Pick<DomainRow, 'id' | 'status'> | null {
   const row = ctx.db
     .prepare(`SELECT id, status FROM domains WHERE team_id = ? AND lower(name) = ? ORDER BY (status = 'verified') DESC LIMIT 1`)
-    .get(teamId, name.toLowerCase()) as { id: string; status: string } | undefined;
+    .get(teamId, name.toLowerCase()) as Pick<DomainRow, 'id' | 'status'> | undefined;
   return row ?? null;
 }
 
 /** The name of the domain with this id (any team), or null. */
 export function domainNameOf(ctx: Emulator, id: string): string | null {
-  const row = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(id) as { name: string } | undefined;
+  const row = ctx.db.prepare('SELECT name FROM domains WHERE id = ?').get(id) as Pick<DomainRow, 'name'> | undefined;
   return row?.name ?? null;
 }
 
 /** The team's domains, id → name. */
 export function domainNamesOf(ctx: Emulator, teamId: string): Map<string, string> {
-  return new Map((ctx.db.prepare('SELECT id, name FROM domains WHERE team_id = ?').all(teamId) as { id: string; name: string }[]).map((d) => [d.id, d.name]));
+  return new Map((ctx.db.prepare('SELECT id, name FROM domains WHERE team_id = ?').all(teamId) as Pick<DomainRow, 'id' | 'name'>[]).map((d) => [d.id, d.name]));
 }
 
 /**
@@ -248,7 +230,7 @@ export function domainNamesOf(ctx: Emulator, teamId: string): Map<string, string
 export function receivingTeamOf(ctx: Emulator, domain: string): string | null {
   const rows = ctx.db
     .prepare('SELECT team_id, status, capabilities FROM domains WHERE name = ? ORDER BY seq')
-    .all(domain.toLowerCase()) as DomainRow[];
+    .all(domain.toLowerCase()) as Pick<DomainRow, 'team_id' | 'status' | 'capabilities'>[];
   const receiving = rows.filter((r) => JSON.parse(r.capabilities)?.receiving === 'enabled');
   const pick = receiving.find((r) => r.status === 'verified') ?? receiving[0];
   return pick?.team_id ?? null;
@@ -273,17 +255,22 @@ export function resolveCapabilities(c: CreateDomainBody['capabilities']) {
 export function insertDomain(ctx: Emulator, teamId: string, body: CreateDomainBody, extra: Partial<DomainRow> = {}): DomainRow {
   const capabilities = resolveCapabilities(body.capabilities);
   const id = extra.id ?? newId();
-  ctx.db
-    .prepare(
-      `INSERT INTO domains (id, team_id, name, status, region, capabilities, open_tracking, click_tracking,
-        tracking_subdomain, custom_return_path, tls, dkim_value, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      id, teamId, body.name.toLowerCase(), extra.status ?? 'not_started', body.region ?? 'us-east-1', JSON.stringify(capabilities),
-      body.open_tracking ? 1 : 0, body.click_tracking ? 1 : 0, body.tracking_subdomain ?? null,
-      body.custom_return_path ?? 'send', body.tls ?? 'opportunistic', extra.dkim_value ?? newDkimValue(), extra.created_at ?? ctx.clock.nowMs(),
-    );
+  const row: Omit<DomainRow, 'seq'> = {
+    id,
+    team_id: teamId,
+    name: body.name.toLowerCase(),
+    status: extra.status ?? 'not_started',
+    region: body.region ?? 'us-east-1',
+    capabilities: JSON.stringify(capabilities),
+    open_tracking: body.open_tracking ? 1 : 0,
+    click_tracking: body.click_tracking ? 1 : 0,
+    tracking_subdomain: body.tracking_subdomain ?? null,
+    custom_return_path: body.custom_return_path ?? 'send',
+    tls: body.tls ?? 'opportunistic',
+    dkim_value: extra.dkim_value ?? newDkimValue(),
+    created_at: extra.created_at ?? ctx.clock.nowMs(),
+  };
+  ctx.db.prepare(INSERT_DOMAIN.sql).run(...INSERT_DOMAIN.params(row));
   return domainById(ctx, id)!;
 }
 
@@ -310,7 +297,7 @@ export function domainById(ctx: Emulator, id: string): DomainRow | undefined {
 export function updateDomainSettings(
   ctx: Emulator,
   id: string,
-  d: { open_tracking: number; click_tracking: number; tls: string; capabilities: string; tracking_subdomain: string | null },
+  d: Pick<DomainRow, 'open_tracking' | 'click_tracking' | 'tls' | 'capabilities' | 'tracking_subdomain'>,
 ): void {
   ctx.db
     .prepare('UPDATE domains SET open_tracking = ?, click_tracking = ?, tls = ?, capabilities = ?, tracking_subdomain = ? WHERE id = ?')
@@ -335,12 +322,17 @@ export function resetClaimedDomain(ctx: Emulator, id: string): void {
 /** Inserts a `pending` claim of `domain` for `teamId` (times in emulated ms) and returns it. */
 export function insertClaim(ctx: Emulator, c: { teamId: string; domain: DomainRow; recordValue: string; createdAt: number; expiresAt: number }): ClaimRow {
   const id = newId();
-  ctx.db
-    .prepare(
-      `INSERT INTO domain_claims (id, team_id, domain_id, name, status, region, record_value, created_at, expires_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
-    )
-    .run(id, c.teamId, c.domain.id, c.domain.name, c.domain.region, c.recordValue, c.createdAt, c.expiresAt);
+  ctx.db.prepare(INSERT_CLAIM.sql).run(...INSERT_CLAIM.params({
+    id,
+    team_id: c.teamId,
+    domain_id: c.domain.id,
+    name: c.domain.name,
+    status: 'pending',
+    region: c.domain.region,
+    record_value: c.recordValue,
+    created_at: c.createdAt,
+    expires_at: c.expiresAt,
+  }));
   return claimById(ctx, id)!;
 }
 

@@ -4,7 +4,7 @@
 import type { Emulator } from '../../context.js';
 import {
   deleteTemplate, getVersion, insertTemplate, pageTemplates, publishTemplate, templateListItem, templateOr404, templateShape, updateTemplate,
-  type StoredVariable, type TemplateRow, TEMPLATE_LIST_COLUMNS,
+  type StoredVariable, TEMPLATE_LIST_COLUMNS,
 } from './store.js';
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
@@ -18,7 +18,7 @@ function list(ctx: Emulator, req: Req<'templates/list'>): Answer<'templates/list
   return pageTemplates(ctx.db, req, {
     defaultLimit: 20,
     columns: TEMPLATE_LIST_COLUMNS,
-    map: (r: TemplateRow) => templateListItem(r),
+    map: templateListItem,
   });
 }
 

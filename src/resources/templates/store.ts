@@ -14,7 +14,7 @@ import { ApiError, errors } from '../../http/errors.js';
 import { templateMessages } from './messages.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ListItem, ResponseBody } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** A variable's fallback value as the document types it (`templates/get`). */
 export type FallbackValue = NonNullable<ResponseBody<'templates/get'>['variables']>[number]['fallback_value'];
@@ -29,35 +29,6 @@ export interface StoredVariable {
   updated_at: number;
 }
 
-export interface TemplateRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  alias: string | null;
-  name: string;
-  current_version_id: string;
-  published_version_id: string | null;
-  published_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface VersionRow {
-  seq: number;
-  id: string;
-  template_id: string;
-  from_addr: string | null;
-  subject: string | null;
-  /** JSON: string[] | null. */
-  reply_to: string | null;
-  html: string;
-  text: string | null;
-  /** JSON: StoredVariable[]. */
-  variables: string;
-  created_at: number;
-  updated_at: number;
-}
-
 /** The content of a version as given by a caller. */
 export interface VersionInput {
   from?: string | null;
@@ -68,7 +39,7 @@ export interface VersionInput {
   variables?: { key: string; type: StoredVariable['type']; fallback_value?: unknown }[];
 }
 
-/** The `templates` table. */
+/** The `templates` table: name, alias and the version pointers; times in emulated ms. */
 export const templatesTable = defineTable(
   'templates',
   {
@@ -77,7 +48,9 @@ export const templatesTable = defineTable(
     team_id: text().notNull(),
     alias: text(),
     name: text().notNull(),
+    /** The latest version (what GET shows). */
     current_version_id: text().notNull(),
+    /** The version sends use; null until published. */
     published_version_id: text(),
     published_at: integer(),
     created_at: integer().notNull(),
@@ -100,9 +73,11 @@ export const templateVersionsTable = defineTable(
     template_id: text().notNull().references('templates', { onDelete: 'CASCADE' }),
     from_addr: text(),
     subject: text(),
+    /** JSON: string[] | null. */
     reply_to: text(),
     html: text().notNull(),
     text: text(),
+    /** JSON: StoredVariable[]. */
     variables: text().notNull(),
     created_at: integer().notNull(),
     updated_at: integer().notNull(),
@@ -117,6 +92,17 @@ export const templateVersionsTable = defineTable(
 /** The tables of this room (`ResourceModule.tables`). */
 export const tables = [templatesTable, templateVersionsTable];
 
+/** A `templates` row (times in emulated ms). */
+export type TemplateRow = RowOf<typeof templatesTable>;
+
+/** A `template_versions` row: a version's content (times in emulated ms). */
+export type VersionRow = RowOf<typeof templateVersionsTable>;
+
+/** The INSERT of a new template: every column but `seq`. */
+const INSERT_TEMPLATE = templatesTable.insert(templatesTable.columnsExcept('seq'));
+
+/** The INSERT of a new version: every column but `seq`. */
+const INSERT_VERSION = templateVersionsTable.insert(templateVersionsTable.columnsExcept('seq'));
 
 /** Stored reply-to → the spec's string or null (docs/reference/interface-spec.md#where-the-spec-and-the-service-differ row 8); several addresses are joined with `, `. */
 export function replyToString(stored: string | null): string | null {
@@ -160,15 +146,24 @@ export function buildVariables(ctx: Emulator, input: VersionInput['variables'], 
 /** Inserts a version of an existing template (`id`: its id, new by default); returns its id. */
 export function insertVersion(ctx: Emulator, templateId: string, content: { from: string | null; subject: string | null; reply_to: string[] | null; html: string; text: string | null; variables: StoredVariable[] }, at?: number, id: string = newId()): string {
   const now = at ?? ctx.clock.nowMs();
-  ctx.db
-    .prepare('INSERT INTO template_versions (id, template_id, from_addr, subject, reply_to, html, text, variables, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(id, templateId, content.from, content.subject, content.reply_to ? JSON.stringify(content.reply_to) : null, content.html, content.text, JSON.stringify(content.variables), now, now);
+  ctx.db.prepare(INSERT_VERSION.sql).run(...INSERT_VERSION.params({
+    id,
+    template_id: templateId,
+    from_addr: content.from,
+    subject: content.subject,
+    reply_to: content.reply_to ? JSON.stringify(content.reply_to) : null,
+    html: content.html,
+    text: content.text,
+    variables: JSON.stringify(content.variables),
+    created_at: now,
+    updated_at: now,
+  }));
   return id;
 }
 
 /** Throws 422 if another template of the team has this alias. */
 export function assertAliasFree(ctx: Emulator, teamId: string, alias: string, exceptId?: string): void {
-  const taken = ctx.db.prepare('SELECT id FROM templates WHERE team_id = ? AND alias = ? AND id != ?').get(teamId, alias, exceptId ?? '') as { id: string } | undefined;
+  const taken = ctx.db.prepare('SELECT id FROM templates WHERE team_id = ? AND alias = ? AND id != ?').get(teamId, alias, exceptId ?? '') as Pick<TemplateRow, 'id'> | undefined;
   if (taken) throw templateMessages.aliasTaken(alias);
 }
 
@@ -195,9 +190,17 @@ export function insertTemplate(
   };
   // The template row first: its version refers to it (foreign key of `template_versions`).
   const versionId = newId();
-  ctx.db
-    .prepare('INSERT INTO templates (id, team_id, alias, name, current_version_id, published_version_id, published_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)')
-    .run(id, teamId, input.alias ?? null, input.name, versionId, now, now);
+  ctx.db.prepare(INSERT_TEMPLATE.sql).run(...INSERT_TEMPLATE.params({
+    id,
+    team_id: teamId,
+    alias: input.alias ?? null,
+    name: input.name,
+    current_version_id: versionId,
+    published_version_id: null,
+    published_at: null,
+    created_at: now,
+    updated_at: now,
+  }));
   insertVersion(ctx, id, content, now, versionId);
   return getTemplateRow(ctx, teamId, id)!;
 }
@@ -295,10 +298,13 @@ export function templateShape(ctx: Emulator, row: TemplateRow): ResponseBody<'te
 }
 
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const TEMPLATE_LIST_COLUMNS = 'id, name, published_version_id, published_at, created_at, updated_at, alias';
+export const TEMPLATE_LIST_COLUMNS = templatesTable.columnList(['id', 'name', 'published_version_id', 'published_at', 'created_at', 'updated_at', 'alias']);
+
+/** A row as a list page reads it (`TEMPLATE_LIST_COLUMNS`). */
+export type TemplateListRow = Pick<TemplateRow, 'id' | 'name' | 'published_version_id' | 'published_at' | 'created_at' | 'updated_at' | 'alias'>;
 
 /** The list item shape (docs/reference/resources.md#templates). */
-export function templateListItem(row: TemplateRow): ListItem<'templates/list'> {
+export function templateListItem(row: TemplateListRow): ListItem<'templates/list'> {
   return {
     id: row.id,
     name: row.name,

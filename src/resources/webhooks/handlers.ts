@@ -7,7 +7,7 @@ import { apiTime } from '../../http/format.js';
 import { cancelPendingDeliveries, PREVIOUS_SECRET_GRACE_MS, webhookReplayJob } from '../../deliveries/jobs.js';
 import { attemptsPage, findWebhookEvent, webhookEventsPage, type EventRow } from '../../deliveries/store.js';
 import {
-  checkEndpoint, deleteWebhook, getWebhookOr404, insertWebhook, newSigningSecret, pageWebhooks, rotateSecret, updateWebhook, type WebhookRow,
+  checkEndpoint, deleteWebhook, getWebhookOr404, insertWebhook, newSigningSecret, pageWebhooks, rotateSecret, updateWebhook, WEBHOOK_LIST_COLUMNS, type WebhookListRow,
 } from './store.js';
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { errors } from '../../http/errors.js';
@@ -23,8 +23,8 @@ function create(ctx: Emulator, req: Req<'webhooks/create'>): Answer<'webhooks/cr
 function list(ctx: Emulator, req: Req<'webhooks/list'>): Answer<'webhooks/list'> {
   return pageWebhooks(ctx.db, req, {
     defaultLimit: null,
-    columns: 'id, created_at, status, endpoint, events',
-    map: (r: WebhookRow) => ({ id: r.id, created_at: apiTime(r.created_at), status: r.status, endpoint: r.endpoint, events: JSON.parse(r.events) }),
+    columns: WEBHOOK_LIST_COLUMNS,
+    map: (r: WebhookListRow) => ({ id: r.id, created_at: apiTime(r.created_at), status: r.status, endpoint: r.endpoint, events: JSON.parse(r.events) }),
   });
 }
 

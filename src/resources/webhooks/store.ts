@@ -9,9 +9,9 @@ import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
 import { webhookMessages } from './messages.js';
 import type { SchemaOf } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
-/** The `webhooks` table. */
+/** The `webhooks` table. Times: emulated ms. */
 export const webhooksTable = defineTable(
   'webhooks',
   {
@@ -19,10 +19,12 @@ export const webhooksTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     endpoint: text().notNull(),
+    /** JSON array of event types. */
     events: text().notNull(),
-    status: text().notNull(),
+    status: text().notNull().as<SchemaOf<'WebhookStatus'>>(),
     signing_secret: text().notNull(),
     created_at: integer().notNull(),
+    /** The secret replaced by the last rotation; still signs until `previous_secret_expires_at`. */
     previous_signing_secret: text(),
     previous_secret_expires_at: integer(),
   },
@@ -37,20 +39,10 @@ export const webhooksTable = defineTable(
 export const tables = [webhooksTable];
 
 /** A `webhooks` row. Times: emulated ms. */
-export interface WebhookRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  endpoint: string;
-  /** JSON array of event types. */
-  events: string;
-  status: SchemaOf<'WebhookStatus'>;
-  signing_secret: string;
-  /** The secret replaced by the last rotation; still signs until `previous_secret_expires_at`. */
-  previous_signing_secret: string | null;
-  previous_secret_expires_at: number | null;
-  created_at: number;
-}
+export type WebhookRow = RowOf<typeof webhooksTable>;
+
+/** The INSERT of a new webhook: no previous secret yet. */
+const INSERT_WEBHOOK = webhooksTable.insert(webhooksTable.columnsExcept('seq', 'previous_signing_secret', 'previous_secret_expires_at'));
 
 /** A new signing secret: `whsec_` + base64 of 24 random bytes (docs/reference/formats.md#ids-and-tokens; docs/reference/webhooks.md#signing). */
 export function newSigningSecret(): string {
@@ -89,12 +81,18 @@ export function checkEndpoint(endpoint: string): void {
 /** Inserts a webhook endpoint (status `enabled` unless given); returns its row. */
 export function insertWebhook(
   ctx: Emulator,
-  w: { id?: string; teamId: string; endpoint: string; events: string[]; status?: string; signingSecret?: string; createdAt?: number },
+  w: { id?: string; teamId: string; endpoint: string; events: string[]; status?: WebhookRow['status']; signingSecret?: string; createdAt?: number },
 ): WebhookRow {
   const id = w.id ?? newId();
-  ctx.db
-    .prepare('INSERT INTO webhooks (id, team_id, endpoint, events, status, signing_secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, w.teamId, w.endpoint, JSON.stringify(w.events), w.status ?? 'enabled', w.signingSecret ?? newSigningSecret(), w.createdAt ?? ctx.clock.nowMs());
+  ctx.db.prepare(INSERT_WEBHOOK.sql).run(...INSERT_WEBHOOK.params({
+    id,
+    team_id: w.teamId,
+    endpoint: w.endpoint,
+    events: JSON.stringify(w.events),
+    status: w.status ?? 'enabled',
+    signing_secret: w.signingSecret ?? newSigningSecret(),
+    created_at: w.createdAt ?? ctx.clock.nowMs(),
+  }));
   return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
 }
 
@@ -107,15 +105,21 @@ export function findWebhook(ctx: Emulator, id: string): WebhookRow | undefined {
 export function subscribedWebhookIds(ctx: Emulator, teamId: string, type: string): string[] {
   const hooks = ctx.db
     .prepare(`SELECT id, events FROM webhooks WHERE team_id = ? AND status = 'enabled' ORDER BY seq`)
-    .all(teamId) as { id: string; events: string }[];
+    .all(teamId) as Pick<WebhookRow, 'id' | 'events'>[];
   return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(type)).map((h) => h.id);
 }
+
+/** The columns its list items read (a page selects only these, not the secrets: a list reads only what it shows). */
+export const WEBHOOK_LIST_COLUMNS = webhooksTable.columnList(['id', 'created_at', 'status', 'endpoint', 'events']);
+
+/** A row as a list page reads it (`WEBHOOK_LIST_COLUMNS`). */
+export type WebhookListRow = Pick<WebhookRow, 'id' | 'created_at' | 'status' | 'endpoint' | 'events'>;
 
 /** A page of the team's `webhooks` rows (`paginateTeam` options but the table). */
 export const pageWebhooks = teamPager<WebhookRow>('webhooks');
 
 /** Sets a webhook's endpoint, events (JSON text) and status. */
-export function updateWebhook(ctx: Emulator, id: string, w: { endpoint: string; events: string; status: string }): void {
+export function updateWebhook(ctx: Emulator, id: string, w: Pick<WebhookRow, 'endpoint' | 'events' | 'status'>): void {
   ctx.db.prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?').run(w.endpoint, w.events, w.status, id);
 }
 
