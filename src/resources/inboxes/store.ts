@@ -121,7 +121,7 @@ export const inboxMessagesTable = defineTable(
     message_id: text(),
     /** 1 read, 0 unread. */
     read: integer().notNull(),
-    /** When it joined the thread. */
+    /** When it joined the thread (emulated ms). */
     received_at: integer().notNull(),
   },
   {
