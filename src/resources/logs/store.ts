@@ -147,7 +147,7 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
       team_id: info.auth.teamId,
       created_at: ctx.clock.nowMs(),
       endpoint,
-      // The methods the document routes; express also answers HEAD on a GET route, stored as `HEAD`.
+      // The operation's method as the document declares it (a HEAD request is its GET operation's).
       method: info.method.toUpperCase() as LogRow['method'],
       response_status: info.status,
       user_agent: info.userAgent,
