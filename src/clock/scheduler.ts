@@ -28,17 +28,11 @@
 import type { DB, Statement } from '../store/db.js';
 import { fullStore, storeFullText } from '../store/full.js';
 import { MAX_CLOCK_MS, type Clock } from './clock.js';
-import { defineTable, integer, text } from '../store/table.js';
+import { defineTable, integer, text, type RowOf } from '../store/table.js';
 import type { FiredJob } from '../public-types.js';
 
-/** A stored job. `payload` is the parsed JSON given to `schedule`. */
-export interface Job<P = any> {
-  id: number;
-  type: string;
-  team_id: string | null;
-  due_at: number;
-  payload: P;
-}
+/** A stored job as a handler gets it: its row's id, type, team and due time (emulated ms), and `payload`, the parsed JSON given to `schedule`. */
+export type Job<P = any> = Pick<JobRow, 'id' | 'type' | 'team_id' | 'due_at'> & { payload: P };
 
 /**
  * Runs a job. Throwing marks the job failed (logged) and the run goes on; a
@@ -70,7 +64,7 @@ export interface RegisterOptions {
 export type { FiredJob };
 
 /** A due job's row as read (`payload` still JSON text). */
-type DueRow = Omit<Job, 'payload'> & { payload: string };
+type DueRow = Pick<JobRow, 'id' | 'type' | 'team_id' | 'due_at' | 'payload'>;
 
 /** What one run of due jobs (`runUntil`) keeps between its steps: its target (emulated ms), what fired, when its slice began (wall ms), and whether a slice ran a job and committed (only then has the store shown it has space). */
 interface RunState {
@@ -102,10 +96,19 @@ export const emulatorClockTable = defineTable(
   'emulator_clock',
   {
     id: integer().primaryKey().check('id = 1'),
+    /** The emulated now, ms (`Clock.state()`). */
     now_ms: integer().notNull(),
+    /** The clock's offset from wall time, ms (`Clock.state()`). */
     offset_ms: integer().notNull(),
   },
 );
+
+/** The `emulator_clock` row. */
+type ClockRow = RowOf<typeof emulatorClockTable>;
+
+/** The INSERT of the clock's row, made an upsert (the table holds one row, `id` 1). */
+const INSERT_CLOCK = emulatorClockTable.insert(emulatorClockTable.columnNames);
+const SAVE_CLOCK = `${INSERT_CLOCK.sql} ON CONFLICT (id) DO UPDATE SET now_ms = excluded.now_ms, offset_ms = excluded.offset_ms`;
 
 /** The clock jobs: pending, running, or failed (kept, the newest `KEEP_FAILED_JOBS`); ended and cancelled ones are deleted. */
 export const jobsTable = defineTable(
@@ -113,11 +116,17 @@ export const jobsTable = defineTable(
   {
     id: integer().primaryKey(),
     type: text().notNull(),
+    /** The team the job works for; null for one of no team. */
     team_id: text(),
+    /** Emulated ms. */
     due_at: integer().notNull(),
+    /** JSON text. */
     payload: text().notNull(),
+    /** `pending`, `running` or `failed` (stores of older versions also kept `done` and `cancelled`: `recover` deletes them). */
     status: text().notNull().default('pending'),
+    /** A failed job's error (its stack); null otherwise. */
     error: text(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
   },
   {
@@ -126,6 +135,18 @@ export const jobsTable = defineTable(
     ],
   },
 );
+
+/** A `jobs` row; times in emulated ms, `payload` JSON text. */
+export type JobRow = RowOf<typeof jobsTable>;
+
+/** The INSERT of a job to run (`status` takes its default, `pending`). */
+const INSERT_JOB = jobsTable.insert(['type', 'team_id', 'due_at', 'payload', 'created_at']);
+
+/** The INSERT of a job recorded as failed (`recordFailed`). */
+const INSERT_FAILED_JOB = jobsTable.insert(['type', 'team_id', 'due_at', 'payload', 'status', 'error', 'created_at']);
+
+/** What a run reads of a due job (`DueRow`). */
+const DUE_COLUMNS = jobsTable.columnList(['id', 'type', 'team_id', 'due_at', 'payload']);
 
 
 /** The log line of a failed job: `job 12 (emails.send) failed: <the error's message>`. */
@@ -216,9 +237,8 @@ export class Scheduler {
   schedule(type: string, payload: unknown, opts: { dueAt?: number; teamId?: string | null } = {}): number {
     if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
     const now = this.clock.nowMs();
-    const info = this.db
-      .prepare('INSERT INTO jobs (type, team_id, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(type, opts.teamId ?? null, Math.max(opts.dueAt ?? now, 0), JSON.stringify(payload ?? null), now);
+    const row = { type, team_id: opts.teamId ?? null, due_at: Math.max(opts.dueAt ?? now, 0), payload: JSON.stringify(payload ?? null), created_at: now };
+    const info = this.db.prepare(INSERT_JOB.sql).run(...INSERT_JOB.params(row));
     this.kick();
     return Number(info.lastInsertRowid);
   }
@@ -260,9 +280,16 @@ export class Scheduler {
   recordFailed(type: string, payload: unknown, err: unknown, opts: { dueAt?: number; teamId?: string | null } = {}): number {
     if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
     const now = this.clock.nowMs();
-    const info = this.db
-      .prepare(`INSERT INTO jobs (type, team_id, due_at, payload, status, error, created_at) VALUES (?, ?, ?, ?, 'failed', ?, ?)`)
-      .run(type, opts.teamId ?? null, Math.max(opts.dueAt ?? now, 0), JSON.stringify(payload ?? null), String((err as Error)?.stack ?? err), now);
+    const row: Omit<JobRow, 'id'> = {
+      type,
+      team_id: opts.teamId ?? null,
+      due_at: Math.max(opts.dueAt ?? now, 0),
+      payload: JSON.stringify(payload ?? null),
+      status: 'failed',
+      error: String((err as Error)?.stack ?? err),
+      created_at: now,
+    };
+    const info = this.db.prepare(INSERT_FAILED_JOB.sql).run(...INSERT_FAILED_JOB.params(row));
     this.trimFailed();
     const id = Number(info.lastInsertRowid);
     this.log(failedText(id, type, err));
@@ -272,7 +299,7 @@ export class Scheduler {
   /** Pending jobs, soonest first (for the admin API and tests). */
   pending(): FiredJob[] {
     return this.db
-      .prepare(`SELECT id, type, due_at FROM jobs WHERE status = 'pending' ORDER BY due_at, id`)
+      .prepare(`SELECT ${jobsTable.columnList(['id', 'type', 'due_at'])} FROM jobs WHERE status = 'pending' ORDER BY due_at, id`)
       .all() as FiredJob[];
   }
 
@@ -308,12 +335,13 @@ export class Scheduler {
   /** Saves the clock in the store (a `--db` file keeps it across restarts). */
   saveClock(): void {
     const { nowMs, offsetMs } = this.clock.state();
-    this.db.prepare('INSERT OR REPLACE INTO emulator_clock (id, now_ms, offset_ms) VALUES (1, ?, ?)').run(nowMs, offsetMs);
+    const row: ClockRow = { id: 1, now_ms: nowMs, offset_ms: offsetMs };
+    this.db.prepare(SAVE_CLOCK).run(...INSERT_CLOCK.params(row));
   }
 
   /** Resumes the clock saved by `saveClock`, if any. */
   restoreClock(): void {
-    const row = this.db.prepare('SELECT now_ms, offset_ms FROM emulator_clock WHERE id = 1').get() as { now_ms: number; offset_ms: number } | undefined;
+    const row = this.db.prepare(`SELECT ${emulatorClockTable.columnList(['now_ms', 'offset_ms'])} FROM emulator_clock WHERE id = 1`).get() as Pick<ClockRow, 'now_ms' | 'offset_ms'> | undefined;
     if (row) this.clock.restore({ nowMs: row.now_ms, offsetMs: row.offset_ms });
   }
 
@@ -476,7 +504,7 @@ export class Scheduler {
   private get statements() {
     return (this.prepared ??= {
       nextJob: this.db.prepare(
-        `SELECT id, type, team_id, due_at, payload FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
+        `SELECT ${DUE_COLUMNS} FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
       ),
       markRunning: this.db.prepare(`UPDATE jobs SET status = 'running' WHERE id = ?`),
       endPending: this.db.prepare(`DELETE FROM jobs WHERE id = ? AND status = 'pending'`),

@@ -7,7 +7,8 @@
  */
 import type { Emulator } from '../context.js';
 import { paginate, type ListEnvelope, type PageQuery } from '../http/pagination.js';
-import { defineTable, id, integer, seq, text } from '../store/table.js';
+import type { DeliveryStatus } from '../public-types.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../store/table.js';
 
 /** Webhook deliveries: one per event and subscribed endpoint; `payload` the exact body sent; attempts are counted from `webhook_attempts`. */
 export const webhookDeliveriesTable = defineTable(
@@ -18,9 +19,12 @@ export const webhookDeliveriesTable = defineTable(
     team_id: text().notNull(),
     webhook_id: text().notNull(),
     event_type: text().notNull(),
+    /** The exact body sent (JSON text). */
     payload: text().notNull(),
-    status: text().notNull(),
+    status: text().notNull().as<DeliveryStatus>(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** Emulated ms of the next scheduled attempt; null when none is due. */
     next_attempt_at: integer(),
   },
   {
@@ -39,15 +43,23 @@ export const webhookAttemptsTable = defineTable(
   {
     seq: seq(),
     delivery_id: text().notNull(),
+    /** Emulated ms. */
     attempted_at: integer().notNull(),
+    /** Wall-clock ms the request started. */
     wall_time: integer().notNull(),
+    /** HTTP status answered; null when none came (timeout, refused, record mode). */
     status_code: integer(),
     error: text(),
     duration_ms: integer().notNull(),
+    /** The request's headers, JSON text. */
     headers: text().notNull(),
+    /** `att_…`; null in an attempt imported from a 0.x snapshot made before attempts had ids (snapshot v5, v6). */
     id: text(),
+    /** The endpoint's response body (first 4 096 characters), or null. */
     response: text(),
+    /** The endpoint the attempt went to (the webhook's at that moment); null in attempts imported from old snapshots. */
     endpoint: text(),
+    /** 1 for an admin replay, 0 for a scheduled attempt. */
     replay: integer().notNull().default(0),
   },
   {
@@ -62,17 +74,10 @@ export const webhookAttemptsTable = defineTable(
 export const tables = [webhookDeliveriesTable, webhookAttemptsTable];
 
 /** A `webhook_deliveries` row; times in emulated ms, `payload` the exact body sent. */
-export interface DeliveryRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  webhook_id: string;
-  event_type: string;
-  payload: string;
-  status: string;
-  created_at: number;
-  next_attempt_at: number | null;
-}
+export type DeliveryRow = RowOf<typeof webhookDeliveriesTable>;
+
+/** A `webhook_attempts` row; `attempted_at` emulated ms, `wall_time` wall-clock ms. */
+export type WebhookAttemptRow = RowOf<typeof webhookAttemptsTable>;
 
 /** A delivery with `attempted` (1 when any attempt, scheduled or replay, was made). */
 export type EventRow = DeliveryRow & { attempted: number };
@@ -100,28 +105,34 @@ export function webhookEventsPage<T>(ctx: Emulator, hook: { id: string; team_id:
   });
 }
 
-/** A stored attempt row (times: emulated `attempted_at` ms). */
-export interface AttemptRow {
-  id: string;
-  attempted_at: number;
-  status_code: number | null;
-  error: string | null;
-  response: string | null;
-}
+/**
+ * An attempt as the attempts list reads it (times: emulated `attempted_at`
+ * ms). `id` is typed as the list answers it (a string): the column is null
+ * only in attempts imported from a 0.x snapshot made before attempts had ids.
+ */
+export type AttemptRow = Pick<WebhookAttemptRow, 'attempted_at' | 'status_code' | 'error' | 'response'> & { id: string };
 
 /** A page of a delivery's attempts, newest first (`limit` default 20). */
 export function attemptsPage<T>(ctx: Emulator, deliveryId: string, query: PageQuery, map: (a: AttemptRow) => T): ListEnvelope<T> {
   return paginate(ctx.db, { table: 'webhook_attempts', where: 'delivery_id = ?', params: [deliveryId], query, defaultLimit: 20, map });
 }
 
+/** The INSERT of a new delivery: every column but `seq`. */
+const INSERT_DELIVERY = webhookDeliveriesTable.insert(webhookDeliveriesTable.columnsExcept('seq'));
+
 /** Records a `pending` delivery of an event to a webhook, due now (`now` emulated ms). */
 export function insertDelivery(ctx: Emulator, d: { id: string; teamId: string; webhookId: string; type: string; payload: string; now: number }): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO webhook_deliveries (id, team_id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-    )
-    .run(d.id, d.teamId, d.webhookId, d.type, d.payload, d.now, d.now);
+  const row: Omit<DeliveryRow, 'seq'> = {
+    id: d.id,
+    team_id: d.teamId,
+    webhook_id: d.webhookId,
+    event_type: d.type,
+    payload: d.payload,
+    status: 'pending',
+    created_at: d.now,
+    next_attempt_at: d.now,
+  };
+  ctx.db.prepare(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.params(row));
 }
 
 /**
@@ -129,18 +140,18 @@ export function insertDelivery(ctx: Emulator, d: { id: string; teamId: string; w
  * terms of known column names, ANDed; `params` their values), oldest first,
  * and all their attempts, oldest first: two queries whatever the count.
  */
-export function deliveriesWhere(ctx: Emulator, where: string[], params: string[]): { rows: any[]; attempts: any[] } {
+export function deliveriesWhere(ctx: Emulator, where: string[], params: string[]): { rows: DeliveryRow[]; attempts: WebhookAttemptRow[] } {
   const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const rows = ctx.db.prepare(`SELECT * FROM webhook_deliveries ${cond} ORDER BY seq`).all(...params) as any[];
+  const rows = ctx.db.prepare(`SELECT * FROM webhook_deliveries ${cond} ORDER BY seq`).all(...params) as DeliveryRow[];
   const attempts = ctx.db
     .prepare(`SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries ${cond}) ORDER BY seq`)
-    .all(...params) as any[];
+    .all(...params) as WebhookAttemptRow[];
   return { rows, attempts };
 }
 
 /** A delivery's attempts, oldest first. */
-export function attemptsOf(ctx: Emulator, deliveryId: string): any[] {
-  return ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as any[];
+export function attemptsOf(ctx: Emulator, deliveryId: string): WebhookAttemptRow[] {
+  return ctx.db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq').all(deliveryId) as WebhookAttemptRow[];
 }
 
 /** The delivery row `id` (`msg_…`), or undefined. */
@@ -149,7 +160,7 @@ export function deliveryRow(ctx: Emulator, id: string): DeliveryRow | undefined 
 }
 
 /** Sets a delivery's status and next attempt time (emulated ms, or null). */
-export function setDeliveryStatus(ctx: Emulator, id: string, status: string, nextAttemptAt: number | null): void {
+export function setDeliveryStatus(ctx: Emulator, id: string, status: DeliveryStatus, nextAttemptAt: number | null): void {
   ctx.db.prepare('UPDATE webhook_deliveries SET status = ?, next_attempt_at = ? WHERE id = ?').run(status, nextAttemptAt, id);
 }
 
@@ -178,17 +189,28 @@ export function deleteDeliveriesOfEmails(ctx: Emulator, emailIds: readonly strin
   return ids;
 }
 
+/** The INSERT of a new attempt: every column but `seq`. */
+const INSERT_ATTEMPT = webhookAttemptsTable.insert(webhookAttemptsTable.columnsExcept('seq'));
+
 /** Records one attempt (`at` emulated ms, `wallTime` wall-clock ms, `headers` JSON text). */
 export function insertAttempt(
   ctx: Emulator,
   a: { id: string; deliveryId: string; at: number; wallTime: number; statusCode: number | null; error: string | null; durationMs: number; headers: string; response: string | null; endpoint: string; replay: boolean },
 ): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO webhook_attempts (id, delivery_id, attempted_at, wall_time, status_code, error, duration_ms, headers, response, endpoint, replay)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(a.id, a.deliveryId, a.at, a.wallTime, a.statusCode, a.error, a.durationMs, a.headers, a.response, a.endpoint, a.replay ? 1 : 0);
+  const row: Omit<WebhookAttemptRow, 'seq'> = {
+    delivery_id: a.deliveryId,
+    attempted_at: a.at,
+    wall_time: a.wallTime,
+    status_code: a.statusCode,
+    error: a.error,
+    duration_ms: a.durationMs,
+    headers: a.headers,
+    id: a.id,
+    response: a.response,
+    endpoint: a.endpoint,
+    replay: a.replay ? 1 : 0,
+  };
+  ctx.db.prepare(INSERT_ATTEMPT.sql).run(...INSERT_ATTEMPT.params(row));
 }
 
 /** Scheduled (non-replay) attempts made so far, through the `webhook_attempts_delivery` index. */

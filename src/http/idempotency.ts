@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { Emulator } from '../context.js';
 import { ApiError } from './errors.js';
 import { Reply, type OpRequest } from '../module.js';
-import { defineTable, integer, seq, text } from '../store/table.js';
+import { defineTable, integer, seq, text, type RowOf } from '../store/table.js';
 
 /** How long a key is remembered: 24 h of emulated time. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -38,11 +38,16 @@ export const idempotencyKeysTable = defineTable(
   {
     seq: seq(),
     team_id: text().notNull(),
+    /** `operationId` and the path parameters (`idempotencyScope`). */
     scope: text().notNull(),
     key: text().notNull(),
+    /** sha256 hex of the body's canonical JSON. */
     body_hash: text().notNull(),
+    /** The HTTP status answered. */
     status: integer().notNull(),
+    /** The body answered, JSON text. */
     response: text().notNull(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
   },
   {
@@ -51,6 +56,15 @@ export const idempotencyKeysTable = defineTable(
     ],
   },
 );
+
+/** An `idempotency_keys` row: a recorded answer. */
+export type IdempotencyKeyRow = RowOf<typeof idempotencyKeysTable>;
+
+/** What a lookup reads of a recorded answer. */
+const LOOKUP_COLUMNS = idempotencyKeysTable.columnList(['seq', 'body_hash', 'status', 'response', 'created_at']);
+
+/** The INSERT of a recorded answer: every column but `seq`. */
+const INSERT_KEY = idempotencyKeysTable.insert(idempotencyKeysTable.columnsExcept('seq'));
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
 function canonical(v: unknown): string {
@@ -103,8 +117,8 @@ export function idempotencyScope(operationId: string, pathParams: readonly strin
  */
 export function lookUpIdempotencyKey(ctx: Emulator, teamId: string, scope: string, key: string, body: unknown): { replay: Reply } | { claim: IdempotencyClaim } {
   const hash = createHash('sha256').update(canonical(body)).digest('hex');
-  const row = ctx.db.prepare('SELECT seq, body_hash, status, response, created_at FROM idempotency_keys WHERE team_id = ? AND scope = ? AND key = ?').get(teamId, scope, key) as
-    | { seq: number; body_hash: string; status: number; response: string; created_at: number }
+  const row = ctx.db.prepare(`SELECT ${LOOKUP_COLUMNS} FROM idempotency_keys WHERE team_id = ? AND scope = ? AND key = ?`).get(teamId, scope, key) as
+    | Pick<IdempotencyKeyRow, 'seq' | 'body_hash' | 'status' | 'response' | 'created_at'>
     | undefined;
   if (row && row.created_at + IDEMPOTENCY_TTL_MS > ctx.clock.nowMs()) {
     if (row.body_hash !== hash) {
@@ -135,9 +149,16 @@ export function runUnderKey(ctx: Emulator, claim: IdempotencyClaim, status: numb
     }
     if (claim.staleSeq !== null) ctx.db.prepare('DELETE FROM idempotency_keys WHERE seq = ?').run(claim.staleSeq);
     const [recorded, body] = result instanceof Reply ? [result.status, result.body] : [status, result];
-    ctx.db
-      .prepare('INSERT INTO idempotency_keys (team_id, scope, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(claim.teamId, claim.scope, claim.key, claim.hash, recorded, JSON.stringify(body), ctx.clock.nowMs());
+    const row: Omit<IdempotencyKeyRow, 'seq'> = {
+      team_id: claim.teamId,
+      scope: claim.scope,
+      key: claim.key,
+      body_hash: claim.hash,
+      status: recorded,
+      response: JSON.stringify(body),
+      created_at: ctx.clock.nowMs(),
+    };
+    ctx.db.prepare(INSERT_KEY.sql).run(...INSERT_KEY.params(row));
     return result;
   })();
 }

@@ -13,7 +13,7 @@ import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 import { findTeamDomain } from '../domains/service.js';
-import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey, pageApiKeys } from './store.js';
+import { apiKeyExists, deleteApiKey, insertApiKey, newToken, renameApiKey, pageApiKeys, API_KEY_LIST_COLUMNS, type ApiKeyListRow } from './store.js';
 import { apiKeyMessages } from './messages.js';
 
 function create(ctx: Emulator, req: Req<'api-keys/create'>): Answer<'api-keys/create'> {
@@ -35,8 +35,8 @@ function create(ctx: Emulator, req: Req<'api-keys/create'>): Answer<'api-keys/cr
 function list(ctx: Emulator, req: Req<'api-keys/list'>): Answer<'api-keys/list'> {
   return pageApiKeys(ctx.db, req, {
     defaultLimit: null,
-    columns: 'id, name, created_at, last_used_at',
-    map: (r: any) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at), last_used_at: apiTime(r.last_used_at) }),
+    columns: API_KEY_LIST_COLUMNS,
+    map: (r: ApiKeyListRow) => ({ id: r.id, name: r.name, created_at: apiTime(r.created_at), last_used_at: apiTime(r.last_used_at) }),
   });
 }
 

@@ -8,7 +8,7 @@ import type { Auth, Emulator, FoundKey } from '../../context.js';
 import { newId, randomAlnum } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
 import { isStoreFull } from '../../store/full.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** API keys: only the SHA-256 of a token is kept (`token_hash`); `domain_id` limits a `sending_access` key to one domain. */
 export const apiKeysTable = defineTable(
@@ -18,10 +18,14 @@ export const apiKeysTable = defineTable(
     id: id(),
     team_id: text().notNull(),
     name: text().notNull(),
+    /** sha256 hex of the token (`hashToken`): the token itself is shown once, on creation. */
     token_hash: text().unique().notNull(),
-    permission: text().notNull(),
+    permission: text().notNull().as<Auth['permission']>(),
+    /** The one domain a `sending_access` key may send from; null for any. */
     domain_id: text(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** Emulated ms, kept to `LAST_USED_RESOLUTION_MS`; null until the key is first used. */
     last_used_at: integer(),
   },
   {
@@ -33,6 +37,15 @@ export const apiKeysTable = defineTable(
 
 /** The tables of this room (`ResourceModule.tables`). */
 export const tables = [apiKeysTable];
+
+/** An `api_keys` row; times in emulated ms. */
+export type ApiKeyRow = RowOf<typeof apiKeysTable>;
+
+/** The INSERT of a new key: every column but `seq`. */
+const INSERT_API_KEY = apiKeysTable.insert(apiKeysTable.columnsExcept('seq'));
+
+/** What `findApiKey` reads of a key. */
+const FOUND_KEY_COLUMNS = apiKeysTable.columnList(['id', 'team_id', 'permission', 'domain_id', 'last_used_at']);
 
 /** `last_used_at` is kept to this resolution (ms), so busy keys do not write on every request. */
 export const LAST_USED_RESOLUTION_MS = 1_000;
@@ -56,9 +69,17 @@ export function insertApiKey(
   key: { id?: string; teamId: string; name: string; token: string; permission?: 'full_access' | 'sending_access'; domainId?: string | null; createdAt?: number },
 ): string {
   const id = key.id ?? newId();
-  ctx.db
-    .prepare('INSERT INTO api_keys (id, team_id, name, token_hash, permission, domain_id, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
-    .run(id, key.teamId, key.name, hashToken(key.token), key.permission ?? 'full_access', key.domainId ?? null, key.createdAt ?? ctx.clock.nowMs());
+  const row: Omit<ApiKeyRow, 'seq'> = {
+    id,
+    team_id: key.teamId,
+    name: key.name,
+    token_hash: hashToken(key.token),
+    permission: key.permission ?? 'full_access',
+    domain_id: key.domainId ?? null,
+    created_at: key.createdAt ?? ctx.clock.nowMs(),
+    last_used_at: null,
+  };
+  ctx.db.prepare(INSERT_API_KEY.sql).run(...INSERT_API_KEY.params(row));
   return id;
 }
 
@@ -91,8 +112,8 @@ export function setApiKeyToken(ctx: Emulator, id: string, token: string): boolea
  */
 export function findApiKey(ctx: Emulator, token: string): FoundKey | null {
   const row = ctx.db
-    .prepare('SELECT id, team_id, permission, domain_id, last_used_at FROM api_keys WHERE token_hash = ?')
-    .get(hashToken(token)) as { id: string; team_id: string; permission: Auth['permission']; domain_id: string | null; last_used_at: number | null } | undefined;
+    .prepare(`SELECT ${FOUND_KEY_COLUMNS} FROM api_keys WHERE token_hash = ?`)
+    .get(hashToken(token)) as Pick<ApiKeyRow, 'id' | 'team_id' | 'permission' | 'domain_id' | 'last_used_at'> | undefined;
   if (!row) return null;
   return { teamId: row.team_id, apiKeyId: row.id, permission: row.permission, domainId: row.domain_id, lastUsedAt: row.last_used_at };
 }
@@ -113,4 +134,10 @@ export function markKeyUsed(ctx: Emulator, key: FoundKey): Auth {
 }
 
 /** A page of the team's `api_keys` rows (`paginateTeam` options but the table). */
-export const pageApiKeys = teamPager<any>('api_keys');
+export const pageApiKeys = teamPager<ApiKeyRow>('api_keys');
+
+/** The columns a list of keys reads (`pageApiKeys`' `columns`): never the token's hash. */
+export const API_KEY_LIST_COLUMNS = apiKeysTable.columnList(['id', 'name', 'created_at', 'last_used_at']);
+
+/** A key as a list reads it (`API_KEY_LIST_COLUMNS`). */
+export type ApiKeyListRow = Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>;

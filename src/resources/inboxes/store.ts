@@ -25,7 +25,7 @@ import type { Emulator } from '../../context.js';
 import type { DB } from '../../store/db.js';
 import { newId } from '../../http/format.js';
 import { paginate, teamPager, type ListEnvelope, type PageOrder, type PageQuery } from '../../http/pagination.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** Inboxes; `inboxes_address` finds one by address whatever its case. */
 export const inboxesTable = defineTable(
@@ -38,6 +38,7 @@ export const inboxesTable = defineTable(
     email_address: text().notNull(),
     name: text().notNull(),
     from_name: text(),
+    /** Another address whose mail the inbox receives (forwarded mail); null for none. */
     receiving_address: text(),
     created_at: integer().notNull(),
     updated_at: integer().notNull(),
@@ -59,6 +60,7 @@ export const inboxAgentsTable = defineTable(
     inbox_id: text().unique().notNull().references('inboxes', { onDelete: 'CASCADE' }),
     instructions: text(),
     tone: text(),
+    /** JSON array of action names. */
     actions: text().notNull(),
     updated_at: integer().notNull(),
   },
@@ -90,10 +92,12 @@ export const inboxThreadsTable = defineTable(
     id: id(),
     inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
     subject: text(),
-    folder: text().notNull(),
+    folder: text().notNull().as<Folder>(),
+    /** When the thread went to trash; null outside it. */
     trashed_at: integer(),
     assignee_email: text(),
     created_at: integer().notNull(),
+    /** The activity order in its inbox (a counter, see the top of this file). */
     activity: integer().notNull().default(0),
   },
   {
@@ -112,9 +116,12 @@ export const inboxMessagesTable = defineTable(
     id: text().notNull(),
     inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
     thread_id: text().notNull().references('inbox_threads', { onDelete: 'CASCADE' }),
-    direction: text().notNull(),
+    direction: text().notNull().as<'inbound' | 'outbound'>(),
+    /** The email's Message-ID, the threading key. */
     message_id: text(),
+    /** 1 read, 0 unread. */
     read: integer().notNull(),
+    /** When it joined the thread (emulated ms). */
     received_at: integer().notNull(),
   },
   {
@@ -133,7 +140,7 @@ export const inboxDraftsTable = defineTable(
     seq: seq(),
     id: id(),
     inbox_id: text().notNull().references('inboxes', { onDelete: 'CASCADE' }),
-    type: text().notNull(),
+    type: text().notNull().as<'standalone' | 'reply'>(),
     to_addrs: text(),
     cc: text().notNull(),
     bcc: text().notNull(),
@@ -142,10 +149,13 @@ export const inboxDraftsTable = defineTable(
     text: text(),
     thread_id: text().references('inbox_threads', { onDelete: 'SET NULL' }),
     reply_to_email_id: text(),
+    /** The email it was sent as; null while unsent. */
     email_id: text(),
+    /** JSON array of `StoredAttachment` (`[]` once sent). */
     attachments: text().notNull(),
     created_at: integer().notNull(),
     updated_at: integer().notNull(),
+    /** The update order in its inbox (a counter, see the top of this file). */
     activity: integer().notNull().default(0),
   },
   {
@@ -180,55 +190,19 @@ export const tables = [inboxesTable, inboxAgentsTable, inboxLabelsTable, inboxTh
 export const ACTIVITY_FIRST: PageOrder = { column: 'activity', direction: 'desc' };
 
 /** An `inboxes` row. */
-export interface InboxRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  domain_id: string;
-  email_address: string;
-  name: string;
-  from_name: string | null;
-  receiving_address: string | null;
-  created_at: number;
-  updated_at: number;
-}
+export type InboxRow = RowOf<typeof inboxesTable>;
 
 /** An `inbox_agents` row (`actions`: JSON array). */
-export interface AgentRow {
-  id: string;
-  inbox_id: string;
-  instructions: string | null;
-  tone: string | null;
-  actions: string;
-  updated_at: number;
-}
+export type AgentRow = RowOf<typeof inboxAgentsTable>;
 
 /** An `inbox_labels` row. */
-export interface LabelRow {
-  seq: number;
-  id: string;
-  inbox_id: string;
-  name: string;
-  color: string;
-  created_at: number;
-}
+export type LabelRow = RowOf<typeof inboxLabelsTable>;
 
 /** The five folders (SDK `INBOX_MESSAGE_FOLDERS`). */
 export type Folder = 'inbox' | 'archive' | 'spam' | 'sent' | 'trash';
 
 /** An `inbox_threads` row. */
-export interface ThreadRow {
-  seq: number;
-  id: string;
-  inbox_id: string;
-  subject: string | null;
-  folder: Folder;
-  trashed_at: number | null;
-  assignee_email: string | null;
-  created_at: number;
-  /** The activity order in its inbox (a counter, see the top of this file). */
-  activity: number;
-}
+export type ThreadRow = RowOf<typeof inboxThreadsTable>;
 
 /** A stored attachment of an unsent draft (`content` base64, null for a `path` one). */
 export interface StoredAttachment {
@@ -245,39 +219,40 @@ export interface StoredAttachment {
  * (inbound) or sent email (outbound) with the same id. `message_id`: that
  * email's Message-ID, the threading key.
  */
-export interface MessageRow {
-  seq: number;
-  id: string;
-  inbox_id: string;
-  thread_id: string;
-  direction: 'inbound' | 'outbound';
-  message_id: string | null;
-  read: number;
-  /** When it joined the thread (emulated ms). */
-  received_at: number;
-}
+export type MessageRow = RowOf<typeof inboxMessagesTable>;
 
 /** An `inbox_drafts` row. */
-export interface DraftRow {
-  seq: number;
-  id: string;
-  inbox_id: string;
-  type: 'standalone' | 'reply';
-  to_addrs: string | null;
-  cc: string;
-  bcc: string;
-  subject: string | null;
-  html: string | null;
-  text: string | null;
-  thread_id: string | null;
-  reply_to_email_id: string | null;
-  email_id: string | null;
-  attachments: string;
-  created_at: number;
-  updated_at: number;
-  /** The update order in its inbox (a counter, see the top of this file). */
-  activity: number;
-}
+export type DraftRow = RowOf<typeof inboxDraftsTable>;
+
+/** The INSERT of a new inbox: every column but `seq`. */
+const INSERT_INBOX = inboxesTable.insert(inboxesTable.columnsExcept('seq'));
+
+/** The INSERT of an inbox's agent settings: every column but `seq`. */
+const INSERT_AGENT = inboxAgentsTable.insert(inboxAgentsTable.columnsExcept('seq'));
+
+/** The INSERT of a new label: every column but `seq`. */
+const INSERT_LABEL = inboxLabelsTable.insert(inboxLabelsTable.columnsExcept('seq'));
+
+/** The columns a new thread is given; its `activity` is computed in the INSERT (`insertThread`). */
+const THREAD_COLUMNS = ['id', 'inbox_id', 'subject', 'folder', 'created_at'] as const;
+const THREAD_VALUES = inboxThreadsTable.insert(THREAD_COLUMNS);
+/** A new thread, one more than its inbox's highest `activity` (the last parameter: its inbox's id). */
+const INSERT_THREAD = `INSERT INTO inbox_threads (${inboxThreadsTable.columnList([...THREAD_COLUMNS, 'activity'])})
+  VALUES (${THREAD_COLUMNS.map(() => '?').join(', ')}, (SELECT COALESCE(MAX(activity), 0) + 1 FROM inbox_threads WHERE inbox_id = ?))`;
+
+/** A label put on a thread, unless it has it already (the `(thread_id, label_id)` UNIQUE). */
+const INSERT_THREAD_LABEL = inboxThreadLabelsTable.insert(['thread_id', 'label_id']);
+const ADD_THREAD_LABEL = `${INSERT_THREAD_LABEL.sql} ON CONFLICT DO NOTHING`;
+
+/** The INSERT of a thread email: every column but `seq`. */
+const INSERT_MESSAGE = inboxMessagesTable.insert(inboxMessagesTable.columnsExcept('seq'));
+
+/** The columns a new draft is given; its `activity` is computed in the INSERT (`insertDraft`). */
+const DRAFT_COLUMNS = inboxDraftsTable.columnsExcept('seq', 'activity');
+const DRAFT_VALUES = inboxDraftsTable.insert(DRAFT_COLUMNS);
+/** A new draft, one more than its inbox's highest `activity` (the last parameter: its inbox's id). */
+const INSERT_DRAFT = `INSERT INTO inbox_drafts (${inboxDraftsTable.columnList([...DRAFT_COLUMNS, 'activity'])})
+  VALUES (${DRAFT_COLUMNS.map(() => '?').join(', ')}, (SELECT COALESCE(MAX(activity), 0) + 1 FROM inbox_drafts WHERE inbox_id = ?))`;
 
 // --- inboxes ---
 
@@ -310,11 +285,7 @@ export function inboxesForReceivingAddress(ctx: Emulator, address: string): Inbo
 
 /** Inserts an inbox row. */
 export function insertInbox(ctx: Emulator, r: Omit<InboxRow, 'seq'>): InboxRow {
-  ctx.db
-    .prepare(
-      'INSERT INTO inboxes (id, team_id, domain_id, email_address, name, from_name, receiving_address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    )
-    .run(r.id, r.team_id, r.domain_id, r.email_address, r.name, r.from_name, r.receiving_address, r.created_at, r.updated_at);
+  ctx.db.prepare(INSERT_INBOX.sql).run(...INSERT_INBOX.params(r));
   return ctx.db.prepare('SELECT * FROM inboxes WHERE id = ?').get(r.id) as InboxRow;
 }
 
@@ -371,7 +342,8 @@ export function saveAgent(ctx: Emulator, inboxId: string, s: { instructions: str
     return row.id;
   }
   const id = newId();
-  ctx.db.prepare('INSERT INTO inbox_agents (id, inbox_id, instructions, tone, actions, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, inboxId, s.instructions, s.tone, JSON.stringify(s.actions), now);
+  const agent: Omit<AgentRow, 'seq'> = { id, inbox_id: inboxId, instructions: s.instructions, tone: s.tone, actions: JSON.stringify(s.actions), updated_at: now };
+  ctx.db.prepare(INSERT_AGENT.sql).run(...INSERT_AGENT.params(agent));
   return id;
 }
 
@@ -394,7 +366,7 @@ export function findLabelByName(ctx: Emulator, inboxId: string, name: string): L
 
 /** Inserts a label. */
 export function insertLabel(ctx: Emulator, r: Omit<LabelRow, 'seq'>): void {
-  ctx.db.prepare('INSERT INTO inbox_labels (id, inbox_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)').run(r.id, r.inbox_id, r.name, r.color, r.created_at);
+  ctx.db.prepare(INSERT_LABEL.sql).run(...INSERT_LABEL.params(r));
 }
 
 /** Sets a label's name and colour. */
@@ -420,13 +392,8 @@ export function findThreadById(ctx: Emulator, id: string): ThreadRow | undefined
 }
 
 /** Inserts a thread, the most recently active of its inbox. */
-export function insertThread(ctx: Emulator, r: { id: string; inbox_id: string; subject: string | null; folder: Folder; created_at: number }): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO inbox_threads (id, inbox_id, subject, folder, created_at, activity)
-       VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(activity), 0) + 1 FROM inbox_threads WHERE inbox_id = ?))`,
-    )
-    .run(r.id, r.inbox_id, r.subject, r.folder, r.created_at, r.inbox_id);
+export function insertThread(ctx: Emulator, r: Pick<ThreadRow, (typeof THREAD_COLUMNS)[number]>): void {
+  ctx.db.prepare(INSERT_THREAD).run(...THREAD_VALUES.params(r), r.inbox_id);
 }
 
 /** Makes the thread its inbox's most recently active (see the top of this file). */
@@ -524,7 +491,7 @@ export function threadLabels(ctx: Emulator, threadId: string): LabelRow[] {
 
 /** Applies a label to a thread; false when it already had it. */
 export function addThreadLabel(ctx: Emulator, threadId: string, labelId: string): boolean {
-  return ctx.db.prepare('INSERT OR IGNORE INTO inbox_thread_labels (thread_id, label_id) VALUES (?, ?)').run(threadId, labelId).changes > 0;
+  return ctx.db.prepare(ADD_THREAD_LABEL).run(...INSERT_THREAD_LABEL.params({ thread_id: threadId, label_id: labelId })).changes > 0;
 }
 
 /** Takes a label off a thread; false when it did not have it. */
@@ -564,12 +531,7 @@ export function threadOfMessageId(ctx: Emulator, inboxId: string, messageId: str
 
 /** Adds an email (received or sent, by its id) to a thread. */
 export function insertMessage(ctx: Emulator, r: Omit<MessageRow, 'seq'>): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO inbox_messages (id, inbox_id, thread_id, direction, message_id, read, received_at)
-       VALUES (@id, @inbox_id, @thread_id, @direction, @message_id, @read, @received_at)`,
-    )
-    .run(r);
+  ctx.db.prepare(INSERT_MESSAGE.sql).run(...INSERT_MESSAGE.params(r));
 }
 
 // --- drafts ---
@@ -593,13 +555,7 @@ export function threadHasDraft(ctx: Emulator, threadId: string): boolean {
 
 /** Inserts a draft, the most recently updated of its inbox. */
 export function insertDraft(ctx: Emulator, r: Omit<DraftRow, 'seq' | 'activity'>): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO inbox_drafts (id, inbox_id, type, to_addrs, cc, bcc, subject, html, text, thread_id, reply_to_email_id, email_id, attachments, created_at, updated_at, activity)
-       VALUES (@id, @inbox_id, @type, @to_addrs, @cc, @bcc, @subject, @html, @text, @thread_id, @reply_to_email_id, @email_id, @attachments, @created_at, @updated_at,
-         (SELECT COALESCE(MAX(activity), 0) + 1 FROM inbox_drafts WHERE inbox_id = @inbox_id))`,
-    )
-    .run(r);
+  ctx.db.prepare(INSERT_DRAFT).run(...DRAFT_VALUES.params(r), r.inbox_id);
 }
 
 /** Writes a draft's editable fields and makes it its inbox's most recently updated. */

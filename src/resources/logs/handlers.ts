@@ -12,14 +12,14 @@
 import type { Emulator } from '../../context.js';
 import { apiTime } from '../../http/format.js';
 import { errors } from '../../http/errors.js';
-import { findLog, pageLogs, type LogRow } from './store.js';
+import { findLog, pageLogs, LOG_LIST_COLUMNS, type LogListRow } from './store.js';
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 /** Default page size of GET /logs. */
 export const LOGS_DEFAULT_LIMIT = 20;
 
 /** The list item shape: `{id, created_at, endpoint, method, response_status, user_agent}`. */
-function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
+function toLogItem(r: LogListRow) {
   return {
     id: r.id,
     created_at: apiTime(r.created_at),
@@ -33,7 +33,7 @@ function toLogItem(r: Omit<LogRow, 'request_body' | 'response_body'>) {
 function list(ctx: Emulator, req: Req<'logs/list'>): Answer<'logs/list'> {
   return pageLogs(ctx.db, req, {
     defaultLimit: LOGS_DEFAULT_LIMIT,
-    columns: 'seq, id, created_at, endpoint, method, response_status, user_agent',
+    columns: LOG_LIST_COLUMNS,
     map: toLogItem,
   });
 }

@@ -9,21 +9,26 @@ import { newId } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
 import { isStoreFull } from '../../store/full.js';
 import type { SchemaOf } from '../../http/document-types.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
-/** The `logs` table. */
+/** The `logs` table: one row a recorded request; times in emulated ms, bodies as JSON text. */
 export const logsTable = defineTable(
   'logs',
   {
     seq: seq(),
     id: id(),
     team_id: text().notNull(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** The path as the service shows it (`endpointOf`). */
     endpoint: text().notNull(),
-    method: text().notNull(),
+    /** Upper case. */
+    method: text().notNull().as<SchemaOf<'LogMethod'>>(),
     response_status: integer().notNull(),
     user_agent: text(),
+    /** JSON text, secrets redacted, or the truncation marker (`bodyText`). */
     request_body: text().notNull(),
+    /** JSON text, secrets redacted, or the truncation marker (`bodyText`). */
     response_body: text().notNull(),
   },
   {
@@ -36,6 +41,12 @@ export const logsTable = defineTable(
 /** The tables of this room (`ResourceModule.tables`). */
 export const tables = [logsTable];
 
+/** A stored log row; times in emulated ms, bodies as JSON text. */
+export type LogRow = RowOf<typeof logsTable>;
+
+/** The INSERT of a log row: every column but `seq`. */
+const INSERT_LOG = logsTable.insert(logsTable.columnsExcept('seq'));
+
 type Insert = { run(...params: unknown[]): unknown };
 const inserts = new WeakMap<DB, Insert>();
 
@@ -43,10 +54,7 @@ const inserts = new WeakMap<DB, Insert>();
 function insertOf(db: DB): Insert {
   let stmt = inserts.get(db);
   if (!stmt) {
-    stmt = db.prepare(
-      `INSERT INTO logs (id, team_id, created_at, endpoint, method, response_status, user_agent, request_body, response_body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    stmt = db.prepare(INSERT_LOG.sql);
     inserts.set(db, stmt);
   }
   return stmt;
@@ -112,20 +120,6 @@ function bodyText(body: unknown): string {
   return text.length > LOG_BODY_LIMIT ? JSON.stringify({ truncated: true, length: text.length }) : text;
 }
 
-/** A stored log row; times in emulated ms, bodies as JSON text. */
-export interface LogRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  created_at: number;
-  endpoint: string;
-  method: SchemaOf<'LogMethod'>;
-  response_status: number;
-  user_agent: string | null;
-  request_body: string;
-  response_body: string;
-}
-
 /**
  * The endpoint as the service shows it: the request path without query
  * string, repeated leading slashes collapsed (the SDK may send `//emails`,
@@ -148,17 +142,19 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
     if (!info.auth) return;
     const endpoint = endpointOf(info.path);
     if (endpoint.startsWith('/_emulator')) return;
-    const { lastInsertRowid } = insertOf(ctx.db).run(
-      newId(),
-      info.auth.teamId,
-      ctx.clock.nowMs(),
+    const row: Omit<LogRow, 'seq'> = {
+      id: newId(),
+      team_id: info.auth.teamId,
+      created_at: ctx.clock.nowMs(),
       endpoint,
-      info.method.toUpperCase(),
-      info.status,
-      info.userAgent,
-      bodyText(info.requestBody),
-      bodyText(info.responseBody),
-    ) as { lastInsertRowid: number | bigint };
+      // The operation's method as the document declares it (a HEAD request is its GET operation's).
+      method: info.method.toUpperCase() as LogRow['method'],
+      response_status: info.status,
+      user_agent: info.userAgent,
+      request_body: bodyText(info.requestBody),
+      response_body: bodyText(info.responseBody),
+    };
+    const { lastInsertRowid } = insertOf(ctx.db).run(...INSERT_LOG.params(row)) as { lastInsertRowid: number | bigint };
     if (Number(lastInsertRowid) % LOG_PRUNE_EVERY === 0) {
       ctx.db
         .prepare(`DELETE FROM logs WHERE team_id = ? AND seq <= (SELECT seq FROM logs WHERE team_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`)
@@ -172,6 +168,12 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
 
 /** A page of the team's `logs` rows (`paginateTeam` options but the table). */
 export const pageLogs = teamPager<LogRow>('logs');
+
+/** The columns a list of logs reads (`pageLogs`' `columns`): no bodies. */
+export const LOG_LIST_COLUMNS = logsTable.columnList(['seq', 'id', 'created_at', 'endpoint', 'method', 'response_status', 'user_agent']);
+
+/** A log as a list reads it (`LOG_LIST_COLUMNS`). */
+export type LogListRow = Pick<LogRow, 'seq' | 'id' | 'created_at' | 'endpoint' | 'method' | 'response_status' | 'user_agent'>;
 
 /** The team's log `id`, or undefined. */
 export function findLog(ctx: Emulator, teamId: string, id: string): LogRow | undefined {

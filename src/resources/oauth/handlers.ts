@@ -10,14 +10,14 @@
  */
 import type { Emulator } from '../../context.js';
 import { apiTime, isoTime } from '../../http/format.js';
-import { insertGrant, revokeGrant, REVOKED_FROM_API, type GrantRow, pageGrants } from './store.js';
+import { insertGrant, revokeGrant, REVOKED_FROM_API, pageGrants, GRANT_LIST_COLUMNS, type GrantListRow } from './store.js';
 import { errors } from '../../http/errors.js';
 import { Reply } from '../../module.js';
 import { teamExists } from '../../state/teams.js';
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
 
 /** A grant as listed. */
-function toItem(r: GrantRow) {
+function toItem(r: GrantListRow) {
   return {
     id: r.id,
     client_id: r.client_id,
@@ -32,7 +32,7 @@ function toItem(r: GrantRow) {
 function list(ctx: Emulator, req: Req<'oauth/list-grants'>): Answer<'oauth/list-grants'> {
   return pageGrants(ctx.db, req, {
     defaultLimit: null,
-    columns: 'id, client_id, scopes, created_at, revoked_at, revoked_reason, client_name, client_logo_uri',
+    columns: GRANT_LIST_COLUMNS,
     map: toItem,
   });
 }

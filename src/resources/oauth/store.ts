@@ -4,9 +4,9 @@
 import type { Emulator } from '../../context.js';
 import { newId } from '../../http/format.js';
 import { teamPager } from '../../http/pagination.js';
-import { defineTable, id, integer, seq, text } from '../../store/table.js';
+import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
-/** The `oauth_grants` table. */
+/** The `oauth_grants` table: the OAuth apps a team granted access to; times in emulated ms. */
 export const oauthGrantsTable = defineTable(
   'oauth_grants',
   {
@@ -16,9 +16,13 @@ export const oauthGrantsTable = defineTable(
     client_id: text().notNull(),
     client_name: text().notNull(),
     client_logo_uri: text(),
+    /** JSON array of scope names. */
     scopes: text().notNull(),
+    /** Emulated ms. */
     created_at: integer().notNull(),
+    /** Emulated ms; null while the grant stands. */
     revoked_at: integer(),
+    /** `REVOKED_FROM_API` for a grant revoked through the API; null while the grant stands. */
     revoked_reason: text(),
   },
   {
@@ -36,42 +40,30 @@ export const REVOKED_FROM_API = 'revoked_from_api';
 /** Scopes of a grant created without `scopes`. */
 export const DEFAULT_SCOPES = ['emails:send'];
 
-export interface GrantRow {
-  seq: number;
-  id: string;
-  team_id: string;
-  client_id: string;
-  client_name: string;
-  client_logo_uri: string | null;
-  scopes: string;
-  created_at: number;
-  revoked_at: number | null;
-  revoked_reason: string | null;
-}
+/** An `oauth_grants` row. */
+export type GrantRow = RowOf<typeof oauthGrantsTable>;
+
+/** The INSERT of a new grant: every column but `seq`. */
+const INSERT_GRANT = oauthGrantsTable.insert(oauthGrantsTable.columnsExcept('seq'));
 
 /** Inserts a grant and returns its row. Synchronous; callers validate. */
 export function insertGrant(
   ctx: Emulator,
   g: { id?: string; teamId: string; clientId?: string; clientName?: string; logoUri?: string | null; scopes?: string[]; createdAt?: number; revokedAt?: number | null; revokedReason?: string | null },
 ): GrantRow {
-  const id = g.id ?? newId();
-  ctx.db
-    .prepare(
-      `INSERT INTO oauth_grants (id, team_id, client_id, client_name, client_logo_uri, scopes, created_at, revoked_at, revoked_reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      id,
-      g.teamId,
-      g.clientId ?? newId(),
-      g.clientName ?? 'Example OAuth app',
-      g.logoUri ?? null,
-      JSON.stringify(g.scopes ?? DEFAULT_SCOPES),
-      g.createdAt ?? ctx.clock.nowMs(),
-      g.revokedAt ?? null,
-      g.revokedAt != null ? (g.revokedReason ?? REVOKED_FROM_API) : null,
-    );
-  return ctx.db.prepare('SELECT * FROM oauth_grants WHERE id = ?').get(id) as GrantRow;
+  const row: Omit<GrantRow, 'seq'> = {
+    id: g.id ?? newId(),
+    team_id: g.teamId,
+    client_id: g.clientId ?? newId(),
+    client_name: g.clientName ?? 'Example OAuth app',
+    client_logo_uri: g.logoUri ?? null,
+    scopes: JSON.stringify(g.scopes ?? DEFAULT_SCOPES),
+    created_at: g.createdAt ?? ctx.clock.nowMs(),
+    revoked_at: g.revokedAt ?? null,
+    revoked_reason: g.revokedAt != null ? (g.revokedReason ?? REVOKED_FROM_API) : null,
+  };
+  const { lastInsertRowid } = ctx.db.prepare(INSERT_GRANT.sql).run(...INSERT_GRANT.params(row));
+  return { seq: Number(lastInsertRowid), ...row };
 }
 
 /** Revokes the team's grant `id` at `now` (emulated ms); false when it has no such unrevoked grant. */
@@ -83,3 +75,9 @@ export function revokeGrant(ctx: Emulator, teamId: string, id: string, now: numb
 
 /** A page of the team's `oauth_grants` rows (`paginateTeam` options but the table). */
 export const pageGrants = teamPager<GrantRow>('oauth_grants');
+
+/** The columns a list of grants reads (`pageGrants`' `columns`). */
+export const GRANT_LIST_COLUMNS = oauthGrantsTable.columnList(['id', 'client_id', 'scopes', 'created_at', 'revoked_at', 'revoked_reason', 'client_name', 'client_logo_uri']);
+
+/** A grant as a list reads it (`GRANT_LIST_COLUMNS`). */
+export type GrantListRow = Pick<GrantRow, 'id' | 'client_id' | 'scopes' | 'created_at' | 'revoked_at' | 'revoked_reason' | 'client_name' | 'client_logo_uri'>;

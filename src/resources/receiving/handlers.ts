@@ -15,8 +15,8 @@ import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import {
-  attachmentMeta, attachmentsOf, getEmailOr404, pageReceivedEmails, RECEIVED_ATTACHMENTS, type ReceivedAttachmentRow,
-  type ReceivedEmailRow,
+  attachmentMeta, attachmentsOf, ATTACHMENT_META_COLUMNS, getEmailOr404, pageReceivedEmails, RECEIVED_ATTACHMENTS, RECEIVED_LIST_COLUMNS,
+  type ReceivedAttachmentMeta, type ReceivedEmailListRow,
 } from './store.js';
 import { attachmentData, fullEmail, listItem } from './render.js';
 import type { Answer, Req, OperationHandlers } from '../../http/document-types.js';
@@ -24,8 +24,8 @@ import type { Answer, Req, OperationHandlers } from '../../http/document-types.j
 function list(ctx: Emulator, req: Req<'emails/list-receiving'>): Answer<'emails/list-receiving'> {
   return pageReceivedEmails(ctx.db, req, {
     defaultLimit: null,
-    columns: 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, created_at',
-    map: (r: ReceivedEmailRow) => listItem(r, attachmentsOf(ctx, r.id)),
+    columns: RECEIVED_LIST_COLUMNS,
+    map: (r: ReceivedEmailListRow) => listItem(r, attachmentsOf(ctx, r.id)),
   });
 }
 
@@ -42,8 +42,8 @@ function listAttachments(ctx: Emulator, req: Req<'emails/list-receiving-attachme
     params: [email.id, email.team_id],
     query: req.query,
     defaultLimit: null,
-    columns: 'seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at',
-    map: (a: ReceivedAttachmentRow) => attachmentData(ctx, a, false),
+    columns: ATTACHMENT_META_COLUMNS,
+    map: (a: ReceivedAttachmentMeta) => attachmentData(ctx, a, false),
   });
 }
 

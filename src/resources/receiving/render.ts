@@ -7,7 +7,7 @@
  */
 import type { Emulator } from '../../context.js';
 import { isoTime } from '../../http/format.js';
-import type { ReceivedAttachmentRow, ReceivedEmailRow } from './store.js';
+import type { ReceivedAttachmentMeta, ReceivedAttachmentRow, ReceivedEmailListRow, ReceivedEmailRow } from './store.js';
 import type { ResponseBody, ListItem } from '../../http/document-types.js';
 
 /** How long a download URL is said to be valid, in emulated ms (1 hour; not enforced). */
@@ -24,7 +24,7 @@ export function rawUrl(ctx: Emulator, emailId: string): string {
 }
 
 /** Attachment metadata embedded in a received email: nullable fields stay `null`. */
-export function embeddedAttachment(a: ReceivedAttachmentRow) {
+export function embeddedAttachment(a: ReceivedAttachmentMeta) {
   return {
     id: a.id,
     filename: a.filename,
@@ -40,9 +40,9 @@ export function embeddedAttachment(a: ReceivedAttachmentRow) {
  * left out when absent, `content_disposition` `attachment` unless `inline`,
  * `download_url` to the admin API, `expires_at` = now + 1 h.
  */
-export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: true): ResponseBody<'emails/get-receiving-attachment'>;
-export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: false): ListItem<'emails/list-receiving-attachments'>;
-export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObject: boolean): ListItem<'emails/list-receiving-attachments'> {
+export function attachmentData(ctx: Emulator, a: ReceivedAttachmentMeta, withObject: true): ResponseBody<'emails/get-receiving-attachment'>;
+export function attachmentData(ctx: Emulator, a: ReceivedAttachmentMeta, withObject: false): ListItem<'emails/list-receiving-attachments'>;
+export function attachmentData(ctx: Emulator, a: ReceivedAttachmentMeta, withObject: boolean): ListItem<'emails/list-receiving-attachments'> {
   return {
     ...(withObject ? { object: 'attachment' } : {}),
     id: a.id,
@@ -57,7 +57,7 @@ export function attachmentData(ctx: Emulator, a: ReceivedAttachmentRow, withObje
 }
 
 /** A list item: no html, text, headers or object. */
-export function listItem(row: ReceivedEmailRow, attachments: ReceivedAttachmentRow[]) {
+export function listItem(row: ReceivedEmailListRow, attachments: ReceivedAttachmentMeta[]) {
   return {
     id: row.id,
     to: JSON.parse(row.to_addresses) as string[],

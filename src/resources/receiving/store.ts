@@ -85,10 +85,18 @@ export function getEmailOr404(ctx: Emulator, teamId: string, id: string): Receiv
   return row;
 }
 
+/** A `received_attachments` row without its content (`ATTACHMENT_META_COLUMNS`). */
+export type ReceivedAttachmentMeta = Omit<ReceivedAttachmentRow, 'content'>;
+
+/** The columns of a `ReceivedAttachmentMeta`: every column but `content`. */
+export const ATTACHMENT_META_COLUMNS = receivedAttachmentsTable.columnList(receivedAttachmentsTable.columnsExcept('content'));
+
 /** Attachments of one email in message order, without their contents unless `withContent`. */
-export function attachmentsOf(ctx: Emulator, emailId: string, withContent = false): ReceivedAttachmentRow[] {
-  const cols = withContent ? '*' : 'seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at';
-  return ctx.db.prepare(`SELECT ${cols} FROM received_attachments WHERE email_id = ? ORDER BY seq DESC`).all(emailId) as ReceivedAttachmentRow[];
+export function attachmentsOf(ctx: Emulator, emailId: string, withContent: true): ReceivedAttachmentRow[];
+export function attachmentsOf(ctx: Emulator, emailId: string, withContent?: false): ReceivedAttachmentMeta[];
+export function attachmentsOf(ctx: Emulator, emailId: string, withContent = false): ReceivedAttachmentMeta[] {
+  const cols = withContent ? '*' : ATTACHMENT_META_COLUMNS;
+  return ctx.db.prepare(`SELECT ${cols} FROM received_attachments WHERE email_id = ? ORDER BY seq DESC`).all(emailId) as ReceivedAttachmentMeta[];
 }
 
 /** An attachment row by id, or `undefined`. */
@@ -113,14 +121,20 @@ export function listReceivedEmails(ctx: Emulator, teamId: string, limit = 200): 
 
 /** A page of the team's received emails (`paginateTeam` options but the table). */
 export const pageReceivedEmails = teamPager<ReceivedEmailRow>('received_emails');
+
+/** A received email as a list reads it (`RECEIVED_LIST_COLUMNS`): no raw message, bodies or headers. */
+export type ReceivedEmailListRow = Omit<ReceivedEmailRow, 'raw' | 'html' | 'text' | 'headers'>;
+
+/** The columns of a `ReceivedEmailListRow`. */
+export const RECEIVED_LIST_COLUMNS = receivedEmailsTable.columnList(receivedEmailsTable.columnsExcept('raw', 'html', 'text', 'headers'));
 /** The table's name, for `paginate` with a filter (an email's attachments). */
 export const RECEIVED_ATTACHMENTS = 'received_attachments';
 
 /** An attachment of a received email without its content, or undefined. */
-export function attachmentMeta(ctx: Emulator, emailId: string, id: string): ReceivedAttachmentRow | undefined {
+export function attachmentMeta(ctx: Emulator, emailId: string, id: string): ReceivedAttachmentMeta | undefined {
   return ctx.db
-    .prepare('SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments WHERE id = ? AND email_id = ?')
-    .get(id, emailId) as ReceivedAttachmentRow | undefined;
+    .prepare(`SELECT ${ATTACHMENT_META_COLUMNS} FROM received_attachments WHERE id = ? AND email_id = ?`)
+    .get(id, emailId) as ReceivedAttachmentMeta | undefined;
 }
 
 /** The INSERT of a received email: every column but `seq`, positional. */
@@ -144,7 +158,7 @@ export function insertReceivedEmail(ctx: Emulator, row: Omit<ReceivedEmailRow, '
  * transaction (the module's `imported` hook).
  */
 export function recordImportedReceived(ctx: Emulator): void {
-  const rows = ctx.db.prepare('SELECT team_id, created_at FROM received_emails').raw().all() as [string, number][];
+  const rows = ctx.db.prepare(`SELECT ${receivedEmailsTable.columnList(['team_id', 'created_at'])} FROM received_emails`).raw().all() as [ReceivedEmailRow['team_id'], ReceivedEmailRow['created_at']][];
   for (const [teamId, at] of rows) recordReceive(ctx, teamId, at);
 }
 
@@ -160,7 +174,7 @@ export function insertReceivedAttachment(ctx: Emulator, row: Omit<ReceivedAttach
 export type ReceivedEmailHead = Omit<ReceivedEmailRow, 'raw' | 'html' | 'text'> & { html?: string | null; text?: string | null };
 
 /** The columns of a `ReceivedEmailHead` without its bodies. */
-const HEAD_COLUMNS = 'seq, id, team_id, from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to_addresses, received_for, subject, message_id, headers, created_at';
+const HEAD_COLUMNS = receivedEmailsTable.columnList(receivedEmailsTable.columnsExcept('raw', 'html', 'text'));
 
 /**
  * Received emails by id (any team; unknown ids are left out), without the
@@ -175,12 +189,12 @@ export function receivedEmailsByIds(ctx: Emulator, ids: readonly string[], bodie
 }
 
 /** The attachments of these received emails without their contents, each email's in message order. */
-export function receivedAttachmentsOfEmails(ctx: Emulator, emailIds: readonly string[]): Omit<ReceivedAttachmentRow, 'content'>[] {
+export function receivedAttachmentsOfEmails(ctx: Emulator, emailIds: readonly string[]): ReceivedAttachmentMeta[] {
   if (emailIds.length === 0) return [];
   return ctx.db
     .prepare(
-      `SELECT seq, id, team_id, email_id, filename, content_type, content_id, content_disposition, size, created_at FROM received_attachments
+      `SELECT ${ATTACHMENT_META_COLUMNS} FROM received_attachments
        WHERE email_id IN (SELECT value FROM json_each(?)) ORDER BY seq DESC`,
     )
-    .all(JSON.stringify(emailIds)) as Omit<ReceivedAttachmentRow, 'content'>[];
+    .all(JSON.stringify(emailIds)) as ReceivedAttachmentMeta[];
 }

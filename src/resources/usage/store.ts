@@ -4,7 +4,7 @@
  * the emails received that count toward the quotas.
  */
 import type { Emulator } from '../../context.js';
-import { defineTable, integer, text } from '../../store/table.js';
+import { defineTable, integer, text, type RowOf } from '../../store/table.js';
 
 const DAY_MS = 86_400_000;
 
@@ -13,21 +13,29 @@ export const usageTable = defineTable(
   'emulator_usage',
   {
     team_id: text().notNull(),
+    /** The UTC day: emulated ms ÷ 86,400,000, rounded down. */
     day: integer().notNull(),
+    /** Recipients sent that count toward the quotas. */
     sent: integer().notNull().default(0),
+    /** Emails received that count toward the quotas. */
     received: integer().notNull().default(0),
   },
   { primaryKey: ['team_id', 'day'], withoutRowid: true },
 );
 
+/** An `emulator_usage` row: one team's counts of one UTC day. */
+export type UsageRow = RowOf<typeof usageTable>;
+
+/** The INSERT of a row (every column), which `addUsage` turns into an upsert. */
+const INSERT_USAGE = usageTable.insert(usageTable.columnNames);
+
+/** Adds a row's counts to its team and day's, or stores the row when the day has none yet. */
+const ADD_USAGE = `${INSERT_USAGE.sql} ON CONFLICT (team_id, day) DO UPDATE SET sent = sent + excluded.sent, received = received + excluded.received`;
+
 /** Adds `sent` recipients and `received` emails to a team's UTC day of `atMs` (emulated ms). */
 export function addUsage(ctx: Emulator, teamId: string, atMs: number, sent: number, received: number): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO emulator_usage (team_id, day, sent, received) VALUES (?, ?, ?, ?)
-       ON CONFLICT (team_id, day) DO UPDATE SET sent = sent + excluded.sent, received = received + excluded.received`,
-    )
-    .run(teamId, Math.floor(atMs / DAY_MS), sent, received);
+  const row: UsageRow = { team_id: teamId, day: Math.floor(atMs / DAY_MS), sent, received };
+  ctx.db.prepare(ADD_USAGE).run(...INSERT_USAGE.params(row));
 }
 
 /** Deletes every count of the ledger. */
