@@ -10,7 +10,8 @@
  * differs from the document, sent exactly as the SDK builds it; and one
  * test per row of `./library-requests.ts` (issue 37): what the libraries
  * built on the API (Payload, Novu, Strapi, Laravel, Symfony, django-anymail,
- * Swoosh, Auth.js) send.
+ * Swoosh, Auth.js) send; and the multipart bodies of a contact import as
+ * the Ruby and PHP SDKs build them (issue 38).
  */
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
@@ -79,6 +80,63 @@ describe('what the other SDKs send', () => {
     const logs = (await t.api.get('/logs?limit=100')).body.data;
     const agents = new Set(logs.map((l: any) => l.user_agent));
     for (const ua of Object.values(USER_AGENTS)) expect(agents.has(ua), ua).toBe(true);
+  });
+
+  /** A multipart body as the SDKs build it by hand: each part's headers, a blank line, its bytes. */
+  function multipart(boundary: string, parts: { headers: string[]; body: string }[]): Buffer {
+    const chunks = parts.map((p) => `--${boundary}\r\n${p.headers.join('\r\n')}\r\n\r\n${p.body}\r\n`);
+    return Buffer.from(`${chunks.join('')}--${boundary}--\r\n`);
+  }
+  const importCsv = 'Email Address,First\nimport@example.net,Ann\n';
+  const postImport = (ua: string, boundary: string, body: Buffer) =>
+    request(t.emu.url).post('/contacts/imports').set('Authorization', `Bearer ${t.emu.apiKey}`).set('User-Agent', ua)
+      .set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body);
+
+  it('Ruby Contacts::Imports.create: the CSV as a part named `import.csv` (text/csv), column_map, segments and topics as JSON text parts', async () => {
+    // resend-ruby multipart_request.rb: part(boundary, "file", …, filename: "import.csv", content_type: "text/csv"),
+    // then column_map / on_conflict / segments ([{id}]) / topics, each `value.to_json` without a Content-Type.
+    const segment = (await t.api.post('/segments').send({ name: 'Imported' })).body.id;
+    const topic = (await t.api.post('/topics').send({ name: 'News', default_subscription: 'opt_in' })).body.id;
+    const boundary = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const res = await postImport(USER_AGENTS.ruby, boundary, multipart(boundary, [
+      { headers: ['Content-Disposition: form-data; name="file"; filename="import.csv"', 'Content-Type: text/csv'], body: importCsv },
+      { headers: ['Content-Disposition: form-data; name="column_map"'], body: JSON.stringify({ email: 'Email Address', first_name: 'First' }) },
+      { headers: ['Content-Disposition: form-data; name="on_conflict"'], body: 'upsert' },
+      { headers: ['Content-Disposition: form-data; name="segments"'], body: JSON.stringify([{ id: segment }]) },
+      { headers: ['Content-Disposition: form-data; name="topics"'], body: JSON.stringify([{ id: topic, subscription: 'opt_out' }]) },
+    ]));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await t.emu.clock.advance('2s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body).toMatchObject({ status: 'completed', counts: { created: 1, failed: 0 } });
+    expect((await t.api.get('/contacts/import@example.net')).body.first_name).toBe('Ann');
+    expect((await t.api.get('/contacts/import@example.net/segments')).body.data.map((s: any) => s.id)).toEqual([segment]);
+    const topics = (await t.api.get('/contacts/import@example.net/topics')).body.data;
+    expect(topics.find((x: any) => x.id === topic)).toMatchObject({ subscription: 'opt_out' });
+  });
+
+  it('PHP contacts->imports->create with a stream: the CSV as a part named `file` without a Content-Type, each part with its Content-Length', async () => {
+    // resend-php Payload::toRequest (ContentType::MULTIPART): a resource becomes ['name' => 'file', 'contents' => $f,
+    // 'filename' => 'file']; an array is json_encode'd; Guzzle's MultipartStream adds Content-Length to each part.
+    const boundary = '54db83ef6d96b391b3107fb30dd150f574da1db5';
+    const map = JSON.stringify({ email: 'Email Address', first_name: 'First' });
+    const res = await postImport(USER_AGENTS.php, boundary, multipart(boundary, [
+      { headers: ['Content-Disposition: form-data; name="file"; filename="file"', `Content-Length: ${Buffer.byteLength(importCsv)}`], body: importCsv },
+      { headers: ['Content-Disposition: form-data; name="column_map"', `Content-Length: ${map.length}`], body: map },
+    ]));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await t.emu.clock.advance('2s');
+    expect((await t.api.get(`/contacts/imports/${res.body.id}`)).body).toMatchObject({ status: 'completed', counts: { created: 1, failed: 0 } });
+    expect((await t.api.get('/contacts/import@example.net')).body.first_name).toBe('Ann');
+  });
+
+  it('PHP contacts->imports->create with the CSV as a string: a plain form field, not a file part, so 422 Missing `file`', async () => {
+    // resend-php Payload::toRequest: a string is a scalar part (no filename); the document's `file` is `format: binary`.
+    const boundary = '3b5f70185cf22dbfee22421dbb3e0be48b669d12';
+    const res = await postImport(USER_AGENTS.php, boundary, multipart(boundary, [
+      { headers: ['Content-Disposition: form-data; name="file"', `Content-Length: ${Buffer.byteLength(importCsv)}`], body: importCsv },
+    ]));
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ statusCode: 422, name: 'missing_required_field', message: 'Missing `file` field.' });
   });
 
   describe('every request of the table (test/http/sdk-requests.ts), as the SDK sends it', () => {
