@@ -26,15 +26,17 @@ export const teamsTable = defineTable(
 /** A team row. */
 export type TeamRow = RowOf<typeof teamsTable>;
 
+/** The INSERT of a new team: every column but `seq`. */
+const INSERT_TEAM = teamsTable.insert(teamsTable.columnsExcept('seq'));
+
 export const teamsModule: ResourceModule = {
   name: 'teams',
   // The tables of no resource, listed here (the first module): teams, the scheduler's and the clock's (src/clock/scheduler.ts), the
   // request pipeline's Idempotency-Key table (src/http/idempotency.ts owns it).
   tables: [teamsTable, jobsTable, emulatorClockTable, idempotencyKeysTable],
   seed(ctx, fixtures, db) {
-    const insert = db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)');
     for (const t of fixtures.teams ?? []) {
-      insert.run(t.id, t.name, t.owner_email, t.created_at ? Date.parse(t.created_at) : ctx.clock.nowMs());
+      insertTeam(db, { id: t.id, name: t.name, ownerEmail: t.owner_email, createdAt: t.created_at ? Date.parse(t.created_at) : ctx.clock.nowMs() });
     }
   },
 };
@@ -61,5 +63,5 @@ export function hasTeams(db: DB): boolean {
 
 /** Adds a team (emulated `createdAt` ms). */
 export function insertTeam(db: DB, team: { id: string; name: string; ownerEmail: string; createdAt: number }): void {
-  db.prepare('INSERT INTO teams (id, name, owner_email, created_at) VALUES (?, ?, ?, ?)').run(team.id, team.name, team.ownerEmail, team.createdAt);
+  db.prepare(INSERT_TEAM.sql).run(...INSERT_TEAM.params({ id: team.id, name: team.name, owner_email: team.ownerEmail, created_at: team.createdAt }));
 }
