@@ -42,12 +42,20 @@ interface Live {
  * validator is compiled when the first rule is checked, not at start-up
  * (compiling it was ~70 ms of every first `startServer()`).
  */
-async function specParts(): Promise<{ operations: Operation[]; validate: () => ValidateFunction }> {
+async function specParts(): Promise<{ ops: OperationIndex; validate: () => ValidateFunction }> {
   const { operations } = await loadSpec();
   const create = operations.find((o) => o.operationId === 'admin/create-fault');
   if (!create?.body) throw new Error('spec/openapi.yaml lacks the admin/create-fault body');
   // compileOperation compiles once per operation and keeps it.
-  return { operations, validate: () => compileOperation(create).body! };
+  return { ops: operationIndexOf(operations), validate: () => compileOperation(create).body! };
+}
+
+/** The index of the document's operations, made once per process (the document is loaded once) and shared by every emulator's fault store. */
+const operationIndexes = new WeakMap<readonly Operation[], OperationIndex>();
+function operationIndexOf(operations: readonly Operation[]): OperationIndex {
+  let index = operationIndexes.get(operations);
+  if (!index) operationIndexes.set(operations, (index = new OperationIndex(operations)));
+  return index;
 }
 
 /**
@@ -58,8 +66,7 @@ async function specParts(): Promise<{ operations: Operation[]; validate: () => V
  */
 export async function checkFaultInputs(list: unknown): Promise<void> {
   if (!Array.isArray(list)) throw new Error('not a JSON array of rules');
-  const { operations, validate } = await specParts();
-  const ops = new OperationIndex(operations);
+  const { ops, validate } = await specParts();
   list.forEach((input, i) => {
     try {
       normalizeRule(input, validate(), ops, 0);
@@ -114,20 +121,24 @@ export class FaultStore implements Faults {
     return true;
   }
 
-  /** Aborts the pending delays when the emulator closes. */
-  private readonly closing = new AbortController();
+  /** Aborts the pending delays when the emulator closes: made with the first delay (an emulator that never delays makes none, and its close allocates nothing). */
+  private closing: AbortController | null = null;
+  private closed = false;
 
-  /** See `Faults.delay`: a wall-clock wait of `ms`, ended early by `close()` with a 503. */
+  /** See `Faults.delay`: a wall-clock wait of `ms`, ended early by `close()` with a 503 (at once when already closed). */
   delay(ms: number): Promise<void> {
+    if (this.closed) return Promise.reject(closingError());
+    this.closing ??= new AbortController();
     return sleep(ms, undefined, { signal: this.closing.signal }).catch((err: unknown) => {
-      if ((err as { name?: string })?.name === 'AbortError') throw new ApiError(503, 'service_unavailable', 'The emulator is closing.');
+      if ((err as { name?: string })?.name === 'AbortError') throw closingError();
       throw err;
     });
   }
 
   /** See `Faults.close`. */
   close(): void {
-    this.closing.abort();
+    this.closed = true;
+    this.closing?.abort();
   }
 
   /** Removes every rule; returns how many there were. */
@@ -234,6 +245,11 @@ export class FaultStore implements Faults {
 
 /** A store for `ctx` with `startRules` (not yet added: call `restore()` once the store is seeded). */
 export async function createFaultStore(ctx: Pick<Emulator, 'db' | 'config' | 'log' | 'bus'>, startRules: readonly unknown[] = []): Promise<FaultStore> {
-  const { operations, validate } = await specParts();
-  return new FaultStore(ctx, validate, new OperationIndex(operations), startRules);
+  const { ops, validate } = await specParts();
+  return new FaultStore(ctx, validate, ops, startRules);
+}
+
+/** The 503 of a request whose fault delay the emulator's close ended. */
+function closingError(): ApiError {
+  return new ApiError(503, 'service_unavailable', 'The emulator is closing.');
 }

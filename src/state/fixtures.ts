@@ -50,9 +50,38 @@ export function resolveFixtures(fixtures: string): string {
  */
 export function loadFixtures(fixtures: string): Record<string, any> {
   const file = resolveFixtures(fixtures);
+  const set = FIXTURE_SETS.find((name) => fixtureSetPath(name) === file);
+  if (set) return bundledSet(set);
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`cannot read fixtures ${file}: ${(err as Error).message}`);
   }
+}
+
+/** The bundled sets as read, by name: read once per process and frozen (seeding only reads them), so an emulator started for every test keeps no copy of its own. */
+const bundledSets = new Map<FixtureSetName, Record<string, any>>();
+
+/** A bundled set, read and deep-frozen on first use (`loadFixtures`). */
+function bundledSet(name: FixtureSetName): Record<string, any> {
+  const known = bundledSets.get(name);
+  if (known) return known;
+  const file = fixtureSetPath(name);
+  let set: Record<string, any>;
+  try {
+    set = deepFreeze(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch (err) {
+    throw new Error(`cannot read fixtures ${file}: ${(err as Error).message}`);
+  }
+  bundledSets.set(name, set);
+  return set;
+}
+
+/** Freezes a parsed JSON value and everything in it; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

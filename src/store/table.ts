@@ -197,8 +197,14 @@ export class Table<C extends Columns> {
     }
   }
 
-  /** CREATE TABLE, then each index and trigger, as one SQL text (statements separated by `;`). */
+  #createSql: string | undefined;
+
+  /** CREATE TABLE, then each index and trigger, as one SQL text (statements separated by `;`); made once (a declaration never changes), not once per store. */
   get createSql(): string {
+    return (this.#createSql ??= this.makeCreateSql());
+  }
+
+  private makeCreateSql(): string {
     const parts = this.columnNames.map((n) => this.columns[n].sql(n));
     if (this.options.primaryKey) parts.push(`PRIMARY KEY (${this.options.primaryKey.join(', ')})`);
     for (const u of this.options.unique ?? []) parts.push(`UNIQUE (${u.join(', ')})`);

@@ -91,4 +91,27 @@ describe('the bundled fixture sets', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a bundled set is read once a process and frozen through, by its name or its path: every emulator seeds from the same copy and none can change it', async () => {
+    const def = loadFixtures('default');
+    expect(loadFixtures(defaultFixturesPath())).toBe(def);
+    expect(loadFixtures('demo')).toBe(loadFixtures(fixtureSetPath('demo')));
+    const frozenThrough = (v: unknown): boolean => v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(frozenThrough));
+    expect(frozenThrough(def)).toBe(true);
+    expect(() => {
+      def.api_keys[0].token = 're_changed';
+    }).toThrow(TypeError);
+    // Seeding, resetting and a second emulator leave the shared set as it was.
+    const before = JSON.stringify(def);
+    const a = await createApp();
+    const b = await createApp();
+    try {
+      await a.reset();
+      expect(b.apiKey).toBe(a.apiKey);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    expect(JSON.stringify(loadFixtures('default'))).toBe(before);
+  });
 });
