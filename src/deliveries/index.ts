@@ -9,12 +9,14 @@
  * = the `svix-id`, `msg_…`), `webhook_attempts` (one row per HTTP attempt).
  */
 import type { ResourceModule } from '../module.js';
-import { webhookDeliverJob, webhookReplayJob } from './jobs.js';
-import { tables } from './store.js';
+import { newAttemptId, webhookDeliverJob, webhookReplayJob } from './jobs.js';
+import { giveImportedAttemptsIds, tables } from './store.js';
 
 export const deliveriesModule: ResourceModule = {
   name: 'webhook-deliveries',
   tables,
   // Both detached with the real clock (a slow endpoint holds up no other job): see jobs.ts.
   jobs: [webhookDeliverJob, webhookReplayJob],
+  // Attempts of 0.x snapshots made before attempts had ids get one as they are imported.
+  imported: (ctx) => void giveImportedAttemptsIds(ctx, newAttemptId),
 };

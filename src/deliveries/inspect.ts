@@ -5,7 +5,7 @@
 import type { Emulator } from '../context.js';
 import { isoTime } from '../http/format.js';
 import type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery } from '../public-types.js';
-import { attemptsOf, deliveriesWhere, deliveryRow } from './store.js';
+import { attemptsOf, deliveriesWhere, deliveryRow, type DeliveryRow, type WebhookAttemptRow } from './store.js';
 
 // The shapes are public (`emu.webhookDeliveries()`): declared in src/public-types.ts.
 export type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery };
@@ -13,7 +13,8 @@ export type { DeliveryAttempt, DeliveryFilter, DeliveryStatus, WebhookDelivery }
 /** The keys of `DeliveryFilter`, in the order failure messages list them (src/testing/matchers.ts). */
 export const DELIVERY_FILTER_KEYS = ['event_type', 'status', 'webhook_id', 'team_id'] as const;
 
-function toDelivery(r: any, attempts: any[]): WebhookDelivery {
+/** A delivery row and its attempts (oldest first) in the public shape (times ISO 8601; JSON columns parsed). */
+function toDelivery(r: DeliveryRow, attempts: readonly WebhookAttemptRow[]): WebhookDelivery {
   const last = attempts[attempts.length - 1];
   return {
     id: r.id,
@@ -52,7 +53,7 @@ export function listDeliveries(ctx: Emulator, filter: DeliveryFilter = {}): Webh
     }
   }
   const { rows, attempts: all } = deliveriesWhere(ctx, where, params);
-  const attempts = new Map<string, any[]>();
+  const attempts = new Map<string, WebhookAttemptRow[]>();
   for (const a of all) {
     const list = attempts.get(a.delivery_id);
     if (list) list.push(a);

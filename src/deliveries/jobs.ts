@@ -85,7 +85,7 @@ function signHeaders(secrets: string | string[], msgId: string, payload: string,
 }
 
 /** A new attempt id: `atmpt_` + 27 alphanumerics (Svix's id style, like `msg_`). */
-function newAttemptId(): string {
+export function newAttemptId(): string {
   return `atmpt_${randomAlnum(27)}`;
 }
 

@@ -53,8 +53,13 @@ export const webhookAttemptsTable = defineTable(
     duration_ms: integer().notNull(),
     /** The request's headers, JSON text. */
     headers: text().notNull(),
-    /** `att_…`; null in an attempt imported from a 0.x snapshot made before attempts had ids (snapshot v5, v6). */
-    id: text(),
+    /**
+     * `atmpt_…`. Nullable in the schema because 0.x snapshots of versions 5
+     * and 6 hold attempts without one; such an attempt gets an id as it is
+     * imported (`giveImportedAttemptsIds`), so a stored attempt always has
+     * one (the attempts list answers `id` as a string).
+     */
+    id: text().as<string>(),
     /** The endpoint's response body (first 4 096 characters), or null. */
     response: text(),
     /** The endpoint the attempt went to (the webhook's at that moment); null in attempts imported from old snapshots. */
@@ -105,12 +110,8 @@ export function webhookEventsPage<T>(ctx: Emulator, hook: { id: string; team_id:
   });
 }
 
-/**
- * An attempt as the attempts list reads it (times: emulated `attempted_at`
- * ms). `id` is typed as the list answers it (a string): the column is null
- * only in attempts imported from a 0.x snapshot made before attempts had ids.
- */
-export type AttemptRow = Pick<WebhookAttemptRow, 'attempted_at' | 'status_code' | 'error' | 'response'> & { id: string };
+/** An attempt as the attempts list reads it (times: emulated `attempted_at` ms). */
+export type AttemptRow = Pick<WebhookAttemptRow, 'id' | 'attempted_at' | 'status_code' | 'error' | 'response'>;
 
 /** A page of a delivery's attempts, newest first (`limit` default 20). */
 export function attemptsPage<T>(ctx: Emulator, deliveryId: string, query: PageQuery, map: (a: AttemptRow) => T): ListEnvelope<T> {
@@ -216,4 +217,17 @@ export function insertAttempt(
 /** Scheduled (non-replay) attempts made so far, through the `webhook_attempts_delivery` index. */
 export function scheduledAttempts(ctx: Emulator, deliveryId: string): number {
   return (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ? AND replay = 0').get(deliveryId) as { n: number }).n;
+}
+
+/**
+ * Gives each attempt without an id (one imported from a 0.x snapshot of
+ * version 5 or 6, made before attempts had ids) a new one from `newId`, in
+ * the import's transaction (the module's `imported` hook), so the attempts
+ * list never answers `id: null`. Returns how many it gave.
+ */
+export function giveImportedAttemptsIds(ctx: Emulator, newId: () => string): number {
+  const seqs = ctx.db.prepare('SELECT seq FROM webhook_attempts WHERE id IS NULL').pluck().all() as number[];
+  const give = ctx.db.prepare('UPDATE webhook_attempts SET id = ? WHERE seq = ?');
+  for (const seq of seqs) give.run(newId(), seq);
+  return seqs.length;
 }
