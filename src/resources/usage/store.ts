@@ -8,7 +8,7 @@ import { defineTable, integer, text, type RowOf } from '../../store/table.js';
 
 const DAY_MS = 86_400_000;
 
-/** The ledger: per team and UTC day (`created_at` ÷ 86,400,000), the recipients sent and the emails received that count toward the quotas. */
+/** The ledger: per team and UTC day (`day`: the emulated time of the send or receipt in ms ÷ 86,400,000), the recipients sent and the emails received that count toward the quotas. */
 export const usageTable = defineTable(
   'emulator_usage',
   {
