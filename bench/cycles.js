@@ -25,13 +25,20 @@
 // own collections must free the rest. Target: heap and RSS at the end
 // within 50 MB of the bare server's in the same run (from after a warm-up
 // of 20 cycles, so the emulator's loaded code is not counted).
-// `node --expose-gc bench/cycles.js [N] [--unforced-cycles M] [--unforced-only] [--unforced-run PREFIX] [--unforced-check heap]`
+// Last, a Vitest file of T tests (default 2 x N), each with a `startServer()`
+// of its own (`beforeEach` / `afterEach`, no request), run by Vitest in a
+// forks worker, beside the same file with a bare node:http server per test:
+// heap and RSS growth of the worker from `beforeAll` to `afterAll`, the same
+// 50 MB target beyond the bare file's (skipped by `--unforced-run`).
+// `node --expose-gc bench/cycles.js [N] [--unforced-cycles M] [--unforced-only] [--unforced-run PREFIX] [--unforced-check heap] [--vitest-tests T]`
 // after `npm run build` (default N 1 000; part of `npm run bench`).
 // Exits 1 if a target is missed. test/cli/cycles-unforced.test.ts runs a
 // shortened `--unforced-only` in CI.
 import http from 'node:http';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 
@@ -54,6 +61,8 @@ const UNFORCED_RUN = option('--unforced-run');
 /** `--unforced-check heap`: the unforced runs' heap checks only (RSS there is the allocator's to give back, noisier in a short run). */
 const UNFORCED_CHECKS = option('--unforced-check') === 'heap' ? [['heap', 'heapUsed']] : [['heap', 'heapUsed'], ['RSS', 'rss']];
 const unforcedChild = process.argv.includes('--unforced');
+/** Tests of the Vitest file run (`--vitest-tests T`; 0 skips it). */
+const VITEST_TESTS = Number(option('--vitest-tests') ?? (UNFORCED_RUN ? 0 : 2 * N));
 if (!globalThis.gc && !unforcedChild && !UNFORCED_ONLY) {
   console.error('run with node --expose-gc (or --unforced-only)');
   process.exit(2);
@@ -250,5 +259,59 @@ for (const r of Object.values(unforced).filter((r) => UNFORCED[r.name].ceiling))
     checks.push([`${what} growth over ${r.n} × ${r.name}, beyond ${ceiling.name}'s (${mb(grown(r, key))} − ${mb(grown(ceiling, key))} MB, no gc())`, mb(beyond), `≤ ${UNFORCED_TARGET_MB}`, beyond <= UNFORCED_TARGET_MB * 2 ** 20]);
   }
 }
+if (VITEST_TESTS > 0) {
+  const runs = { bare: await vitestFile('bare', VITEST_TESTS), emulator: await vitestFile('emulator', VITEST_TESTS) };
+  console.log(`A Vitest file of ${VITEST_TESTS} tests, a server of its own per test (no gc()):`);
+  console.table(Object.entries(runs).map(([kind, r]) => ({ 'server per test': kind === 'bare' ? 'bare node:http server' : 'startServer()', 'heap growth MB': mb(r.heap), 'RSS growth MB': mb(r.rss) })));
+  for (const [what, key] of UNFORCED_CHECKS.map(([w, k]) => [w, k === 'heapUsed' ? 'heap' : 'rss'])) {
+    const beyond = runs.emulator[key] - runs.bare[key];
+    checks.push([`${what} growth over a Vitest file of ${VITEST_TESTS} tests with a startServer() each, beyond a bare server each (${mb(runs.emulator[key])} − ${mb(runs.bare[key])} MB, no gc())`, mb(beyond), `≤ ${UNFORCED_TARGET_MB}`, beyond <= UNFORCED_TARGET_MB * 2 ** 20]);
+  }
+}
 console.table(checks.map(([target, value, goal, met]) => ({ target, value, goal, met })));
 process.exit(checks.every((c) => c[3]) ? 0 : 1);
+
+/**
+ * Runs a Vitest file of `tests` tests, each with a server of its own
+ * (`kind`: `emulator`, a `startServer()`; `bare`, a node:http server), in a
+ * folder of bench/tmp made for it (removed after); resolves the worker's
+ * heap and RSS growth in bytes from `beforeAll` to `afterAll`.
+ */
+async function vitestFile(kind, tests) {
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(root, 'tmp', 'cycles-vitest-'));
+  try {
+    const entry = path.relative(dir, path.join(root, '..', 'dist', 'index.mjs')).split(path.sep).join('/');
+    fs.writeFileSync(path.join(dir, 'vitest.config.mjs'), "export default { test: { include: ['fresh.test.mjs'], pool: 'forks' } };\n");
+    fs.writeFileSync(path.join(dir, 'fresh.test.mjs'), `import http from 'node:http';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { startServer } from '${entry}';
+async function bare() {
+  const server = http.createServer((req, res) => res.end());
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}
+let server;
+let before;
+beforeAll(() => { before = process.memoryUsage(); });
+beforeEach(async () => { server = ${kind === 'bare' ? 'await bare()' : "await startServer({ logLevel: 'error' })"}; });
+afterEach(() => server.close());
+for (let i = 0; i < ${tests}; i++) it('test ' + i, () => { expect(server).toBeTruthy(); });
+afterAll(() => {
+  const m = process.memoryUsage();
+  console.log('GROWTH ' + JSON.stringify({ heap: m.heapUsed - before.heapUsed, rss: m.rss - before.rss }));
+});
+`);
+    const vitest = path.join(root, '..', 'node_modules', 'vitest', 'vitest.mjs');
+    const proc = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (b) => (out += b));
+    const code = await new Promise((r) => proc.on('exit', r));
+    const line = /GROWTH (\{.*\})/.exec(out);
+    if (code !== 0 || !line) throw new Error(`the Vitest file (${kind}) exited ${code}:\n${out}`);
+    return JSON.parse(line[1]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
