@@ -26,6 +26,7 @@
  */
 import type multerType from 'multer';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Emulator } from './context.js';
 import { errors } from './http/errors.js';
@@ -266,8 +267,8 @@ export function closeApp(app: EmulatorApp): void {
   target.handle = answerClosed;
 }
 
-/** The request handler of a closed app (`closeApp`). */
-function answerClosed(req: Request, res: Response): void {
+/** The request handler of a closed emulator: 503 `service_unavailable` (`errors.emulatorClosed`); a closed app's (`closeApp`) and a cut listener's (src/server.ts). */
+export function answerClosed(req: IncomingMessage, res: ServerResponse): void {
   writeJson(req, res, 503, {}, errors.emulatorClosed().toJSON());
 }
 

@@ -15,7 +15,7 @@ import { DEFAULT_HTTPS_PORT, type Emulator, type EmulatorConfig, type RuntimeSta
 import { EventBus, listenerErrorText } from './bus.js';
 import { hasTeams } from './state/teams.js';
 import { applyDefaultKeyToken } from './resources/api-keys/service.js';
-import { buildApp, buildRouteTable, closeApp, type EmulatorApp } from './app.js';
+import { answerClosed, buildApp, buildRouteTable, closeApp, type EmulatorApp } from './app.js';
 import type { ResponseInfo } from './module.js';
 import { migrate, openDatabase } from './store/db.js';
 import { reportCallbackErrors } from './store/after-commit.js';
@@ -331,7 +331,7 @@ function switchableListener(target: http.RequestListener): { listener: http.Requ
   return {
     listener: (req, res) => {
       if (to) return to(req, res);
-      writeJson(req, res, 503, {}, errors.emulatorClosed().toJSON());
+      answerClosed(req, res);
     },
     cut() {
       to = null;
