@@ -424,7 +424,7 @@ export class Scheduler {
       // one is marked failed once space frees (before the next run).
       if (!fullStore(e)) throw e;
       this.storeFull(e, row);
-      if (from === 'running') this.stuck.set(row.id, error);
+      if (from === 'running') this.holdEnd(row.id, error);
     }
     this.log(failedText(row.id, row.type, err));
   }
@@ -454,8 +454,19 @@ export class Scheduler {
       this.stuck.delete(id);
     } catch (err) {
       if (!fullStore(err)) throw err;
-      this.stuck.set(id, error);
+      this.holdEnd(id, error);
     }
+  }
+
+  /**
+   * Keeps the end of an async job left `running` (back to `pending` when
+   * `error` is null, else `failed`) for the next run, and arms the timer
+   * for it (`kick`): the job may be a detached one, ending after the run
+   * that started it, whose own re-arming came too early to see it.
+   */
+  private holdEnd(id: number, error: string | null): void {
+    this.stuck.set(id, error);
+    this.kick();
   }
 
   /** Deletes failed jobs beyond the newest `KEEP_FAILED_JOBS`. */

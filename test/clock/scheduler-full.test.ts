@@ -156,6 +156,28 @@ describe('jobs on a full store', () => {
     await scheduler.stop();
   });
 
+  it('real clock: a detached job that failed while the store was full is recorded failed once space frees, with no other job scheduled', async () => {
+    const { db, scheduler, logs, full, free, status } = setup('real');
+    refuseEnd(db, 'failed');
+    let ended = false;
+    scheduler.register('hook', async () => {
+      await new Promise((r) => setImmediate(r));
+      ended = true;
+      throw new Error('the endpoint is gone');
+    }, { detachInRealMode: true });
+    full();
+    scheduler.start();
+    scheduler.schedule('hook', {});
+    // The run that started it ended before it did: its failure's write, refused, is left to the timer alone.
+    await vi.waitFor(() => expect(ended).toBe(true), WAIT);
+    await vi.waitFor(() => expect(logs.some((l) => l.includes('job 1 (hook) failed: the endpoint is gone'))).toBe(true), WAIT);
+    expect(status()).toEqual(['running']);
+    free();
+    await vi.waitFor(() => expect(status()).toEqual(['failed']), WAIT);
+    expect(db.prepare('SELECT error FROM jobs').pluck().get()).toMatch(/^Error: the endpoint is gone/);
+    await scheduler.stop();
+  });
+
   it('real clock: a job whose running mark the full store refuses stays pending and is retried after FULL_RETRY_MS, not in a tight loop', async () => {
     const { db, scheduler, logs, full, free, status } = setup('real');
     db.exec(`CREATE TRIGGER refuse_mark AFTER UPDATE OF status ON jobs WHEN NEW.status = 'running' BEGIN INSERT INTO blobs VALUES (zeroblob(65536)); END`);
