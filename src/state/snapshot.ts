@@ -58,13 +58,15 @@ function versionName(version: number | undefined): string {
  * `ApiError` 422 naming the version for a table or column that does not map.
  */
 function upgradeTables(ctx: Emulator, version: number | undefined, tables: Tables): Tables {
-  const copy: Tables = {};
-  for (const [t, rows] of Object.entries(tables)) copy[t] = Array.isArray(rows) ? rows.map((r) => (r && typeof r === 'object' ? { ...r } : r)) : rows;
   const later = ctx.modules
     .flatMap((m) => m.migrations ?? [])
-    .filter((m) => version !== undefined && m.version > version)
+    .filter((m) => version !== undefined && m.version > version && m.upgradeSnapshot)
     .sort((a, b) => a.version - b.version);
-  for (const m of later) m.upgradeSnapshot?.(copy);
+  if (!later.length) return mapOntoSchema(ctx, version, tables);
+  // `upgradeSnapshot` changes rows in place: on a copy, so the caller's snapshot stays as it was.
+  const copy: Tables = {};
+  for (const [t, rows] of Object.entries(tables)) copy[t] = Array.isArray(rows) ? rows.map((r) => (r && typeof r === 'object' ? { ...r } : r)) : rows;
+  for (const m of later) m.upgradeSnapshot!(copy);
   return mapOntoSchema(ctx, version, copy);
 }
 

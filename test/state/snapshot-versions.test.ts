@@ -215,10 +215,14 @@ describe('a snapshot of a version since the baseline', () => {
     const snap = exportSnapshot(ctx);
     expect(snap.schema_version).toBe(BASELINE_VERSION + 1);
     const old = { ...snap, schema_version: BASELINE_VERSION, tables: { ...snap.tables, contacts: snap.tables.contacts.map(({ first_name, ...c }) => ({ ...c, given_name: first_name })) } };
+    const given = JSON.stringify(old);
     importSnapshot(ctx, old);
     expect((await t.api.get(`/contacts/${created.body.id}`)).body.first_name).toBe('Ada');
+    // The caller's snapshot is left as it was (`upgradeSnapshot` changes a copy).
+    expect(JSON.stringify(old)).toBe(given);
     // Without the migration the old column is refused (a column this version does not have).
     expect(() => importSnapshot(contextOf(t.emu), { ...old, schema_version: BASELINE_VERSION - 1 })).toThrow('has column `contacts.given_name`');
+    expect(JSON.stringify(old)).toBe(given);
   });
 });
 
