@@ -21,6 +21,38 @@ describe('pagination (docs/reference/interface-spec.md#pagination)', () => {
     expect(res.body.data.slice(0, 25).map((k: any) => k.id)).toEqual([...ids].reverse());
   });
 
+  it('rule 3 on each list it names that is made by one request (domains, segments, audiences, webhooks, broadcasts): limit omitted, every item', async () => {
+    const segment = (await t.api.post('/segments').send({ name: 'for broadcasts' })).body.id as string;
+    const lists: [string, (i: number) => Record<string, unknown>][] = [
+      ['/domains', (i) => ({ name: `rule3-${i}.example.com` })],
+      ['/segments', (i) => ({ name: `rule 3 #${i}` })],
+      ['/audiences', (i) => ({ name: `rule 3 #${i}` })],
+      ['/webhooks', (i) => ({ endpoint: `https://hooks.example.test/${i}`, events: ['email.sent'] })],
+      ['/broadcasts', (i) => ({ name: `rule 3 #${i}`, segment_id: segment, from: 'Acme <news@example.com>', subject: 's', html: '<p>x</p>' })],
+    ];
+    const seen: Record<string, { count: number; has_more: boolean }> = {};
+    const want: Record<string, { count: number; has_more: boolean }> = {};
+    for (const [path, body] of lists) {
+      const before = (await t.api.get(`${path}?limit=100`)).body.data.length as number;
+      for (let i = 0; i < 21; i++) {
+        const made = await t.api.post(path).send(body(i));
+        expect(made.status, `${path} ${JSON.stringify(made.body)}`).toBeLessThan(300);
+      }
+      const res = await t.api.get(path);
+      seen[path] = { count: res.body.data.length, has_more: res.body.has_more };
+      want[path] = { count: before + 21, has_more: false };
+    }
+    expect(seen).toEqual(want);
+  });
+
+  it('rule 2: the topics list, limit omitted, answers 20 items', async () => {
+    for (let i = 0; i < 21; i++) {
+      expect((await t.api.post('/topics').send({ name: `rule 2 #${i}`, default_subscription: 'opt_in' })).status).toBe(201);
+    }
+    const res = await t.api.get('/topics');
+    expect({ count: res.body.data.length, has_more: res.body.has_more }).toEqual({ count: 20, has_more: true });
+  });
+
   it('pages forward with after and back with before, cursors excluded', async () => {
     const ids = [...(await makeKeys(7))].reverse(); // newest first
     const p1 = await t.api.get('/api-keys?limit=3');
