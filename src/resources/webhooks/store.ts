@@ -109,11 +109,14 @@ export function subscribedWebhookIds(ctx: Emulator, teamId: string, type: string
   return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(type)).map((h) => h.id);
 }
 
+/** The columns its list items read (`WEBHOOK_LIST_COLUMNS`, `WebhookListRow`). */
+const WEBHOOK_LIST_NAMES = ['id', 'created_at', 'status', 'endpoint', 'events'] as const;
+
 /** The columns its list items read (a page selects only these, not the secrets: a list reads only what it shows). */
-export const WEBHOOK_LIST_COLUMNS = webhooksTable.columnList(['id', 'created_at', 'status', 'endpoint', 'events']);
+export const WEBHOOK_LIST_COLUMNS = webhooksTable.columnList(WEBHOOK_LIST_NAMES);
 
 /** A row as a list page reads it (`WEBHOOK_LIST_COLUMNS`). */
-export type WebhookListRow = Pick<WebhookRow, 'id' | 'created_at' | 'status' | 'endpoint' | 'events'>;
+export type WebhookListRow = Pick<WebhookRow, (typeof WEBHOOK_LIST_NAMES)[number]>;
 
 /** A page of the team's `webhooks` rows (`paginateTeam` options but the table). */
 export const pageWebhooks = teamPager<WebhookRow>('webhooks');
