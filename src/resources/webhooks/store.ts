@@ -10,6 +10,7 @@ import { teamPager } from '../../http/pagination.js';
 import { webhookMessages } from './messages.js';
 import type { SchemaOf } from '../../http/document-types.js';
 import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
+import { forgetSubscriptions } from '../../deliveries/emit.js';
 
 /** The `webhooks` table. Times: emulated ms. */
 export const webhooksTable = defineTable(
@@ -78,7 +79,7 @@ export function checkEndpoint(endpoint: string): void {
   }
 }
 
-/** Inserts a webhook endpoint (status `enabled` unless given); returns its row. */
+/** Inserts a webhook endpoint (status `enabled` unless given); returns its row. The deliveries' kept subscriptions are forgotten (`forgetSubscriptions`), as by the two writes below. */
 export function insertWebhook(
   ctx: Emulator,
   w: { id?: string; teamId: string; endpoint: string; events: string[]; status?: WebhookRow['status']; signingSecret?: string; createdAt?: number },
@@ -93,6 +94,7 @@ export function insertWebhook(
     signing_secret: w.signingSecret ?? newSigningSecret(),
     created_at: w.createdAt ?? ctx.clock.nowMs(),
   }));
+  forgetSubscriptions(ctx);
   return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
 }
 
@@ -124,11 +126,13 @@ export const pageWebhooks = teamPager<WebhookRow>('webhooks');
 /** Sets a webhook's endpoint, events (JSON text) and status. */
 export function updateWebhook(ctx: Emulator, id: string, w: Pick<WebhookRow, 'endpoint' | 'events' | 'status'>): void {
   ctx.db.prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?').run(w.endpoint, w.events, w.status, id);
+  forgetSubscriptions(ctx);
 }
 
 /** Deletes a webhook row (the caller cancels its pending deliveries in the same transaction). */
 export function deleteWebhook(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(id);
+  forgetSubscriptions(ctx);
 }
 
 /** Gives a webhook a new signing secret; the previous one keeps signing until `previousUntil` (emulated ms). */
