@@ -288,7 +288,7 @@ export function runningRunIds(ctx: Emulator, automationId: string): string[] {
   return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as Pick<RunRow, 'id'>[]).map((r) => r.id);
 }
 
-/** Deletes an automation; its runs and their steps go with it (foreign keys, `automationRunsForeignKeysMigration`). Call inside a transaction. */
+/** Deletes an automation; its runs and their steps go with it (the foreign keys of `automationRunsTable` and `automationRunStepsTable`). Call inside a transaction. */
 export function deleteAutomation(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(id);
 }
