@@ -43,7 +43,7 @@ export function checkRelayUrl(url: string): string {
 }
 
 /** The relay as shown to users: `host:port`, never the credentials. */
-export function relayName(url: string): string {
+function relayName(url: string): string {
   const u = new URL(url);
   return `${u.hostname}:${u.port || (u.protocol === 'smtps:' ? '465' : '25')}`;
 }
@@ -55,7 +55,7 @@ function patternOf(p: string): RegExp {
 }
 
 /** Whether `address` (bare) may be relayed to: every address without an allow-list. */
-export function relayAllowed(allow: readonly string[] | undefined, address: string): boolean {
+function relayAllowed(allow: readonly string[] | undefined, address: string): boolean {
   if (!allow || allow.length === 0) return true;
   const bare = address.toLowerCase();
   return allow.some((p) => patternOf(p).test(bare));

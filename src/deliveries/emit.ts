@@ -36,14 +36,11 @@ const subscriptionsByStore = new WeakMap<object, Subscriptions>();
 
 /**
  * The subscriptions `emitEvent` has looked up in this emulator's store,
- * kept until a webhook may have changed: emptied when the bus says so, on
- * `reset` (a reset or snapshot import replaced every webhook) and on
- * `change` of a `webhooks/*` operation (an endpoint created, updated or
- * deleted through the API: the only writes of the `webhooks` table beside
- * the seed of a reset). Both come before any later job or request reads it:
- * `change` is emitted as the API answer is sent, in the same tick as the
- * commit. A team and event type is looked up once between changes, not once
- * per event (a broadcast raises one per email step:
+ * kept until a webhook may have changed: emptied by the webhooks room's
+ * writes (`forgetSubscriptions`: an endpoint created, updated or deleted)
+ * and on the bus's `reset` (a reset or snapshot import replaced every
+ * webhook). A team and event type is looked up once between changes, not
+ * once per event (a broadcast raises one per email step:
  * docs/benchmarks.md#figures-behind-the-code).
  */
 function subscriptionsOf(ctx: Emulator): Subscriptions {
@@ -52,12 +49,19 @@ function subscriptionsOf(ctx: Emulator): Subscriptions {
     const made: Subscriptions = new Map();
     subscriptionsByStore.set(ctx.db, made);
     ctx.bus.on('reset', () => made.clear());
-    ctx.bus.on('change', (c) => {
-      if (c.operation.startsWith('webhooks/')) made.clear();
-    });
     kept = made;
   }
   return kept;
+}
+
+/**
+ * Forgets the subscriptions kept for this store: the webhooks room calls it
+ * with each write of the `webhooks` table that may change who gets an event
+ * (a new, updated or deleted endpoint), in the same synchronous step, so the
+ * next event reads the table again.
+ */
+export function forgetSubscriptions(ctx: Emulator): void {
+  subscriptionsByStore.get(ctx.db)?.clear();
 }
 
 /** Ids of the enabled webhooks of `teamId` subscribed to `type` (what `emitEvent` records a delivery for), oldest first; none for a type no webhook can take. */

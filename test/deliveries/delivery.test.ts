@@ -11,7 +11,8 @@ import { Resend } from 'resend';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { RETRY_DELAYS_MS } from '../../src/deliveries/jobs.js';
 import { startReceiver, verifyInput, type Receiver } from './receiver.js';
-import { busOf, storeOf } from '../../src/internals.js';
+import { busOf, contextOf, storeOf } from '../../src/internals.js';
+import { insertWebhook } from '../../src/resources/webhooks/store.js';
 
 const receivers: Receiver[] = [];
 async function receiver(...args: Parameters<typeof startReceiver>) {
@@ -279,6 +280,13 @@ describe('the subscriptions an event reaches (kept per store between webhook cha
     await t.api.delete(`/webhooks/${gone.id}`).expect(200);
     await createDomain(t, 'second.dev');
     expect(created()).toBe(2);
+  });
+
+  it('an event after a webhook written by the room itself (no API request) reaches it', async () => {
+    await createDomain(t, 'before.dev');
+    const h = insertWebhook(contextOf(t.emu), { teamId: FIXTURES.defaultTeamId, endpoint: 'http://127.0.0.1:9/direct', events: ['domain.created'] });
+    await createDomain(t, 'after.dev');
+    expect(t.emu.webhookDeliveries({ team_id: FIXTURES.defaultTeamId, event_type: 'domain.created' }).map((d) => d.webhook_id)).toEqual([h.id]);
   });
 
   it('an event after a reset reaches only the webhooks of the new state', async () => {

@@ -45,7 +45,8 @@ export type ApiKeyRow = RowOf<typeof apiKeysTable>;
 const INSERT_API_KEY = apiKeysTable.insert(apiKeysTable.columnsExcept('seq'));
 
 /** What `findApiKey` reads of a key. */
-const FOUND_KEY_COLUMNS = apiKeysTable.columnList(['id', 'team_id', 'permission', 'domain_id', 'last_used_at']);
+const FOUND_KEY_NAMES = ['id', 'team_id', 'permission', 'domain_id', 'last_used_at'] as const;
+const FOUND_KEY_COLUMNS = apiKeysTable.columnList(FOUND_KEY_NAMES);
 
 /** `last_used_at` is kept to this resolution (ms), so busy keys do not write on every request. */
 export const LAST_USED_RESOLUTION_MS = 1_000;
@@ -113,7 +114,7 @@ export function setApiKeyToken(ctx: Emulator, id: string, token: string): boolea
 export function findApiKey(ctx: Emulator, token: string): FoundKey | null {
   const row = ctx.db
     .prepare(`SELECT ${FOUND_KEY_COLUMNS} FROM api_keys WHERE token_hash = ?`)
-    .get(hashToken(token)) as Pick<ApiKeyRow, 'id' | 'team_id' | 'permission' | 'domain_id' | 'last_used_at'> | undefined;
+    .get(hashToken(token)) as Pick<ApiKeyRow, (typeof FOUND_KEY_NAMES)[number]> | undefined;
   if (!row) return null;
   return { teamId: row.team_id, apiKeyId: row.id, permission: row.permission, domainId: row.domain_id, lastUsedAt: row.last_used_at };
 }
@@ -136,8 +137,11 @@ export function markKeyUsed(ctx: Emulator, key: FoundKey): Auth {
 /** A page of the team's `api_keys` rows (`paginateTeam` options but the table). */
 export const pageApiKeys = teamPager<ApiKeyRow>('api_keys');
 
+/** The columns its list items read (`API_KEY_LIST_COLUMNS`, `ApiKeyListRow`). */
+const API_KEY_LIST_NAMES = ['id', 'name', 'created_at', 'last_used_at'] as const;
+
 /** The columns a list of keys reads (`pageApiKeys`' `columns`): never the token's hash. */
-export const API_KEY_LIST_COLUMNS = apiKeysTable.columnList(['id', 'name', 'created_at', 'last_used_at']);
+export const API_KEY_LIST_COLUMNS = apiKeysTable.columnList(API_KEY_LIST_NAMES);
 
 /** A key as a list reads it (`API_KEY_LIST_COLUMNS`). */
-export type ApiKeyListRow = Pick<ApiKeyRow, 'id' | 'name' | 'created_at' | 'last_used_at'>;
+export type ApiKeyListRow = Pick<ApiKeyRow, (typeof API_KEY_LIST_NAMES)[number]>;

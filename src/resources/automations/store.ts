@@ -191,21 +191,27 @@ export function automationShape(row: AutomationRow): ResponseBody<'automations/g
   };
 }
 
+/** The columns its list items read (`AUTOMATION_LIST_COLUMNS`, `AutomationListRow`). */
+const AUTOMATION_LIST_NAMES = ['seq', 'id', 'name', 'status', 'created_at', 'updated_at'] as const;
+
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const AUTOMATION_LIST_COLUMNS = automationsTable.columnList(['seq', 'id', 'name', 'status', 'created_at', 'updated_at']);
+const AUTOMATION_LIST_COLUMNS = automationsTable.columnList(AUTOMATION_LIST_NAMES);
 
 /** A row as a list page reads it (`AUTOMATION_LIST_COLUMNS`). */
-export type AutomationListRow = Pick<AutomationRow, 'seq' | 'id' | 'name' | 'status' | 'created_at' | 'updated_at'>;
+export type AutomationListRow = Pick<AutomationRow, (typeof AUTOMATION_LIST_NAMES)[number]>;
 
 export function automationListItem(row: AutomationListRow): ListItem<'automations/list'> {
   return { id: row.id, name: row.name, status: row.status, created_at: apiTime(row.created_at), updated_at: apiTime(row.updated_at) };
 }
 
+/** The columns its list items read (`RUN_LIST_COLUMNS`, `RunListRow`). */
+const RUN_LIST_NAMES = ['seq', 'id', 'status', 'started_at', 'completed_at', 'created_at'] as const;
+
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const RUN_LIST_COLUMNS = automationRunsTable.columnList(['seq', 'id', 'status', 'started_at', 'completed_at', 'created_at']);
+const RUN_LIST_COLUMNS = automationRunsTable.columnList(RUN_LIST_NAMES);
 
 /** A run as a list page reads it (`RUN_LIST_COLUMNS`). */
-export type RunListRow = Pick<RunRow, 'seq' | 'id' | 'status' | 'started_at' | 'completed_at' | 'created_at'>;
+export type RunListRow = Pick<RunRow, (typeof RUN_LIST_NAMES)[number]>;
 
 export function runListItem(r: RunListRow): ListItem<'automations/list-runs'> {
   return { id: r.id, status: r.status, started_at: apiTime(r.started_at), completed_at: apiTime(r.completed_at), created_at: apiTime(r.created_at) };
@@ -282,7 +288,7 @@ export function runningRunIds(ctx: Emulator, automationId: string): string[] {
   return (ctx.db.prepare(`SELECT id FROM automation_runs WHERE automation_id = ? AND status = 'running'`).all(automationId) as Pick<RunRow, 'id'>[]).map((r) => r.id);
 }
 
-/** Deletes an automation; its runs and their steps go with it (foreign keys, `automationRunsForeignKeysMigration`). Call inside a transaction. */
+/** Deletes an automation; its runs and their steps go with it (the foreign keys of `automationRunsTable` and `automationRunStepsTable`). Call inside a transaction. */
 export function deleteAutomation(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM automations WHERE id = ?').run(id);
 }

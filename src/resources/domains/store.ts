@@ -127,11 +127,14 @@ export function toDomain(row: DomainRow): ResponseBody<'domains/get'> {
   };
 }
 
+/** The columns its list items read (`DOMAIN_LIST_COLUMNS`, `DomainListRow`). */
+const DOMAIN_LIST_NAMES = ['id', 'name', 'status', 'created_at', 'region', 'capabilities'] as const;
+
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const DOMAIN_LIST_COLUMNS = domainsTable.columnList(['id', 'name', 'status', 'created_at', 'region', 'capabilities']);
+export const DOMAIN_LIST_COLUMNS = domainsTable.columnList(DOMAIN_LIST_NAMES);
 
 /** A row as a list page reads it (`DOMAIN_LIST_COLUMNS`). */
-export type DomainListRow = Pick<DomainRow, 'id' | 'name' | 'status' | 'created_at' | 'region' | 'capabilities'>;
+export type DomainListRow = Pick<DomainRow, (typeof DOMAIN_LIST_NAMES)[number]>;
 
 /** The list item shape (docs/reference/interface-spec.md#domain: id, name, status, created_at, region, capabilities). */
 export function toDomainListItem(row: DomainListRow): ListItem<'domains/list'> {

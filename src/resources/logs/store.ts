@@ -169,11 +169,14 @@ export function recordRequest(ctx: Emulator, info: ResponseInfo): void {
 /** A page of the team's `logs` rows (`paginateTeam` options but the table). */
 export const pageLogs = teamPager<LogRow>('logs');
 
+/** The columns its list items read (`LOG_LIST_COLUMNS`, `LogListRow`). */
+const LOG_LIST_NAMES = ['seq', 'id', 'created_at', 'endpoint', 'method', 'response_status', 'user_agent'] as const;
+
 /** The columns a list of logs reads (`pageLogs`' `columns`): no bodies. */
-export const LOG_LIST_COLUMNS = logsTable.columnList(['seq', 'id', 'created_at', 'endpoint', 'method', 'response_status', 'user_agent']);
+export const LOG_LIST_COLUMNS = logsTable.columnList(LOG_LIST_NAMES);
 
 /** A log as a list reads it (`LOG_LIST_COLUMNS`). */
-export type LogListRow = Pick<LogRow, 'seq' | 'id' | 'created_at' | 'endpoint' | 'method' | 'response_status' | 'user_agent'>;
+export type LogListRow = Pick<LogRow, (typeof LOG_LIST_NAMES)[number]>;
 
 /** The team's log `id`, or undefined. */
 export function findLog(ctx: Emulator, teamId: string, id: string): LogRow | undefined {

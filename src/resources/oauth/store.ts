@@ -76,8 +76,11 @@ export function revokeGrant(ctx: Emulator, teamId: string, id: string, now: numb
 /** A page of the team's `oauth_grants` rows (`paginateTeam` options but the table). */
 export const pageGrants = teamPager<GrantRow>('oauth_grants');
 
+/** The columns its list items read (`GRANT_LIST_COLUMNS`, `GrantListRow`). */
+const GRANT_LIST_NAMES = ['id', 'client_id', 'scopes', 'created_at', 'revoked_at', 'revoked_reason', 'client_name', 'client_logo_uri'] as const;
+
 /** The columns a list of grants reads (`pageGrants`' `columns`). */
-export const GRANT_LIST_COLUMNS = oauthGrantsTable.columnList(['id', 'client_id', 'scopes', 'created_at', 'revoked_at', 'revoked_reason', 'client_name', 'client_logo_uri']);
+export const GRANT_LIST_COLUMNS = oauthGrantsTable.columnList(GRANT_LIST_NAMES);
 
 /** A grant as a list reads it (`GRANT_LIST_COLUMNS`). */
-export type GrantListRow = Pick<GrantRow, 'id' | 'client_id' | 'scopes' | 'created_at' | 'revoked_at' | 'revoked_reason' | 'client_name' | 'client_logo_uri'>;
+export type GrantListRow = Pick<GrantRow, (typeof GRANT_LIST_NAMES)[number]>;

@@ -297,11 +297,14 @@ export function templateShape(ctx: Emulator, row: TemplateRow): ResponseBody<'te
   };
 }
 
+/** The columns its list items read (`TEMPLATE_LIST_COLUMNS`, `TemplateListRow`). */
+const TEMPLATE_LIST_NAMES = ['id', 'name', 'published_version_id', 'published_at', 'created_at', 'updated_at', 'alias'] as const;
+
 /** The columns its list items read (a page selects only these: a list reads only what it shows). */
-export const TEMPLATE_LIST_COLUMNS = templatesTable.columnList(['id', 'name', 'published_version_id', 'published_at', 'created_at', 'updated_at', 'alias']);
+export const TEMPLATE_LIST_COLUMNS = templatesTable.columnList(TEMPLATE_LIST_NAMES);
 
 /** A row as a list page reads it (`TEMPLATE_LIST_COLUMNS`). */
-export type TemplateListRow = Pick<TemplateRow, 'id' | 'name' | 'published_version_id' | 'published_at' | 'created_at' | 'updated_at' | 'alias'>;
+export type TemplateListRow = Pick<TemplateRow, (typeof TEMPLATE_LIST_NAMES)[number]>;
 
 /** The list item shape (docs/reference/resources.md#templates). */
 export function templateListItem(row: TemplateListRow): ListItem<'templates/list'> {

@@ -10,6 +10,7 @@ import { teamPager } from '../../http/pagination.js';
 import { webhookMessages } from './messages.js';
 import type { SchemaOf } from '../../http/document-types.js';
 import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
+import { forgetSubscriptions } from '../../deliveries/emit.js';
 
 /** The `webhooks` table. Times: emulated ms. */
 export const webhooksTable = defineTable(
@@ -78,7 +79,7 @@ export function checkEndpoint(endpoint: string): void {
   }
 }
 
-/** Inserts a webhook endpoint (status `enabled` unless given); returns its row. */
+/** Inserts a webhook endpoint (status `enabled` unless given); returns its row. The deliveries' kept subscriptions are forgotten (`forgetSubscriptions`), as by the two writes below. */
 export function insertWebhook(
   ctx: Emulator,
   w: { id?: string; teamId: string; endpoint: string; events: string[]; status?: WebhookRow['status']; signingSecret?: string; createdAt?: number },
@@ -93,6 +94,7 @@ export function insertWebhook(
     signing_secret: w.signingSecret ?? newSigningSecret(),
     created_at: w.createdAt ?? ctx.clock.nowMs(),
   }));
+  forgetSubscriptions(ctx);
   return ctx.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow;
 }
 
@@ -109,11 +111,14 @@ export function subscribedWebhookIds(ctx: Emulator, teamId: string, type: string
   return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(type)).map((h) => h.id);
 }
 
+/** The columns its list items read (`WEBHOOK_LIST_COLUMNS`, `WebhookListRow`). */
+const WEBHOOK_LIST_NAMES = ['id', 'created_at', 'status', 'endpoint', 'events'] as const;
+
 /** The columns its list items read (a page selects only these, not the secrets: a list reads only what it shows). */
-export const WEBHOOK_LIST_COLUMNS = webhooksTable.columnList(['id', 'created_at', 'status', 'endpoint', 'events']);
+export const WEBHOOK_LIST_COLUMNS = webhooksTable.columnList(WEBHOOK_LIST_NAMES);
 
 /** A row as a list page reads it (`WEBHOOK_LIST_COLUMNS`). */
-export type WebhookListRow = Pick<WebhookRow, 'id' | 'created_at' | 'status' | 'endpoint' | 'events'>;
+export type WebhookListRow = Pick<WebhookRow, (typeof WEBHOOK_LIST_NAMES)[number]>;
 
 /** A page of the team's `webhooks` rows (`paginateTeam` options but the table). */
 export const pageWebhooks = teamPager<WebhookRow>('webhooks');
@@ -121,11 +126,13 @@ export const pageWebhooks = teamPager<WebhookRow>('webhooks');
 /** Sets a webhook's endpoint, events (JSON text) and status. */
 export function updateWebhook(ctx: Emulator, id: string, w: Pick<WebhookRow, 'endpoint' | 'events' | 'status'>): void {
   ctx.db.prepare('UPDATE webhooks SET endpoint = ?, events = ?, status = ? WHERE id = ?').run(w.endpoint, w.events, w.status, id);
+  forgetSubscriptions(ctx);
 }
 
 /** Deletes a webhook row (the caller cancels its pending deliveries in the same transaction). */
 export function deleteWebhook(ctx: Emulator, id: string): void {
   ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(id);
+  forgetSubscriptions(ctx);
 }
 
 /** Gives a webhook a new signing secret; the previous one keeps signing until `previousUntil` (emulated ms). */
