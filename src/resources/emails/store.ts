@@ -194,8 +194,8 @@ export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined 
 }
 
 /**
- * What a lifecycle step reads of an email (`runSend`, `runDeliver` in
- * jobs.ts): its recipients, state and history. `recordStep` reads the rest
+ * What a lifecycle step reads of an email (the steps' plans and
+ * `runLifecycle` in lifecycle.ts): its recipients, state and history. `recordStep` reads the rest
  * (`loadEmailHead`) only when a webhook listens to the step's event.
  */
 export type EmailStepRow = Pick<EmailHead, (typeof STEP_NAMES)[number]>;
