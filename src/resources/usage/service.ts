@@ -26,9 +26,7 @@ import { usageMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { planLimits } from '../../state/plans.js';
 import { countContacts } from '../contacts/service.js';
-import { addUsage, deleteUsage, usageSince } from './store.js';
-
-const DAY_MS = 86_400_000;
+import { addUsage, DAY_MS, deleteUsage, usageSince } from './store.js';
 
 /**
  * The sources whose sends count toward the email quotas (and are checked
