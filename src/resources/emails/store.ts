@@ -240,7 +240,7 @@ export function eventsOfRow(row: Pick<EmailRow, 'events'>): EmailEvent[] {
 /** The email's events, oldest first (none for an unknown id). */
 export function eventsOf(ctx: Emulator, emailId: string): EmailEvent[] {
   const row = ctx.db.prepare('SELECT events FROM emails WHERE id = ?').get(emailId) as { events: string } | undefined;
-  return row ? (JSON.parse(row.events) as EmailEvent[]) : [];
+  return row ? eventsOfRow(row) : [];
 }
 
 /** The email's attachments, in the order sent. */
