@@ -10,7 +10,7 @@ import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ResponseBody, SchemaOf } from '../../http/document-types.js';
 import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
-import { countsTowardQuota, recordSend } from '../usage/service.js';
+import { countsTowardQuota, recordSend, recordSends } from '../usage/service.js';
 
 /**
  * Sent emails: address lists (`to_addrs`, `cc`, `bcc`, `reply_to`), `tags`
@@ -129,7 +129,7 @@ function sendOf(r: Pick<EmailRow, (typeof SEND_NAMES)[number]>) {
  */
 export function recordImportedSends(ctx: Emulator): void {
   const rows = ctx.db.prepare(`SELECT ${emailsTable.columnList(SEND_NAMES)} FROM emails`).all() as Pick<EmailRow, (typeof SEND_NAMES)[number]>[];
-  for (const r of rows) if (countsTowardQuota(r.source)) recordSend(ctx, sendOf(r));
+  recordSends(ctx, rows.filter((r) => countsTowardQuota(r.source)).map(sendOf));
 }
 
 /**
