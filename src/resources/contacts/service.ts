@@ -237,41 +237,6 @@ function joinChecked(ctx: Emulator, teamId: string, id: string, checked: Checked
   upsertSubscriptions(ctx, id, checked.topics, now);
 }
 
-/**
- * Internal path for CSV imports (no `contact.*` events, docs/reference/resources.md#contact-imports):
- * writes one contact with references checked once by the caller, so a row
- * costs one write to `contacts` (plus its memberships and topic choices) and
- * no lookups. `existing` is the team's contact with `fields.email` as the
- * caller just found it (`findContact`, in the same transaction), or
- * undefined: then a contact is inserted (email as given, trimmed), else it is
- * updated (given fields replace, properties merge, as `updateContactWith`).
- * Property values are typed against `checked.defs` (422 `validation_error`
- * for an unknown key or a wrong type, nothing written). Call inside the
- * caller's transaction. Returns whether a contact was created. The import
- * itself writes its rows through `contactWriter`, several at a time.
- */
-export function writeContactChecked(
-  ctx: Emulator,
-  teamId: string,
-  existing: Contact | undefined,
-  fields: ContactFields,
-  opts: { checked: CheckedRefs },
-): { id: string; created: boolean } {
-  const props = checkedProperties(opts.checked.defs, fields);
-  const now = ctx.clock.nowMs();
-  let id: string;
-  if (existing) {
-    id = existing.id;
-    updateWithFields(ctx, existing, fields, props, now);
-  } else {
-    const row = newContactRow(fields, props, now);
-    id = row.id;
-    insertContactRow(ctx, { ...row, teamId });
-  }
-  joinChecked(ctx, teamId, id, opts.checked, now);
-  return { id, created: !existing };
-}
-
 /** How many of a `contactWriter`'s rows were created, updated and skipped. */
 export interface ContactWriteTally { created: number; updated: number; skipped: number }
 
@@ -290,12 +255,13 @@ export interface ContactWriter {
 
 /**
  * The CSV import's writer (no `contact.*` events, docs/reference/resources.md#contact-imports):
- * the rows added are written in order with the outcome of
- * `writeContactChecked` for each in turn after a `findContact` of its email
- * (an earlier row of the same writer counts): a new email is created, an
- * existing one updated, or left untouched and counted `skipped` with
+ * the rows added are written in order, each with the outcome it would
+ * have alone after a `findContact` of its email (an earlier row of the same
+ * writer counts): a new email is created (email as given, trimmed), an
+ * existing one updated (given fields replace, properties merge, as
+ * `updateContactWith`), or left untouched and counted `skipped` with
  * `skipExisting`; each written contact joins `checked.segments` and gets
- * `checked.topics`. Rows are queued and written `CONTACT_INSERT_CHUNK` at a
+ * `checked.topics` (references checked once by the caller: no lookups). Rows are queued and written `CONTACT_INSERT_CHUNK` at a
  * time (one INSERT, `insertContactRowsIfAbsent`; a contact is read only
  * when its email exists), all at one emulated time, now. Use inside one transaction:
  * `add` the rows, then `finish`. Throws the store's error (a full store)

@@ -8,8 +8,9 @@
  * its row and attachments, its pending clock jobs (`emails.send`,
  * `emails.deliver`, `emails.complain`: a job of many emails skips an email
  * that is gone), and the webhook deliveries of its `email.*` events with
- * their attempts and pending attempt jobs. Its recipients no longer count
- * toward the team's usage (the counts follow the rows). What refers to it
+ * their attempts and pending attempt jobs. Its recipients still count
+ * toward the team's usage: the usage ledger keeps what was sent (a quota
+ * counts sends, not stored rows; docs/admin-api.md#deleting-emails). What refers to it
  * elsewhere reads it as gone: a broadcast's counts leave it out, an inbox
  * draft that became it shows no body.
  */
@@ -38,5 +39,5 @@ export function deleteEmails(ctx: Emulator, ids: readonly string[]): string[] {
 
 /** Deletes every sent email of a team (as `deleteEmails`, one transaction); returns how many. */
 export function clearTeamEmails(ctx: Emulator, teamId: string): number {
-  return ctx.db.transaction(() => deleteEmails(ctx, teamEmailIds(ctx, teamId)).length)();
+  return deleteEmails(ctx, teamEmailIds(ctx, teamId)).length;
 }

@@ -10,7 +10,7 @@ import { emitEvent, type EventType } from '../../deliveries/emit.js';
 import { teamPager } from '../../http/pagination.js';
 import type { ResponseBody, SchemaOf } from '../../http/document-types.js';
 import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
-import { countsTowardQuota, recordSend } from '../usage/service.js';
+import { countsTowardQuota, recordSend, recordSends } from '../usage/service.js';
 
 /**
  * Sent emails: address lists (`to_addrs`, `cc`, `bcc`, `reply_to`), `tags`
@@ -129,7 +129,7 @@ function sendOf(r: Pick<EmailRow, (typeof SEND_NAMES)[number]>) {
  */
 export function recordImportedSends(ctx: Emulator): void {
   const rows = ctx.db.prepare(`SELECT ${emailsTable.columnList(SEND_NAMES)} FROM emails`).all() as Pick<EmailRow, (typeof SEND_NAMES)[number]>[];
-  for (const r of rows) if (countsTowardQuota(r.source)) recordSend(ctx, sendOf(r));
+  recordSends(ctx, rows.filter((r) => countsTowardQuota(r.source)).map(sendOf));
 }
 
 /**
@@ -194,8 +194,8 @@ export function loadEmailHead(ctx: Emulator, id: string): EmailHead | undefined 
 }
 
 /**
- * What a lifecycle step reads of an email (`runSend`, `runDeliver` in
- * jobs.ts): its recipients, state and history. `recordStep` reads the rest
+ * What a lifecycle step reads of an email (the steps' plans and
+ * `runLifecycle` in lifecycle.ts): its recipients, state and history. `recordStep` reads the rest
  * (`loadEmailHead`) only when a webhook listens to the step's event.
  */
 export type EmailStepRow = Pick<EmailHead, (typeof STEP_NAMES)[number]>;
@@ -240,7 +240,7 @@ export function eventsOfRow(row: Pick<EmailRow, 'events'>): EmailEvent[] {
 /** The email's events, oldest first (none for an unknown id). */
 export function eventsOf(ctx: Emulator, emailId: string): EmailEvent[] {
   const row = ctx.db.prepare('SELECT events FROM emails WHERE id = ?').get(emailId) as { events: string } | undefined;
-  return row ? (JSON.parse(row.events) as EmailEvent[]) : [];
+  return row ? eventsOfRow(row) : [];
 }
 
 /** The email's attachments, in the order sent. */

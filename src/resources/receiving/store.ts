@@ -6,7 +6,7 @@
 import type { Emulator } from '../../context.js';
 import { errors } from '../../http/errors.js';
 import { teamPager } from '../../http/pagination.js';
-import { recordReceive } from '../usage/service.js';
+import { recordReceive, recordReceives } from '../usage/service.js';
 import { defineTable, id, integer, seq, text, type RowOf } from '../../store/table.js';
 
 /** Received emails: address columns are JSON arrays of bare addresses; `raw` the message as received, base64. */
@@ -159,7 +159,7 @@ export function insertReceivedEmail(ctx: Emulator, row: Omit<ReceivedEmailRow, '
  */
 export function recordImportedReceived(ctx: Emulator): void {
   const rows = ctx.db.prepare(`SELECT ${receivedEmailsTable.columnList(['team_id', 'created_at'])} FROM received_emails`).raw().all() as [ReceivedEmailRow['team_id'], ReceivedEmailRow['created_at']][];
-  for (const [teamId, at] of rows) recordReceive(ctx, teamId, at);
+  recordReceives(ctx, rows.map(([teamId, atMs]) => ({ teamId, atMs })));
 }
 
 /** The INSERT of a received attachment: every column but `seq`, positional. */

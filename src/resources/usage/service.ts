@@ -10,6 +10,7 @@
  * |---|---|---|
  * | `recordSend` | emails' `insertEmail` (API, batch, SMTP and inbox sends, the fixture seed) | To + CC + BCC recipients (`recipientCount`) of a send whose source counts (`countsTowardQuota`) |
  * | `recordReceive` | receiving, when it stores a received email | one |
+ * | `recordSends`, `recordReceives` | emails' and receiving's `imported` hooks (a snapshot's rows) | as the two above for each, one write per team and day |
  * | `forget` | reset and a snapshot import (the `cleared` hook), which empty every table | everything, before the rooms record again what they hold (emails' and receiving's `imported` hooks) |
  * No trigger keeps a count and no other room names the table: the ledger
  * reads no other room, so every room may call it. Like the saved clock it is
@@ -26,9 +27,7 @@ import { usageMessages } from './messages.js';
 import { isoTime } from '../../http/format.js';
 import { planLimits } from '../../state/plans.js';
 import { countContacts } from '../contacts/service.js';
-import { addUsage, deleteUsage, usageSince } from './store.js';
-
-const DAY_MS = 86_400_000;
+import { addUsage, DAY_MS, deleteUsage, usageSince } from './store.js';
 
 /**
  * The sources whose sends count toward the email quotas (and are checked
@@ -60,9 +59,45 @@ export function recipientCount(send: { to?: unknown; cc?: unknown; bcc?: unknown
  * `created_at`), when its `source` counts (`countsTowardQuota`; else
  * nothing). Call inside the transaction that stores the email.
  */
-export function recordSend(ctx: Emulator, send: { teamId: string; source: string; atMs: number; to?: unknown; cc?: unknown; bcc?: unknown }): void {
+export function recordSend(ctx: Emulator, send: SendRecord): void {
   if (!countsTowardQuota(send.source)) return;
   addUsage(ctx, send.teamId, send.atMs, recipientCount(send), 0);
+}
+
+/** A stored send as the ledger records it (`recordSend`, `recordSends`): its team, `source`, `atMs` (emulated ms, the email's `created_at`) and recipients. */
+export interface SendRecord { teamId: string; source: string; atMs: number; to?: unknown; cc?: unknown; bcc?: unknown }
+
+/**
+ * Records many stored sends (a snapshot import's), each as `recordSend`
+ * would, their counts summed per team and UTC day first: one write a day,
+ * not one a send. Call inside the transaction that stores them.
+ */
+export function recordSends(ctx: Emulator, sends: Iterable<SendRecord>): void {
+  const days = new Map<string, { teamId: string; atMs: number; sent: number }>();
+  for (const s of sends) {
+    if (!countsTowardQuota(s.source)) continue;
+    const key = `${Math.floor(s.atMs / DAY_MS)} ${s.teamId}`;
+    const day = days.get(key);
+    if (day) day.sent += recipientCount(s);
+    else days.set(key, { teamId: s.teamId, atMs: s.atMs, sent: recipientCount(s) });
+  }
+  for (const d of days.values()) addUsage(ctx, d.teamId, d.atMs, d.sent, 0);
+}
+
+/**
+ * Records many stored received emails (a snapshot import's), each as
+ * `recordReceive` would (`atMs` emulated ms), counted per team and UTC day
+ * first: one write a day. Call inside the transaction that stores them.
+ */
+export function recordReceives(ctx: Emulator, received: Iterable<{ teamId: string; atMs: number }>): void {
+  const days = new Map<string, { teamId: string; atMs: number; received: number }>();
+  for (const r of received) {
+    const key = `${Math.floor(r.atMs / DAY_MS)} ${r.teamId}`;
+    const day = days.get(key);
+    if (day) day.received++;
+    else days.set(key, { teamId: r.teamId, atMs: r.atMs, received: 1 });
+  }
+  for (const d of days.values()) addUsage(ctx, d.teamId, d.atMs, 0, d.received);
 }
 
 /** Records a stored received email (one email) on the team's UTC day of `atMs` (emulated ms). Call inside the transaction that stores it. */

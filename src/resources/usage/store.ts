@@ -6,7 +6,8 @@
 import type { Emulator } from '../../context.js';
 import { defineTable, integer, text, type RowOf } from '../../store/table.js';
 
-const DAY_MS = 86_400_000;
+/** A UTC day in ms: the ledger's `day` is emulated ms ÷ DAY_MS (rounded down); the quota windows (service.ts) start on its multiples. */
+export const DAY_MS = 86_400_000;
 
 /** The ledger: per team and UTC day (`day`: the emulated time of the send or receipt in ms ÷ 86,400,000), the recipients sent and the emails received that count toward the quotas. */
 export const usageTable = defineTable(

@@ -1,6 +1,6 @@
 /**
- * One failure record for every path (src/resources/emails/jobs.ts
- * `eachEmail`, src/clock/scheduler.ts `recordFailed`): an email whose step
+ * One failure record for every path (src/resources/emails/lifecycle.ts
+ * `runLifecycle`, src/clock/scheduler.ts `recordFailed`): an email whose step
  * throws leaves a `failed` job row of that step (its type, payload, team and
  * the error) and the log line `job N (<type>) failed: <message>`, whether it
  * ran as a job of its own (an API email's `emails.send` / `emails.deliver`)

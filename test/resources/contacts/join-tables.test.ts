@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type DB } from '../../../src/store/db.js';
 import { modules } from '../../../src/modules.js';
-import { tables as contactTables } from '../../../src/resources/contacts/store.js';
+import { segmentContactsPage, tables as contactTables } from '../../../src/resources/contacts/store.js';
+import type { Emulator } from '../../../src/context.js';
 
 const schema = () => ({ tables: modules.flatMap((m) => m.tables ?? []), migrations: modules.flatMap((m) => m.migrations ?? []) });
 
@@ -38,13 +39,21 @@ describe('contacts owns contact_segments and contact_topics', () => {
 });
 
 describe('memberships by (segment_id, seq)', () => {
-  it('a page of a segment in membership order is one range scan, not a scan and sort of the whole segment', () => {
+  it('a page of a segment in membership order (segmentContactsPage) is one range scan, not a scan and sort of the whole segment', () => {
     const db = openDatabase();
     migrate(db, schema());
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT c.*, cs.seq AS membership_seq FROM contact_segments cs JOIN contacts c ON c.id = cs.contact_id
-      WHERE cs.segment_id = ? AND cs.seq > ? AND cs.seq <= ? AND c.team_id = ? ORDER BY cs.seq LIMIT ?`).all('s', 0, 10, 't', 100) as { detail: string }[]).map((r) => r.detail);
+    // The plan of the statement the store runs (read as it prepares it), not of a copy of its text.
+    const prepared: string[] = [];
+    const prepare = db.prepare;
+    db.prepare = ((sql: string) => (prepared.push(sql), prepare.call(db, sql))) as typeof db.prepare;
+    expect(segmentContactsPage({ db } as unknown as Emulator, 't', 's', { afterSeq: 0, untilSeq: 10, limit: 100 })).toEqual([]);
+    db.prepare = prepare;
+    expect(prepared).toHaveLength(1);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${prepared[0]}`).all('s', 0, 10, 't', 100) as { detail: string }[]).map((r) => r.detail);
     expect(plan.join('\n')).toContain('contact_segments_segment_seq (segment_id=? AND seq>? AND seq<?)');
     expect(plan.join('\n')).not.toContain('TEMP B-TREE');
+    // Each member's contact by its rowid (`contact_seq`), not by a scan.
+    expect(plan.join('\n')).toMatch(/SEARCH c USING INTEGER PRIMARY KEY/);
     db.close();
   });
 });

@@ -1,12 +1,12 @@
 /**
  * The one upsert of `contact_topics` (issue 9 item 8; the table belongs to
  * contacts): `upsertSubscriptions`, behind `setSubscriptions` (API writes)
- * and the CSV import's `writeContactChecked` alike.
+ * and the CSV import's `contactWriter` alike.
  */
 import { describe, expect, it } from 'vitest';
 import { useFreshEmulatorPerTest, FIXTURES } from '../../helpers.js';
 import { explicitSubscription, upsertSubscriptions } from '../../../src/resources/contacts/store.js';
-import { setSubscriptions, writeContactChecked } from '../../../src/resources/contacts/service.js';
+import { contactWriter, findContact, setSubscriptions } from '../../../src/resources/contacts/service.js';
 import { contextOf } from '../../../src/internals.js';
 
 const PROMOTIONS = '8d9e0f1a-2b3c-4d4e-9f5a-6b7c8d9e0f1a';
@@ -30,8 +30,13 @@ describe('topic subscriptions: one upsert', () => {
   it("the import's path writes the same row as the API's", async () => {
     const ctx = contextOf(t.emu);
     const checked = { defs: new Map(), segments: [], topics: [{ id: PROMOTIONS, subscription: 'opt_in' as const }] };
-    const { id, created } = ctx.db.transaction(() => writeContactChecked(ctx, FIXTURES.defaultTeamId, undefined, { email: 'csv@example.org' }, { checked }))();
-    expect(created).toBe(true);
+    const tally = ctx.db.transaction(() => {
+      const writer = contactWriter(ctx, FIXTURES.defaultTeamId, { checked });
+      writer.add({ email: 'csv@example.org' });
+      return writer.finish();
+    })();
+    expect(tally).toEqual({ created: 1, updated: 0, skipped: 0 });
+    const id = findContact(ctx, FIXTURES.defaultTeamId, 'csv@example.org')!.id;
     expect(ctx.db.prepare('SELECT subscription, updated_at FROM contact_topics WHERE contact_id = ?').all(id)).toEqual([{ subscription: 'opt_in', updated_at: ctx.clock.nowMs() }]);
     const topics = await t.api.get(`/contacts/${id}/topics`);
     expect(topics.body.data.find((x: { id: string }) => x.id === PROMOTIONS).subscription).toBe('opt_in');

@@ -32,6 +32,14 @@ describe('POST /email (0.x SDKs)', () => {
   it('applies the absent-values rule of POST /emails (Payload\'s "" for no cc)', async () => {
     const res = await t.api.post('/email').send({ ...BODY, cc: '', reply_to: null });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const viaEmails = await t.api.post('/emails').send({ ...BODY, cc: '', reply_to: null });
+    const stored = async (id: string) => {
+      const { cc, reply_to } = (await t.api.get(`/emails/${id}`).expect(200)).body;
+      return { cc, reply_to };
+    };
+    // Stored as if never given, exactly as the same body through POST /emails is.
+    expect(await stored(res.body.id)).toEqual(await stored(viaEmails.body.id));
+    expect((await stored(res.body.id)).cc).not.toContain('');
   });
 
   it('honours an Idempotency-Key: the same key and body answer the first id, another body is 409', async () => {
