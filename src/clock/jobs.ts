@@ -6,7 +6,7 @@
  * type or guesses a payload:
  *
  * ```ts
- * export const emailSendJob = defineJob('emails.send', (ctx, job) => runSend(ctx, job.payload.email_id));
+ * export const emailSendJob = defineJob('emails.send', (ctx, job) => { scheduleNext(ctx, runLifecycle(ctx, sendStep, [job.payload], rethrow), job); });
  * emailSendJob.schedule(ctx, { email_id }, { dueAt, teamId });  // payload checked by the compiler
  * emailSendJob.cancel(ctx, 'email_id', id);
  * ```
