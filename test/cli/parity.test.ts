@@ -45,6 +45,13 @@ describe('emulator parity (built binary)', () => {
     const r = await runCli(['parity', '--upstream-har', path.join(dir, 'missing.har')]);
     expectOneLineFailure(r, /cannot read HAR .*missing\.har/);
   });
+
+  it('a bad --faults file (missing, a bad rule): the one line `emulator start` prints, exit 1', async () => {
+    expectOneLineFailure(await runCli(['parity', '--dry-run', '--faults', path.join(dir, 'missing.json')]), /^resend-emulator: cannot read faults .*missing\.json: ENOENT/);
+    const rule = path.join(dir, 'rule.json');
+    fs.writeFileSync(rule, '[{"operation": "emails/sned"}]');
+    expectOneLineFailure(await runCli(['parity', '--dry-run', '--faults', rule]), /^resend-emulator: --faults .*rule\.json: rule 1: Unknown `operation` `emails\/sned`/);
+  });
 });
 
 describe('emulator start --upstream URL --record FILE.har (built binary)', () => {
