@@ -61,7 +61,7 @@ export const DEFAULT_BACKOFF: Backoff = {
 };
 
 /** A token no service issues, for the unknown-key checks. */
-export const UNKNOWN_KEY = 're_parity_unknown_key_0000000000';
+const UNKNOWN_KEY = 're_parity_unknown_key_0000000000';
 
 /** The headers of a call with `auth`: `Authorization: Bearer <key>`, none, or a token that is no key. */
 export function authHeaders(auth: AuthKind, apiKey: string): Record<string, string> {
@@ -76,7 +76,7 @@ export function authHeaders(auth: AuthKind, apiKey: string): Record<string, stri
  * waits `ratelimit-reset` seconds before the next call (the caller's
  * choice: `send` does both). Source: docs/reference/formats.md#rate-limits.
  */
-export function retryDelayMs(status: number, headers: Record<string, string>): number | null {
+function retryDelayMs(status: number, headers: Record<string, string>): number | null {
   const seconds = (name: string) => {
     const v = Number(headers[name]);
     return Number.isFinite(v) && v >= 0 ? v * 1000 : null;
