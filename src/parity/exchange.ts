@@ -60,6 +60,17 @@ export const DEFAULT_BACKOFF: Backoff = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** An answer as `ReceivedResponse` (headers already lower-case), its `json` parsed from `body` (undefined when empty or not JSON). */
+export function receivedResponse(status: number, statusText: string, headers: Record<string, string>, body: string): ReceivedResponse {
+  let json: unknown;
+  try {
+    json = body ? JSON.parse(body) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status, statusText, headers, body, json };
+}
+
 /** A token no service issues, for the unknown-key checks. */
 const UNKNOWN_KEY = 're_parity_unknown_key_0000000000';
 
@@ -121,13 +132,7 @@ export async function send(request: SentRequest, backoff: Backoff = DEFAULT_BACK
       continue;
     }
     if (res.status !== 429 && wait) await backoff.sleep(Math.min(wait, backoff.maxWaitMs));
-    let json: unknown;
-    try {
-      json = body ? JSON.parse(body) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { response: { status: res.status, statusText: res.statusText, headers, body, json }, startedMs, timeMs };
+    return { response: receivedResponse(res.status, res.statusText, headers, body), startedMs, timeMs };
   }
 }
 
