@@ -65,6 +65,11 @@ describe('emulator start --upstream URL --record FILE.har (built binary)', () =>
     expect([code, /parity: 1 call compared: 1 matched, 0 differed/.test(s.out()), sides]).toEqual([0, true, ['upstream', 'emulator']]);
   });
 
+  it('--upstream that is not an http(s) URL: one line, exit 1', async () => {
+    const r = await runCli(['start', '--port', '0', '--upstream', 'ftp://example.org']);
+    expectOneLineFailure(r, '--upstream must be an http(s) URL: ftp://example.org');
+  });
+
   it('--record without --upstream: one line, exit 1', async () => {
     const r = await runCli(['start', '--port', '0', '--record', path.join(dir, 'x.har')]);
     expectOneLineFailure(r, '--record and --upstream-api-key need --upstream URL');
