@@ -184,6 +184,27 @@ const caOptions = (y: Argv) =>
 type StartArgs = Awaited<ReturnType<typeof startOptions>['argv']>;
 type CaArgs = Awaited<ReturnType<typeof caOptions>['argv']>;
 
+/**
+ * The `--faults FILE` of `emulator start` and `emulator parity`: a JSON array
+ * of fault rules, each checked as the admin API checks it. Throws a CliError
+ * `cannot read faults FILE: ...` (unreadable, not JSON) or `--faults FILE:
+ * rule N: ...` (not valid rules).
+ */
+async function readFaultsFile(file: string): Promise<FaultInput[]> {
+  let list: unknown;
+  try {
+    list = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CliError(`cannot read faults ${file}: ${(err as Error).message}`);
+  }
+  try {
+    await checkFaultInputs(list);
+  } catch (err) {
+    throw new CliError(`--faults ${file}: ${(err as Error).message}`);
+  }
+  return list as FaultInput[];
+}
+
 /** `emulator start`: reads the fixtures and faults files, starts the listeners, prints where they are, and closes on SIGINT/SIGTERM or when the process that started it exits (`--exit-with-parent`). Throws a CliError on a bad file or a listener that cannot bind. */
 async function start(args: StartArgs): Promise<void> {
   if (args.fixtures !== undefined) {
@@ -198,22 +219,8 @@ async function start(args: StartArgs): Promise<void> {
       throw new CliError(`cannot read fixtures ${args.fixtures}: not a JSON object`);
     }
   }
-  let faults: FaultInput[] | undefined;
-  if (args.faults !== undefined) {
-    // Read and checked up front too, so a bad file fails before anything is opened.
-    let list: unknown;
-    try {
-      list = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
-    } catch (err) {
-      throw new CliError(`cannot read faults ${args.faults}: ${(err as Error).message}`);
-    }
-    try {
-      await checkFaultInputs(list);
-    } catch (err) {
-      throw new CliError(`--faults ${args.faults}: ${(err as Error).message}`);
-    }
-    faults = list as FaultInput[];
-  }
+  // Read and checked up front too, so a bad file fails before anything is opened.
+  const faults = args.faults === undefined ? undefined : await readFaultsFile(args.faults);
   const config = defaultConfig({
     db: args.db,
     fixtures: args.fixtures,
@@ -306,15 +313,7 @@ type ParityArgs = Awaited<ReturnType<typeof parityOptions>['argv']>;
 async function parity(args: ParityArgs, argv: readonly string[]): Promise<void> {
   const typed = argv.some((a) => a === '--api-key' || a.startsWith('--api-key='));
   const apiKey = typed ? args['api-key'] : process.env.RESEND_API_KEY;
-  let faults: FaultInput[] | undefined;
-  if (args.faults !== undefined) {
-    try {
-      faults = JSON.parse(fs.readFileSync(args.faults, 'utf8')) as FaultInput[];
-      await checkFaultInputs(faults);
-    } catch (err) {
-      throw new CliError(`--faults ${args.faults}: ${(err as Error).message}`);
-    }
-  }
+  const faults = args.faults === undefined ? undefined : await readFaultsFile(args.faults);
   // Loaded only for this command (start-up of `emulator start` does not pay for it).
   const { runParity } = await import('./parity/command.js');
   // Ctrl-C ends the tour after the current step; what it created is still deleted.

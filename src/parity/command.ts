@@ -15,7 +15,7 @@ import { describeTour, newRunName, runTour } from './run-tour.js';
 import { TOUR, tourSends } from './tour.js';
 
 /** The service's public API base: `--base-url`'s default. */
-export const SERVICE_BASE_URL = 'https://api.resend.com';
+const SERVICE_BASE_URL = 'https://api.resend.com';
 
 /** Options of `runParity` (the flags of `emulator parity`). */
 export interface ParityOptions {

@@ -52,7 +52,7 @@ function shown(kinds: string[]): string {
 }
 
 /** One shape difference as text: `$.path: upstream K, emulator K`. */
-export function describeShapeDifference(d: ShapeDifference): string {
+function describeShapeDifference(d: ShapeDifference): string {
   return `${d.path}: upstream ${shown(d.upstream)}, emulator ${shown(d.emulator)}`;
 }
 

@@ -60,8 +60,19 @@ export const DEFAULT_BACKOFF: Backoff = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** An answer as `ReceivedResponse` (headers already lower-case), its `json` parsed from `body` (undefined when empty or not JSON). */
+export function receivedResponse(status: number, statusText: string, headers: Record<string, string>, body: string): ReceivedResponse {
+  let json: unknown;
+  try {
+    json = body ? JSON.parse(body) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status, statusText, headers, body, json };
+}
+
 /** A token no service issues, for the unknown-key checks. */
-export const UNKNOWN_KEY = 're_parity_unknown_key_0000000000';
+const UNKNOWN_KEY = 're_parity_unknown_key_0000000000';
 
 /** The headers of a call with `auth`: `Authorization: Bearer <key>`, none, or a token that is no key. */
 export function authHeaders(auth: AuthKind, apiKey: string): Record<string, string> {
@@ -76,7 +87,7 @@ export function authHeaders(auth: AuthKind, apiKey: string): Record<string, stri
  * waits `ratelimit-reset` seconds before the next call (the caller's
  * choice: `send` does both). Source: docs/reference/formats.md#rate-limits.
  */
-export function retryDelayMs(status: number, headers: Record<string, string>): number | null {
+function retryDelayMs(status: number, headers: Record<string, string>): number | null {
   const seconds = (name: string) => {
     const v = Number(headers[name]);
     return Number.isFinite(v) && v >= 0 ? v * 1000 : null;
@@ -121,13 +132,7 @@ export async function send(request: SentRequest, backoff: Backoff = DEFAULT_BACK
       continue;
     }
     if (res.status !== 429 && wait) await backoff.sleep(Math.min(wait, backoff.maxWaitMs));
-    let json: unknown;
-    try {
-      json = body ? JSON.parse(body) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { response: { status: res.status, statusText: res.statusText, headers, body, json }, startedMs, timeMs };
+    return { response: receivedResponse(res.status, res.statusText, headers, body), startedMs, timeMs };
   }
 }
 

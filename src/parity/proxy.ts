@@ -19,7 +19,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Emulator, UpstreamConfig } from '../context.js';
 import { hasBody, writeJson } from '../http/pipeline.js';
-import { DEFAULT_BACKOFF, joinUrl, send, type Backoff, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.js';
+import { DEFAULT_BACKOFF, joinUrl, receivedResponse, send, type Backoff, type Exchange, type ReceivedResponse, type SentRequest } from './exchange.js';
 import { compareAnswers, operationOf, type CallResult } from './compare.js';
 import { IdMap } from './ids.js';
 import { entryOf, harOf, writeHar } from './har.js';
@@ -57,15 +57,8 @@ function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string> 
 
 /** The answer the emulator wrote, from its status, headers and the chunks it wrote. */
 function written(status: number, statusText: string, headers: Record<string, unknown>, chunks: Buffer[]): ReceivedResponse {
-  const body = Buffer.concat(chunks).toString('utf8');
-  let json: unknown;
-  try {
-    json = body ? JSON.parse(body) : undefined;
-  } catch {
-    json = undefined;
-  }
   const flat = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
-  return { status, statusText, headers: flat, body, json };
+  return receivedResponse(status, statusText, flat, Buffer.concat(chunks).toString('utf8'));
 }
 
 /** A recording proxy of `ctx`'s app to `options.url` (its middleware goes before the operations; src/app.ts). */

@@ -5,7 +5,7 @@
  * recording's answers gave are replaced, in later requests, by those the
  * emulator gave for the same call (./ids.ts).
  */
-import { DEFAULT_BACKOFF, authHeaders, joinUrl, send, type Backoff, type Exchange, type ReceivedResponse, type Target } from './exchange.js';
+import { DEFAULT_BACKOFF, authHeaders, joinUrl, receivedResponse, send, type Backoff, type Exchange, type ReceivedResponse, type Target } from './exchange.js';
 import { compareAnswers, operationOf, type CallResult } from './compare.js';
 import { IdMap } from './ids.js';
 import type { ParityEntry } from './har.js';
@@ -28,15 +28,8 @@ function authOf(entry: ParityEntry): AuthKind {
 
 /** The recorded answer as a `ReceivedResponse`. */
 function recorded(entry: ParityEntry): ReceivedResponse {
-  const body = entry.response.content.text ?? '';
-  let json: unknown;
-  try {
-    json = body ? JSON.parse(body) : undefined;
-  } catch {
-    json = undefined;
-  }
   const headers = Object.fromEntries(entry.response.headers.map((h) => [h.name.toLowerCase(), h.value]));
-  return { status: entry.response.status, statusText: entry.response.statusText, headers, body, json };
+  return receivedResponse(entry.response.status, entry.response.statusText, headers, entry.response.content.text ?? '');
 }
 
 /** What a replay gave: the compared calls and the emulator's exchanges. */

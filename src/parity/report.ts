@@ -8,14 +8,14 @@ import type { CallResult } from './compare.js';
 import type { ReceivedResponse } from './exchange.js';
 
 /** An answer in a few words: `201` or `422 validation_error "message"`. */
-export function answerSummary(r: ReceivedResponse): string {
+function answerSummary(r: ReceivedResponse): string {
   const { name, message } = (r.json ?? {}) as { name?: unknown; message?: unknown };
   if (r.status >= 400 && typeof name === 'string') return `${r.status} ${name}${typeof message === 'string' ? ` ${JSON.stringify(message)}` : ''}`;
   return String(r.status);
 }
 
 /** One line for a differing call: `✗ step METHOD path: upstream <answer>, emulator <answer>; <differences>`. */
-export function differenceLine(r: CallResult): string {
+function differenceLine(r: CallResult): string {
   return `✗ ${r.step} ${r.method} ${r.path}: upstream ${answerSummary(r.upstream)}, emulator ${answerSummary(r.emulator)}; ${r.differences.join('; ')}`;
 }
 

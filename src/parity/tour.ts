@@ -35,7 +35,7 @@ export interface TourStep {
 }
 
 /** The shared test sender of the service (docs/reference/test-addresses.md#test-addresses-resenddev). */
-export const TEST_SENDER = 'onboarding@resend.dev';
+const TEST_SENDER = 'onboarding@resend.dev';
 
 /** The tour, in order. */
 export const TOUR: readonly TourStep[] = [

@@ -30,7 +30,7 @@ export interface WebhookFilter extends DeliveryFilter {
 }
 
 /** The status `toHaveDeliveredWebhook` asks for when its filter names none: the endpoint answered 2xx. */
-export const DELIVERED_STATUS: DeliveryStatus = 'succeeded';
+const DELIVERED_STATUS: DeliveryStatus = 'succeeded';
 
 /** Anything whose emails (by `EmailFilter`) and deliveries can be read at once: an `EmulatorServer`, or what `useEmulator()` returns. */
 export type Inspectable = { emails(filter?: EmailFilter): SentEmail[]; webhookDeliveries(): WebhookDelivery[] };

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
-import { launchBrowser } from './launch.js';
+import { collectProblems, launchBrowser } from './launch.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs') : path.join(ROOT, 'test-results');
@@ -31,10 +31,7 @@ beforeEach(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
   // Script errors only: a 422 of a bad search and the event stream cut at close are expected network errors.
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  collectProblems(page, problems);
 }, TIMEOUT);
 afterEach(async () => {
   await browser?.close();

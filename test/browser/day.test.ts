@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { FIXTURES, client, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
 import { startServer, type EmulatorServer } from '../../src/index.js';
-import { launchBrowser } from './launch.js';
+import { collectProblems, launchBrowser } from './launch.js';
 import { startSink, type Sink } from '../admin/smtp-sink.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -38,10 +38,7 @@ afterAll(async () => {
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1366, height: 860 }, deviceScaleFactor: 1 });
   page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
+  collectProblems(page, problems);
 });
 afterEach(async () => {
   await context?.close();

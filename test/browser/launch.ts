@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Flags that keep a headless Chromium off the network it cannot reach here. */
 const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
@@ -121,4 +121,18 @@ export async function launchBrowser(): Promise<Browser> {
   } catch (err) {
     throw new Error(`Chromium at ${executablePath} did not start (set CHROMIUM_PATH to another binary): ${(err as Error).message}`);
   }
+}
+
+/**
+ * Collects into `problems` what goes wrong in `page`'s scripts: each
+ * uncaught error (`page error: MESSAGE`) and each console error (`console:
+ * TEXT`) but Chromium's own "Failed to load resource" lines, which a 4xx
+ * the test asks for (a bad search, a missing image) or the event stream cut
+ * at close print. The tests check `problems` empty after each test.
+ */
+export function collectProblems(page: Page, problems: string[]): void {
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
+  });
 }

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FIXTURES, useFreshEmulatorPerTest, type TestEmulator } from '../helpers.js';
-import { launchBrowser } from './launch.js';
+import { collectProblems, launchBrowser } from './launch.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -37,10 +37,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1366, height: 860 }, deviceScaleFactor: 1 });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
+  collectProblems(page, problems);
 });
 afterEach(async () => {
   await page?.close();

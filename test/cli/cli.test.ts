@@ -262,6 +262,10 @@ describe('emulator start (built binary)', () => {
     }
   });
 
+  it('--relay-allow naming nothing (only commas and blanks): one line, exit 1', async () => {
+    expectOneLineFailure(await runToExit(['start', '--port', '0', '--relay-allow', ' , ']), '--relay-allow must name at least one address or pattern, e.g. *@example.com,me@example.org');
+  });
+
   it('--relay that is not an smtp:// URL: one line, exit 1', async () => {
     expectOneLineFailure(await runToExit(['start', '--port', '0', '--relay', 'http://example.org']), /^resend-emulator: --relay "http:\/\/example\.org" must be an smtp:\/\/ or smtps:\/\/ URL with a host/);
   });

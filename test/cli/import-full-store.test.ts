@@ -121,36 +121,22 @@ describe('a contact import on a store that fills and frees, with the real clock'
   afterAll(async () => {
     await Promise.all([...open].map((t) => t.close()));
   });
+  /** `fillAndFree(t)`, then `t` closed (also by afterAll when the test fails first). */
+  const runOn = async (t: Target) => {
+    open.add(t);
+    try {
+      return await fillAndFree(t);
+    } finally {
+      open.delete(t);
+      await t.close();
+    }
+  };
 
   it(`resumes by itself once space frees and completes every row, in each of ${RUNS} runs (no other request after the space frees)`, async () => {
     const results: Awaited<ReturnType<typeof fillAndFree>>[] = [];
     for (let round = 0; round < RUNS / PARALLEL; round++) {
       const mounted = disks.every((d) => d.mounted);
-      const batch = await Promise.all(
-        mounted
-          ? disks.map(async (disk, i) => {
-              const t = await cliTarget(disk, round * PARALLEL + i);
-              open.add(t);
-              try {
-                return await fillAndFree(t);
-              } finally {
-                open.delete(t);
-                await t.close();
-              }
-            })
-          : [
-              (async () => {
-                const t = await inProcessTarget();
-                open.add(t);
-                try {
-                  return await fillAndFree(t);
-                } finally {
-                  open.delete(t);
-                  await t.close();
-                }
-              })(),
-            ],
-      );
+      const batch = await Promise.all(mounted ? disks.map(async (disk, i) => runOn(await cliTarget(disk, round * PARALLEL + i))) : [inProcessTarget().then(runOn)]);
       results.push(...batch);
     }
     for (const r of results) {

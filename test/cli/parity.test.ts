@@ -45,6 +45,13 @@ describe('emulator parity (built binary)', () => {
     const r = await runCli(['parity', '--upstream-har', path.join(dir, 'missing.har')]);
     expectOneLineFailure(r, /cannot read HAR .*missing\.har/);
   });
+
+  it('a bad --faults file (missing, a bad rule): the one line `emulator start` prints, exit 1', async () => {
+    expectOneLineFailure(await runCli(['parity', '--dry-run', '--faults', path.join(dir, 'missing.json')]), /^resend-emulator: cannot read faults .*missing\.json: ENOENT/);
+    const rule = path.join(dir, 'rule.json');
+    fs.writeFileSync(rule, '[{"operation": "emails/sned"}]');
+    expectOneLineFailure(await runCli(['parity', '--dry-run', '--faults', rule]), /^resend-emulator: --faults .*rule\.json: rule 1: Unknown `operation` `emails\/sned`/);
+  });
 });
 
 describe('emulator start --upstream URL --record FILE.har (built binary)', () => {
@@ -56,6 +63,11 @@ describe('emulator start --upstream URL --record FILE.har (built binary)', () =>
     const code = await stop(s.proc);
     const sides = (JSON.parse(fs.readFileSync(har, 'utf8')).log.entries as { _side: string }[]).map((e) => e._side);
     expect([code, /parity: 1 call compared: 1 matched, 0 differed/.test(s.out()), sides]).toEqual([0, true, ['upstream', 'emulator']]);
+  });
+
+  it('--upstream that is not an http(s) URL: one line, exit 1', async () => {
+    const r = await runCli(['start', '--port', '0', '--upstream', 'ftp://example.org']);
+    expectOneLineFailure(r, '--upstream must be an http(s) URL: ftp://example.org');
   });
 
   it('--record without --upstream: one line, exit 1', async () => {

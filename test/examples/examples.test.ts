@@ -28,7 +28,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../browser/launch.js';
-import { makeScratchProject, root, scratchEnv, type RunResult, type ScratchProject } from '../package/scratch.js';
+import { bannerUrl, makeScratchProject, root, scratchEnv, type RunResult, type ScratchProject } from '../package/scratch.js';
 import { allBlocks, exampleFiles, where, type ExampleFile, type Runner } from './extract.js';
 
 const examples = exampleFiles(allBlocks(root));
@@ -64,21 +64,7 @@ async function freePort(): Promise<number> {
 async function startCli(): Promise<string> {
   const proc = spawn(process.execPath, [path.join('node_modules', 'resend-emulator', 'bin', 'emulator.js'), 'start', '--port', '0', '--no-smtp', '--log-level', 'error'], { cwd: scratch.app, env: scratchEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   cli = proc;
-  let out = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
-    const read = (b: Buffer) => {
-      out += b;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    proc.stdout!.on('data', read);
-    proc.stderr!.on('data', read);
-    proc.on('exit', (code) => reject(new Error(`the CLI exited ${code}: ${out}`)));
-  });
+  return bannerUrl(proc, 30_000);
 }
 
 /** `file → [passed, total]` of each test file a JSON report lists, relative to `folder`. */

@@ -12,7 +12,7 @@
  * docs/reference/transport.md#what-libraries-built-on-the-api-send.
  */
 import type { TestEmulator } from '../helpers.js';
-import type { Made, Need } from './sdk-requests.js';
+import { read, same, type Made, type Need } from './sdk-requests.js';
 
 export interface LibraryRequestRow {
   /** The library, as its users install it, and the version read. */
@@ -29,18 +29,6 @@ export interface LibraryRequestRow {
   expect: { status: number; name?: string; message?: string };
   /** The effect, checked after the answer (state read back through the API). */
   check?: (t: TestEmulator, made: Made, body: any) => Promise<void>;
-}
-
-/** Reads a resource back with the default key; throws unless 200. */
-async function read(t: TestEmulator, path: string): Promise<any> {
-  const res = await t.api.get(path);
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-/** Throws with `what` unless `actual` equals `expected` (JSON equality). */
-function same(what: string, actual: unknown, expected: unknown): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 /** The sent email's recipient lists and bodies, as `GET /emails/{id}` shows them (a list not given is `[]` there). */

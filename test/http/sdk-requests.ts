@@ -88,14 +88,14 @@ export interface SdkRequestRow {
 }
 
 /** Reads a resource back with the default key; throws unless 200. */
-async function read(t: TestEmulator, path: string): Promise<any> {
+export async function read(t: TestEmulator, path: string): Promise<any> {
   const res = await t.api.get(path);
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Throws with `what` unless `actual` equals `expected` (JSON equality). */
-function same(what: string, actual: unknown, expected: unknown): void {
+export function same(what: string, actual: unknown, expected: unknown): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 

@@ -12,13 +12,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { anchorsIn } from '../markdown-anchors.js';
+import { root, scratchEnv } from './scratch.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')), NO_COLOR: '1' };
 
 /** Most bytes the shipped images (docs/*.png: README's hero and the inbox page's screenshots) may take together: 1.5 MB (1.27 MB now). */
 const IMAGE_BUDGET_BYTES = 1_500_000;
@@ -36,7 +34,7 @@ let shipped: Map<string, number>;
 let markdown: string[];
 
 beforeAll(() => {
-  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, env: scratchEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const [info] = JSON.parse(out) as { files: { path: string; size: number }[] }[];
   shipped = new Map(info.files.map((f) => [f.path, f.size]));
   markdown = [...shipped.keys()].filter((f) => f.endsWith('.md')).sort();

@@ -24,79 +24,33 @@
  * (the scratch project lives in the temp folder, outside this tree). The
  * scratch folder is removed afterwards.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bannerUrl, makeScratchProject, scratchEnv, type RunResult, type ScratchProject } from './scratch.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-/** The environment of the scratch project's processes: none of this run's vitest variables. */
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')), NO_COLOR: '1', FORCE_COLOR: '0' };
 
-let dir: string;
+let scratch: ScratchProject;
 let app: string;
-let packed: { name: string; version: string; files: string[]; dependencies: Record<string, string>; bin: Record<string, string> };
-
-/** Links `name` in the scratch project's node_modules to this project's copy. */
-function link(name: string) {
-  const from = path.join(app, 'node_modules', name);
-  fs.mkdirSync(path.dirname(from), { recursive: true });
-  fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules', name)), from, 'dir');
-}
-
-function write(file: string, text: string) {
-  fs.writeFileSync(path.join(app, file), text);
-}
+let packed: ScratchProject['packed'];
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-pack-'));
-  // dist/ is fresh (test/global-setup.ts builds it), so the prepare script is skipped.
-  const out = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-  app = path.join(dir, 'app');
-  const pkgDir = path.join(app, 'node_modules', 'resend-emulator');
-  fs.mkdirSync(pkgDir, { recursive: true });
-  execFileSync('tar', ['-xzf', path.join(dir, info.filename), '-C', pkgDir, '--strip-components=1']);
-  const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-  packed = { name: manifest.name, version: manifest.version, files: info.files.map((f) => f.path), dependencies: manifest.dependencies, bin: {} };
-  for (const name of Object.keys(manifest.dependencies)) link(name);
-  for (const name of ['resend', 'typescript', 'vitest', '@types/node', '@types/react', 'jest', '@jest/globals', 'expect', '@playwright/test']) link(name);
-  // Each command the manifest's `bin` declares (`emulator`, `resend-emulator`), linked as npm install links them.
-  const bin = path.join(app, 'node_modules', '.bin');
-  fs.mkdirSync(bin);
-  packed.bin = manifest.bin;
-  for (const [name, file] of Object.entries(manifest.bin as Record<string, string>)) {
-    fs.chmodSync(path.join(pkgDir, file), 0o755);
-    fs.symlinkSync(path.posix.join('..', 'resend-emulator', file), path.join(bin, name));
-  }
-  write('package.json', JSON.stringify({
-    name: 'scratch-app', version: '1.0.0', private: true, type: 'module',
-    dependencies: { 'resend-emulator': `file:../${info.filename}` },
-    devDependencies: { resend: '*', typescript: '*', vitest: '*', '@types/node': '*', '@types/react': '*', jest: '*', '@jest/globals': '*', '@playwright/test': '*' },
-  }, null, 2));
+  // dist/ is fresh (test/global-setup.ts builds it), so the prepare script is skipped (./scratch.ts).
+  scratch = makeScratchProject(['resend', 'typescript', 'vitest', '@types/node', '@types/react', 'jest', '@jest/globals', 'expect', '@playwright/test'], { type: 'module' });
+  ({ app, packed } = scratch);
 }, 120_000);
 
 afterAll(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  scratch?.remove();
 });
 
-/** Runs a command in the scratch project (or `cwd`; `extraEnv` added to `env`); resolves with its exit code and output. */
-function run(cmd: string, args: string[], timeout = 60_000, extraEnv: Record<string, string> = {}, cwd = app): Promise<{ code: number | null; out: string }> {
-  const proc = spawn(cmd, args, { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout.on('data', (b) => (out += b));
-  proc.stderr.on('data', (b) => (out += b));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => proc.kill('SIGKILL'), timeout);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
+const write = (file: string, text: string) => scratch.write(file, text);
+
+/** Runs a command in the scratch project (or `cwd`; `extraEnv` added to its environment; killed after `timeout` ms); resolves with its exit code and output. */
+function run(cmd: string, args: string[], timeout = 60_000, extraEnv: Record<string, string> = {}, cwd = app): Promise<RunResult> {
+  return scratch.run(cmd, args, { cwd, env: extraEnv, timeoutMs: timeout });
 }
 
 const TSCONFIG = JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'build', types: ['node'] }, include: ['*.ts'] });
@@ -118,23 +72,9 @@ await emu.close();
  * group is stopped before it returns.
  */
 async function healthOfStarted(npxArgs: string[]): Promise<number> {
-  const proc = spawn(npx, npxArgs, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(npx, npxArgs, { cwd: app, env: { ...scratchEnv, TMPDIR: scratch.tmp }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   try {
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
-      const read = (b: Buffer) => {
-        out += b;
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      };
-      proc.stdout.on('data', read);
-      proc.stderr.on('data', read);
-      proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
+    const url = await bannerUrl(proc, 30_000);
     return (await fetch(`${url}/_emulator/health`)).status;
   } finally {
     const exited = new Promise((r) => proc.once('exit', r));
@@ -243,8 +183,7 @@ describe('the packed tarball', () => {
   it('a Jest file using resend-emulator/jest runs under Jest, as an ES module and as CommonJS, a spec using resend-emulator/playwright under @playwright/test, and both type-check', async () => {
     write('tsconfig.json', TSCONFIG);
     // Jest and Playwright keep caches in the temp folder: the scratch folder's own, removed with it.
-    const tmp = path.join(dir, 'tmp');
-    fs.mkdirSync(tmp, { recursive: true });
+    const tmp = scratch.tmp;
     write('jest.config.mjs', `export default { testMatch: ['**/*.jest.mjs'], transform: {}, testEnvironment: 'node' };\n`);
     const jestTest = (imports: string, typed: boolean) => [
       imports,

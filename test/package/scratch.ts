@@ -12,7 +12,7 @@
  * folder is in the temp folder, outside this tree). The package's `bin`
  * entries are linked in `node_modules/.bin`. `remove()` deletes it all.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -120,4 +120,30 @@ export function makeScratchProject(devPackages: string[], packageJson: Record<st
     packed: { name: manifest.name, version: manifest.version, files: info.files.map((f) => f.path), dependencies: manifest.dependencies ?? {}, bin },
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The URL a starting CLI prints in its banner (`listening on URL`, on
+ * stdout or stderr). Rejects when `proc` exits first, or after `timeoutMs`
+ * of real time; either message holds what it printed.
+ */
+export function bannerUrl(proc: ChildProcess, timeoutMs: number): Promise<string> {
+  let out = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in ${timeoutMs / 1000} s: ${out}`)), timeoutMs);
+    const read = (b: Buffer) => {
+      out += b;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout!.on('data', read);
+    proc.stderr!.on('data', read);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${out}`));
+    });
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTestAddress, sendRefusal } from '../../src/parity/send-guard.js';
+import { operationOf } from '../../src/parity/compare.js';
 import { REDACTED, redactEntry, redactText } from '../../src/parity/redact.js';
 import type { ParityEntry } from '../../src/parity/har.js';
 
@@ -30,6 +31,24 @@ describe('what the recording proxy forwards (src/parity/send-guard.ts)', () => {
 
   it('refuses a broadcast created with send: true', () => {
     expect(sendRefusal('broadcasts/create', { send: true })).not.toBeNull();
+  });
+
+  it.each([
+    ['POST', '/broadcasts/b1/send'],
+    ['POST', '/events/send'],
+    ['POST', '/inboxes/i1/threads/t1/emails/e1/reply'],
+    ['POST', '/inboxes/i1/threads/t1/emails/e1/forward'],
+    ['POST', '/inboxes/i1/drafts/d1/send'],
+  ])('refuses %s %s as the proxy reaches it (the route\'s operation is one the guard names)', async (method, path) => {
+    expect(sendRefusal((await operationOf(method, path))?.operationId, {})).not.toBeNull();
+  });
+
+  it.each([
+    ['POST', '/emails', { to: 'x@example.com' }],
+    ['POST', '/email', { to: 'x@example.com' }],
+    ['POST', '/emails/batch', [{ to: 'x@example.com' }]],
+  ])('checks the recipients of %s %s as the proxy reaches it', async (method, path, body) => {
+    expect(sendRefusal((await operationOf(method, path))?.operationId, body)).toContain('x@example.com');
   });
 
   it('forwards what sends nothing', () => {

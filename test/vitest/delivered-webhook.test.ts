@@ -10,16 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../../src/vitest.js';
 import { startReceiver, type Receiver } from '../deliveries/receiver.js';
-
-/** The message `fn`'s failed assertion throws. */
-function failure(fn: () => void): string {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('the assertion passed');
-}
+import { failure } from './failure.js';
 
 describe('sent to the endpoint (webhooks: send, the default)', () => {
   const emu = useEmulator();

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { WaitTimeoutError } from '../../src/index.js';
 import { useEmulator } from '../../src/vitest.js';
+import { failure } from './failure.js';
 
 const emu = useEmulator({ webhooks: 'record' });
 const urls = new Set<string>();
@@ -15,16 +16,6 @@ async function send(to: string, subject: string, tags?: { name: string; value: s
   const { data, error } = await emu.resend.emails.send({ from: 'Acme <hello@example.com>', to, subject, html: '<p>Hi</p>', tags });
   expect(error).toBeNull();
   return data!.id;
-}
-
-/** The message `fn`'s failed assertion throws. */
-function failure(fn: () => void): string {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('the assertion passed');
 }
 
 describe('useEmulator', () => {

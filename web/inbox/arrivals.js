@@ -44,7 +44,7 @@ export function markAllRead() {
   save();
 }
 /** The unread emails listed (sent and received). */
-export function unreadCount() {
+function unreadCount() {
   return state.emails.filter((e) => !read.has(e.id)).length + state.received.filter((r) => !read.has(r.id)).length;
 }
 /** The tab's title: the unread count first, when there is one. */

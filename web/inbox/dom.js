@@ -90,7 +90,7 @@ export function fmtSize(n) { return n < 1024 ? n + ' B' : n < 1048576 ? (n / 102
  */
 export function list(v) { return Array.isArray(v) ? v : (v ? [v] : []); }
 /** The badge colour of a status. @param {string | null | undefined} s */
-export function statusClass(s) {
+function statusClass(s) {
   if (!s) return '';
   if (/^(delivered|succeeded|opened|clicked|sent)$/.test(s)) return 'ok';
   if (/^(bounced|failed|complained|canceled|cancelled|suppressed)$/.test(s)) return 'bad';

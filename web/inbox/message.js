@@ -41,8 +41,8 @@ function sourceBox(url, key) {
   return h('div', { className: 'card' }, pre);
 }
 /** The preview's height bounds, px: short emails take what they need, long ones scroll inside the frame. */
-export const PREVIEW_MIN_PX = 120;
-export const PREVIEW_MAX_PX = 1200;
+const PREVIEW_MIN_PX = 120;
+const PREVIEW_MAX_PX = 1200;
 /**
  * The email's HTML in a sandboxed, script-less iframe (`sandbox=""`,
  * `srcdoc`) at the chosen width, as tall as its content (between

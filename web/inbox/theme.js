@@ -21,7 +21,7 @@ export function theme() {
   return t === 'dark' || t === 'light' ? t : 'auto';
 }
 /** Applies a choice and keeps it. @param {Theme} t */
-export function setTheme(t) {
+function setTheme(t) {
   if (t === 'auto') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = t;
   keep('theme', t === 'auto' ? null : t);
