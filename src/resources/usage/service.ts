@@ -69,35 +69,38 @@ export interface SendRecord { teamId: string; source: string; atMs: number; to?:
 
 /**
  * Records many stored sends (a snapshot import's), each as `recordSend`
- * would, their counts summed per team and UTC day first: one write a day,
- * not one a send. Call inside the transaction that stores them.
+ * would, summed per team and UTC day first (`addPerDay`). Call inside the
+ * transaction that stores them.
  */
 export function recordSends(ctx: Emulator, sends: Iterable<SendRecord>): void {
-  const days = new Map<string, { teamId: string; atMs: number; sent: number }>();
-  for (const s of sends) {
-    if (!countsTowardQuota(s.source)) continue;
-    const key = `${Math.floor(s.atMs / DAY_MS)} ${s.teamId}`;
-    const day = days.get(key);
-    if (day) day.sent += recipientCount(s);
-    else days.set(key, { teamId: s.teamId, atMs: s.atMs, sent: recipientCount(s) });
-  }
-  for (const d of days.values()) addUsage(ctx, d.teamId, d.atMs, d.sent, 0);
+  addPerDay(ctx, (function* () {
+    for (const s of sends) if (countsTowardQuota(s.source)) yield { teamId: s.teamId, atMs: s.atMs, sent: recipientCount(s), received: 0 };
+  })());
 }
 
 /**
  * Records many stored received emails (a snapshot import's), each as
- * `recordReceive` would (`atMs` emulated ms), counted per team and UTC day
- * first: one write a day. Call inside the transaction that stores them.
+ * `recordReceive` would (`atMs` emulated ms), summed per team and UTC day
+ * first (`addPerDay`). Call inside the transaction that stores them.
  */
 export function recordReceives(ctx: Emulator, received: Iterable<{ teamId: string; atMs: number }>): void {
-  const days = new Map<string, { teamId: string; atMs: number; received: number }>();
-  for (const r of received) {
-    const key = `${Math.floor(r.atMs / DAY_MS)} ${r.teamId}`;
+  addPerDay(ctx, (function* () {
+    for (const r of received) yield { teamId: r.teamId, atMs: r.atMs, sent: 0, received: 1 };
+  })());
+}
+
+/** Adds `counts` (emulated `atMs`) to the ledger summed per team and UTC day: one write a day, not one a row. */
+function addPerDay(ctx: Emulator, counts: Iterable<{ teamId: string; atMs: number; sent: number; received: number }>): void {
+  const days = new Map<string, { teamId: string; atMs: number; sent: number; received: number }>();
+  for (const c of counts) {
+    const key = `${Math.floor(c.atMs / DAY_MS)} ${c.teamId}`;
     const day = days.get(key);
-    if (day) day.received++;
-    else days.set(key, { teamId: r.teamId, atMs: r.atMs, received: 1 });
+    if (day) {
+      day.sent += c.sent;
+      day.received += c.received;
+    } else days.set(key, { ...c });
   }
-  for (const d of days.values()) addUsage(ctx, d.teamId, d.atMs, 0, d.received);
+  for (const d of days.values()) addUsage(ctx, d.teamId, d.atMs, d.sent, d.received);
 }
 
 /** Records a stored received email (one email) on the team's UTC day of `atMs` (emulated ms). Call inside the transaction that stores it. */
